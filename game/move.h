@@ -1,0 +1,56 @@
+// A move: a single (clone) is written as its destination "g2", a jump as from-to "a7c5",
+// a pass as "0000".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "game/bitboard.h"
+
+namespace ataxx {
+
+struct Move {
+  static constexpr std::uint8_t kPassSquare = kNumSquares;
+
+  std::uint8_t from = kPassSquare;  // equal to `to` for a single
+  std::uint8_t to = kPassSquare;
+
+  static constexpr Move single(Square to) { return {static_cast<std::uint8_t>(to), static_cast<std::uint8_t>(to)}; }
+  static constexpr Move jump(Square from, Square to) {
+    return {static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
+  }
+  static constexpr Move pass() { return {}; }
+
+  constexpr bool is_pass() const { return to == kPassSquare; }
+  constexpr bool is_single() const { return from == to && !is_pass(); }
+  constexpr bool is_jump() const { return from != to; }
+  friend constexpr bool operator==(Move, Move) = default;
+};
+
+// Parses "g2", "a7c5" or "0000"; throws std::invalid_argument naming the text and the fault.
+// Checks the notation only (a jump must span distance 2), not legality in a position.
+Move parse_move(std::string_view text);
+std::string to_string(Move move);
+std::string square_name(Square sq);
+
+// Enough for every legal move list: each destination by each of its 16 jump sources, plus
+// singles and the pass.
+inline constexpr int kMaxMoves = kNumSquares * 17 + 1;
+
+class MoveList {
+ public:
+  void push_back(Move move) { moves_[size_++] = move; }
+  int size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Move operator[](int i) const { return moves_[i]; }
+  const Move* begin() const { return moves_.data(); }
+  const Move* end() const { return moves_.data() + size_; }
+
+ private:
+  std::array<Move, kMaxMoves> moves_;
+  int size_ = 0;
+};
+
+}  // namespace ataxx

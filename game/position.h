@@ -1,0 +1,151 @@
+// An Ataxx position: bitboards for both colours and the gaps, side to move, move clocks and an
+// incrementally updated Zobrist hash. Copy-make: positions are small and trivially copyable.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "game/bitboard.h"
+#include "game/move.h"
+
+namespace ataxx {
+
+enum class Color : std::uint8_t { kX = 0, kO = 1 };
+constexpr Color operator~(Color c) { return static_cast<Color>(static_cast<int>(c) ^ 1); }
+constexpr int index(Color c) { return static_cast<int>(c); }
+
+enum class Result : std::uint8_t { kOngoing, kXWins, kOWins, kDraw };
+enum class EndReason : std::uint8_t { kNone, kNoPieces, kNoMoves, kHalfmoveClock, kRepetition };
+
+struct Outcome {
+  Result result = Result::kOngoing;
+  EndReason reason = EndReason::kNone;
+  bool is_over() const { return result != Result::kOngoing; }
+  friend bool operator==(const Outcome&, const Outcome&) = default;
+};
+
+// The two end-of-game rules that vary between rule sheets; 0 disables a rule.
+struct RuleSettings {
+  int halfmove_limit = 100;   // the halfmove clock reaching this is a draw
+  int repetition_limit = 3;   // the same board and side this many times ends the game, pieces counted
+};
+
+std::string to_string(Result result);
+std::string to_string(EndReason reason);
+
+namespace zobrist {
+inline constexpr std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+struct Keys {
+  std::uint64_t piece[2][kNumSquares];
+  std::uint64_t gap[kNumSquares];
+  std::uint64_t side_o;
+};
+inline constexpr Keys make_keys() {
+  Keys keys{};
+  std::uint64_t state = 0x41746178785a6fULL;
+  for (auto& colour : keys.piece)
+    for (auto& key : colour) key = splitmix64(state);
+  for (auto& key : keys.gap) key = splitmix64(state);
+  keys.side_o = splitmix64(state);
+  return keys;
+}
+inline constexpr Keys kKeys = make_keys();
+}  // namespace zobrist
+
+class Position {
+ public:
+  static constexpr std::string_view kStartFen = "x5o/7/7/7/7/7/o5x x 0 1";
+
+  Position() = default;  // an empty board, x to move
+  static Position startpos() { return from_fen(kStartFen); }
+  // Reads "board side halfmove fullmove"; missing trailing fields default to "x 0 1".
+  // Throws std::invalid_argument saying what is wrong.
+  static Position from_fen(std::string_view fen);
+  std::string fen() const;
+
+  Bitboard pieces(Color c) const { return pieces_[index(c)]; }
+  Bitboard gaps() const { return gaps_; }
+  Bitboard empty() const { return ~(pieces_[0] | pieces_[1] | gaps_) & kAllSquares; }
+  Color side_to_move() const { return side_; }
+  int halfmove_clock() const { return halfmove_clock_; }
+  int fullmove_number() const { return fullmove_number_; }
+  std::uint64_t hash() const { return hash_; }
+  std::uint64_t compute_hash() const;  // from scratch; equals hash() in a consistent position
+
+  // Whether colour c has a move other than a pass.
+  bool can_move(Color c) const { return (dilate(dilate(pieces(c))) & empty()) != 0; }
+  // Number of non-pass moves for the side to move, without generating them.
+  int count_moves() const;
+  // All legal moves; the single pass when the side to move has nothing else. Empty once the
+  // game is over by the position's rules (no pieces, or neither side can move).
+  void generate_moves(MoveList& moves) const;
+  bool is_legal(Move move) const;
+  void make_move(Move move);  // move must be legal
+
+  // The end of game by the position alone (every rule but repetition, which needs history).
+  Outcome outcome(const RuleSettings& rules = {}) const;
+  // The winner on piece count, as when neither side can move.
+  Result result_by_count() const;
+
+  friend bool operator==(const Position&, const Position&) = default;
+
+ private:
+  Bitboard pieces_[2] = {0, 0};
+  Bitboard gaps_ = 0;
+  std::uint64_t hash_ = 0;
+  Color side_ = Color::kX;
+  int halfmove_clock_ = 0;
+  int fullmove_number_ = 1;
+};
+
+inline int Position::count_moves() const {
+  const Bitboard own = pieces(side_);
+  const Bitboard free = empty();
+  int count = popcount(dilate(own) & free);
+  for (Bitboard from = own; from;) count += popcount(kJumpTargets[pop_lsb(from)] & free);
+  return count;
+}
+
+inline void Position::generate_moves(MoveList& moves) const {
+  const Bitboard own = pieces(side_);
+  if (!own || !pieces(~side_)) return;
+  const Bitboard free = empty();
+  for (Bitboard to = dilate(own) & free; to;) moves.push_back(Move::single(pop_lsb(to)));
+  for (Bitboard from_set = own; from_set;) {
+    const Square from = pop_lsb(from_set);
+    for (Bitboard to = kJumpTargets[from] & free; to;) moves.push_back(Move::jump(from, pop_lsb(to)));
+  }
+  if (moves.empty() && can_move(~side_)) moves.push_back(Move::pass());
+}
+
+inline void Position::make_move(Move move) {
+  const auto& keys = zobrist::kKeys;
+  const int us = index(side_);
+  const int them = us ^ 1;
+  if (!move.is_pass()) {
+    const Bitboard captured = kCloneTargets[move.to] & pieces_[them];
+    pieces_[us] |= bit(move.to) | captured;
+    pieces_[them] ^= captured;
+    hash_ ^= keys.piece[us][move.to];
+    for (Bitboard b = captured; b;) {
+      const Square sq = pop_lsb(b);
+      hash_ ^= keys.piece[us][sq] ^ keys.piece[them][sq];
+    }
+    if (move.is_jump()) {
+      pieces_[us] ^= bit(move.from);
+      hash_ ^= keys.piece[us][move.from];
+    }
+  }
+  halfmove_clock_ = move.is_single() ? 0 : halfmove_clock_ + 1;
+  if (side_ == Color::kO) ++fullmove_number_;
+  side_ = ~side_;
+  hash_ ^= keys.side_o;
+}
+
+}  // namespace ataxx

@@ -1,0 +1,13 @@
+// The ataxx-zero subcommands. Each file under tools/ adds one subcommand to the root app; its
+// callback parses nothing itself and calls library code. Failures are thrown as exceptions and
+// reported by main() as one line with a non-zero exit status.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace ataxx::cli {
+
+void add_perft_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+
+}  // namespace ataxx::cli

@@ -1,0 +1,26 @@
+#include <exception>
+#include <iostream>
+
+#include "tools/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ataxx-zero: AlphaZero-style self-play training for Ataxx"};
+  app.name("ataxx-zero");
+  app.require_subcommand(1);
+  ataxx::cli::add_perft_command(app);
+  ataxx::cli::add_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "ataxx-zero: " << e.what() << " (see --help)\n";
+    return e.get_exit_code() ? e.get_exit_code() : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ataxx-zero: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
