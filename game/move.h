@@ -14,14 +14,16 @@ namespace ataxx {
 struct Move {
   static constexpr std::uint8_t kPassSquare = kNumSquares;
 
-  std::uint8_t from = kPassSquare;  // equal to `to` for a single
-  std::uint8_t to = kPassSquare;
+  // Trivially constructible so that move lists cost nothing to create; Move::pass() and the
+  // other factories give a value.
+  std::uint8_t from;  // equal to `to` for a single
+  std::uint8_t to;
 
   static constexpr Move single(Square to) { return {static_cast<std::uint8_t>(to), static_cast<std::uint8_t>(to)}; }
   static constexpr Move jump(Square from, Square to) {
     return {static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
   }
-  static constexpr Move pass() { return {}; }
+  static constexpr Move pass() { return {kPassSquare, kPassSquare}; }
 
   constexpr bool is_pass() const { return to == kPassSquare; }
   constexpr bool is_single() const { return from == to && !is_pass(); }
@@ -44,6 +46,7 @@ class MoveList {
   void push_back(Move move) { moves_[size_++] = move; }
   int size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  void clear() { size_ = 0; }
   Move operator[](int i) const { return moves_[i]; }
   const Move* begin() const { return moves_.data(); }
   const Move* end() const { return moves_.data() + size_; }

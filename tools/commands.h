@@ -9,5 +9,7 @@ namespace ataxx::cli {
 
 void add_perft_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_match_command(CLI::App& app);
+void add_openings_command(CLI::App& app);
 
 }  // namespace ataxx::cli

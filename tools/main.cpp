@@ -9,6 +9,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   ataxx::cli::add_perft_command(app);
   ataxx::cli::add_bench_command(app);
+  ataxx::cli::add_match_command(app);
+  ataxx::cli::add_openings_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

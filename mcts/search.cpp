@@ -1,0 +1,277 @@
+#include "mcts/search.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace ataxx {
+namespace {
+
+// The game's value from the view of the side to move, for a finished position.
+std::int8_t terminal_value(const Position& pos, Result result) {
+  if (result == Result::kDraw) return 0;
+  const bool x_won = result == Result::kXWins;
+  return x_won == (pos.side_to_move() == Color::kX) ? 1 : -1;
+}
+
+}  // namespace
+
+Move SearchResult::best_move() const {
+  assert(!moves.empty());
+  return moves[std::max_element(visits.begin(), visits.end()) - visits.begin()];
+}
+
+Search::Search(const SearchParams& params, std::uint64_t seed) : params_(params), rng_(seed) {
+  pending_.resize(std::max(params_.leaves_per_round, 1));
+  set_root(Position::startpos());
+}
+
+void Search::set_root(const Position& pos) {
+  root_position_ = pos;
+  nodes_.clear();
+  nodes_.emplace_back();
+  root_noised_ = false;
+}
+
+void Search::advance(Move move) {
+  assert(pending_count_ == 0);
+  Position next = root_position_;
+  next.make_move(move);
+  const Node& root = nodes_[kRoot];
+  if (!params_.reuse_tree || root.state != State::kExpanded) return set_root(next);
+  for (std::uint32_t child = root.first_child; child < root.first_child + root.num_children; ++child) {
+    if (nodes_[child].move != move) continue;
+    spare_.clear();
+    copy_subtree(child, spare_);
+    nodes_.swap(spare_);
+    nodes_[kRoot].move = Move::pass();
+    root_position_ = next;
+    root_noised_ = false;
+    return;
+  }
+  set_root(next);
+}
+
+void Search::copy_subtree(std::uint32_t source, std::vector<Node>& into) const {
+  // Breadth first, so that each node's children stay contiguous in the new arena.
+  into.push_back(nodes_[source]);
+  into[kRoot].parent = kRoot;
+  for (std::uint32_t copied = 0; copied < into.size(); ++copied) {
+    const std::uint32_t count = into[copied].num_children;
+    if (count == 0) continue;
+    const auto first = static_cast<std::uint32_t>(into.size());
+    const std::uint32_t original_first = into[copied].first_child;
+    into[copied].first_child = first;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      into.push_back(nodes_[original_first + i]);
+      into.back().parent = copied;
+    }
+  }
+}
+
+void Search::begin() {
+  started_ = std::chrono::steady_clock::now();
+  if (nodes_[kRoot].state == State::kExpanded && !root_noised_) add_root_noise();
+}
+
+bool Search::done() const {
+  const Node& root = nodes_[kRoot];
+  if (root.state == State::kTerminal) return true;
+  if (root.visits >= params_.visits) return true;
+  if (params_.time_limit_s > 0 && root.visits > 0) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (elapsed >= params_.time_limit_s) return true;
+  }
+  return false;
+}
+
+void Search::collect_leaves(std::vector<EvalRequest>& requests) {
+  assert(pending_count_ == 0);
+  for (int attempt = 0; attempt < params_.leaves_per_round; ++attempt) {
+    const Node& root = nodes_[kRoot];
+    if (root.state == State::kTerminal || root.visits + root.in_flight >= params_.visits) break;
+    if (!select_one()) break;
+  }
+  for (int i = 0; i < pending_count_; ++i) {
+    PendingLeaf& leaf = pending_[i];
+    requests.push_back({&leaf.position, std::span<const Move>(leaf.moves.begin(), leaf.moves.size()),
+                        std::span<float>(leaf.priors.data(), leaf.moves.size()), &leaf.value});
+  }
+}
+
+bool Search::select_one() {
+  std::uint32_t current = kRoot;
+  Position pos = root_position_;
+  while (nodes_[current].state == State::kExpanded) {
+    current = select_child(nodes_[current]);
+    pos.make_move(nodes_[current].move);
+  }
+  Node& leaf = nodes_[current];
+  if (leaf.state == State::kPending) return false;
+  if (leaf.state == State::kUnexpanded) {
+    const Outcome outcome = pos.outcome(params_.rules);
+    if (outcome.is_over()) {
+      leaf.state = State::kTerminal;
+      leaf.terminal_value = terminal_value(pos, outcome.result);
+    }
+  }
+  if (leaf.state == State::kTerminal) {
+    backup(current, static_cast<float>(leaf.terminal_value));
+    return true;
+  }
+  PendingLeaf& pending = pending_[pending_count_++];
+  pending.node = current;
+  pending.position = pos;
+  pending.moves.clear();
+  pos.generate_moves(pending.moves);
+  leaf.state = State::kPending;
+  add_in_flight(current, 1);
+  return true;
+}
+
+std::uint32_t Search::select_child(const Node& node) const {
+  const int parent_visits = node.visits + node.in_flight;
+  const float exploration = params_.c_puct * std::sqrt(static_cast<float>(std::max(parent_visits, 1)));
+  // One pass: visited children are scored as they come; unvisited ones all share the first-play
+  // value, so the best of them is the one with the largest prior, scored once at the end.
+  std::uint32_t best_visited = 0;
+  float best_visited_score = -1e30f;
+  std::uint32_t best_unvisited = 0;
+  float best_unvisited_prior = -1.0f;
+  float visited_prior = 0.0f;
+  const std::uint32_t end = node.first_child + node.num_children;
+  for (std::uint32_t i = node.first_child; i < end; ++i) {
+    const Node& child = nodes_[i];
+    const int n = child.visits + child.in_flight;
+    if (n == 0) {
+      if (child.prior > best_unvisited_prior) {
+        best_unvisited_prior = child.prior;
+        best_unvisited = i;
+      }
+      continue;
+    }
+    visited_prior += child.prior;
+    // Virtual losses count as losses for the side choosing here.
+    const float q = (child.value_sum - child.in_flight) / n;
+    const float score = q + exploration * child.prior / (1 + n);
+    if (score > best_visited_score) {
+      best_visited_score = score;
+      best_visited = i;
+    }
+  }
+  if (best_unvisited_prior < 0.0f) return best_visited;
+  const float parent_q = node.visits > 0 ? -node.value_sum / node.visits : 0.0f;
+  const float fpu = parent_q - params_.fpu_reduction * std::sqrt(visited_prior);
+  return fpu + exploration * best_unvisited_prior > best_visited_score ? best_unvisited : best_visited;
+}
+
+void Search::add_in_flight(std::uint32_t leaf, int delta) {
+  for (std::uint32_t node = leaf;; node = nodes_[node].parent) {
+    nodes_[node].in_flight += delta;
+    if (node == kRoot) return;
+  }
+}
+
+void Search::backup(std::uint32_t leaf, float value) {
+  float for_mover = -value;  // the side that moved into a node sees the negation of its side to move
+  for (std::uint32_t node = leaf;; node = nodes_[node].parent) {
+    nodes_[node].visits += 1;
+    nodes_[node].value_sum += for_mover;
+    for_mover = -for_mover;
+    if (node == kRoot) return;
+  }
+}
+
+void Search::expand(std::uint32_t index, const PendingLeaf& leaf) {
+  const auto first = static_cast<std::uint32_t>(nodes_.size());
+  const int count = leaf.moves.size();
+  nodes_.resize(nodes_.size() + count);
+  Node& node = nodes_[index];
+  node.first_child = first;
+  node.num_children = static_cast<std::uint16_t>(count);
+  node.state = State::kExpanded;
+  for (int i = 0; i < count; ++i) {
+    Node& child = nodes_[first + i];
+    child.move = leaf.moves[i];
+    child.prior = leaf.priors[i];
+    child.parent = index;
+  }
+}
+
+void Search::apply_evaluations() {
+  for (int i = 0; i < pending_count_; ++i) {
+    const PendingLeaf& leaf = pending_[i];
+    expand(leaf.node, leaf);
+    add_in_flight(leaf.node, -1);
+    backup(leaf.node, leaf.value.expectation());
+    if (leaf.node == kRoot) add_root_noise();
+  }
+  pending_count_ = 0;
+}
+
+void Search::add_root_noise() {
+  root_noised_ = true;
+  const Node& root = nodes_[kRoot];
+  if (params_.dirichlet_weight <= 0.0f || root.num_children < 2) return;
+  std::gamma_distribution<float> gamma(params_.dirichlet_alpha, 1.0f);
+  std::array<float, kMaxMoves> noise;
+  float total = 0.0f;
+  for (int i = 0; i < root.num_children; ++i) total += noise[i] = gamma(rng_);
+  if (total <= 0.0f) return;
+  for (int i = 0; i < root.num_children; ++i) {
+    float& prior = nodes_[root.first_child + i].prior;
+    prior = (1.0f - params_.dirichlet_weight) * prior + params_.dirichlet_weight * noise[i] / total;
+  }
+}
+
+SearchResult Search::result() const {
+  SearchResult result;
+  const Node& root = nodes_[kRoot];
+  result.total_visits = root.visits;
+  result.value = root.state == State::kTerminal ? root.terminal_value
+                 : root.visits > 0              ? -root.value_sum / root.visits
+                                                : 0.0f;
+  for (std::uint32_t i = 0; i < root.num_children; ++i) {
+    result.moves.push_back(nodes_[root.first_child + i].move);
+    result.visits.push_back(nodes_[root.first_child + i].visits);
+  }
+  for (const Node* node = &root; node->state == State::kExpanded;) {
+    const Node* best = nullptr;
+    for (std::uint32_t i = 0; i < node->num_children; ++i) {
+      const Node& child = nodes_[node->first_child + i];
+      if (!best || child.visits > best->visits) best = &child;
+    }
+    if (!best || best->visits == 0) break;
+    result.principal_variation.push_back(best->move);
+    node = best;
+  }
+  return result;
+}
+
+void run_searches(std::span<Search* const> searches, Evaluator& evaluator) {
+  std::vector<EvalRequest> requests;
+  for (Search* search : searches) search->begin();
+  while (true) {
+    requests.clear();
+    bool any_running = false;
+    for (Search* search : searches) {
+      if (search->done()) continue;
+      any_running = true;
+      search->collect_leaves(requests);
+    }
+    if (!any_running) return;
+    if (!requests.empty()) evaluator.evaluate(requests);
+    for (Search* search : searches) search->apply_evaluations();
+  }
+}
+
+Move choose_move(const SearchResult& result, float temperature, std::mt19937_64& rng) {
+  if (temperature <= 0.0f || result.total_visits == 0) return result.best_move();
+  std::vector<double> weights(result.visits.size());
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    weights[i] = std::pow(static_cast<double>(result.visits[i]), 1.0 / temperature);
+  std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
+  return result.moves[pick(rng)];
+}
+
+}  // namespace ataxx

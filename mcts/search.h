@@ -1,0 +1,120 @@
+// PUCT Monte Carlo tree search over a batched Evaluator.
+//
+// One Search is one tree (one game). A thread drives many trees at once with run_searches():
+// each round, every tree selects a few leaves under virtual loss, all leaves go to the
+// evaluator as one batch, and the results are backed up. Nodes live in one arena per tree; a
+// move played keeps the chosen subtree (compacted into a fresh arena) and drops the rest.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "game/position.h"
+#include "mcts/evaluator.h"
+
+namespace ataxx {
+
+struct SearchParams {
+  int visits = 800;             // simulations per search (counting visits kept from reuse)
+  double time_limit_s = 0.0;    // stop early after this long; 0 = no limit
+  float c_puct = 1.5f;
+  float fpu_reduction = 0.25f;  // unvisited children score parent Q minus this x sqrt(visited prior mass)
+  float dirichlet_alpha = 0.3f;
+  float dirichlet_weight = 0.0f;  // share of root prior replaced by noise; 0 = no noise
+  int leaves_per_round = 8;       // leaves one tree sends per evaluator batch
+  bool reuse_tree = true;
+  RuleSettings rules;
+};
+
+struct SearchResult {
+  std::vector<Move> moves;    // the root's legal moves
+  std::vector<int> visits;    // visits of each, the policy target
+  float value = 0.0f;         // root value for the side to move, in [-1, 1]
+  int total_visits = 0;
+  std::vector<Move> principal_variation;
+  Move best_move() const;     // most visited
+};
+
+class Search {
+ public:
+  Search(const SearchParams& params, std::uint64_t seed);
+
+  // Starts a new tree at pos.
+  void set_root(const Position& pos);
+  // The game moved on: keeps the subtree below move when reuse is on, else starts afresh.
+  void advance(Move move);
+  const Position& root_position() const { return root_position_; }
+  const SearchParams& params() const { return params_; }
+  void set_visits(int visits) { params_.visits = visits; }
+
+  // Per-search set-up: root noise, clock. Called by run_searches.
+  void begin();
+  bool done() const;
+  // Selects up to params().leaves_per_round leaves, appending their requests; terminal leaves are
+  // backed up at once. Requests stay valid until apply_evaluations().
+  void collect_leaves(std::vector<EvalRequest>& requests);
+  // Expands and backs up every leaf collected, once the evaluator has filled their requests.
+  void apply_evaluations();
+  SearchResult result() const;
+
+ private:
+  enum class State : std::uint8_t { kUnexpanded, kPending, kExpanded, kTerminal };
+  struct Node {
+    Move move = Move::pass();   // the move from the parent
+    State state = State::kUnexpanded;
+    std::uint16_t num_children = 0;
+    float prior = 0.0f;
+    float value_sum = 0.0f;     // from the view of the side that played `move`
+    std::int8_t terminal_value = 0;  // for kTerminal: -1, 0 or 1 for the side to move here
+    std::int32_t visits = 0;
+    std::int32_t in_flight = 0;   // leaves below awaiting evaluation (virtual losses)
+    std::uint32_t parent = 0;
+    std::uint32_t first_child = 0;
+  };
+  struct PendingLeaf {
+    std::uint32_t node = 0;
+    Position position;
+    MoveList moves;
+    std::array<float, kMaxMoves> priors;
+    Wdl value;
+  };
+  static constexpr std::uint32_t kRoot = 0;
+
+  // Descends from the root under virtual loss. Returns false on a collision with a leaf
+  // already awaiting evaluation.
+  bool select_one();
+  std::uint32_t select_child(const Node& node) const;
+  void add_in_flight(std::uint32_t leaf, int delta);
+  // Adds value (from the view of the side to move at leaf) along the path to the root.
+  void backup(std::uint32_t leaf, float value);
+  void expand(std::uint32_t node, const PendingLeaf& leaf);
+  void add_root_noise();
+  void copy_subtree(std::uint32_t source, std::vector<Node>& into) const;
+
+  SearchParams params_;
+  std::mt19937_64 rng_;
+  Position root_position_;
+  std::vector<Node> nodes_;  // nodes_[kRoot] is the root
+  std::vector<Node> spare_;  // the previous arena, kept for its capacity
+  std::vector<PendingLeaf> pending_;
+  int pending_count_ = 0;
+  bool root_noised_ = false;
+  std::chrono::steady_clock::time_point started_;
+};
+
+// Runs every search to its limit, batching their leaves into shared evaluator calls.
+void run_searches(std::span<Search* const> searches, Evaluator& evaluator);
+inline SearchResult run_search(Search& search, Evaluator& evaluator) {
+  Search* one[] = {&search};
+  run_searches(one, evaluator);
+  return search.result();
+}
+
+// Picks a move from the visit counts: the most visited at temperature 0, else with probability
+// proportional to visits^(1/temperature).
+Move choose_move(const SearchResult& result, float temperature, std::mt19937_64& rng);
+
+}  // namespace ataxx

@@ -1,0 +1,112 @@
+#include "selfplay/alphabeta.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "mcts/simple_evaluators.h"
+
+namespace ataxx {
+namespace {
+
+constexpr int kWin = 10'000;
+constexpr int kInfinity = 30'000;
+
+int terminal_score(const Position& pos, Result result, int ply) {
+  if (result == Result::kDraw) return 0;
+  const bool x_won = result == Result::kXWins;
+  return x_won == (pos.side_to_move() == Color::kX) ? kWin - ply : -kWin + ply;
+}
+
+int material(const Position& pos) {
+  const Color us = pos.side_to_move();
+  return popcount(pos.pieces(us)) - popcount(pos.pieces(~us));
+}
+
+}  // namespace
+
+AlphaBetaPlayer::AlphaBetaPlayer(Limits limits, int table_bits)
+    : limits_(limits), table_(std::size_t{1} << table_bits) {}
+
+void AlphaBetaPlayer::new_game(std::uint64_t seed) {
+  rng_.seed(seed);
+  std::fill(table_.begin(), table_.end(), Entry{});
+}
+
+bool AlphaBetaPlayer::out_of_time() {
+  if (limits_.time_ms > 0 && (nodes_ & 1023) == 0 && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
+  return aborted_;
+}
+
+int AlphaBetaPlayer::ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool shuffle) {
+  MoveList moves;
+  pos.generate_moves(moves);
+  std::array<std::pair<int, Move>, kMaxMoves> scored;
+  const int n = moves.size();
+  for (int i = 0; i < n; ++i) {
+    const Move m = moves[i];
+    scored[i] = {m == first ? 100 : move_gain(pos, m), m};
+  }
+  if (shuffle) std::shuffle(scored.begin(), scored.begin() + n, rng_);
+  std::stable_sort(scored.begin(), scored.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (int i = 0; i < n; ++i) out[i] = scored[i].second;
+  return n;
+}
+
+int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
+  ++nodes_;
+  const Outcome outcome = pos.outcome();
+  if (outcome.is_over()) return terminal_score(pos, outcome.result, ply);
+  if (depth == 0) return material(pos);
+  if (out_of_time()) return 0;
+
+  Entry& entry = table_[pos.hash() & (table_.size() - 1)];
+  const bool hit = entry.key == pos.hash();
+  if (hit && entry.depth >= depth && ply > 0) {
+    if (entry.bound == Bound::kExact) return entry.score;
+    if (entry.bound == Bound::kLower && entry.score >= beta) return entry.score;
+    if (entry.bound == Bound::kUpper && entry.score <= alpha) return entry.score;
+  }
+
+  std::array<Move, kMaxMoves> moves;
+  const int n = ordered_moves(pos, hit ? entry.move : Move::pass(), moves, ply == 0);
+  const int original_alpha = alpha;
+  int best_score = -kInfinity;
+  Move best_move = moves[0];
+  for (int i = 0; i < n; ++i) {
+    Position child = pos;
+    child.make_move(moves[i]);
+    const int score = -negamax(child, depth - 1, -beta, -alpha, ply + 1);
+    if (aborted_) return 0;
+    if (score > best_score) {
+      best_score = score;
+      best_move = moves[i];
+    }
+    alpha = std::max(alpha, score);
+    if (alpha >= beta) break;
+  }
+  const Bound bound = best_score <= original_alpha ? Bound::kUpper : best_score >= beta ? Bound::kLower : Bound::kExact;
+  Entry& slot = table_[pos.hash() & (table_.size() - 1)];
+  slot = {pos.hash(), static_cast<std::int16_t>(best_score), static_cast<std::int8_t>(depth), bound, best_move};
+  return best_score;
+}
+
+Move AlphaBetaPlayer::choose_move(const Game& game) {
+  const Position& pos = game.position();
+  MoveList legal;
+  pos.generate_moves(legal);
+  if (legal.empty()) throw std::logic_error("asked for a move in a finished game: " + pos.fen());
+  if (legal.size() == 1) return legal[0];
+
+  deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.time_ms);
+  aborted_ = false;
+  nodes_ = 0;
+  Move best = legal[0];
+  for (int depth = 1; depth <= limits_.depth; ++depth) {
+    negamax(pos, depth, -kInfinity, kInfinity, 0);
+    if (aborted_) break;
+    best = table_[pos.hash() & (table_.size() - 1)].move;
+  }
+  return best;
+}
+
+}  // namespace ataxx

@@ -1,0 +1,34 @@
+// The fixed baselines every checkpoint is judged against: random, greedy, alpha-beta, and MCTS
+// with a built-in evaluator.
+#pragma once
+
+#include <map>
+#include <random>
+#include <string>
+
+#include "selfplay/player.h"
+
+namespace ataxx {
+
+class RandomPlayer final : public Player {
+ public:
+  void new_game(std::uint64_t seed) override { rng_.seed(seed); }
+  Move choose_move(const Game& game) override;
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// The move that leaves the most own pieces; ties broken at random.
+class GreedyPlayer final : public Player {
+ public:
+  void new_game(std::uint64_t seed) override { rng_.seed(seed); }
+  Move choose_move(const Game& game) override;
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+void register_baseline_players(std::map<std::string, PlayerFactory>& factories);
+
+}  // namespace ataxx

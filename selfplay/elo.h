@@ -1,0 +1,41 @@
+// Match statistics: Elo difference with a 95% interval, and the sequential probability ratio
+// test (the GSPRT approximation fishtest and OpenBench use) on win/draw/loss counts.
+#pragma once
+
+#include <string>
+
+namespace ataxx {
+
+struct MatchScore {
+  int wins = 0;  // from the first player's view
+  int losses = 0;
+  int draws = 0;
+  int games() const { return wins + losses + draws; }
+  double score() const { return games() ? (wins + 0.5 * draws) / games() : 0.5; }
+};
+
+struct EloEstimate {
+  double elo = 0.0;
+  double error95 = 0.0;  // half-width of the 95% interval
+};
+
+double elo_from_score(double score);  // logistic; clamped for scores of 0 and 1
+double score_from_elo(double elo);
+EloEstimate estimate_elo(const MatchScore& score);
+
+struct SprtParams {
+  double elo0 = 0.0;
+  double elo1 = 10.0;
+  double alpha = 0.05;
+  double beta = 0.05;
+};
+enum class SprtVerdict { kContinue, kAcceptH0, kAcceptH1 };
+
+double sprt_llr(const MatchScore& score, double elo0, double elo1);
+double sprt_lower_bound(const SprtParams& params);
+double sprt_upper_bound(const SprtParams& params);
+SprtVerdict sprt_verdict(const MatchScore& score, const SprtParams& params);
+// Parses "elo0,elo1,alpha,beta"; throws std::invalid_argument.
+SprtParams parse_sprt(const std::string& text);
+
+}  // namespace ataxx

@@ -1,0 +1,163 @@
+#include "selfplay/match.h"
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+namespace ataxx {
+namespace {
+
+std::uint64_t game_seed(std::uint64_t match_seed, int index, int player) {
+  std::uint64_t state = match_seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) * 2 + player;
+  return zobrist::splitmix64(state);
+}
+
+Result forfeit(Color loser) { return loser == Color::kX ? Result::kOWins : Result::kXWins; }
+
+}  // namespace
+
+double GameRecord::player1_score() const {
+  if (outcome.result == Result::kDraw) return 0.5;
+  const bool x_won = outcome.result == Result::kXWins;
+  return x_won == player1_is_x ? 1.0 : 0.0;
+}
+
+GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules) {
+  GameRecord record;
+  record.start = start;
+  Game game(start, rules);
+  while (!game.outcome().is_over()) {
+    const Color mover = game.position().side_to_move();
+    Player& player = mover == Color::kX ? x : o;
+    Move move;
+    try {
+      move = player.choose_move(game);
+    } catch (const std::exception& e) {
+      record.failure = std::string(mover == Color::kX ? "x" : "o") + " failed: " + e.what();
+      record.outcome = {forfeit(mover), EndReason::kNone};
+      break;
+    }
+    if (!game.position().is_legal(move)) {
+      record.failure = std::string(mover == Color::kX ? "x" : "o") + " played the illegal move " + to_string(move) +
+                       " in " + game.position().fen();
+      record.outcome = {forfeit(mover), EndReason::kNone};
+      break;
+    }
+    game.play(move);
+  }
+  if (record.failure.empty()) record.outcome = game.outcome();
+  record.moves = game.moves();
+  return record;
+}
+
+MatchResult run_match(const MatchConfig& config,
+                      const std::function<void(const GameRecord&, const MatchScore&)>& on_game) {
+  if (config.openings.empty()) throw std::invalid_argument("match: no openings");
+  if (config.games < 1) throw std::invalid_argument("match: the number of games must be at least 1");
+  // Made up front so that a bad spec fails before any game starts.
+  make_player(config.player1);
+  make_player(config.player2);
+
+  MatchResult result;
+  result.games.resize(config.games);
+  std::vector<bool> played(config.games, false);
+  std::mutex mutex;  // guards result, played and stop
+  std::atomic<int> next_game{0};
+  bool stop = false;
+
+  auto worker = [&] {
+    auto player1 = make_player(config.player1);
+    auto player2 = make_player(config.player2);
+    while (true) {
+      const int index = next_game++;
+      if (index >= config.games) return;
+      {
+        std::lock_guard lock(mutex);
+        if (stop) return;
+      }
+      const bool player1_is_x = index % 2 == 0;
+      const Position& start = config.openings[(index / 2) % config.openings.size()];
+      player1->new_game(game_seed(config.seed, index, 1));
+      player2->new_game(game_seed(config.seed, index, 2));
+      GameRecord record = player1_is_x ? play_game(*player1, *player2, start, config.rules)
+                                       : play_game(*player2, *player1, start, config.rules);
+      record.index = index;
+      record.player1_is_x = player1_is_x;
+
+      std::lock_guard lock(mutex);
+      const double points = record.player1_score();
+      MatchScore& score = result.score;
+      (points == 1.0 ? score.wins : points == 0.0 ? score.losses : score.draws) += 1;
+      if (on_game) on_game(record, score);
+      result.games[index] = std::move(record);
+      played[index] = true;
+      if (config.sprt) {
+        result.verdict = sprt_verdict(score, *config.sprt);
+        if (result.verdict != SprtVerdict::kContinue) stop = true;
+      }
+    }
+  };
+
+  const int threads = std::max(1, std::min(config.concurrency, config.games));
+  std::vector<std::thread> pool;
+  for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
+  for (auto& thread : pool) thread.join();
+
+  std::vector<GameRecord> finished;
+  for (int i = 0; i < config.games; ++i)
+    if (played[i]) finished.push_back(std::move(result.games[i]));
+  result.games = std::move(finished);
+  return result;
+}
+
+std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
+                   const std::string& event) {
+  const std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y.%m.%d", std::gmtime(&now));
+  const std::string& x_name = game.player1_is_x ? player1 : player2;
+  const std::string& o_name = game.player1_is_x ? player2 : player1;
+  std::string pgn;
+  auto tag = [&](const char* name, const std::string& value) {
+    pgn.append("[").append(name).append(" \"").append(value).append("\"]\n");
+  };
+  tag("Event", event);
+  tag("Site", "?");
+  tag("Date", date);
+  tag("Round", std::to_string(game.index + 1));
+  tag("Black", x_name);
+  tag("White", o_name);
+  tag("Result", to_string(game.outcome.result));
+  tag("FEN", game.start.fen());
+  tag("PlyCount", std::to_string(game.moves.size()));
+  if (!game.failure.empty()) tag("Termination", game.failure);
+  else tag("Termination", to_string(game.outcome.reason));
+  pgn += '\n';
+
+  Position pos = game.start;
+  std::string line;
+  for (std::size_t i = 0; i < game.moves.size(); ++i) {
+    std::string token;
+    if (pos.side_to_move() == Color::kX) token = std::to_string(pos.fullmove_number()) + ". ";
+    else if (i == 0) token = std::to_string(pos.fullmove_number()) + "... ";
+    token += to_string(game.moves[i]);
+    if (line.size() + token.size() + 1 > 80) {
+      pgn += line + '\n';
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + token;
+    pos.make_move(game.moves[i]);
+  }
+  const std::string result = to_string(game.outcome.result);
+  if (line.size() + result.size() + 1 > 80) {
+    pgn += line + '\n';
+    line.clear();
+  }
+  pgn += line + (line.empty() ? "" : " ") + result + "\n\n";
+  return pgn;
+}
+
+}  // namespace ataxx

@@ -1,0 +1,21 @@
+// Opening suites: start positions for matches and self-play, one FEN per line ('#' comments).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "game/position.h"
+
+namespace ataxx {
+
+// Every distinct position exactly `plies` moves after root that is not over, in a shuffled
+// but fixed order (so any prefix of the suite is a fair sample).
+std::vector<Position> generate_openings(const Position& root, int plies, std::uint64_t seed = 1);
+// Two plies from the start position: the suite used when none is given.
+std::vector<Position> default_openings();
+// Throws std::runtime_error naming the file and line of a bad FEN, or an empty or missing file.
+std::vector<Position> load_openings(const std::string& path);
+void save_openings(const std::string& path, const std::vector<Position>& openings, const std::string& comment);
+
+}  // namespace ataxx

@@ -1,0 +1,116 @@
+#include <charconv>
+#include <mutex>
+#include <stdexcept>
+
+#include "selfplay/baseline_players.h"
+#include "selfplay/player.h"
+
+namespace ataxx {
+namespace {
+
+[[noreturn]] void spec_error(const std::string& spec, const std::string& what) {
+  throw std::invalid_argument("player '" + spec + "': " + what);
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, PlayerFactory> factories;
+};
+
+Registry& registry() {
+  static Registry instance;
+  static std::once_flag builtins;
+  std::call_once(builtins, [] { register_baseline_players(instance.factories); });
+  return instance;
+}
+
+}  // namespace
+
+PlayerSpec::PlayerSpec(std::string_view text) : text_(text) {
+  const std::size_t colon = text.find(':');
+  kind_ = std::string(text.substr(0, colon));
+  if (kind_.empty()) spec_error(text_, "no player kind");
+  if (colon == std::string_view::npos) return;
+  std::string_view rest = text.substr(colon + 1);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const std::size_t equals = item.find('=');
+    if (equals == std::string_view::npos || equals == 0)
+      spec_error(text_, "option '" + std::string(item) + "' is not key=value");
+    if (!options_.emplace(std::string(item.substr(0, equals)), std::string(item.substr(equals + 1))).second)
+      spec_error(text_, "option '" + std::string(item.substr(0, equals)) + "' given twice");
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+}
+
+int PlayerSpec::get_int(const std::string& key, int fallback, int min, int max) {
+  const auto it = options_.find(key);
+  if (it == options_.end()) return fallback;
+  const std::string text = it->second;
+  options_.erase(it);
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < min || value > max)
+    spec_error(text_, key + "=" + text + " is not an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return value;
+}
+
+double PlayerSpec::get_double(const std::string& key, double fallback, double min, double max) {
+  const auto it = options_.find(key);
+  if (it == options_.end()) return fallback;
+  const std::string text = it->second;
+  options_.erase(it);
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value < min || value > max)
+    spec_error(text_, key + "=" + text + " is not a number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return value;
+}
+
+std::string PlayerSpec::get_string(const std::string& key, const std::string& fallback) {
+  const auto it = options_.find(key);
+  if (it == options_.end()) return fallback;
+  std::string value = it->second;
+  options_.erase(it);
+  return value;
+}
+
+void PlayerSpec::finish() const {
+  if (options_.empty()) return;
+  std::string names;
+  for (const auto& [key, value] : options_) names += (names.empty() ? "" : ", ") + key;
+  spec_error(text_, "unknown option(s) for " + kind_ + ": " + names);
+}
+
+void register_player_kind(const std::string& kind, PlayerFactory factory) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.factories[kind] = std::move(factory);
+}
+
+std::unique_ptr<Player> make_player(std::string_view text) {
+  PlayerSpec spec(text);
+  PlayerFactory factory;
+  {
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    const auto it = r.factories.find(spec.kind());
+    if (it == r.factories.end()) {
+      std::string known;
+      for (const auto& entry : r.factories) known += (known.empty() ? "" : ", ") + entry.first;
+      spec_error(spec.text(), "unknown player kind '" + spec.kind() + "' (known: " + known + ")");
+    }
+    factory = it->second;
+  }
+  auto player = factory(spec);
+  spec.finish();
+  return player;
+}
+
+}  // namespace ataxx

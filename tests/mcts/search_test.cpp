@@ -1,0 +1,206 @@
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <numeric>
+#include <memory>
+#include <random>
+
+#include "mcts/search.h"
+#include "mcts/simple_evaluators.h"
+
+namespace ataxx {
+namespace {
+
+// Uniform priors (or given ones at the root); value from a function of the position (default: a
+// draw). Counts calls.
+class ScriptedEvaluator final : public Evaluator {
+ public:
+  std::function<float(const Position&)> value_of = [](const Position&) { return 0.0f; };
+  std::map<Move, float, bool (*)(Move, Move)> root_priors{[](Move a, Move b) { return to_string(a) < to_string(b); }};
+  std::uint64_t root_hash = 0;
+  int requests = 0;
+  int batches = 0;
+  int largest_batch = 0;
+
+  void evaluate(std::span<const EvalRequest> batch) override {
+    ++batches;
+    largest_batch = std::max<int>(largest_batch, batch.size());
+    for (const EvalRequest& r : batch) {
+      ++requests;
+      float total = 0;
+      for (std::size_t i = 0; i < r.moves.size(); ++i) {
+        const auto it = root_priors.find(r.moves[i]);
+        r.priors[i] = r.position->hash() == root_hash && it != root_priors.end() ? it->second : 1.0f;
+        total += r.priors[i];
+      }
+      for (float& p : r.priors) p /= total;
+      const float v = value_of(*r.position);
+      *r.value = Wdl{.win = std::max(v, 0.0f), .draw = 1 - std::abs(v), .loss = std::max(-v, 0.0f)};
+    }
+  }
+};
+
+SearchParams with_visits(int visits) {
+  SearchParams params;
+  params.visits = visits;
+  return params;
+}
+
+int visits_of(const SearchResult& result, Move move) {
+  for (std::size_t i = 0; i < result.moves.size(); ++i)
+    if (result.moves[i] == move) return result.visits[i];
+  return -1;
+}
+
+TEST(Search, VisitCountsAddUp) {
+  UniformEvaluator evaluator;
+  Search search(with_visits(500), 1);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_EQ(result.total_visits, 500);
+  EXPECT_EQ(std::accumulate(result.visits.begin(), result.visits.end(), 0), 499);  // the root's own visit
+  EXPECT_EQ(result.moves.size(), 16U);
+}
+
+TEST(Search, FollowsTheMoveWhoseChildIsGood) {
+  // Every position where x holds b6 is won for x: search should settle on b6.
+  ScriptedEvaluator evaluator;
+  evaluator.value_of = [](const Position& pos) {
+    const bool x_on_b6 = pos.pieces(Color::kX) & bit(make_square(1, 5));
+    return !x_on_b6 ? 0.0f : pos.side_to_move() == Color::kX ? 1.0f : -1.0f;
+  };
+  Search search(with_visits(400), 1);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_EQ(result.best_move(), parse_move("b6"));
+  EXPECT_GT(visits_of(result, parse_move("b6")), 300);
+  EXPECT_GT(result.value, 0.5f);
+}
+
+TEST(Search, PriorsSteerExplorationWhenValuesAreEqual) {
+  ScriptedEvaluator evaluator;
+  evaluator.root_hash = Position::startpos().hash();
+  evaluator.root_priors[parse_move("f2")] = 50.0f;  // all others 1
+  Search search(with_visits(200), 1);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_EQ(result.best_move(), parse_move("f2"));
+  for (std::size_t i = 0; i < result.moves.size(); ++i)
+    if (result.moves[i] != parse_move("f2")) {
+      EXPECT_LT(result.visits[i], visits_of(result, parse_move("f2")));
+    }
+}
+
+TEST(Search, TerminalLeavesAreScoredWithoutTheEvaluator) {
+  // x to move captures o's last piece with c2 (or b2 etc.): every move wins at once.
+  const Position pos = Position::from_fen("7/7/7/7/7/1o5/x6 x 0 1");
+  ScriptedEvaluator evaluator;
+  Search search(with_visits(100), 1);
+  search.set_root(pos);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_EQ(evaluator.requests, 1);  // the root alone
+  const Move best = result.best_move();
+  Position after = pos;
+  after.make_move(best);
+  EXPECT_EQ(after.outcome().result, Result::kXWins);
+  EXPECT_NEAR(result.value, 1.0f, 0.02f);
+}
+
+TEST(Search, DirichletNoiseChangesTheSearchAndIsSeeded) {
+  UniformEvaluator evaluator;
+  auto visits_with = [&](float weight, std::uint64_t seed) {
+    SearchParams params = with_visits(300);
+    params.dirichlet_weight = weight;
+    Search search(params, seed);
+    return run_search(search, evaluator).visits;
+  };
+  EXPECT_EQ(visits_with(0.5f, 7), visits_with(0.5f, 7));
+  EXPECT_NE(visits_with(0.5f, 7), visits_with(0.5f, 8));
+  EXPECT_NE(visits_with(0.5f, 7), visits_with(0.0f, 7));
+  EXPECT_EQ(visits_with(0.0f, 7), visits_with(0.0f, 8));  // without noise the seed does not matter
+}
+
+TEST(Search, TreeReuseKeepsTheChosenSubtree) {
+  MaterialEvaluator evaluator;
+  Search search(with_visits(800), 1);
+  const SearchResult first = run_search(search, evaluator);
+  const Move best = first.best_move();
+  search.advance(best);
+  search.set_visits(0);  // no new simulations: what is left is exactly the kept subtree
+  const SearchResult kept = run_search(search, evaluator);
+  EXPECT_EQ(kept.total_visits, visits_of(first, best));
+  Position expected = Position::startpos();
+  expected.make_move(best);
+  EXPECT_EQ(search.root_position(), expected);
+  EXPECT_EQ(std::accumulate(kept.visits.begin(), kept.visits.end(), 0), kept.total_visits - 1);
+}
+
+TEST(Search, WithoutReuseAdvanceStartsAfresh) {
+  MaterialEvaluator evaluator;
+  SearchParams params = with_visits(200);
+  params.reuse_tree = false;
+  Search search(params, 1);
+  run_search(search, evaluator);
+  search.advance(parse_move("b6"));
+  search.set_visits(0);
+  EXPECT_EQ(run_search(search, evaluator).total_visits, 0);
+}
+
+TEST(Search, ManyTreesShareBatches) {
+  ScriptedEvaluator evaluator;
+  std::vector<std::unique_ptr<Search>> searches;
+  std::vector<Search*> pointers;
+  for (int i = 0; i < 8; ++i) {
+    SearchParams params = with_visits(100);
+    params.leaves_per_round = 4;
+    searches.push_back(std::make_unique<Search>(params, i));
+    pointers.push_back(searches.back().get());
+  }
+  run_searches(pointers, evaluator);
+  for (const auto& search : searches) EXPECT_EQ(search->result().total_visits, 100);
+  EXPECT_GT(evaluator.largest_batch, 8);
+  EXPECT_LT(evaluator.batches, evaluator.requests / 4);
+}
+
+TEST(Search, PrincipalVariationStartsWithTheBestMove) {
+  MaterialEvaluator evaluator;
+  Search search(with_visits(400), 1);
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_GE(result.principal_variation.size(), 2U);
+  EXPECT_EQ(result.principal_variation[0], result.best_move());
+  Position pos = Position::startpos();
+  for (const Move m : result.principal_variation) {
+    ASSERT_TRUE(pos.is_legal(m));
+    pos.make_move(m);
+  }
+}
+
+SearchResult three_moves() {
+  SearchResult result;
+  result.moves = {parse_move("a6"), parse_move("b6"), parse_move("f2")};
+  result.visits = {10, 70, 20};
+  result.total_visits = 101;
+  return result;
+}
+
+TEST(ChooseMove, TemperatureZeroIsTheMostVisited) {
+  const SearchResult result = three_moves();
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(choose_move(result, 0.0f, rng), parse_move("b6"));
+}
+
+TEST(ChooseMove, TemperatureOneSamplesInProportionToVisits) {
+  const SearchResult result = three_moves();
+  std::mt19937_64 rng(1);
+  std::map<std::string, int> counts;
+  constexpr int kSamples = 20000;
+  for (int i = 0; i < kSamples; ++i) ++counts[to_string(choose_move(result, 1.0f, rng))];
+  EXPECT_NEAR(counts["a6"] / double(kSamples), 0.1, 0.015);
+  EXPECT_NEAR(counts["b6"] / double(kSamples), 0.7, 0.015);
+  EXPECT_NEAR(counts["f2"] / double(kSamples), 0.2, 0.015);
+  // A high temperature flattens the distribution.
+  counts.clear();
+  for (int i = 0; i < kSamples; ++i) ++counts[to_string(choose_move(result, 10.0f, rng))];
+  EXPECT_GT(counts["a6"] / double(kSamples), 0.25);
+}
+
+}  // namespace
+}  // namespace ataxx

@@ -1,0 +1,104 @@
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "selfplay/match.h"
+#include "selfplay/openings.h"
+#include "tools/commands.h"
+
+namespace ataxx::cli {
+namespace {
+
+struct MatchOptions {
+  MatchConfig config;
+  std::string openings_path;
+  std::string pgn_path;
+  std::string sprt;
+  bool quiet = false;
+};
+
+const char* verdict_text(SprtVerdict verdict) {
+  switch (verdict) {
+    case SprtVerdict::kAcceptH0: return "H0 was accepted";
+    case SprtVerdict::kAcceptH1: return "H1 was accepted";
+    case SprtVerdict::kContinue: return "no decision";
+  }
+  return "?";
+}
+
+void run(MatchOptions& options) {
+  MatchConfig& config = options.config;
+  config.openings = options.openings_path.empty() ? default_openings() : load_openings(options.openings_path);
+  if (!options.sprt.empty()) config.sprt = parse_sprt(options.sprt);
+  std::ofstream pgn;
+  if (!options.pgn_path.empty()) {
+    pgn.open(options.pgn_path, std::ios::app);
+    if (!pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "'");
+  }
+  const std::string& p1 = config.player1;
+  const std::string& p2 = config.player2;
+  const MatchResult result = run_match(config, [&](const GameRecord& game, const MatchScore& score) {
+    if (!options.quiet) {
+      std::printf("Finished game %d (%s vs %s): %s {%s}\n", game.index + 1, game.player1_is_x ? p1.c_str() : p2.c_str(),
+                  game.player1_is_x ? p2.c_str() : p1.c_str(), to_string(game.outcome.result).c_str(),
+                  game.failure.empty() ? to_string(game.outcome.reason).c_str() : game.failure.c_str());
+      std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
+                  score.draws, score.score(), score.games());
+      std::fflush(stdout);
+    }
+    if (!game.failure.empty()) std::fprintf(stderr, "game %d: %s\n", game.index + 1, game.failure.c_str());
+    if (pgn) pgn << to_pgn(game, p1, p2, "ataxx-zero match") << std::flush;
+  });
+  const MatchScore& score = result.score;
+  const EloEstimate elo = estimate_elo(score);
+  std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
+              score.draws, score.score(), score.games());
+  std::printf("Elo difference: %.1f +/- %.1f\n", elo.elo, elo.error95);
+  if (config.sprt) {
+    std::printf("SPRT: llr %.3g, lbound %.3g, ubound %.3g - %s\n", sprt_llr(score, config.sprt->elo0, config.sprt->elo1),
+                sprt_lower_bound(*config.sprt), sprt_upper_bound(*config.sprt), verdict_text(result.verdict));
+  }
+}
+
+}  // namespace
+
+void add_match_command(CLI::App& app) {
+  auto options = std::make_shared<MatchOptions>();
+  auto* cmd = app.add_subcommand("match", "Play a match between two players and report score, Elo and SPRT");
+  cmd->add_option("--p1", options->config.player1, "First player spec (random, greedy, alphabeta:depth=3, mcts:visits=800, ...)")
+      ->required();
+  cmd->add_option("--p2", options->config.player2, "Second player spec")->required();
+  cmd->add_option("--games", options->config.games, "Number of games (each opening is played twice)")
+      ->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");
+  cmd->add_option("--concurrency", options->config.concurrency, "Games played at once")->check(CLI::Range(1, 1024));
+  cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
+  cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");
+  cmd->add_option("--seed", options->config.seed, "Seed for the players' random choices");
+  cmd->add_flag("--quiet", options->quiet, "Print only the final summary");
+  cmd->callback([options] { run(*options); });
+}
+
+void add_openings_command(CLI::App& app) {
+  struct Options {
+    int plies = 2;
+    std::string root{Position::kStartFen};
+    std::string out;
+    std::uint64_t seed = 1;
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("openings", "Write an opening suite: every position N plies after a root");
+  cmd->add_option("--plies", options->plies, "Plies after the root")->check(CLI::Range(0, 6));
+  cmd->add_option("--root", options->root, "Root position FEN (for example a gap layout)");
+  cmd->add_option("--out", options->out, "Output file")->required();
+  cmd->add_option("--seed", options->seed, "Seed for the suite's order");
+  cmd->callback([options] {
+    const auto openings = generate_openings(Position::from_fen(options->root), options->plies, options->seed);
+    save_openings(options->out, openings,
+                  std::to_string(openings.size()) + " positions " + std::to_string(options->plies) + " plies after " +
+                      options->root);
+    std::printf("wrote %zu positions to %s\n", openings.size(), options->out.c_str());
+  });
+}
+
+}  // namespace ataxx::cli
