@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,6 +27,11 @@ double score_from_elo(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 40
 EloEstimate estimate_elo(const MatchScore& score) {
   if (score.games() == 0) return {};
   const double mean = score.score();
+  // Every game won or every game lost: the data bound the difference from one side only.
+  if (mean == 0.0 || mean == 1.0) {
+    const double infinity = std::numeric_limits<double>::infinity();
+    return {mean == 1.0 ? infinity : -infinity, std::numeric_limits<double>::quiet_NaN()};
+  }
   const double deviation = std::sqrt(per_game_variance(score) / score.games());
   constexpr double kZ95 = 1.959963984540054;
   const double low = elo_from_score(mean - kZ95 * deviation);

@@ -21,6 +21,7 @@ struct EloEstimate {
 
 double elo_from_score(double score);  // logistic; clamped for scores of 0 and 1
 double score_from_elo(double elo);
+// Infinite (with a NaN error) when every game was won, or every game lost.
 EloEstimate estimate_elo(const MatchScore& score);
 
 struct SprtParams {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "selfplay/elo.h"
@@ -23,6 +24,12 @@ TEST(Elo, IntervalMatchesHandComputation) {
   const double z = 1.959963984540054;
   EXPECT_NEAR(e.error95, (elo_from_score(0.7 + z * 0.04) - elo_from_score(0.7 - z * 0.04)) / 2, 1e-9);
   EXPECT_NEAR(e.error95, 66.0, 0.05);
+}
+
+TEST(Elo, AllGamesWonIsAnInfiniteDifference) {
+  EXPECT_EQ(estimate_elo({.wins = 5, .losses = 0, .draws = 0}).elo, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(estimate_elo({.wins = 0, .losses = 5, .draws = 0}).elo, -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(estimate_elo({.wins = 5, .losses = 0, .draws = 0}).error95));
 }
 
 TEST(Sprt, LogLikelihoodRatioMatchesHandComputation) {
