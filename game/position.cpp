@@ -107,6 +107,22 @@ Position Position::from_fen(std::string_view fen) {
   return pos;
 }
 
+Position Position::from_bitboards(Bitboard x, Bitboard o, Bitboard gaps, Color side, int halfmove_clock,
+                                  int fullmove_number) {
+  if ((x & o) || (x & gaps) || (o & gaps) || ((x | o | gaps) & ~kAllSquares))
+    throw std::invalid_argument("position: pieces and gaps overlap or lie off the board");
+  if (halfmove_clock < 0 || fullmove_number < 1) throw std::invalid_argument("position: counters out of range");
+  Position pos;
+  pos.pieces_[0] = x;
+  pos.pieces_[1] = o;
+  pos.gaps_ = gaps;
+  pos.side_ = side;
+  pos.halfmove_clock_ = halfmove_clock;
+  pos.fullmove_number_ = fullmove_number;
+  pos.hash_ = pos.compute_hash();
+  return pos;
+}
+
 std::string Position::fen() const {
   std::string out;
   for (int rank = kBoardSize - 1; rank >= 0; --rank) {

@@ -68,6 +68,9 @@ class Position {
   // Throws std::invalid_argument saying what is wrong.
   static Position from_fen(std::string_view fen);
   std::string fen() const;
+  // Throws std::invalid_argument when the three sets overlap or the counters are out of range.
+  static Position from_bitboards(Bitboard x, Bitboard o, Bitboard gaps, Color side, int halfmove_clock = 0,
+                                 int fullmove_number = 1);
 
   Bitboard pieces(Color c) const { return pieces_[index(c)]; }
   Bitboard gaps() const { return gaps_; }

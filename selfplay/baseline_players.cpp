@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "mcts/simple_evaluators.h"
+#include "nn/inference_server.h"
 #include "selfplay/alphabeta.h"
 #include "selfplay/mcts_player.h"
 
@@ -59,6 +60,19 @@ void register_baseline_players(std::map<std::string, PlayerFactory>& factories) 
     else if (eval == "uniform") evaluator = std::make_shared<UniformEvaluator>();
     else throw std::invalid_argument("player '" + spec.text() + "': eval must be material or uniform");
     return std::make_unique<MctsPlayer>(params, std::move(evaluator));
+  };
+  factories["nn"] = [](PlayerSpec& spec) {
+    const std::string model = spec.get_string("model", "");
+    if (model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
+    SearchParams params = read_search_params(spec, 200);
+    InferenceOptions options;
+    options.device = spec.get_string("device", "cpu");
+    options.max_batch = spec.get_int("max_batch", 256, 1, 65536);
+    options.cache_entries = spec.get_int("cache", 0, 0, 1 << 26);
+    options.deadline_us = 0;  // a single game's search is the only client
+    auto server = std::make_shared<InferenceServer>(model, options);
+    params.rules = server->info().rules;
+    return std::make_unique<MctsPlayer>(params, std::move(server));
   };
 }
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "selfplay/atomic_file.h"
+#include "game/atomic_file.h"
 
 namespace ataxx {
 namespace {

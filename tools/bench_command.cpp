@@ -1,4 +1,8 @@
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 
 #include <memory>
@@ -7,6 +11,7 @@
 #include "game/perft.h"
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
+#include "nn/inference_server.h"
 #include "selfplay/openings.h"
 #include "tools/commands.h"
 
@@ -58,6 +63,78 @@ void bench_mcts(int trees, int visits, int leaves_per_round) {
   }
 }
 
+struct NnBenchOptions {
+  int blocks = 6;
+  int channels = 64;
+  std::string device = "cpu";
+  bool bf16 = false;
+  std::vector<int> batches{1, 8, 32, 128, 512};
+  int clients = 8;
+  double seconds = 2.0;
+};
+
+// Positions per second through the server: client threads each keep requests of batch/clients
+// positions in flight, as self-play workers do.
+double measure_server(const std::string& play_file, const NnBenchOptions& o, int batch, InferenceStats* stats) {
+  InferenceOptions options;
+  options.device = o.device;
+  options.bf16 = o.bf16;
+  options.max_batch = batch;
+  options.deadline_us = 2000;
+  InferenceServer server(play_file, options);
+  const int clients = std::min(o.clients, batch);
+  const int chunk = batch / clients;
+  std::atomic<bool> stop{false};
+  std::atomic<long long> evaluated{0};
+  std::vector<std::thread> threads;
+  const auto begin = std::chrono::steady_clock::now();
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      const auto openings = default_openings();
+      std::vector<Position> positions;
+      std::vector<MoveList> moves(chunk);
+      std::vector<std::array<float, kMaxMoves>> priors(chunk);
+      std::vector<Wdl> values(chunk);
+      std::vector<EvalRequest> requests;
+      for (int i = 0; i < chunk; ++i) positions.push_back(openings[(c * chunk + i) % openings.size()]);
+      for (int i = 0; i < chunk; ++i) {
+        positions[i].generate_moves(moves[i]);
+        requests.push_back({&positions[i], std::span<const Move>(moves[i].begin(), moves[i].size()),
+                            std::span<float>(priors[i].data(), moves[i].size()), &values[i]});
+      }
+      while (!stop) {
+        server.evaluate(requests);
+        evaluated += chunk;
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+  stop = true;
+  for (auto& t : threads) t.join();
+  *stats = server.stats();
+  return evaluated / std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
+void bench_nn(const NnBenchOptions& o) {
+  const std::string play_file = "/tmp/ataxx-zero-bench-" + std::to_string(::getpid()) + ".net";
+  write_random_play_file(play_file, {o.blocks, o.channels}, 1);
+  std::printf("nn: %d blocks x %d channels on %s%s, one intra-op thread per inference thread\n", o.blocks, o.channels,
+              o.device.c_str(), o.bf16 ? " (bf16)" : "");
+  std::printf("%6s %14s %14s %9s %11s\n", "batch", "raw evals/s", "server evals/s", "server %", "mean batch");
+  InferenceOptions raw;
+  raw.device = o.device;
+  raw.bf16 = o.bf16;
+  for (const int batch : o.batches) {
+    const double forward = measure_raw_forward(play_file, raw, batch, o.seconds);
+    InferenceStats stats;
+    const double served = measure_server(play_file, o, batch, &stats);
+    std::printf("%6d %14.0f %14.0f %8.1f%% %11.1f\n", batch, forward, served, 100.0 * served / forward,
+                stats.mean_batch());
+    std::fflush(stdout);
+  }
+  std::remove(play_file.c_str());
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
@@ -81,6 +158,17 @@ void add_bench_command(CLI::App& app) {
   mcts_bench->add_option("--visits", mcts->visits, "Visits per search")->check(CLI::Range(1, 1'000'000));
   mcts_bench->add_option("--leaves", mcts->leaves, "Leaves per tree per batch")->check(CLI::Range(1, 1024));
   mcts_bench->callback([mcts] { bench_mcts(mcts->trees, mcts->visits, mcts->leaves); });
+
+  auto nn = std::make_shared<NnBenchOptions>();
+  auto* nn_bench = bench->add_subcommand("nn", "Network speed: evaluations per second, raw forward and through the server");
+  nn_bench->add_option("--blocks", nn->blocks, "Residual blocks")->check(CLI::Range(1, 64));
+  nn_bench->add_option("--channels", nn->channels, "Channels")->check(CLI::Range(8, 1024));
+  nn_bench->add_option("--device", nn->device, "cpu, cuda or cuda:N");
+  nn_bench->add_flag("--bf16", nn->bf16, "bfloat16 weights and inputs (CUDA)");
+  nn_bench->add_option("--batches", nn->batches, "Batch sizes")->check(CLI::Range(1, 65536));
+  nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
+  nn_bench->add_option("--seconds", nn->seconds, "Seconds per measurement")->check(CLI::Range(0.1, 600.0));
+  nn_bench->callback([nn] { bench_nn(*nn); });
 }
 
 }  // namespace ataxx::cli

@@ -1,4 +1,4 @@
-#include "selfplay/atomic_file.h"
+#include "game/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>

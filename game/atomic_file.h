@@ -1,3 +1,4 @@
+// Shared by every layer (game/ holds the few standard-library utilities all of them use).
 // Files written whole or not at all: the data goes to a temporary name beside the target, is
 // flushed to disk, and is renamed over the target. A kill at any moment leaves either the old
 // file or the new one.

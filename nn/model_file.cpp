@@ -1,0 +1,163 @@
+#include "nn/model_file.h"
+
+#include <sstream>
+
+#include "game/atomic_file.h"
+
+namespace ataxx {
+namespace {
+
+constexpr const char* kPlayFormat = "ataxx-zero play file";
+constexpr const char* kCheckpointFormat = "ataxx-zero checkpoint";
+constexpr std::int64_t kFileVersion = 1;
+
+void put(torch::serialize::OutputArchive& archive, const std::string& key, const c10::IValue& value) {
+  archive.write(key, value);
+}
+
+c10::IValue get(torch::serialize::InputArchive& archive, const std::string& key, const std::string& path) {
+  c10::IValue value;
+  if (!archive.try_read(key, value)) throw ModelFileError("model file '" + path + "' lacks the field '" + key + "'");
+  return value;
+}
+
+void save_archive(torch::serialize::OutputArchive& archive, const std::string& path) {
+  std::ostringstream buffer;
+  archive.save_to(buffer);
+  write_file_atomically(path, buffer.str());
+}
+
+// Opens an archive and checks its format tag and version.
+torch::serialize::InputArchive open_archive(const std::string& path, const std::string& format) {
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error& e) {
+    const std::string what = e.what_without_backtrace();
+    throw ModelFileError("cannot read model file '" + path + "': not an ataxx-zero model file, or truncated (" +
+                         what.substr(0, what.find('\n')) + ")");
+  }
+  c10::IValue tag;
+  if (!archive.try_read("format", tag) || !tag.isString())
+    throw ModelFileError("'" + path + "' is a LibTorch archive but not an ataxx-zero model file");
+  if (tag.toStringRef() != format)
+    throw ModelFileError("'" + path + "' is an " + tag.toStringRef() + ", expected an " + format);
+  const std::int64_t version = get(archive, "version", path).toInt();
+  if (version != kFileVersion)
+    throw ModelFileError("'" + path + "' has file version " + std::to_string(version) + "; this build reads version " +
+                         std::to_string(kFileVersion));
+  return archive;
+}
+
+void write_shape(torch::serialize::OutputArchive& archive, const ModelShape& shape) {
+  put(archive, "blocks", static_cast<std::int64_t>(shape.blocks));
+  put(archive, "channels", static_cast<std::int64_t>(shape.channels));
+}
+
+ModelShape read_shape(torch::serialize::InputArchive& archive, const std::string& path) {
+  return {static_cast<int>(get(archive, "blocks", path).toInt()), static_cast<int>(get(archive, "channels", path).toInt())};
+}
+
+void load_weights(torch::serialize::InputArchive& archive, AtaxxNet& net, const std::string& path) {
+  torch::serialize::InputArchive weights;
+  try {
+    if (!archive.try_read("model", weights)) throw ModelFileError("model file '" + path + "' has no weights");
+    net->load(weights);
+  } catch (const c10::Error& e) {
+    const std::string what = e.what_without_backtrace();
+    throw ModelFileError("model file '" + path + "': the weights do not fit the network (" + what.substr(0, what.find('\n')) + ")");
+  }
+}
+
+}  // namespace
+
+void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& info) {
+  torch::serialize::OutputArchive archive;
+  put(archive, "format", std::string(kPlayFormat));
+  put(archive, "version", kFileVersion);
+  put(archive, "encoding_version", static_cast<std::int64_t>(kEncodingVersion));
+  write_shape(archive, net->shape());
+  put(archive, "halfmove_limit", static_cast<std::int64_t>(info.rules.halfmove_limit));
+  put(archive, "repetition_limit", static_cast<std::int64_t>(info.rules.repetition_limit));
+  put(archive, "step", info.step);
+  put(archive, "name", info.name);
+  put(archive, "parent", info.parent);
+  torch::serialize::OutputArchive weights;
+  net->save(weights);
+  archive.write("model", weights);
+  save_archive(archive, path);
+}
+
+AtaxxNet load_play_file(const std::string& path, ModelInfo* info_out) {
+  auto archive = open_archive(path, kPlayFormat);
+  ModelInfo info;
+  info.encoding_version = static_cast<int>(get(archive, "encoding_version", path).toInt());
+  if (info.encoding_version != kEncodingVersion)
+    throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(info.encoding_version) +
+                         "; this build encodes version " + std::to_string(kEncodingVersion));
+  info.shape = read_shape(archive, path);
+  info.rules.halfmove_limit = static_cast<int>(get(archive, "halfmove_limit", path).toInt());
+  info.rules.repetition_limit = static_cast<int>(get(archive, "repetition_limit", path).toInt());
+  info.step = get(archive, "step", path).toInt();
+  info.name = get(archive, "name", path).toStringRef();
+  info.parent = get(archive, "parent", path).toStringRef();
+  AtaxxNet net(info.shape);
+  load_weights(archive, net, path);
+  net->eval();
+  if (info_out) *info_out = info;
+  return net;
+}
+
+void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
+                     const CheckpointInfo& info) {
+  torch::serialize::OutputArchive archive;
+  put(archive, "format", std::string(kCheckpointFormat));
+  put(archive, "version", kFileVersion);
+  write_shape(archive, net->shape());
+  put(archive, "step", info.step);
+  put(archive, "optimizer_kind", info.optimizer);
+  put(archive, "config", info.config_yaml);
+  torch::serialize::OutputArchive weights, optimizer_state;
+  net->save(weights);
+  optimizer.save(optimizer_state);
+  archive.write("model", weights);
+  archive.write("optimizer", optimizer_state);
+  save_archive(archive, path);
+}
+
+CheckpointInfo read_checkpoint_info(const std::string& path) {
+  auto archive = open_archive(path, kCheckpointFormat);
+  CheckpointInfo info;
+  info.shape = read_shape(archive, path);
+  info.step = get(archive, "step", path).toInt();
+  info.optimizer = get(archive, "optimizer_kind", path).toStringRef();
+  info.config_yaml = get(archive, "config", path).toStringRef();
+  return info;
+}
+
+void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer) {
+  auto archive = open_archive(path, kCheckpointFormat);
+  load_weights(archive, net, path);
+  torch::serialize::InputArchive optimizer_state;
+  try {
+    if (!archive.try_read("optimizer", optimizer_state)) throw ModelFileError("checkpoint '" + path + "' has no optimizer state");
+    optimizer.load(optimizer_state);
+  } catch (const c10::Error& e) {
+    throw ModelFileError("checkpoint '" + path + "': the optimizer state does not fit (" +
+                         std::string(e.what_without_backtrace()).substr(0, 200) + ")");
+  }
+}
+
+void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
+  auto archive = open_archive(checkpoint_path, kCheckpointFormat);
+  ModelInfo info;
+  info.shape = read_shape(archive, checkpoint_path);
+  info.step = get(archive, "step", checkpoint_path).toInt();
+  info.name = name;
+  info.parent = checkpoint_path;
+  AtaxxNet net(info.shape);
+  load_weights(archive, net, checkpoint_path);
+  save_play_file(play_path, net, info);
+}
+
+}  // namespace ataxx

@@ -1,0 +1,25 @@
+// Model files. A checkpoint resumes training (weights, optimizer state, step, config); a play
+// file is everything needed to play (weights, shape, encoding version, rules, metadata).
+// Both are LibTorch archives with a format tag and a version; a wrong, foreign or truncated
+// file gets a ModelFileError naming the path. Included only inside nn/ and trainer/.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "nn/model_info.h"
+#include "nn/network.h"
+
+namespace ataxx {
+
+void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& info);
+// Returns a network in eval mode on the CPU.
+AtaxxNet load_play_file(const std::string& path, ModelInfo* info = nullptr);
+
+void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
+                     const CheckpointInfo& info);
+CheckpointInfo read_checkpoint_info(const std::string& path);
+// Loads weights and optimizer state into objects built for read_checkpoint_info(path).shape.
+void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer);
+
+}  // namespace ataxx

@@ -1,0 +1,41 @@
+// What model files say about themselves, as plain C++ for code outside nn/.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "game/position.h"
+
+namespace ataxx {
+
+struct ModelShape {
+  int blocks = 6;
+  int channels = 64;
+};
+
+struct ModelInfo {
+  ModelShape shape;
+  int encoding_version = 0;
+  RuleSettings rules;
+  std::int64_t step = 0;     // training steps behind these weights
+  std::string name;          // e.g. "gen-0007"
+  std::string parent;        // the model it was trained from
+};
+
+struct CheckpointInfo {
+  ModelShape shape;
+  std::int64_t step = 0;
+  std::string optimizer;     // "sgd" or "adamw"
+  std::string config_yaml;   // the run's effective configuration
+};
+
+class ModelFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Makes a play file from a checkpoint (`ataxx-zero export`).
+void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name);
+
+}  // namespace ataxx

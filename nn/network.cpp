@@ -1,0 +1,66 @@
+#include "nn/network.h"
+
+namespace ataxx {
+namespace {
+
+torch::nn::Conv2dOptions conv(int in, int out, int kernel) {
+  return torch::nn::Conv2dOptions(in, out, kernel).padding(kernel / 2).bias(false);
+}
+
+}  // namespace
+
+ResidualBlockImpl::ResidualBlockImpl(int channels)
+    : conv1_(register_module("conv1", torch::nn::Conv2d(conv(channels, channels, 3)))),
+      conv2_(register_module("conv2", torch::nn::Conv2d(conv(channels, channels, 3)))),
+      bn1_(register_module("bn1", torch::nn::BatchNorm2d(channels))),
+      bn2_(register_module("bn2", torch::nn::BatchNorm2d(channels))) {}
+
+torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
+  auto y = torch::relu(bn1_(conv1_(x)));
+  y = bn2_(conv2_(y));
+  return torch::relu(x + y);
+}
+
+AtaxxNetImpl::AtaxxNetImpl(ModelShape shape) : shape_(shape) {
+  const int c = shape.channels;
+  constexpr int kHeadChannels = 32;
+  input_conv_ = register_module("input_conv", torch::nn::Conv2d(conv(kInputPlanes, c, 3)));
+  input_bn_ = register_module("input_bn", torch::nn::BatchNorm2d(c));
+  tower_ = register_module("tower", torch::nn::Sequential());
+  for (int i = 0; i < shape.blocks; ++i) tower_->push_back(ResidualBlock(c));
+  policy_conv_ = register_module("policy_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 3)));
+  policy_bn_ = register_module("policy_bn", torch::nn::BatchNorm2d(kHeadChannels));
+  policy_out_ = register_module("policy_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, kMovesPerSquare, 1)));
+  pass_out_ = register_module("pass_out", torch::nn::Linear(c, 1));
+  value_conv_ = register_module("value_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 1)));
+  value_bn_ = register_module("value_bn", torch::nn::BatchNorm2d(kHeadChannels));
+  value_hidden_ = register_module("value_hidden", torch::nn::Linear(kHeadChannels * kNumSquares, 128));
+  wdl_out_ = register_module("wdl_out", torch::nn::Linear(128, 3));
+  piece_diff_out_ = register_module("piece_diff_out", torch::nn::Linear(128, 1));
+  ownership_out_ = register_module("ownership_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, 1, 1)));
+}
+
+NetworkOutput AtaxxNetImpl::forward(const torch::Tensor& x) {
+  const auto n = x.size(0);
+  auto trunk = tower_->forward(torch::relu(input_bn_(input_conv_(x))));
+
+  // [N, 17, 7, 7] -> [N, 7, 7, 17] -> destination-major logits, index = square * 17 + kind.
+  auto policy = policy_out_(torch::relu(policy_bn_(policy_conv_(trunk))));
+  policy = policy.permute({0, 2, 3, 1}).reshape({n, kNumSquares * kMovesPerSquare});
+  auto pass = pass_out_(trunk.mean({2, 3}));
+
+  auto value_planes = torch::relu(value_bn_(value_conv_(trunk)));
+  auto hidden = torch::relu(value_hidden_(value_planes.flatten(1)));
+  return {torch::cat({policy, pass}, 1), wdl_out_(hidden), torch::tanh(ownership_out_(value_planes).flatten(1)),
+          torch::tanh(piece_diff_out_(hidden)).squeeze(1)};
+}
+
+torch::Tensor encode_batch(std::span<const Position* const> positions) {
+  auto planes = torch::empty({static_cast<long>(positions.size()), kInputPlanes, kBoardSize, kBoardSize});
+  float* data = planes.data_ptr<float>();
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    encode_position(*positions[i], std::span<float, kInputSize>(data + i * kInputSize, kInputSize));
+  return planes;
+}
+
+}  // namespace ataxx
