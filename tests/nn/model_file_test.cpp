@@ -1,0 +1,164 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+
+#include "nn/inference_server.h"
+#include "nn/model_file.h"
+
+namespace ataxx {
+namespace {
+
+std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
+
+torch::Tensor sample_input() {
+  std::vector<Position> positions = {Position::startpos(), Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 2")};
+  std::vector<const Position*> pointers = {&positions[0], &positions[1]};
+  return encode_batch(pointers);
+}
+
+TEST(ModelFile, PlayFileGivesBitIdenticalOutputs) {
+  torch::manual_seed(5);
+  AtaxxNet net(ModelShape{2, 16});
+  net->eval();
+  ModelInfo info;
+  info.step = 1234;
+  info.name = "gen-0003";
+  info.parent = "gen-0002";
+  info.rules.halfmove_limit = 80;
+  save_play_file(temp("a.net"), net, info);
+
+  ModelInfo loaded_info;
+  AtaxxNet loaded = load_play_file(temp("a.net"), &loaded_info);
+  torch::NoGradGuard no_grad;
+  const auto input = sample_input();
+  const NetworkOutput before = net->forward(input), after = loaded->forward(input);
+  EXPECT_TRUE(torch::equal(before.policy_logits, after.policy_logits));
+  EXPECT_TRUE(torch::equal(before.wdl_logits, after.wdl_logits));
+  EXPECT_TRUE(torch::equal(before.ownership, after.ownership));
+  EXPECT_EQ(loaded_info.step, 1234);
+  EXPECT_EQ(loaded_info.name, "gen-0003");
+  EXPECT_EQ(loaded_info.parent, "gen-0002");
+  EXPECT_EQ(loaded_info.rules.halfmove_limit, 80);
+  EXPECT_EQ(loaded_info.shape.blocks, 2);
+  EXPECT_EQ(loaded_info.shape.channels, 16);
+}
+
+TEST(ModelFile, CheckpointRestoresOptimizerStateExactly) {
+  torch::manual_seed(6);
+  AtaxxNet net(ModelShape{1, 8});
+  torch::optim::AdamW optimizer(net->parameters(), torch::optim::AdamWOptions(1e-3));
+  for (int step = 0; step < 3; ++step) {
+    optimizer.zero_grad();
+    net->forward(sample_input()).wdl_logits.sum().backward();
+    optimizer.step();
+  }
+  CheckpointInfo info;
+  info.step = 3;
+  info.optimizer = "adamw";
+  info.config_yaml = "seed: 1\n";
+  save_checkpoint(temp("c.ckpt"), net, optimizer, info);
+
+  const CheckpointInfo read = read_checkpoint_info(temp("c.ckpt"));
+  EXPECT_EQ(read.step, 3);
+  EXPECT_EQ(read.config_yaml, "seed: 1\n");
+  AtaxxNet resumed(read.shape);
+  torch::optim::AdamW resumed_optimizer(resumed->parameters(), torch::optim::AdamWOptions(1e-3));
+  load_checkpoint(temp("c.ckpt"), resumed, resumed_optimizer);
+
+  // One more identical step on both gives identical weights only if the moments were restored.
+  for (auto [model, adamw] : {std::make_pair(&net, &optimizer), std::make_pair(&resumed, &resumed_optimizer)}) {
+    adamw->zero_grad();
+    (*model)->forward(sample_input()).wdl_logits.sum().backward();
+    adamw->step();
+  }
+  const auto a = net->parameters(), b = resumed->parameters();
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_TRUE(torch::equal(a[i], b[i])) << i;
+}
+
+TEST(ModelFile, RejectsMissingForeignTruncatedAndWrongKindFiles) {
+  EXPECT_THROW(load_play_file(temp("missing.net")), ModelFileError);
+  {
+    std::ofstream foreign(temp("foreign.net"));
+    foreign << "this is not a model";
+  }
+  EXPECT_THROW(load_play_file(temp("foreign.net")), ModelFileError);
+
+  torch::manual_seed(1);
+  AtaxxNet net(ModelShape{1, 8});
+  save_play_file(temp("whole.net"), net, ModelInfo{});
+  std::ifstream in(temp("whole.net"), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  {
+    std::ofstream cut(temp("cut.net"), std::ios::binary);
+    cut << bytes.substr(0, bytes.size() / 2);
+  }
+  EXPECT_THROW(load_play_file(temp("cut.net")), ModelFileError);
+
+  torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1));
+  save_checkpoint(temp("k.ckpt"), net, sgd, CheckpointInfo{});
+  try {
+    load_play_file(temp("k.ckpt"));
+    FAIL();
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("checkpoint"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_checkpoint_info(temp("whole.net")), ModelFileError);
+}
+
+TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
+  torch::manual_seed(2);
+  AtaxxNet net(ModelShape{1, 8});
+  net->eval();
+  torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1));
+  CheckpointInfo info;
+  info.step = 77;
+  save_checkpoint(temp("e.ckpt"), net, sgd, info);
+  export_play_file(temp("e.ckpt"), temp("e.net"), "exported");
+  ModelInfo exported;
+  AtaxxNet loaded = load_play_file(temp("e.net"), &exported);
+  EXPECT_EQ(exported.step, 77);
+  EXPECT_EQ(exported.name, "exported");
+  torch::NoGradGuard no_grad;
+  EXPECT_TRUE(torch::equal(net->forward(sample_input()).policy_logits, loaded->forward(sample_input()).policy_logits));
+}
+
+TEST(InferenceServer, AnswersManyThreadsWithPriorsOverLegalMoves) {
+  write_random_play_file(temp("s.net"), {1, 8}, 3);
+  InferenceOptions options;
+  options.max_batch = 16;
+  options.cache_entries = 1024;
+  InferenceServer server(temp("s.net"), options);
+  std::vector<std::thread> threads;
+  std::atomic<int> bad{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int round = 0; round < 10; ++round) {
+        const Position pos = Position::startpos();
+        MoveList moves;
+        pos.generate_moves(moves);
+        std::array<float, kMaxMoves> priors;
+        Wdl value;
+        const EvalRequest request{&pos, std::span<const Move>(moves.begin(), moves.size()),
+                                  std::span<float>(priors.data(), moves.size()), &value};
+        server.evaluate(std::span<const EvalRequest>(&request, 1));
+        float total = 0;
+        for (int i = 0; i < moves.size(); ++i) total += priors[i];
+        if (std::abs(total - 1.0f) > 1e-4f || std::abs(value.win + value.draw + value.loss - 1.0f) > 1e-4f) ++bad;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(bad, 0);
+  const InferenceStats stats = server.stats();
+  EXPECT_EQ(stats.cache_lookups, 40U);
+  EXPECT_GE(stats.cache_hits, 30U);  // the same position 40 times: at most one miss per concurrent batch
+  InferenceOptions bad_device;
+  bad_device.device = "tpu";
+  EXPECT_THROW(InferenceServer(temp("s.net"), bad_device), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ataxx
