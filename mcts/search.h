@@ -49,6 +49,7 @@ class Search {
   const Position& root_position() const { return root_position_; }
   const SearchParams& params() const { return params_; }
   void set_visits(int visits) { params_.visits = visits; }
+  void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
 
   // Per-search set-up: root noise, clock. Called by run_searches.
   void begin();

@@ -1,0 +1,143 @@
+#include "selfplay/selfplay_worker.h"
+
+#include <memory>
+#include <random>
+
+#include "game/game.h"
+#include "mcts/search.h"
+#include "nn/encoding.h"
+
+namespace ataxx {
+namespace {
+
+struct Slot {
+  std::unique_ptr<Search> search;
+  std::unique_ptr<Game> game;
+  std::vector<TrainingSample> samples;
+  bool active = false;
+  bool no_resign = false;
+  bool full_search = false;
+  int lowest_value_side = -1;  // the side (0 x, 1 o) that first fell below the resign threshold
+};
+
+std::int8_t result_for(Color side, Result result) {
+  if (result == Result::kDraw) return 0;
+  return (result == Result::kXWins) == (side == Color::kX) ? 1 : -1;
+}
+
+}  // namespace
+
+void SelfPlayStats::add(const SelfPlayStats& o) {
+  games += o.games;
+  plies += o.plies;
+  resigned += o.resigned;
+  no_resign_games += o.no_resign_games;
+  would_resign += o.would_resign;
+  false_resignations += o.false_resignations;
+  simulations += o.simulations;
+}
+
+SelfPlayWorker::SelfPlayWorker(const RunConfig& config, std::vector<Position> openings, std::uint64_t seed)
+    : config_(config), openings_(std::move(openings)), seed_(seed) {}
+
+SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_left, const std::atomic<bool>& stop,
+                                  const std::function<void(SelfPlayBatch&&)>& emit) {
+  const auto& sp = config_.selfplay;
+  std::mt19937_64 rng(seed_);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  SearchParams params;
+  params.visits = sp.visits;
+  params.leaves_per_round = sp.leaves_per_round;
+  params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
+  params.rules = config_.rules;
+
+  SelfPlayStats stats;
+  SelfPlayBatch pending;
+  std::vector<Slot> slots(sp.concurrent_games);
+  for (Slot& slot : slots) slot.search = std::make_unique<Search>(params, rng());
+
+  auto start_game = [&](Slot& slot) {
+    if (stop || games_left.fetch_sub(1) <= 0) {
+      slot.active = false;
+      return;
+    }
+    const bool from_suite = !openings_.empty() && uniform(rng) < sp.opening_share;
+    const Position start = from_suite ? openings_[rng() % openings_.size()] : Position::startpos();
+    slot.game = std::make_unique<Game>(start, config_.rules);
+    slot.search->set_root(start);
+    slot.samples.clear();
+    slot.no_resign = uniform(rng) < sp.no_resign_share;
+    slot.lowest_value_side = -1;
+    slot.active = true;
+  };
+  auto finish_game = [&](Slot& slot, Result result, bool resigned) {
+    const Position& final_position = slot.game->position();
+    for (TrainingSample& s : slot.samples) {
+      s.result = result_for(s.position.side_to_move(), result);
+      s.final_x = final_position.pieces(Color::kX);
+      s.final_o = final_position.pieces(Color::kO);
+      pending.samples.push_back(std::move(s));
+    }
+    ++pending.games;
+    ++stats.games;
+    stats.plies += static_cast<int>(slot.game->moves().size());
+    stats.resigned += resigned;
+    if (slot.no_resign) {
+      ++stats.no_resign_games;
+      if (slot.lowest_value_side >= 0) {
+        ++stats.would_resign;
+        stats.false_resignations += result_for(static_cast<Color>(slot.lowest_value_side), result) >= 0;
+      }
+    }
+    if (pending.games >= sp.games_per_chunk) emit(std::exchange(pending, {}));
+    start_game(slot);
+  };
+
+  for (Slot& slot : slots) start_game(slot);
+  std::vector<Search*> active;
+  while (true) {
+    active.clear();
+    for (Slot& slot : slots) {
+      if (!slot.active) continue;
+      slot.full_search = uniform(rng) < sp.full_search_share;
+      slot.search->set_visits(slot.full_search ? sp.visits : sp.fast_visits);
+      slot.search->set_dirichlet_weight(slot.full_search ? static_cast<float>(sp.dirichlet_weight) : 0.0f);
+      active.push_back(slot.search.get());
+    }
+    if (active.empty()) break;
+    run_searches(active, evaluator);
+
+    for (Slot& slot : slots) {
+      if (!slot.active) continue;
+      const SearchResult result = slot.search->result();
+      stats.simulations += result.total_visits;
+      const Position& pos = slot.game->position();
+      if (slot.full_search) {
+        TrainingSample sample;
+        sample.position = pos;
+        sample.root_value = result.value;
+        for (std::size_t i = 0; i < result.moves.size(); ++i)
+          if (result.visits[i] > 0)
+            sample.visits.emplace_back(policy_index(result.moves[i]), std::min(result.visits[i], 65535));
+        slot.samples.push_back(std::move(sample));
+      }
+      if (sp.resign_threshold > -1.0 && result.value < sp.resign_threshold) {
+        if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
+        if (!slot.no_resign) {
+          finish_game(slot, pos.side_to_move() == Color::kX ? Result::kOWins : Result::kXWins, true);
+          continue;
+        }
+      }
+      const bool explore = static_cast<int>(slot.game->moves().size()) < sp.temperature_plies;
+      const Move move = choose_move(result, explore ? static_cast<float>(sp.temperature) : 0.0f, rng);
+      slot.game->play(move);
+      slot.search->advance(move);
+      const Outcome outcome = slot.game->outcome();
+      if (outcome.is_over()) finish_game(slot, outcome.result, false);
+    }
+  }
+  if (pending.games > 0) emit(std::move(pending));
+  return stats;
+}
+
+}  // namespace ataxx
