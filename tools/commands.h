@@ -11,5 +11,8 @@ void add_perft_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_match_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
+void add_train_command(CLI::App& app);
+void add_selfplay_command(CLI::App& app);
+void add_export_command(CLI::App& app);
 
 }  // namespace ataxx::cli

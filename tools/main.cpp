@@ -11,6 +11,9 @@ int main(int argc, char** argv) {
   ataxx::cli::add_bench_command(app);
   ataxx::cli::add_match_command(app);
   ataxx::cli::add_openings_command(app);
+  ataxx::cli::add_train_command(app);
+  ataxx::cli::add_selfplay_command(app);
+  ataxx::cli::add_export_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

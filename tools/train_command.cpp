@@ -1,0 +1,63 @@
+#include <csignal>
+#include <cstdio>
+
+#include "tools/commands.h"
+#include "trainer/training_run.h"
+
+namespace ataxx::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void request_stop(int) { g_stop = true; }
+
+void install_stop_handlers() {
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app) {
+  struct Options {
+    std::string config;
+    std::string run_dir;
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("train", "Run the AlphaZero loop: self-play, training, gating, ratings (resumable)");
+  cmd->add_option("--config", options->config, "Run configuration (YAML); not needed to resume")->check(CLI::ExistingFile);
+  cmd->add_option("--run-dir", options->run_dir, "Run directory (default: runs/<config name>)");
+  cmd->callback([options] {
+    std::string run_dir = options->run_dir;
+    if (run_dir.empty()) {
+      if (options->config.empty()) throw std::runtime_error("give --config, --run-dir or both");
+      const auto slash = options->config.find_last_of('/');
+      const std::string file = options->config.substr(slash == std::string::npos ? 0 : slash + 1);
+      run_dir = "runs/" + file.substr(0, file.find('.'));
+    }
+    install_stop_handlers();
+    const TrainingSummary summary = run_training(options->config, run_dir, g_stop);
+    std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\nRatings (random = 0):\n%s\n",
+                summary.generations, summary.best_model_path.c_str(), summary.ratings_table.c_str());
+    std::printf("Resume:          ataxx-zero train --run-dir %s\n", run_dir.c_str());
+    std::printf("Play against it: ataxx-zero match --p1 nn:model=%s,visits=200 --p2 greedy --games 20\n",
+                summary.best_model_path.c_str());
+  });
+}
+
+void add_selfplay_command(CLI::App& app) {
+  struct Options {
+    std::string run_dir;
+    int rounds = 0;
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("selfplay", "Extra self-play worker for a run directory, following its best model");
+  cmd->add_option("--run-dir", options->run_dir, "Run directory shared with `train`")->required()->check(CLI::ExistingDirectory);
+  cmd->add_option("--rounds", options->rounds, "Rounds to play (0: until stopped)")->check(CLI::NonNegativeNumber);
+  cmd->callback([options] {
+    install_stop_handlers();
+    run_selfplay(options->run_dir, options->rounds, g_stop);
+  });
+}
+
+}  // namespace ataxx::cli

@@ -1,0 +1,36 @@
+// The newest training samples, in a window that grows with the data (KataGo's power law):
+// window = min_window * (1 + b * ((total / min_window)^a - 1) / a), capped at max_window, with
+// a the window exponent and b = 0.4. Chunks are loaded once and kept in memory.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "selfplay/run_config.h"
+#include "selfplay/training_data.h"
+
+namespace ataxx {
+
+class ReplayBuffer {
+ public:
+  explicit ReplayBuffer(const RunConfig::Training& config) : config_(config) {}
+  // Loads every chunk in games_dir not loaded yet, oldest name first. Returns the samples added.
+  std::int64_t refresh(const std::string& games_dir);
+  std::int64_t total_samples() const { return total_; }
+  std::int64_t window() const;
+  bool empty() const { return total_ == 0; }
+  // A sample drawn uniformly from the window.
+  const TrainingSample& sample(std::mt19937_64& rng) const;
+
+ private:
+  RunConfig::Training config_;
+  std::deque<std::vector<TrainingSample>> chunks_;  // newest last; old ones dropped past max_window
+  std::vector<std::string> loaded_;                 // names already read, sorted
+  std::int64_t total_ = 0;                          // samples ever added
+  std::int64_t held_ = 0;                           // samples in chunks_
+};
+
+}  // namespace ataxx

@@ -1,0 +1,177 @@
+#include "trainer/run_directory.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "game/atomic_file.h"
+#include "selfplay/training_data.h"
+
+namespace fs = std::filesystem;
+
+namespace ataxx {
+namespace {
+
+std::optional<int> newest_generation(const std::string& dir, const std::string& extension) {
+  std::optional<int> newest;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename();
+    int generation = 0;
+    if (entry.path().extension() == extension && std::sscanf(name.c_str(), "gen-%d", &generation) == 1)
+      newest = std::max(newest.value_or(generation), generation);
+  }
+  return newest;
+}
+
+std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  std::string line;
+  bool header = true;
+  while (std::getline(in, line)) {
+    if (std::exchange(header, false) || line.empty()) continue;
+    std::vector<std::string> cells;
+    std::stringstream stream(line);
+    for (std::string cell; std::getline(stream, cell, ',');) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+void append_csv(const std::string& path, const std::string& header, const std::string& row) {
+  if (!fs::exists(path)) append_line(path, header);
+  append_line(path, row);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::string text;
+  std::getline(in, text);
+  return text;
+}
+
+}  // namespace
+
+std::string generation_name(int generation) {
+  char name[32];
+  std::snprintf(name, sizeof name, "gen-%04d", generation);
+  return name;
+}
+
+RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
+  for (const char* sub : {"models", "checkpoints", "games", "plots"}) fs::create_directories(root_ + "/" + sub);
+}
+
+std::string RunDirectory::model_path(int generation) const {
+  return root_ + "/models/" + generation_name(generation) + ".net";
+}
+std::string RunDirectory::checkpoint_path(int generation) const {
+  return root_ + "/checkpoints/" + generation_name(generation) + ".ckpt";
+}
+std::optional<int> RunDirectory::newest_model() const { return newest_generation(root_ + "/models", ".net"); }
+std::optional<int> RunDirectory::newest_checkpoint() const {
+  return newest_generation(root_ + "/checkpoints", ".ckpt");
+}
+std::string RunDirectory::best() const { return read_text(root_ + "/models/best"); }
+void RunDirectory::set_best(const std::string& name) const { write_file_atomically(root_ + "/models/best", name + "\n"); }
+
+int RunDirectory::games_in_round(int round) const {
+  int games = 0;
+  const std::string prefix = generation_name(round) + "-";
+  for (const auto& entry : fs::directory_iterator(games_dir()))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0 && entry.path().extension() == ".zst")
+      games += chunk_games(entry.path());
+  return games;
+}
+
+std::string RunDirectory::chunk_path(int round, int chunk) const {
+  // Host and process in the name: several self-play processes may write the same round.
+  char host[64] = "host";
+  ::gethostname(host, sizeof host - 1);
+  char name[160];
+  std::snprintf(name, sizeof name, "%s-%s-%d-%05d.zst", generation_name(round).c_str(), host, ::getpid(), chunk);
+  return games_dir() + "/" + name;
+}
+
+double RunDirectory::elapsed_minutes() const {
+  const std::string text = read_text(root_ + "/elapsed_minutes");
+  return text.empty() ? 0.0 : std::stod(text);
+}
+void RunDirectory::add_elapsed_minutes(double minutes) const {
+  write_file_atomically(root_ + "/elapsed_minutes", std::to_string(elapsed_minutes() + minutes) + "\n");
+}
+
+std::optional<bool> RunDirectory::gating_verdict(const std::string& candidate) const {
+  for (const auto& row : read_csv(root_ + "/gating.csv"))
+    if (row.size() >= 7 && row[0] == candidate) return row[6] == "1";
+  return std::nullopt;
+}
+
+void RunDirectory::record_gating(const std::string& candidate, const std::string& best, const PairResult& r,
+                                 bool promoted) const {
+  const int games = r.first_wins + r.draws + r.second_wins;
+  char score[32];
+  std::snprintf(score, sizeof score, "%.4f", games ? (r.first_wins + 0.5 * r.draws) / games : 0.0);
+  append_csv(root_ + "/gating.csv", "candidate,best,wins,draws,losses,score,promoted",
+             candidate + "," + best + "," + std::to_string(r.first_wins) + "," + std::to_string(r.draws) + "," +
+                 std::to_string(r.second_wins) + "," + score + "," + (promoted ? "1" : "0"));
+}
+
+bool RunDirectory::has_ladder(const std::string& model) const {
+  for (const auto& row : read_csv(root_ + "/matches.csv"))
+    if (row.size() >= 7 && row[6] == "ladder" && row[1] == model) return true;
+  return false;
+}
+
+void RunDirectory::record_match(int generation, const PairResult& r, const std::string& kind) const {
+  append_csv(root_ + "/matches.csv", "generation,first,second,first_wins,draws,second_wins,kind",
+             std::to_string(generation) + "," + r.first + "," + r.second + "," + std::to_string(r.first_wins) + "," +
+                 std::to_string(r.draws) + "," + std::to_string(r.second_wins) + "," + kind);
+}
+
+std::vector<PairResult> RunDirectory::matches() const {
+  std::vector<PairResult> results;
+  for (const auto& row : read_csv(root_ + "/matches.csv"))
+    if (row.size() >= 6) results.push_back({row[1], row[2], std::stoi(row[3]), std::stoi(row[4]), std::stoi(row[5])});
+  return results;
+}
+
+void RunDirectory::record_metrics(const std::string& header, const std::string& row) const {
+  append_csv(root_ + "/metrics.csv", header, row);
+}
+
+void RunDirectory::write_ratings(const std::vector<Rating>& ratings) const {
+  std::string text = "player,elo,error95,games\n";
+  for (const Rating& r : ratings) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%s,%.1f,%.1f,%d\n", r.name.c_str(), r.elo, r.error95, r.games);
+    text += line;
+  }
+  write_file_atomically(root_ + "/ratings.csv", text);
+}
+
+bool RunDirectory::plot() const {
+  const std::string script = root_ + "/plots/plot.gp";
+  write_file_atomically(script, R"(set datafile separator ','
+set terminal pngcairo size 900,500 noenhanced
+set key autotitle columnhead
+set grid
+set output 'plots/losses.png'
+set title 'Training losses'
+set xlabel 'training step'
+plot 'metrics.csv' using 'step':'loss' with linespoints, '' using 'step':'policy_loss' with linespoints, \
+     '' using 'step':'value_loss' with linespoints
+set output 'plots/ratings.png'
+set title 'Elo of each model (random = 0), 95% error bars'
+set xlabel 'model'
+set style data yerrorbars
+plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars pt 7
+)");
+  const std::string command = "cd '" + root_ + "' && gnuplot plots/plot.gp > plots/gnuplot.log 2>&1";
+  return std::system(command.c_str()) == 0;
+}
+
+}  // namespace ataxx

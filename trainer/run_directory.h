@@ -1,0 +1,63 @@
+// The layout of a training run on disk. Every piece of state is a file written atomically (or a
+// CSV line appended in one write), and the state of the loop is read back from which files
+// exist, so `train` resumes wherever a kill left it.
+//
+//   config.yaml                      the effective configuration
+//   models/gen-NNNN.net, models/best play files; the name of the current best
+//   checkpoints/gen-NNNN.ckpt        trainer state after producing gen-NNNN
+//   games/gen-NNNN-HOST-PID-C.zst    self-play chunks played by the best model in round NNNN
+//   matches.csv, gating.csv          every rated game result; each candidate's gating verdict
+//   metrics.csv, ratings.csv         per-generation figures; the current ratings table
+//   elapsed_minutes, log.txt, plots/ wall time over all sessions; the log; PNG plots
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "selfplay/ratings.h"
+
+namespace ataxx {
+
+std::string generation_name(int generation);  // "gen-0007"
+
+class RunDirectory {
+ public:
+  explicit RunDirectory(std::string root);  // creates the folders
+  const std::string& root() const { return root_; }
+  std::string config_path() const { return root_ + "/config.yaml"; }
+  std::string model_path(int generation) const;
+  std::string checkpoint_path(int generation) const;
+  std::string games_dir() const { return root_ + "/games"; }
+  std::string log_path() const { return root_ + "/log.txt"; }
+
+  // The highest generation with a play file, or nothing for a new run.
+  std::optional<int> newest_model() const;
+  std::optional<int> newest_checkpoint() const;
+  std::string best() const;  // "" before the first model
+  void set_best(const std::string& name) const;
+  // Games already written for a round, by every writer.
+  int games_in_round(int round) const;
+  // This process's chunk number `chunk` of a round.
+  std::string chunk_path(int round, int chunk) const;
+
+  double elapsed_minutes() const;
+  void add_elapsed_minutes(double minutes) const;
+
+  // Gating verdicts: whether `candidate` has one, and whether it was promoted.
+  std::optional<bool> gating_verdict(const std::string& candidate) const;
+  void record_gating(const std::string& candidate, const std::string& best, const PairResult& result,
+                     bool promoted) const;
+  bool has_ladder(const std::string& model) const;
+  void record_match(int generation, const PairResult& result, const std::string& kind) const;
+  std::vector<PairResult> matches() const;
+  void record_metrics(const std::string& header, const std::string& row) const;
+  void write_ratings(const std::vector<Rating>& ratings) const;
+  // Draws plots/losses.png and plots/ratings.png with gnuplot; returns false when it failed.
+  bool plot() const;
+
+ private:
+  std::string root_;
+};
+
+}  // namespace ataxx

@@ -1,0 +1,159 @@
+#include "trainer/trainer.h"
+
+#include <algorithm>
+
+#include "nn/model_file.h"
+#include "nn/torch_compat.h"
+
+namespace ataxx {
+namespace {
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(AtaxxNet& net, const RunConfig::Training& t) {
+  if (t.optimizer == "adamw")
+    return std::make_unique<torch::optim::AdamW>(
+        net->parameters(), torch::optim::AdamWOptions(t.learning_rate).weight_decay(t.weight_decay));
+  return std::make_unique<torch::optim::SGD>(
+      net->parameters(),
+      torch::optim::SGDOptions(t.learning_rate).momentum(t.momentum).weight_decay(t.weight_decay).nesterov(true));
+}
+
+void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
+  for (auto& group : optimizer.param_groups()) {
+    if (auto* sgd = dynamic_cast<torch::optim::SGDOptions*>(&group.options())) sgd->lr(lr);
+    if (auto* adamw = dynamic_cast<torch::optim::AdamWOptions*>(&group.options())) adamw->lr(lr);
+  }
+}
+
+// One batch of training tensors on the CPU, each sample under a random board symmetry.
+struct Batch {
+  torch::Tensor input, policy, wdl, ownership, piece_diff;
+};
+
+Batch make_batch(const ReplayBuffer& buffer, int size, std::mt19937_64& rng) {
+  Batch b;
+  b.input = torch::empty({size, kInputPlanes, kBoardSize, kBoardSize});
+  b.policy = torch::zeros({size, kPolicySize});
+  b.wdl = torch::empty({size}, torch::kLong);
+  b.ownership = torch::zeros({size, kNumSquares});
+  b.piece_diff = torch::empty({size});
+  float* input = b.input.data_ptr<float>();
+  float* policy = b.policy.data_ptr<float>();
+  auto* wdl = b.wdl.data_ptr<std::int64_t>();
+  float* ownership = b.ownership.data_ptr<float>();
+  float* piece_diff = b.piece_diff.data_ptr<float>();
+  for (int i = 0; i < size; ++i) {
+    const TrainingSample& s = buffer.sample(rng);
+    const int symmetry = static_cast<int>(rng() % kNumSymmetries);
+    const Position pos = transform_position(symmetry, s.position);
+    encode_position(pos, std::span<float, kInputSize>(input + i * kInputSize, kInputSize));
+    float total = 0;
+    for (const auto& [index, visits] : s.visits) total += visits;
+    for (const auto& [index, visits] : s.visits)
+      policy[i * kPolicySize + policy_index(transform_move(symmetry, move_from_policy_index(index)))] = visits / total;
+    wdl[i] = s.result > 0 ? 0 : s.result == 0 ? 1 : 2;
+    const bool x_to_move = pos.side_to_move() == Color::kX;
+    const Bitboard own = x_to_move ? s.final_x : s.final_o;
+    const Bitboard theirs = x_to_move ? s.final_o : s.final_x;
+    for (Square sq = 0; sq < kNumSquares; ++sq) {
+      const Square image = transform_square(symmetry, sq);
+      ownership[i * kNumSquares + image] = (own >> sq & 1) ? 1.0f : (theirs >> sq & 1) ? -1.0f : 0.0f;
+    }
+    piece_diff[i] = static_cast<float>(popcount(own) - popcount(theirs)) / kNumSquares;
+  }
+  return b;
+}
+
+}  // namespace
+
+struct Trainer::Impl {
+  RunConfig config;
+  std::string config_yaml;
+  torch::Device device{torch::kCPU};
+  AtaxxNet net{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::int64_t step = 0;
+};
+
+Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->config = config;
+  impl_->config_yaml = config_yaml;
+  impl_->device = torch::Device(config.inference.device);
+  torch::manual_seed(config.run.seed);
+  ModelShape shape{config.network.blocks, config.network.channels};
+  if (!checkpoint_path.empty()) {
+    const CheckpointInfo info = read_checkpoint_info(checkpoint_path);
+    if (info.shape.blocks != shape.blocks || info.shape.channels != shape.channels)
+      throw ModelFileError("checkpoint '" + checkpoint_path + "' holds a " + std::to_string(info.shape.blocks) + "x" +
+                           std::to_string(info.shape.channels) + " network; the config asks for " +
+                           std::to_string(shape.blocks) + "x" + std::to_string(shape.channels));
+    impl_->step = info.step;
+  }
+  impl_->net = AtaxxNet(shape);
+  impl_->optimizer = make_optimizer(impl_->net, config.training);
+  if (!checkpoint_path.empty()) load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer);
+  impl_->net->to(impl_->device);
+}
+
+Trainer::~Trainer() = default;
+
+std::int64_t Trainer::step() const { return impl_->step; }
+
+Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rng) {
+  const auto& t = impl_->config.training;
+  auto& net = impl_->net;
+  net->train();
+  torch_compat::use_one_intra_op_thread();
+  Losses sum;
+  for (int i = 0; i < steps; ++i) {
+    const double warmup = t.warmup_steps > 0 ? std::min(1.0, (impl_->step + 1.0) / t.warmup_steps) : 1.0;
+    set_learning_rate(*impl_->optimizer, t.learning_rate * warmup);
+    Batch batch = make_batch(buffer, t.batch_size, rng);
+    const NetworkOutput out = net->forward(batch.input.to(impl_->device));
+    const auto policy_loss =
+        -(batch.policy.to(impl_->device) * torch::log_softmax(out.policy_logits, 1)).sum(1).mean();
+    const auto value_loss = torch::nn::functional::cross_entropy(out.wdl_logits, batch.wdl.to(impl_->device));
+    const auto ownership_loss = torch::mse_loss(out.ownership, batch.ownership.to(impl_->device));
+    const auto piece_diff_loss = torch::mse_loss(out.piece_diff, batch.piece_diff.to(impl_->device));
+    const auto loss = t.policy_weight * policy_loss + t.value_weight * value_loss +
+                      t.ownership_weight * ownership_loss + t.piece_diff_weight * piece_diff_loss;
+    impl_->optimizer->zero_grad();
+    loss.backward();
+    impl_->optimizer->step();
+    ++impl_->step;
+    sum.total += loss.item<double>();
+    sum.policy += policy_loss.item<double>();
+    sum.value += value_loss.item<double>();
+    sum.ownership += ownership_loss.item<double>();
+    sum.piece_diff += piece_diff_loss.item<double>();
+    ++sum.steps;
+  }
+  net->eval();
+  if (sum.steps) {
+    for (double* v : {&sum.total, &sum.policy, &sum.value, &sum.ownership, &sum.piece_diff}) *v /= sum.steps;
+  }
+  return sum;
+}
+
+void Trainer::save_checkpoint(const std::string& path) const {
+  CheckpointInfo info;
+  info.shape = impl_->net->shape();
+  info.step = impl_->step;
+  info.optimizer = impl_->config.training.optimizer;
+  info.config_yaml = impl_->config_yaml;
+  impl_->net->to(torch::kCPU);
+  ataxx::save_checkpoint(path, impl_->net, *impl_->optimizer, info);
+  impl_->net->to(impl_->device);
+}
+
+void Trainer::save_play_file(const std::string& path, const ModelInfo& info) const {
+  ModelInfo with_step = info;
+  with_step.shape = impl_->net->shape();
+  with_step.step = impl_->step;
+  with_step.rules = impl_->config.rules;
+  impl_->net->to(torch::kCPU);
+  ataxx::save_play_file(path, impl_->net, with_step);
+  impl_->net->to(impl_->device);
+}
+
+}  // namespace ataxx

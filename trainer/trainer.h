@@ -1,0 +1,36 @@
+// Gradient steps on the network from the replay buffer. Plain C++ header; torch inside.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "nn/model_info.h"
+#include "selfplay/run_config.h"
+#include "trainer/replay_buffer.h"
+
+namespace ataxx {
+
+struct Losses {
+  double total = 0, policy = 0, value = 0, ownership = 0, piece_diff = 0;
+  int steps = 0;
+};
+
+class Trainer {
+ public:
+  // A fresh network from the config, or the state in checkpoint_path when it is not empty.
+  Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path);
+  ~Trainer();
+
+  Losses train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rng);
+  std::int64_t step() const;
+  void save_checkpoint(const std::string& path) const;
+  void save_play_file(const std::string& path, const ModelInfo& info) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ataxx

@@ -1,0 +1,26 @@
+// The AlphaZero loop over a run directory: self-play with the best model, training on the
+// replay window, gating the candidate against the best, a ladder against fixed baselines, and
+// a ratings table of everything, generation after generation, until the config's budget ends.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+namespace ataxx {
+
+struct TrainingSummary {
+  std::string best_model_path;
+  int generations = 0;
+  std::string ratings_table;
+};
+
+// Starts a run in run_dir from config_path, or carries one on when run_dir holds one (then
+// config_path may be empty; if given, it must match the run's config). stop ends it early.
+TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
+                             const std::atomic<bool>& stop);
+
+// Self-play only, for more workers sharing the run directory: plays rounds with whatever model
+// is best, until stop is set or `rounds` rounds were played (0: until stopped).
+void run_selfplay(const std::string& run_dir, int rounds, const std::atomic<bool>& stop);
+
+}  // namespace ataxx
