@@ -1,6 +1,10 @@
 #include "trainer/run_directory.h"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
 
 #include <cstdio>
 #include <filesystem>
@@ -63,6 +67,18 @@ std::string generation_name(int generation) {
 
 RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
   for (const char* sub : {"models", "checkpoints", "games", "plots"}) fs::create_directories(root_ + "/" + sub);
+  remove_abandoned_temporaries();
+}
+
+void RunDirectory::remove_abandoned_temporaries() const {
+  // "NAME.tmp.PID" is left behind when a writer is killed mid-write; a live writer's is kept.
+  for (const auto& entry : fs::recursive_directory_iterator(root_)) {
+    const std::string name = entry.path().filename();
+    const auto mark = name.rfind(".tmp.");
+    if (!entry.is_regular_file() || mark == std::string::npos) continue;
+    const int pid = std::atoi(name.c_str() + mark + 5);
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(entry.path());
+  }
 }
 
 std::string RunDirectory::model_path(int generation) const {
@@ -157,13 +173,15 @@ bool RunDirectory::plot() const {
   const std::string script = root_ + "/plots/plot.gp";
   write_file_atomically(script, R"(set datafile separator ','
 set terminal pngcairo size 900,500 noenhanced
-set key autotitle columnhead
 set grid
 set output 'plots/losses.png'
 set title 'Training losses'
 set xlabel 'training step'
-plot 'metrics.csv' using 'step':'loss' with linespoints, '' using 'step':'policy_loss' with linespoints, \
-     '' using 'step':'value_loss' with linespoints
+plot 'metrics.csv' using 'step':'loss' with linespoints title 'total', \
+     '' using 'step':'policy_loss' with linespoints title 'policy', \
+     '' using 'step':'value_loss' with linespoints title 'value (WDL)', \
+     '' using 'step':'ownership_loss' with linespoints title 'ownership'
+set key autotitle columnhead
 set output 'plots/ratings.png'
 set title 'Elo of each model (random = 0), 95% error bars'
 set xlabel 'model'

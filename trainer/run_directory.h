@@ -57,6 +57,8 @@ class RunDirectory {
   bool plot() const;
 
  private:
+  void remove_abandoned_temporaries() const;
+
   std::string root_;
 };
 
