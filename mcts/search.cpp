@@ -78,6 +78,7 @@ bool Search::done() const {
   const Node& root = nodes_[kRoot];
   if (root.state == State::kTerminal) return true;
   if (root.visits >= params_.visits) return true;
+  if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (elapsed >= params_.time_limit_s) return true;

@@ -6,6 +6,7 @@
 // move played keeps the chosen subtree (compacted into a fresh arena) and drops the rest.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <random>
@@ -50,6 +51,9 @@ class Search {
   const SearchParams& params() const { return params_; }
   void set_visits(int visits) { params_.visits = visits; }
   void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
+  void set_time_limit(double seconds) { params_.time_limit_s = seconds; }
+  // A flag another thread may set to end the search early (after at least one visit).
+  void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
 
   // Per-search set-up: root noise, clock. Called by run_searches.
   void begin();
@@ -104,6 +108,7 @@ class Search {
   int pending_count_ = 0;
   bool root_noised_ = false;
   std::chrono::steady_clock::time_point started_;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 // Runs every search to its limit, batching their leaves into shared evaluator calls.

@@ -33,7 +33,10 @@ void AlphaBetaPlayer::new_game(std::uint64_t seed) {
 }
 
 bool AlphaBetaPlayer::out_of_time() {
-  if (limits_.time_ms > 0 && (nodes_ & 1023) == 0 && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
+  if ((nodes_ & 1023) != 0) return aborted_;
+  const auto* stop = limits_from_outside_.stop;
+  if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
+  if (stop && stop->load(std::memory_order_relaxed)) aborted_ = true;
   return aborted_;
 }
 
@@ -97,15 +100,32 @@ Move AlphaBetaPlayer::choose_move(const Game& game) {
   if (legal.empty()) throw std::logic_error("asked for a move in a finished game: " + pos.fen());
   if (legal.size() == 1) return legal[0];
 
-  deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.time_ms);
+  const MoveLimits& outside = limits_from_outside_;
+  const int time_ms = outside.movetime_ms > 0 ? outside.movetime_ms : limits_.time_ms;
+  const int max_depth = outside.depth > 0 ? outside.depth : outside.movetime_ms > 0 || outside.stop ? 64 : limits_.depth;
+  const auto start = std::chrono::steady_clock::now();
+  has_deadline_ = time_ms > 0;
+  deadline_ = start + std::chrono::milliseconds(time_ms);
   aborted_ = false;
   nodes_ = 0;
   Move best = legal[0];
-  for (int depth = 1; depth <= limits_.depth; ++depth) {
-    negamax(pos, depth, -kInfinity, kInfinity, 0);
+  report_ = {};
+  for (int depth = 1; depth <= max_depth; ++depth) {
+    const int score = negamax(pos, depth, -kInfinity, kInfinity, 0);
     if (aborted_) break;
     best = table_[pos.hash() & (table_.size() - 1)].move;
+    report_.depth = depth;
+    report_.score_cp = score * 100;
+    if (progress_) {  // one report per completed iteration
+      report_.nodes = nodes_;
+      report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      report_.pv = {best};
+      progress_(report_);
+    }
   }
+  report_.nodes = nodes_;
+  report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report_.pv = {best};
   return best;
 }
 

@@ -18,7 +18,9 @@ class AlphaBetaPlayer final : public Player {
   };
   explicit AlphaBetaPlayer(Limits limits, int table_bits = 18);
   void new_game(std::uint64_t seed) override;
+  void set_limits(const MoveLimits& limits) override { limits_from_outside_ = limits; }
   Move choose_move(const Game& game) override;
+  MoveReport last_report() const override { return report_; }
   std::uint64_t nodes() const { return nodes_; }
 
  private:
@@ -37,10 +39,13 @@ class AlphaBetaPlayer final : public Player {
   bool out_of_time();
 
   Limits limits_;
+  MoveLimits limits_from_outside_;
+  MoveReport report_;
   std::vector<Entry> table_;
   std::mt19937_64 rng_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
+  bool has_deadline_ = false;
   std::chrono::steady_clock::time_point deadline_;
 };
 

@@ -7,6 +7,7 @@
 #include "nn/inference_server.h"
 #include "selfplay/alphabeta.h"
 #include "selfplay/mcts_player.h"
+#include "selfplay/uai_player.h"
 
 namespace ataxx {
 namespace {
@@ -69,11 +70,13 @@ void register_baseline_players(std::map<std::string, PlayerFactory>& factories) 
     options.device = spec.get_string("device", "cpu");
     options.max_batch = spec.get_int("max_batch", 256, 1, 65536);
     options.cache_entries = spec.get_int("cache", 0, 0, 1 << 26);
+    options.threads = spec.get_int("threads", 1, 1, 64);
     options.deadline_us = 0;  // a single game's search is the only client
     auto server = std::make_shared<InferenceServer>(model, options);
     params.rules = server->info().rules;
     return std::make_unique<MctsPlayer>(params, std::move(server));
   };
+  factories["uai"] = [](PlayerSpec& spec) { return make_uai_player(spec); };
 }
 
 }  // namespace ataxx

@@ -1,12 +1,16 @@
 #include "selfplay/mcts_player.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
 namespace ataxx {
 
 MctsPlayer::MctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator)
-    : evaluator_(std::move(evaluator)), search_(params, 0) {}
+    : evaluator_(std::move(evaluator)), search_(params, 0), base_params_(params) {}
 
 void MctsPlayer::new_game(std::uint64_t seed) {
-  search_ = Search(search_.params(), seed);
+  search_ = Search(base_params_, seed);
   moves_followed_ = 0;
 }
 
@@ -21,7 +25,17 @@ void MctsPlayer::follow(const Game& game) {
 
 Move MctsPlayer::choose_move(const Game& game) {
   follow(game);
+  search_.set_visits(limits_.nodes > 0 ? limits_.nodes : base_params_.visits);
+  search_.set_time_limit(limits_.movetime_ms > 0 ? limits_.movetime_ms / 1000.0 : base_params_.time_limit_s);
+  search_.set_stop_flag(limits_.stop);
+  const auto start = std::chrono::steady_clock::now();
   last_result_ = run_search(search_, *evaluator_);
+  // lc0's mapping of an expected score in [-1, 1] to centipawns.
+  const double q = std::clamp<double>(last_result_.value, -0.99, 0.99);
+  report_ = {static_cast<int>(last_result_.principal_variation.size()),
+             static_cast<std::uint64_t>(last_result_.total_visits),
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+             static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q))), last_result_.principal_variation};
   const Move move = last_result_.best_move();
   search_.advance(move);
   moves_followed_ = game.moves().size() + 1;

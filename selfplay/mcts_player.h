@@ -12,7 +12,9 @@ class MctsPlayer final : public Player {
  public:
   MctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator);
   void new_game(std::uint64_t seed) override;
+  void set_limits(const MoveLimits& limits) override { limits_ = limits; }
   Move choose_move(const Game& game) override;
+  MoveReport last_report() const override { return report_; }
   // The last search's figures, for display (UAI info lines, interactive play).
   const SearchResult& last_result() const { return last_result_; }
   Search& search() { return search_; }
@@ -25,6 +27,9 @@ class MctsPlayer final : public Player {
   Search search_;
   std::size_t moves_followed_ = 0;
   SearchResult last_result_;
+  SearchParams base_params_;
+  MoveLimits limits_;
+  MoveReport report_;
 };
 
 // Reads the search options shared by every MCTS-based player spec:

@@ -1,5 +1,6 @@
 #include <charconv>
 #include <mutex>
+#include <utility>
 #include <stdexcept>
 
 #include "selfplay/baseline_players.h"
@@ -80,6 +81,8 @@ std::string PlayerSpec::get_string(const std::string& key, const std::string& fa
   options_.erase(it);
   return value;
 }
+
+std::map<std::string, std::string> PlayerSpec::take_rest() { return std::exchange(options_, {}); }
 
 void PlayerSpec::finish() const {
   if (options_.empty()) return;

@@ -1,17 +1,21 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 #include <cstdio>
 
 #include <memory>
 #include <vector>
 
+#include "game/game.h"
 #include "game/perft.h"
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
 #include "nn/inference_server.h"
+#include "selfplay/engine_process.h"
 #include "selfplay/openings.h"
 #include "tools/commands.h"
 
@@ -135,6 +139,33 @@ void bench_nn(const NnBenchOptions& o) {
   std::remove(play_file.c_str());
 }
 
+// Time from `go movetime T` to `bestmove` over pipes, as a match runner sees it.
+void bench_uai(const std::string& engine_command, int moves, int movetime_ms) {
+  EngineProcess engine(engine_command);
+  engine.send("uai");
+  engine.expect("uaiok", 10'000);
+  Game game;
+  std::vector<double> latencies;
+  for (int i = 0; i < moves; ++i) {
+    if (game.outcome().is_over()) game = Game();
+    std::string position = "position startpos";
+    if (!game.moves().empty()) position += " moves";
+    for (const Move m : game.moves()) position.append(" ").append(to_string(m));
+    engine.send(position);
+    engine.send("isready");
+    engine.expect("readyok", 10'000);
+    const auto begin = std::chrono::steady_clock::now();
+    engine.send("go movetime " + std::to_string(movetime_ms));
+    const std::string answer = engine.expect("bestmove", movetime_ms + 10'000);
+    latencies.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count());
+    game.play(answer.substr(9, answer.find(' ', 9) - 9));
+  }
+  std::sort(latencies.begin(), latencies.end());
+  std::printf("uai: %s, %d moves of go movetime %d: answered in min %.1f ms, median %.1f ms, max %.1f ms\n",
+              engine_command.c_str(), moves, movetime_ms, latencies.front(), latencies[latencies.size() / 2],
+              latencies.back());
+}
+
 }  // namespace
 
 void add_bench_command(CLI::App& app) {
@@ -169,6 +200,22 @@ void add_bench_command(CLI::App& app) {
   nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
   nn_bench->add_option("--seconds", nn->seconds, "Seconds per measurement")->check(CLI::Range(0.1, 600.0));
   nn_bench->callback([nn] { bench_nn(*nn); });
+
+  struct UaiOptions {
+    std::string engine;
+    int moves = 50;
+    int movetime = 100;
+  };
+  auto uai = std::make_shared<UaiOptions>();
+  auto* uai_bench = bench->add_subcommand("uai", "UAI answer time for go movetime, over pipes");
+  uai_bench->add_option("--engine", uai->engine, "Engine command (default: this binary's uai)");
+  uai_bench->add_option("--moves", uai->moves, "Moves to time")->check(CLI::Range(1, 100000));
+  uai_bench->add_option("--movetime", uai->movetime, "go movetime value, ms")->check(CLI::Range(1, 3'600'000));
+  uai_bench->callback([uai] {
+    std::string engine = uai->engine;
+    if (engine.empty()) engine = std::filesystem::read_symlink("/proc/self/exe").string().append(" uai");
+    bench_uai(engine, uai->moves, uai->movetime);
+  });
 }
 
 }  // namespace ataxx::cli

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   ataxx::cli::add_train_command(app);
   ataxx::cli::add_selfplay_command(app);
   ataxx::cli::add_export_command(app);
+  ataxx::cli::add_uai_command(app);
+  ataxx::cli::add_play_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,90 @@
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "game/game.h"
+#include "selfplay/player.h"
+#include "tools/commands.h"
+
+namespace ataxx::cli {
+namespace {
+
+void draw(const Position& pos) {
+  std::printf("\n  +---------------+\n");
+  for (int rank = kBoardSize - 1; rank >= 0; --rank) {
+    std::printf("%d |", rank + 1);
+    for (int file = 0; file < kBoardSize; ++file) {
+      const Bitboard b = bit(make_square(file, rank));
+      std::printf(" %c", (pos.pieces(Color::kX) & b) ? 'x' : (pos.pieces(Color::kO) & b) ? 'o' : (pos.gaps() & b) ? '#' : '.');
+    }
+    std::printf(" |\n");
+  }
+  std::printf("  +---------------+\n    a b c d e f g\n");
+  std::printf("x %d  o %d   %s to move   %s\n", popcount(pos.pieces(Color::kX)), popcount(pos.pieces(Color::kO)),
+              pos.side_to_move() == Color::kX ? "x" : "o", pos.fen().c_str());
+}
+
+std::string legal_list(const Position& pos) {
+  MoveList moves;
+  pos.generate_moves(moves);
+  std::string text;
+  for (const Move m : moves) text += " " + to_string(m);
+  return text;
+}
+
+}  // namespace
+
+void add_play_command(CLI::App& app) {
+  struct Options {
+    std::string model;
+    std::string engine = "alphabeta:depth=4";
+    std::string human = "x";
+    std::string fen{Position::kStartFen};
+    int visits = 400;
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("play", "Play in the terminal against a model or a baseline (or watch)");
+  cmd->add_option("--model", options->model, "Play file for the engine side")->check(CLI::ExistingFile);
+  cmd->add_option("--engine", options->engine, "Engine player spec when there is no model");
+  cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
+  cmd->add_option("--fen", options->fen, "Start position");
+  cmd->callback([options] {
+    const std::string spec = options->model.empty()
+                                 ? options->engine
+                                 : "nn:model=" + options->model + ",visits=" + std::to_string(options->visits);
+    auto engine = make_player(spec);
+    engine->new_game(std::random_device{}());
+    Game game(Position::from_fen(options->fen));
+    std::printf("ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); quit to stop.\n",
+                options->human.c_str(), spec.c_str());
+    while (!game.outcome().is_over()) {
+      draw(game.position());
+      const Color side = game.position().side_to_move();
+      const bool human_turn = options->human != "none" && (options->human == "x") == (side == Color::kX);
+      if (!human_turn) {
+        const Move move = engine->choose_move(game);
+        const MoveReport report = engine->last_report();
+        std::printf("engine plays %s   eval %+d cp, %llu nodes, %.2f s\n", to_string(move).c_str(), report.score_cp,
+                    static_cast<unsigned long long>(report.nodes), report.seconds);
+        game.play(move);
+        continue;
+      }
+      std::printf("your move: ");
+      std::fflush(stdout);
+      std::string line;
+      if (!std::getline(std::cin, line) || line == "quit") return;
+      try {
+        game.play(line);
+      } catch (const std::invalid_argument& e) {
+        std::printf("%s\nlegal moves:%s\n", e.what(), legal_list(game.position()).c_str());
+      }
+    }
+    draw(game.position());
+    const Outcome outcome = game.outcome();
+    std::printf("game over: %s (%s)\n", to_string(outcome.result).c_str(), to_string(outcome.reason).c_str());
+  });
+}
+
+}  // namespace ataxx::cli

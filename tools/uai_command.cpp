@@ -1,0 +1,28 @@
+#include <iostream>
+#include <string>
+
+#include "selfplay/uai_engine.h"
+#include "tools/commands.h"
+
+namespace ataxx::cli {
+
+void add_uai_command(CLI::App& app) {
+  struct Options {
+    std::string model;
+    std::string player;
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("uai", "Speak UAI on stdin/stdout, for Ataxx GUIs and match runners");
+  cmd->add_option("--model", options->model, "Play file to search with (default: a baseline player)")->check(CLI::ExistingFile);
+  cmd->add_option("--player", options->player, "Player spec used when there is no model (default: alphabeta)");
+  cmd->callback([options] {
+    std::ios::sync_with_stdio(false);
+    UaiEngine engine(std::cout);
+    if (!options->player.empty()) engine.set_option("Player", options->player);
+    if (!options->model.empty()) engine.set_option("Model", options->model);
+    for (std::string line; std::getline(std::cin, line);)
+      if (!engine.handle(line)) break;
+  });
+}
+
+}  // namespace ataxx::cli
