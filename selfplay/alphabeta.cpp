@@ -37,6 +37,7 @@ bool AlphaBetaPlayer::out_of_time() {
   const auto* stop = limits_from_outside_.stop;
   if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
   if (stop && stop->load(std::memory_order_relaxed)) aborted_ = true;
+  if (limits_from_outside_.nodes > 0 && nodes_ >= static_cast<std::uint64_t>(limits_from_outside_.nodes)) aborted_ = true;
   return aborted_;
 }
 
@@ -102,7 +103,10 @@ Move AlphaBetaPlayer::choose_move(const Game& game) {
 
   const MoveLimits& outside = limits_from_outside_;
   const int time_ms = outside.movetime_ms > 0 ? outside.movetime_ms : limits_.time_ms;
-  const int max_depth = outside.depth > 0 ? outside.depth : outside.movetime_ms > 0 || outside.stop ? 64 : limits_.depth;
+  // An outside limit other than depth (time, nodes, or a stop flag for `go infinite`) lifts the
+  // player's own depth limit.
+  const bool outside_limit = outside.movetime_ms > 0 || outside.nodes > 0 || outside.stop;
+  const int max_depth = outside.depth > 0 ? outside.depth : outside_limit ? 64 : limits_.depth;
   const auto start = std::chrono::steady_clock::now();
   has_deadline_ = time_ms > 0;
   deadline_ = start + std::chrono::milliseconds(time_ms);

@@ -17,6 +17,15 @@ std::uint64_t game_seed(std::uint64_t match_seed, int index, int player) {
 
 Result forfeit(Color loser) { return loser == Color::kX ? Result::kOWins : Result::kXWins; }
 
+// A game lost before its first move: the player of colour `loser` could not start one.
+GameRecord forfeit_before_start(const Position& start, Color loser, const std::string& why) {
+  GameRecord record;
+  record.start = start;
+  record.outcome = {forfeit(loser), EndReason::kNone};
+  record.failure = std::string(loser == Color::kX ? "x" : "o") + " failed to start a game: " + why;
+  return record;
+}
+
 }  // namespace
 
 double GameRecord::player1_score() const {
@@ -80,10 +89,21 @@ MatchResult run_match(const MatchConfig& config,
       }
       const bool player1_is_x = index % 2 == 0;
       const Position& start = config.openings[(index / 2) % config.openings.size()];
-      player1->new_game(game_seed(config.seed, index, 1));
-      player2->new_game(game_seed(config.seed, index, 2));
-      GameRecord record = player1_is_x ? play_game(*player1, *player2, start, config.rules)
-                                       : play_game(*player2, *player1, start, config.rules);
+      GameRecord record;
+      try {
+        player1->new_game(game_seed(config.seed, index, 1));
+        try {
+          player2->new_game(game_seed(config.seed, index, 2));
+        } catch (const std::exception& e) {
+          record = forfeit_before_start(start, player1_is_x ? Color::kO : Color::kX, e.what());
+        }
+      } catch (const std::exception& e) {
+        record = forfeit_before_start(start, player1_is_x ? Color::kX : Color::kO, e.what());
+      }
+      if (record.failure.empty()) {
+        record = player1_is_x ? play_game(*player1, *player2, start, config.rules)
+                              : play_game(*player2, *player1, start, config.rules);
+      }
       record.index = index;
       record.player1_is_x = player1_is_x;
 
