@@ -184,7 +184,9 @@ plot 'metrics.csv' using 'step':'loss' with linespoints title 'total', \
 set key autotitle columnhead
 set output 'plots/ratings.png'
 set title 'Elo of each model (random = 0), 95% error bars'
-set xlabel 'model'
+set xlabel ''
+set xtics rotate by 60 right font ',8'
+set bmargin 6
 set style data yerrorbars
 plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars pt 7
 )");

@@ -13,7 +13,7 @@ export LD_LIBRARY_PATH="$root/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
 
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DATAXX_BUILD_TESTS=OFF \
   -DCMAKE_PREFIX_PATH="$torch_prefix;$root;$root/lib/x86_64-linux-gnu/cmake;$root/share/eigen3/cmake" \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DZSTD_INCLUDE_DIRS="$root/include" 2>&1 | tee "$out/cmake.log"
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DZSTD_INCLUDE_DIR="$root/include" 2>&1 | tee "$out/cmake.log"
 cmake --build build-gpu -j"$(nproc)" 2>&1 | tail -5 | tee "$out/build.log"
 
 bin=build-gpu/tools/ataxx-zero
