@@ -57,6 +57,7 @@ struct SelfPlayReport {
   double seconds = 0;
   double evals_per_second = 0;
   double mean_batch = 0;
+  double cache_hit_rate = 0;
 };
 
 // Plays round `round` with the best model until the round has its games (or stop).
@@ -101,6 +102,7 @@ SelfPlayReport play_round(const RunConfig& config, const RunDirectory& dir, int 
   report.seconds = seconds_since(start);
   report.evals_per_second = server.stats().positions / report.seconds;
   report.mean_batch = server.stats().mean_batch();
+  report.cache_hit_rate = server.stats().cache_hit_rate();
   return report;
 }
 
@@ -240,6 +242,8 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
               selfplay.evals_per_second, selfplay.mean_batch, steps, buffer.window(), buffer.total_samples(),
               steps * config.training.batch_size / std::max(train_seconds, 1e-9), losses.total, losses.policy,
               losses.value);
+    if (config.inference.cache_entries > 0)
+      log->info("  evaluation cache: {:.1f}% hits", 100 * selfplay.cache_hit_rate);
     if (selfplay.stats.no_resign_games > 0)
       log->info("  resignation: {} resigned; in {} no-resign games {} would have, {} of them wrongly ({:.0f}%)",
                 selfplay.stats.resigned, selfplay.stats.no_resign_games, selfplay.stats.would_resign,

@@ -101,6 +101,14 @@ TEST(Openings, TwoPliesFromTheStart) {
   EXPECT_EQ(default_openings()[0], openings[0]);  // a fixed order
 }
 
+TEST(Openings, ShippedSuitesLoad) {
+  for (const char* name : {"startpos-2ply", "gaps-four-2ply", "gaps-five-2ply", "mixed-2ply"}) {
+    const auto suite = load_openings(std::string(ATAXX_SOURCE_DIR) + "/configs/openings/" + name + ".txt");
+    EXPECT_GE(suite.size(), 196U) << name;
+  }
+  EXPECT_EQ(load_openings(std::string(ATAXX_SOURCE_DIR) + "/configs/openings/mixed-2ply.txt").size(), 648U);
+}
+
 TEST(Openings, FileRoundTripAndErrors) {
   const std::string path = testing::TempDir() + "/openings.txt";
   const auto openings = generate_openings(Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"), 1);
