@@ -24,7 +24,7 @@ class UaiPlayer final : public Player {
     std::string position = "position fen " + game.start().fen();
     if (!game.moves().empty()) {
       position += " moves";
-      for (const Move m : game.moves()) position += " " + to_string(m);
+      for (const Move m : game.moves()) position.append(" ").append(to_string(m));
     }
     try {
       engine_->send(position);

@@ -29,7 +29,7 @@ std::string legal_list(const Position& pos) {
   MoveList moves;
   pos.generate_moves(moves);
   std::string text;
-  for (const Move m : moves) text += " " + to_string(m);
+  for (const Move m : moves) text.append(" ").append(to_string(m));
   return text;
 }
 
