@@ -76,6 +76,7 @@ struct LoadedNet {
 std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device device, bool bf16) {
   auto loaded = std::make_shared<LoadedNet>();
   loaded->net = load_play_file(path, &loaded->info);
+  loaded->net->fold_batch_norms();  // in fp32, before any conversion
   loaded->net->to(device, bf16 ? torch::kBFloat16 : torch::kFloat32);
   loaded->net->eval();
   return loaded;
@@ -85,7 +86,7 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device devic
 void run_network(LoadedNet& loaded, torch::Device device, bool bf16, std::span<const EvalRequest* const> requests) {
   std::vector<const Position*> positions(requests.size());
   for (std::size_t i = 0; i < requests.size(); ++i) positions[i] = requests[i]->position;
-  auto input = encode_batch(positions).to(device, bf16 ? torch::kBFloat16 : torch::kFloat32);
+  const auto input = to_inference_input(encode_batch(positions), device, bf16 ? torch::kBFloat16 : torch::kFloat32);
   const NetworkOutput out = loaded.net->forward(input);
   const auto policy = out.policy_logits.to(torch::kCPU, torch::kFloat32).contiguous();
   const auto wdl = torch::softmax(out.wdl_logits.to(torch::kCPU, torch::kFloat32), 1).contiguous();
@@ -262,7 +263,7 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
   const auto dtype = options.bf16 ? torch::kBFloat16 : torch::kFloat32;
   auto run_once = [&] {
     // As the server does it: encode on the host, one copy in, forward, one copy of each output out.
-    auto input = encode_batch(pointers).to(device, dtype);
+    const auto input = to_inference_input(encode_batch(pointers), device, dtype);
     const NetworkOutput out = loaded->net->forward(input);
     (void)out.policy_logits.to(torch::kCPU, torch::kFloat32);
     (void)out.wdl_logits.to(torch::kCPU, torch::kFloat32);

@@ -91,7 +91,6 @@ double measure_server(const std::string& play_file, const NnBenchOptions& o, int
   std::atomic<bool> stop{false};
   std::atomic<long long> evaluated{0};
   std::vector<std::thread> threads;
-  const auto begin = std::chrono::steady_clock::now();
   for (int c = 0; c < clients; ++c) {
     threads.emplace_back([&, c] {
       const auto openings = default_openings();
@@ -112,11 +111,16 @@ double measure_server(const std::string& play_file, const NnBenchOptions& o, int
       }
     });
   }
+  // Warm-up, as the raw measurement has: the first batches of a thread build its kernels.
+  std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.5, o.seconds / 2)));
+  evaluated = 0;
+  const auto begin = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+  const double measured = evaluated / std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   stop = true;
   for (auto& t : threads) t.join();
   *stats = server.stats();
-  return evaluated / std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return measured;
 }
 
 void bench_nn(const NnBenchOptions& o) {

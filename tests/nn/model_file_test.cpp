@@ -45,6 +45,24 @@ TEST(ModelFile, PlayFileGivesBitIdenticalOutputs) {
   EXPECT_EQ(loaded_info.shape.channels, 16);
 }
 
+TEST(Network, FoldedBatchNormsGiveTheSameOutputs) {
+  torch::manual_seed(9);
+  AtaxxNet net(ModelShape{2, 16});
+  // Non-trivial running statistics, as after training.
+  net->train();
+  for (int i = 0; i < 5; ++i) net->forward(torch::randn({16, kInputPlanes, 7, 7}));
+  net->eval();
+  torch::NoGradGuard no_grad;
+  const auto input = sample_input();
+  const NetworkOutput before = net->forward(input);
+  net->fold_batch_norms();
+  const NetworkOutput after = net->forward(input);
+  EXPECT_TRUE(torch::allclose(before.policy_logits, after.policy_logits, 1e-4, 1e-4));
+  EXPECT_TRUE(torch::allclose(before.wdl_logits, after.wdl_logits, 1e-4, 1e-4));
+  EXPECT_TRUE(torch::allclose(before.ownership, after.ownership, 1e-4, 1e-4));
+  EXPECT_TRUE(torch::allclose(before.piece_diff, after.piece_diff, 1e-4, 1e-4));
+}
+
 TEST(ModelFile, CheckpointRestoresOptimizerStateExactly) {
   torch::manual_seed(6);
   AtaxxNet net(ModelShape{1, 8});
