@@ -77,7 +77,7 @@ void Search::begin() {
 bool Search::done() const {
   const Node& root = nodes_[kRoot];
   if (root.state == State::kTerminal) return true;
-  if (root.visits >= params_.visits) return true;
+  if (root.visits >= params_.visits || nodes_.size() >= params_.max_nodes) return true;
   if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -249,7 +249,7 @@ SearchResult Search::result() const {
   return result;
 }
 
-void run_searches(std::span<Search* const> searches, Evaluator& evaluator) {
+void run_searches(std::span<Search* const> searches, Evaluator& evaluator, const std::function<void()>& after_round) {
   std::vector<EvalRequest> requests;
   for (Search* search : searches) search->begin();
   while (true) {
@@ -263,6 +263,7 @@ void run_searches(std::span<Search* const> searches, Evaluator& evaluator) {
     if (!any_running) return;
     if (!requests.empty()) evaluator.evaluate(requests);
     for (Search* search : searches) search->apply_evaluations();
+    if (after_round) after_round();
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -27,6 +28,7 @@ struct SearchParams {
   float dirichlet_weight = 0.0f;  // share of root prior replaced by noise; 0 = no noise
   int leaves_per_round = 8;       // leaves one tree sends per evaluator batch
   bool reuse_tree = true;
+  std::size_t max_nodes = 20'000'000;  // the tree's memory bound (32 bytes a node): the search stops there
   RuleSettings rules;
 };
 
@@ -111,8 +113,10 @@ class Search {
   const std::atomic<bool>* stop_ = nullptr;
 };
 
-// Runs every search to its limit, batching their leaves into shared evaluator calls.
-void run_searches(std::span<Search* const> searches, Evaluator& evaluator);
+// Runs every search to its limit, batching their leaves into shared evaluator calls;
+// after_round, when given, runs after each round of backups (progress reports).
+void run_searches(std::span<Search* const> searches, Evaluator& evaluator,
+                  const std::function<void()>& after_round = {});
 inline SearchResult run_search(Search& search, Evaluator& evaluator) {
   Search* one[] = {&search};
   run_searches(one, evaluator);

@@ -25,17 +25,34 @@ void MctsPlayer::follow(const Game& game) {
 
 Move MctsPlayer::choose_move(const Game& game) {
   follow(game);
-  search_.set_visits(limits_.nodes > 0 ? limits_.nodes : base_params_.visits);
+  // An outside time limit or stop flag (UAI `go movetime`, `go infinite`) replaces the player's own
+  // visit budget, as a node limit does; otherwise the spec's visits apply.
+  constexpr int kUnlimited = 1'000'000'000;
+  const bool timed = limits_.movetime_ms > 0 || (limits_.stop && limits_.depth == 0);
+  search_.set_visits(limits_.nodes > 0 ? limits_.nodes : timed ? kUnlimited : base_params_.visits);
   search_.set_time_limit(limits_.movetime_ms > 0 ? limits_.movetime_ms / 1000.0 : base_params_.time_limit_s);
   search_.set_stop_flag(limits_.stop);
   const auto start = std::chrono::steady_clock::now();
-  last_result_ = run_search(search_, *evaluator_);
-  // lc0's mapping of an expected score in [-1, 1] to centipawns.
-  const double q = std::clamp<double>(last_result_.value, -0.99, 0.99);
-  report_ = {static_cast<int>(last_result_.principal_variation.size()),
-             static_cast<std::uint64_t>(last_result_.total_visits),
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-             static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q))), last_result_.principal_variation};
+  auto report_of = [&](const SearchResult& result) {
+    // lc0's mapping of an expected score in [-1, 1] to centipawns.
+    const double q = std::clamp<double>(result.value, -0.99, 0.99);
+    return MoveReport{static_cast<int>(result.principal_variation.size()),
+                      static_cast<std::uint64_t>(result.total_visits),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                      static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q))),
+                      result.principal_variation};
+  };
+  auto last_progress = start;
+  auto progress = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_progress < std::chrono::milliseconds(500)) return;
+    last_progress = now;
+    progress_(report_of(search_.result()));
+  };
+  Search* searches[] = {&search_};
+  run_searches(searches, *evaluator_, progress_ ? std::function<void()>(progress) : std::function<void()>());
+  last_result_ = search_.result();
+  report_ = report_of(last_result_);
   const Move move = last_result_.best_move();
   search_.advance(move);
   moves_followed_ = game.moves().size() + 1;

@@ -77,7 +77,7 @@ bool UaiEngine::handle(std::string_view line) {
       say("id author the ataxx-zero developers");
       say("option name Model type string default <empty>");
       say("option name Player type string default alphabeta");
-      say("option name Visits type spin default 800 min 1 max 100000000");
+      say("option name Visits type spin default 800 min 1 max 100000000");  // for go depth; time and nodes rule otherwise
       say("option name Threads type spin default 1 min 1 max 64");
       say("option name BatchSize type spin default 64 min 1 max 65536");
       say("option name Device type string default cpu");

@@ -160,6 +160,16 @@ TEST(Search, ManyTreesShareBatches) {
   EXPECT_LT(evaluator.batches, evaluator.requests / 4);
 }
 
+TEST(Search, StopsAtTheNodeLimit) {
+  UniformEvaluator evaluator;
+  SearchParams params = with_visits(1'000'000);
+  params.max_nodes = 5000;
+  Search search(params, 1);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_LT(result.total_visits, 1000);
+  EXPECT_GT(result.total_visits, 50);
+}
+
 TEST(Search, PrincipalVariationStartsWithTheBestMove) {
   MaterialEvaluator evaluator;
   Search search(with_visits(400), 1);

@@ -103,8 +103,18 @@ TEST(Uai, SetOptionChangesThePlayer) {
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Player value mcts:visits=50"), "");
   uai.send("position startpos");
-  const std::string out = uai.go("go");
+  const std::string out = uai.go("go depth 1");  // without a time or node limit the spec's visits apply
   EXPECT_NE(out.find("nodes 50 "), std::string::npos) << out;
+}
+
+TEST(Uai, MctsReportsWhileSearching) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts");
+  uai.send("position startpos");
+  const std::string out = uai.go("go movetime 1300");
+  int info_lines = 0;
+  for (std::size_t at = out.find("info depth"); at != std::string::npos; at = out.find("info depth", at + 1)) ++info_lines;
+  EXPECT_GE(info_lines, 3) << out;  // at least two interim reports and the final one
 }
 
 TEST(Uai, TimeAllocationKeepsTheMargin) {
