@@ -1,5 +1,7 @@
 #include "nn/network.h"
 
+#include <utility>
+
 namespace ataxx {
 namespace {
 
@@ -9,41 +11,50 @@ torch::nn::Conv2dOptions conv(int in, int out, int kernel) {
 
 }  // namespace
 
-ConvNormImpl::ConvNormImpl(int in, int out, int kernel)
-    : conv_(register_module("conv", torch::nn::Conv2d(conv(in, out, kernel)))),
-      norm_(register_module("norm", torch::nn::BatchNorm2d(out))) {}
-
-void ConvNormImpl::fold() {
-  if (folded_) return;
-  torch::NoGradGuard no_grad;
-  const auto& o = conv_->options;
-  const auto scale = norm_->weight / torch::sqrt(norm_->running_var + norm_->options.eps());
-  torch::nn::Conv2d fused(torch::nn::Conv2dOptions(o.in_channels(), o.out_channels(), o.kernel_size())
-                              .padding(o.padding()).bias(true));
-  fused->weight.copy_(conv_->weight * scale.view({-1, 1, 1, 1}));
-  fused->bias.copy_(norm_->bias - norm_->running_mean * scale);
-  conv_ = replace_module("conv", fused);
-  folded_ = true;
-}
-
 ResidualBlockImpl::ResidualBlockImpl(int channels)
-    : first_(register_module("first", ConvNorm(channels, channels, 3))),
-      second_(register_module("second", ConvNorm(channels, channels, 3))) {}
+    : conv1_(register_module("conv1", torch::nn::Conv2d(conv(channels, channels, 3)))),
+      conv2_(register_module("conv2", torch::nn::Conv2d(conv(channels, channels, 3)))),
+      bn1_(register_module("bn1", torch::nn::BatchNorm2d(channels))),
+      bn2_(register_module("bn2", torch::nn::BatchNorm2d(channels))) {}
 
 torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
-  return torch::relu(x + second_(torch::relu(first_(x))));
+  auto y = conv1_(x);
+  if (!folded_) y = bn1_(y);
+  y = conv2_(torch::relu(y));
+  if (!folded_) y = bn2_(y);
+  return torch::relu(x + y);
+}
+
+void ResidualBlockImpl::fold_batch_norms() {
+  if (std::exchange(folded_, true)) return;
+  conv1_ = replace_module("conv1", fold_batch_norm(conv1_, bn1_));
+  conv2_ = replace_module("conv2", fold_batch_norm(conv2_, bn2_));
+}
+
+torch::nn::Conv2d fold_batch_norm(const torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& norm) {
+  torch::NoGradGuard no_grad;
+  const auto& o = conv->options;
+  const auto scale = norm->weight / torch::sqrt(norm->running_var + norm->options.eps());
+  torch::nn::Conv2d folded(
+      torch::nn::Conv2dOptions(o.in_channels(), o.out_channels(), o.kernel_size()).padding(o.padding()).bias(true));
+  folded->weight.copy_(conv->weight * scale.view({-1, 1, 1, 1}));
+  folded->bias.copy_(norm->bias - norm->running_mean * scale);
+  return folded;
 }
 
 AtaxxNetImpl::AtaxxNetImpl(ModelShape shape) : shape_(shape) {
   const int c = shape.channels;
   constexpr int kHeadChannels = 32;
-  input_ = register_module("input", ConvNorm(kInputPlanes, c, 3));
-  for (int i = 0; i < shape.blocks; ++i)
-    blocks_.push_back(register_module("block" + std::to_string(i), ResidualBlock(c)));
-  policy_conv_ = register_module("policy_conv", ConvNorm(c, kHeadChannels, 3));
+  input_conv_ = register_module("input_conv", torch::nn::Conv2d(conv(kInputPlanes, c, 3)));
+  input_bn_ = register_module("input_bn", torch::nn::BatchNorm2d(c));
+  tower_ = register_module("tower", torch::nn::Sequential());
+  for (int i = 0; i < shape.blocks; ++i) tower_->push_back(ResidualBlock(c));
+  policy_conv_ = register_module("policy_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 3)));
+  policy_bn_ = register_module("policy_bn", torch::nn::BatchNorm2d(kHeadChannels));
   policy_out_ = register_module("policy_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, kMovesPerSquare, 1)));
   pass_out_ = register_module("pass_out", torch::nn::Linear(c, 1));
-  value_conv_ = register_module("value_conv", ConvNorm(c, kHeadChannels, 1));
+  value_conv_ = register_module("value_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 1)));
+  value_bn_ = register_module("value_bn", torch::nn::BatchNorm2d(kHeadChannels));
   value_hidden_ = register_module("value_hidden", torch::nn::Linear(kHeadChannels * kNumSquares, 128));
   wdl_out_ = register_module("wdl_out", torch::nn::Linear(128, 3));
   piece_diff_out_ = register_module("piece_diff_out", torch::nn::Linear(128, 1));
@@ -52,25 +63,25 @@ AtaxxNetImpl::AtaxxNetImpl(ModelShape shape) : shape_(shape) {
 
 NetworkOutput AtaxxNetImpl::forward(const torch::Tensor& x) {
   const auto n = x.size(0);
-  auto trunk = torch::relu(input_(x));
-  for (auto& block : blocks_) trunk = block(trunk);
+  auto trunk = tower_->forward(torch::relu(conv_norm(input_conv_, input_bn_, x)));
 
   // [N, 17, 7, 7] -> [N, 7, 7, 17] -> destination-major logits, index = square * 17 + kind.
-  auto policy = policy_out_(torch::relu(policy_conv_(trunk)));
+  auto policy = policy_out_(torch::relu(conv_norm(policy_conv_, policy_bn_, trunk)));
   policy = policy.permute({0, 2, 3, 1}).reshape({n, kNumSquares * kMovesPerSquare});
   auto pass = pass_out_(trunk.mean({2, 3}));
 
-  auto value_planes = torch::relu(value_conv_(trunk));
+  auto value_planes = torch::relu(conv_norm(value_conv_, value_bn_, trunk));
   auto hidden = torch::relu(value_hidden_(value_planes.flatten(1)));
   return {torch::cat({policy, pass}, 1), wdl_out_(hidden), torch::tanh(ownership_out_(value_planes).flatten(1)),
           torch::tanh(piece_diff_out_(hidden)).squeeze(1)};
 }
 
 void AtaxxNetImpl::fold_batch_norms() {
-  input_->fold();
-  for (auto& block : blocks_) block->fold();
-  policy_conv_->fold();
-  value_conv_->fold();
+  if (std::exchange(folded_, true)) return;
+  input_conv_ = replace_module("input_conv", fold_batch_norm(input_conv_, input_bn_));
+  policy_conv_ = replace_module("policy_conv", fold_batch_norm(policy_conv_, policy_bn_));
+  value_conv_ = replace_module("value_conv", fold_batch_norm(value_conv_, value_bn_));
+  for (auto& block : *tower_) block.get<ResidualBlockImpl>().fold_batch_norms();
 }
 
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype) {

@@ -15,32 +15,21 @@ struct NetworkOutput {
   torch::Tensor piece_diff;     // [N]: final (own - opponent) pieces / 49
 };
 
-// A 3x3 convolution and its batch norm; for inference the norm can be folded into the
-// convolution's weights and bias, which saves a pass over the activations.
-class ConvNormImpl : public torch::nn::Module {
- public:
-  ConvNormImpl(int in, int out, int kernel);
-  torch::Tensor forward(const torch::Tensor& x) { return folded_ ? conv_(x) : norm_(conv_(x)); }
-  void fold();  // eval mode only; the module can no longer be trained or saved
-
- private:
-  torch::nn::Conv2d conv_{nullptr};
-  torch::nn::BatchNorm2d norm_{nullptr};
-  bool folded_ = false;
-};
-TORCH_MODULE(ConvNorm);
+// For inference, each batch norm can be folded into the convolution before it: the convolution
+// (under the same name) gets the scaled weights and a bias, and the norm is skipped. Same
+// outputs, one pass less over the activations; the module can then no longer be trained or saved.
+torch::nn::Conv2d fold_batch_norm(const torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& norm);
 
 class ResidualBlockImpl : public torch::nn::Module {
  public:
   explicit ResidualBlockImpl(int channels);
   torch::Tensor forward(const torch::Tensor& x);
-  void fold() {
-    first_->fold();
-    second_->fold();
-  }
+  void fold_batch_norms();
 
  private:
-  ConvNorm first_{nullptr}, second_{nullptr};
+  torch::nn::Conv2d conv1_{nullptr}, conv2_{nullptr};
+  torch::nn::BatchNorm2d bn1_{nullptr}, bn2_{nullptr};
+  bool folded_ = false;
 };
 TORCH_MODULE(ResidualBlock);
 
@@ -50,19 +39,26 @@ class AtaxxNetImpl : public torch::nn::Module {
   // x: [N, kInputPlanes, 7, 7]
   NetworkOutput forward(const torch::Tensor& x);
   const ModelShape& shape() const { return shape_; }
-  // Folds every batch norm into its convolution: same outputs, faster, inference only.
+  // Folds every batch norm into its convolution (see fold_batch_norm): inference only.
   void fold_batch_norms();
 
  private:
+  // conv then norm, or the folded conv alone.
+  torch::Tensor conv_norm(torch::nn::Conv2d& conv, torch::nn::BatchNorm2d& norm, const torch::Tensor& x) const {
+    return folded_ ? conv(x) : norm(conv(x));
+  }
   ModelShape shape_;
-  ConvNorm input_{nullptr};
-  std::vector<ResidualBlock> blocks_;
-  ConvNorm policy_conv_{nullptr};
-  torch::nn::Conv2d policy_out_{nullptr};
+  torch::nn::Conv2d input_conv_{nullptr};
+  torch::nn::BatchNorm2d input_bn_{nullptr};
+  torch::nn::Sequential tower_{nullptr};
+  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr};
+  torch::nn::BatchNorm2d policy_bn_{nullptr};
   torch::nn::Linear pass_out_{nullptr};
-  ConvNorm value_conv_{nullptr};
+  torch::nn::Conv2d value_conv_{nullptr};
+  torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_hidden_{nullptr}, wdl_out_{nullptr}, piece_diff_out_{nullptr};
   torch::nn::Conv2d ownership_out_{nullptr};
+  bool folded_ = false;
 };
 TORCH_MODULE(AtaxxNet);
 

@@ -63,6 +63,24 @@ TEST(Network, FoldedBatchNormsGiveTheSameOutputs) {
   EXPECT_TRUE(torch::allclose(before.piece_diff, after.piece_diff, 1e-4, 1e-4));
 }
 
+TEST(ModelFile, ParameterNamesAndShapesMatchFileVersion1) {
+  // Renaming a module or changing a shape silently breaks every saved model; this pins them.
+  std::ifstream in(std::string(ATAXX_SOURCE_DIR) + "/tests/nn/data/parameters-v1.txt");
+  std::vector<std::string> expected;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') expected.push_back(line);
+  AtaxxNet net(ModelShape{2, 16});
+  std::vector<std::string> actual;
+  auto describe = [&](const std::string& name, const torch::Tensor& t) {
+    std::string line = name;
+    for (const auto size : t.sizes()) line.append(" ").append(std::to_string(size));
+    actual.push_back(line);
+  };
+  for (const auto& p : net->named_parameters()) describe(p.key(), p.value());
+  for (const auto& b : net->named_buffers()) describe(b.key(), b.value());
+  EXPECT_EQ(actual, expected);
+}
+
 TEST(ModelFile, CheckpointRestoresOptimizerStateExactly) {
   torch::manual_seed(6);
   AtaxxNet net(ModelShape{1, 8});
