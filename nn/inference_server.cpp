@@ -1,6 +1,7 @@
 #include "nn/inference_server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -19,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Job {
   std::span<const EvalRequest> requests;
-  bool done = false;
+  std::atomic<bool> done{false};  // set last, under the server's mutex; read by a spinning caller
   std::exception_ptr error;
 };
 
@@ -189,7 +190,7 @@ void InferenceServer::Impl::serve() {
     stats.cache_hits += hits;
     for (Job* job : jobs) {
       job->error = error;
-      job->done = true;
+      job->done.store(true, std::memory_order_release);
     }
     work_done.notify_all();
   }
@@ -218,10 +219,18 @@ void InferenceServer::evaluate(std::span<const EvalRequest> batch) {
   if (batch.empty()) return;
   Job job;
   job.requests = batch;
-  std::unique_lock lock(impl_->mutex);
-  impl_->queue.push_back(&job);
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->queue.push_back(&job);
+  }
   impl_->work_ready.notify_one();
-  impl_->work_done.wait(lock, [&] { return job.done; });
+  // A short yielding spin before sleeping: a wake-up through the condition variable costs a
+  // good share of a small batch's forward pass on a virtual machine.
+  for (int spin = 0; spin < 2000 && !job.done.load(std::memory_order_acquire); ++spin) std::this_thread::yield();
+  if (!job.done.load(std::memory_order_acquire)) {
+    std::unique_lock lock(impl_->mutex);
+    impl_->work_done.wait(lock, [&] { return job.done.load(std::memory_order_acquire); });
+  }
   if (job.error) std::rethrow_exception(job.error);
 }
 
