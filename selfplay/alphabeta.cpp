@@ -89,8 +89,7 @@ int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta
     if (alpha >= beta) break;
   }
   const Bound bound = best_score <= original_alpha ? Bound::kUpper : best_score >= beta ? Bound::kLower : Bound::kExact;
-  Entry& slot = table_[pos.hash() & (table_.size() - 1)];
-  slot = {pos.hash(), static_cast<std::int16_t>(best_score), static_cast<std::int8_t>(depth), bound, best_move};
+  entry = {pos.hash(), static_cast<std::int16_t>(best_score), static_cast<std::int8_t>(depth), bound, best_move};
   return best_score;
 }
 
