@@ -19,11 +19,15 @@ void Game::play(Move move) {
   hashes_.push_back(position_.hash());
 }
 
-int Game::repetitions() const {
-  // Only positions since the last single can repeat: a single adds a piece for good. The
-  // halfmove clock counts exactly those plies.
+std::span<const std::uint64_t> Game::recent_hashes() const {
+  // The halfmove clock counts exactly the plies since the last single.
   const std::size_t window = std::min<std::size_t>(hashes_.size(), position_.halfmove_clock() + 1);
-  return static_cast<int>(std::count(hashes_.end() - window, hashes_.end(), position_.hash()));
+  return std::span<const std::uint64_t>(hashes_).last(window);
+}
+
+int Game::repetitions() const {
+  const auto recent = recent_hashes();
+  return static_cast<int>(std::count(recent.begin(), recent.end(), position_.hash()));
 }
 
 Outcome Game::outcome() const {

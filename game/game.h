@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,9 @@ class Game {
   void play(std::string_view move_text) { play(parse_move(move_text)); }
   // How many times the current board and side to move have occurred, this time included.
   int repetitions() const;
+  // The hashes of the positions that can still recur, oldest first, the current one last: those
+  // since the last single (a single adds a piece for good).
+  std::span<const std::uint64_t> recent_hashes() const;
   Outcome outcome() const;
 
  private:

@@ -26,7 +26,13 @@ Search::Search(const SearchParams& params, std::uint64_t seed) : params_(params)
   set_root(Position::startpos());
 }
 
-void Search::set_root(const Position& pos) {
+void Search::set_root(const Position& pos, std::span<const std::uint64_t> recent_hashes) {
+  game_hashes_.assign(recent_hashes.begin(), recent_hashes.end());
+  if (game_hashes_.empty() || game_hashes_.back() != pos.hash()) game_hashes_.assign(1, pos.hash());
+  start_tree(pos);
+}
+
+void Search::start_tree(const Position& pos) {
   root_position_ = pos;
   nodes_.clear();
   nodes_.emplace_back();
@@ -37,19 +43,22 @@ void Search::advance(Move move) {
   assert(pending_count_ == 0);
   Position next = root_position_;
   next.make_move(move);
+  if (move.is_single()) game_hashes_.clear();
+  game_hashes_.push_back(next.hash());
   const Node& root = nodes_[kRoot];
-  if (!params_.reuse_tree || root.state != State::kExpanded) return set_root(next);
-  for (std::uint32_t child = root.first_child; child < root.first_child + root.num_children; ++child) {
-    if (nodes_[child].move != move) continue;
-    spare_.clear();
-    copy_subtree(child, spare_);
-    nodes_.swap(spare_);
-    nodes_[kRoot].move = Move::pass();
-    root_position_ = next;
-    root_noised_ = false;
-    return;
+  if (params_.reuse_tree && root.state == State::kExpanded) {
+    for (std::uint32_t child = root.first_child; child < root.first_child + root.num_children; ++child) {
+      if (nodes_[child].move != move) continue;
+      spare_.clear();
+      copy_subtree(child, spare_);
+      nodes_.swap(spare_);
+      nodes_[kRoot].move = Move::pass();
+      root_position_ = next;
+      root_noised_ = false;
+      return;
+    }
   }
-  set_root(next);
+  start_tree(next);
 }
 
 void Search::copy_subtree(std::uint32_t source, std::vector<Node>& into) const {
@@ -103,14 +112,24 @@ void Search::collect_leaves(std::vector<EvalRequest>& requests) {
 bool Search::select_one() {
   std::uint32_t current = kRoot;
   Position pos = root_position_;
+  path_hashes_.clear();
+  path_kept_history_ = true;
   while (nodes_[current].state == State::kExpanded) {
     current = select_child(nodes_[current]);
-    pos.make_move(nodes_[current].move);
+    const Move move = nodes_[current].move;
+    pos.make_move(move);
+    if (move.is_single()) {
+      path_hashes_.clear();
+      path_kept_history_ = false;
+    }
+    path_hashes_.push_back(pos.hash());
   }
   Node& leaf = nodes_[current];
   if (leaf.state == State::kPending) return false;
   if (leaf.state == State::kUnexpanded) {
-    const Outcome outcome = pos.outcome(params_.rules);
+    // Decided once per node: a node's path, and so its history, never changes.
+    Outcome outcome = pos.outcome(params_.rules);
+    if (!outcome.is_over() && ends_by_repetition(pos)) outcome = {pos.result_by_count(), EndReason::kRepetition};
     if (outcome.is_over()) {
       leaf.state = State::kTerminal;
       leaf.terminal_value = terminal_value(pos, outcome.result);
@@ -128,6 +147,16 @@ bool Search::select_one() {
   leaf.state = State::kPending;
   add_in_flight(current, 1);
   return true;
+}
+
+bool Search::ends_by_repetition(const Position& pos) const {
+  const int limit = params_.rules.repetition_limit;
+  if (limit <= 0 || path_hashes_.empty()) return false;  // the root itself is the game's concern
+  const std::uint64_t hash = pos.hash();
+  // path_hashes_ ends with pos itself, counted once.
+  int seen = static_cast<int>(std::count(path_hashes_.begin(), path_hashes_.end(), hash));
+  if (path_kept_history_) seen += static_cast<int>(std::count(game_hashes_.begin(), game_hashes_.end(), hash));
+  return seen >= limit;
 }
 
 std::uint32_t Search::select_child(const Node& node) const {

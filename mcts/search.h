@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <span>
+#include <span>
 #include <vector>
 
 #include "game/position.h"
@@ -45,8 +46,9 @@ class Search {
  public:
   Search(const SearchParams& params, std::uint64_t seed);
 
-  // Starts a new tree at pos.
-  void set_root(const Position& pos);
+  // Starts a new tree at pos. recent_hashes (Game::recent_hashes, pos last) lets the search see
+  // repetitions of earlier game positions; without it only repetitions inside the tree count.
+  void set_root(const Position& pos, std::span<const std::uint64_t> recent_hashes = {});
   // The game moved on: keeps the subtree below move when reuse is on, else starts afresh.
   void advance(Move move);
   const Position& root_position() const { return root_position_; }
@@ -90,10 +92,13 @@ class Search {
   };
   static constexpr std::uint32_t kRoot = 0;
 
+  void start_tree(const Position& pos);  // an empty tree at pos, keeping game_hashes_
   // Descends from the root under virtual loss. Returns false on a collision with a leaf
   // already awaiting evaluation.
   bool select_one();
   std::uint32_t select_child(const Node& node) const;
+  // Whether pos, reached by the current selection path, occurs for the repetition_limit-th time.
+  bool ends_by_repetition(const Position& pos) const;
   void add_in_flight(std::uint32_t leaf, int delta);
   // Adds value (from the view of the side to move at leaf) along the path to the root.
   void backup(std::uint32_t leaf, float value);
@@ -106,6 +111,9 @@ class Search {
   Position root_position_;
   std::vector<Node> nodes_;  // nodes_[kRoot] is the root
   std::vector<Node> spare_;  // the previous arena, kept for its capacity
+  std::vector<std::uint64_t> game_hashes_;  // positions before and at the root that can recur
+  std::vector<std::uint64_t> path_hashes_;  // positions after the root on the current selection path
+  bool path_kept_history_ = true;           // false once the path made a single
   std::vector<PendingLeaf> pending_;
   int pending_count_ = 0;
   bool root_noised_ = false;

@@ -20,7 +20,8 @@ void MctsPlayer::follow(const Game& game) {
   if (continues) {
     for (std::size_t i = moves_followed_; i < moves.size(); ++i) search_.advance(moves[i]);
   }
-  if (!continues || !(search_.root_position() == game.position())) search_.set_root(game.position());
+  if (!continues || !(search_.root_position() == game.position()))
+    search_.set_root(game.position(), game.recent_hashes());
 }
 
 Move MctsPlayer::choose_move(const Game& game) {

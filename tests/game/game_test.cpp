@@ -24,6 +24,16 @@ TEST(Game, ThirdRepetitionEndsTheGameWithPiecesCounted) {
   EXPECT_THROW(game.play("b6"), std::invalid_argument);
 }
 
+TEST(Game, RecentHashesRestartAtEachSingle) {
+  Game game;
+  shuffle_once(game);
+  EXPECT_EQ(game.recent_hashes().size(), 5U);
+  EXPECT_EQ(game.recent_hashes().front(), Position::startpos().hash());
+  EXPECT_EQ(game.recent_hashes().back(), game.position().hash());
+  game.play("b6");
+  EXPECT_EQ(game.recent_hashes().size(), 1U);
+}
+
 TEST(Game, RepetitionLimitIsConfigurable) {
   Game two(Position::startpos(), {.halfmove_limit = 100, .repetition_limit = 2});
   shuffle_once(two);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 
+#include "game/game.h"
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
 
@@ -158,6 +159,40 @@ TEST(Search, ManyTreesShareBatches) {
   for (const auto& search : searches) EXPECT_EQ(search->result().total_visits, 100);
   EXPECT_GT(evaluator.largest_batch, 8);
   EXPECT_LT(evaluator.batches, evaluator.requests / 4);
+}
+
+TEST(Search, AvoidsAThirdRepetitionThatLosesOnCount) {
+  // x is a piece up (d4). After these seven jumps o could recreate the first position a third
+  // time with g5g7, which ends the game with x winning on count.
+  Game game(Position::from_fen("x5o/7/7/3x3/7/7/o5x x 0 1"));
+  for (const char* m : {"a7a5", "g7g5", "a5a7", "g5g7", "a7a5", "g7g5", "a5a7"}) game.play(m);
+  Game check = game;
+  check.play("g5g7");
+  ASSERT_EQ(check.outcome(), (Outcome{Result::kXWins, EndReason::kRepetition}));
+
+  UniformEvaluator evaluator;  // every move alike, but for what the search itself finds
+  Search aware(with_visits(800), 1);
+  aware.set_root(game.position(), game.recent_hashes());
+  const SearchResult result = run_search(aware, evaluator);
+  EXPECT_LT(visits_of(result, parse_move("g5g7")), result.total_visits / 50);
+  // Without the game's history the search cannot know, and treats g5g7 like any other jump.
+  Search blind(with_visits(800), 1);
+  blind.set_root(game.position());
+  EXPECT_GT(visits_of(run_search(blind, evaluator), parse_move("g5g7")), 3 * visits_of(result, parse_move("g5g7")));
+}
+
+TEST(Search, TreeReuseCarriesTheRepetitionHistory) {
+  // The same position reached by playing the shuffle through advance() instead of set_root.
+  MaterialEvaluator evaluator;
+  Search search(with_visits(50), 1);
+  search.set_root(Position::from_fen("x5o/7/7/3x3/7/7/o5x x 0 1"));
+  for (const char* m : {"a7a5", "g7g5", "a5a7", "g5g7", "a7a5", "g7g5", "a5a7"}) {
+    run_search(search, evaluator);
+    search.advance(parse_move(m));
+  }
+  search.set_visits(800);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_LT(visits_of(result, parse_move("g5g7")), result.total_visits / 50);
 }
 
 TEST(Search, StopsAtTheNodeLimit) {
