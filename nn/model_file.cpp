@@ -49,6 +49,21 @@ torch::serialize::InputArchive open_archive(const std::string& path, const std::
   return archive;
 }
 
+void write_rules(torch::serialize::OutputArchive& archive, const RuleSettings& rules) {
+  put(archive, "halfmove_limit", static_cast<std::int64_t>(rules.halfmove_limit));
+  put(archive, "repetition_limit", static_cast<std::int64_t>(rules.repetition_limit));
+}
+
+// Rules are required in play files; checkpoints written before they carried rules get the defaults.
+RuleSettings read_rules(torch::serialize::InputArchive& archive, const std::string& path, bool required) {
+  RuleSettings rules;
+  c10::IValue value;
+  if (!required && !archive.try_read("halfmove_limit", value)) return rules;
+  rules.halfmove_limit = static_cast<int>(get(archive, "halfmove_limit", path).toInt());
+  rules.repetition_limit = static_cast<int>(get(archive, "repetition_limit", path).toInt());
+  return rules;
+}
+
 void write_shape(torch::serialize::OutputArchive& archive, const ModelShape& shape) {
   put(archive, "blocks", static_cast<std::int64_t>(shape.blocks));
   put(archive, "channels", static_cast<std::int64_t>(shape.channels));
@@ -77,8 +92,7 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
   put(archive, "version", kFileVersion);
   put(archive, "encoding_version", static_cast<std::int64_t>(kEncodingVersion));
   write_shape(archive, net->shape());
-  put(archive, "halfmove_limit", static_cast<std::int64_t>(info.rules.halfmove_limit));
-  put(archive, "repetition_limit", static_cast<std::int64_t>(info.rules.repetition_limit));
+  write_rules(archive, info.rules);
   put(archive, "step", info.step);
   put(archive, "name", info.name);
   put(archive, "parent", info.parent);
@@ -96,8 +110,7 @@ AtaxxNet load_play_file(const std::string& path, ModelInfo* info_out) {
     throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(info.encoding_version) +
                          "; this build encodes version " + std::to_string(kEncodingVersion));
   info.shape = read_shape(archive, path);
-  info.rules.halfmove_limit = static_cast<int>(get(archive, "halfmove_limit", path).toInt());
-  info.rules.repetition_limit = static_cast<int>(get(archive, "repetition_limit", path).toInt());
+  info.rules = read_rules(archive, path, true);
   info.step = get(archive, "step", path).toInt();
   info.name = get(archive, "name", path).toStringRef();
   info.parent = get(archive, "parent", path).toStringRef();
@@ -114,6 +127,7 @@ void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
   put(archive, "format", std::string(kCheckpointFormat));
   put(archive, "version", kFileVersion);
   write_shape(archive, net->shape());
+  write_rules(archive, info.rules);
   put(archive, "step", info.step);
   put(archive, "optimizer_kind", info.optimizer);
   put(archive, "config", info.config_yaml);
@@ -129,6 +143,7 @@ CheckpointInfo read_checkpoint_info(const std::string& path) {
   auto archive = open_archive(path, kCheckpointFormat);
   CheckpointInfo info;
   info.shape = read_shape(archive, path);
+  info.rules = read_rules(archive, path, false);
   info.step = get(archive, "step", path).toInt();
   info.optimizer = get(archive, "optimizer_kind", path).toStringRef();
   info.config_yaml = get(archive, "config", path).toStringRef();
@@ -152,6 +167,7 @@ void export_play_file(const std::string& checkpoint_path, const std::string& pla
   auto archive = open_archive(checkpoint_path, kCheckpointFormat);
   ModelInfo info;
   info.shape = read_shape(archive, checkpoint_path);
+  info.rules = read_rules(archive, checkpoint_path, false);
   info.step = get(archive, "step", checkpoint_path).toInt();
   info.name = name;
   info.parent = checkpoint_path;

@@ -25,6 +25,7 @@ struct ModelInfo {
 
 struct CheckpointInfo {
   ModelShape shape;
+  RuleSettings rules;        // the run's, copied into play files made by export
   std::int64_t step = 0;
   std::string optimizer;     // "sgd" or "adamw"
   std::string config_yaml;   // the run's effective configuration

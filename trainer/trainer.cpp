@@ -138,6 +138,7 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
 void Trainer::save_checkpoint(const std::string& path) const {
   CheckpointInfo info;
   info.shape = impl_->net->shape();
+  info.rules = impl_->config.rules;
   info.step = impl_->step;
   info.optimizer = impl_->config.training.optimizer;
   info.config_yaml = impl_->config_yaml;

@@ -151,11 +151,15 @@ TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
   torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1));
   CheckpointInfo info;
   info.step = 77;
+  info.rules.halfmove_limit = 60;
+  info.rules.repetition_limit = 0;
   save_checkpoint(temp("e.ckpt"), net, sgd, info);
   export_play_file(temp("e.ckpt"), temp("e.net"), "exported");
   ModelInfo exported;
   AtaxxNet loaded = load_play_file(temp("e.net"), &exported);
   EXPECT_EQ(exported.step, 77);
+  EXPECT_EQ(exported.rules.halfmove_limit, 60);  // the run's rules travel to the play file
+  EXPECT_EQ(exported.rules.repetition_limit, 0);
   EXPECT_EQ(exported.name, "exported");
   torch::NoGradGuard no_grad;
   EXPECT_TRUE(torch::equal(net->forward(sample_input()).policy_logits, loaded->forward(sample_input()).policy_logits));
