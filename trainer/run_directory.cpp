@@ -187,6 +187,7 @@ set title 'Elo of each model (random = 0), 95% error bars'
 set xlabel ''
 set xtics rotate by 60 right font ',8'
 set bmargin 6
+set offsets 0.5, 0.5, 0, 0
 set style data yerrorbars
 plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars pt 7
 )");
