@@ -95,9 +95,7 @@ int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta
 
 Move AlphaBetaPlayer::choose_move(const Game& game) {
   const Position& pos = game.position();
-  MoveList legal;
-  pos.generate_moves(legal);
-  if (legal.empty()) throw std::logic_error("asked for a move in a finished game: " + pos.fen());
+  const MoveList legal = legal_moves(game);
   if (legal.size() == 1) return legal[0];
 
   const MoveLimits& outside = limits_from_outside_;

@@ -10,17 +10,6 @@
 #include "selfplay/uai_player.h"
 
 namespace ataxx {
-namespace {
-
-MoveList legal_moves(const Game& game) {
-  MoveList moves;
-  game.position().generate_moves(moves);
-  if (moves.empty()) throw std::logic_error("asked for a move in a finished game: " + game.position().fen());
-  return moves;
-}
-
-}  // namespace
-
 Move RandomPlayer::choose_move(const Game& game) {
   const MoveList moves = legal_moves(game);
   return moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng_)];

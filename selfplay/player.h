@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,10 +65,16 @@ class PlayerSpec {
   void finish() const;
 
  private:
+  std::optional<std::string> take(const std::string& key);  // the value, removed from the options
+
   std::string text_;
   std::string kind_;
   std::map<std::string, std::string> options_;
 };
+
+// The legal moves, for player implementations; throws std::logic_error when there are none
+// (the game is over by its position).
+MoveList legal_moves(const Game& game);
 
 // A factory for a player kind: consumes the options it knows from the spec.
 using PlayerFactory = std::function<std::unique_ptr<Player>(PlayerSpec&)>;

@@ -45,11 +45,18 @@ PlayerSpec::PlayerSpec(std::string_view text) : text_(text) {
   }
 }
 
-int PlayerSpec::get_int(const std::string& key, int fallback, int min, int max) {
+std::optional<std::string> PlayerSpec::take(const std::string& key) {
   const auto it = options_.find(key);
-  if (it == options_.end()) return fallback;
-  const std::string text = it->second;
+  if (it == options_.end()) return std::nullopt;
+  std::string value = std::move(it->second);
   options_.erase(it);
+  return value;
+}
+
+int PlayerSpec::get_int(const std::string& key, int fallback, int min, int max) {
+  const auto taken = take(key);
+  if (!taken) return fallback;
+  const std::string& text = *taken;
   int value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < min || value > max)
@@ -58,10 +65,9 @@ int PlayerSpec::get_int(const std::string& key, int fallback, int min, int max) 
 }
 
 double PlayerSpec::get_double(const std::string& key, double fallback, double min, double max) {
-  const auto it = options_.find(key);
-  if (it == options_.end()) return fallback;
-  const std::string text = it->second;
-  options_.erase(it);
+  const auto taken = take(key);
+  if (!taken) return fallback;
+  const std::string& text = *taken;
   std::size_t used = 0;
   double value = 0;
   try {
@@ -75,11 +81,7 @@ double PlayerSpec::get_double(const std::string& key, double fallback, double mi
 }
 
 std::string PlayerSpec::get_string(const std::string& key, const std::string& fallback) {
-  const auto it = options_.find(key);
-  if (it == options_.end()) return fallback;
-  std::string value = it->second;
-  options_.erase(it);
-  return value;
+  return take(key).value_or(fallback);
 }
 
 std::map<std::string, std::string> PlayerSpec::take_rest() { return std::exchange(options_, {}); }
@@ -89,6 +91,14 @@ void PlayerSpec::finish() const {
   std::string names;
   for (const auto& [key, value] : options_) names += (names.empty() ? "" : ", ") + key;
   spec_error(text_, "unknown option(s) for " + kind_ + ": " + names);
+}
+
+MoveList legal_moves(const Game& game) {
+  MoveList moves;
+  game.position().generate_moves(moves);
+  if (moves.empty())
+    throw std::logic_error("asked for a move in a finished game: " + game.position().fen());
+  return moves;
 }
 
 void register_player_kind(const std::string& kind, PlayerFactory factory) {
