@@ -31,6 +31,14 @@ struct RuleSettings {
   int repetition_limit = 3;   // the same board and side this many times ends the game, pieces counted
 };
 
+// A result from one side's view: 1 a win, 0 a draw (or a game still going), -1 a loss.
+constexpr int result_for(Color side, Result result) {
+  if (result == Result::kXWins) return side == Color::kX ? 1 : -1;
+  if (result == Result::kOWins) return side == Color::kO ? 1 : -1;
+  return 0;
+}
+constexpr Result win_for(Color winner) { return winner == Color::kX ? Result::kXWins : Result::kOWins; }
+
 std::string to_string(Result result);
 std::string to_string(EndReason reason);
 

@@ -3,19 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace ataxx {
-namespace {
-
-// The game's value from the view of the side to move, for a finished position.
-std::int8_t terminal_value(const Position& pos, Result result) {
-  if (result == Result::kDraw) return 0;
-  const bool x_won = result == Result::kXWins;
-  return x_won == (pos.side_to_move() == Color::kX) ? 1 : -1;
-}
-
-}  // namespace
-
 Move SearchResult::best_move() const {
   assert(!moves.empty());
   return moves[std::max_element(visits.begin(), visits.end()) - visits.begin()];
@@ -132,7 +123,7 @@ bool Search::select_one() {
     if (!outcome.is_over() && ends_by_repetition(pos)) outcome = {pos.result_by_count(), EndReason::kRepetition};
     if (outcome.is_over()) {
       leaf.state = State::kTerminal;
-      leaf.terminal_value = terminal_value(pos, outcome.result);
+      leaf.terminal_value = static_cast<std::int8_t>(result_for(pos.side_to_move(), outcome.result));
     }
   }
   if (leaf.state == State::kTerminal) {
@@ -239,6 +230,15 @@ void Search::apply_evaluations() {
   pending_count_ = 0;
 }
 
+void Search::discard_pending() {
+  for (int i = 0; i < pending_count_; ++i) {
+    const std::uint32_t node = pending_[i].node;
+    nodes_[node].state = State::kUnexpanded;
+    add_in_flight(node, -1);
+  }
+  pending_count_ = 0;
+}
+
 void Search::add_root_noise() {
   root_noised_ = true;
   const Node& root = nodes_[kRoot];
@@ -290,17 +290,26 @@ void run_searches(std::span<Search* const> searches, Evaluator& evaluator, const
       search->collect_leaves(requests);
     }
     if (!any_running) return;
-    if (!requests.empty()) evaluator.evaluate(requests);
+    try {
+      if (!requests.empty()) evaluator.evaluate(requests);
+    } catch (...) {
+      for (Search* search : searches) search->discard_pending();
+      throw;
+    }
     for (Search* search : searches) search->apply_evaluations();
     if (after_round) after_round();
   }
 }
 
 Move choose_move(const SearchResult& result, float temperature, std::mt19937_64& rng) {
-  if (temperature <= 0.0f || result.total_visits == 0) return result.best_move();
+  if (!(temperature >= 0.0f) || !std::isfinite(temperature))
+    throw std::invalid_argument("temperature " + std::to_string(temperature) + " is not a finite number >= 0");
+  const int most = result.visits.empty() ? 0 : *std::max_element(result.visits.begin(), result.visits.end());
+  if (temperature == 0.0f || most == 0) return result.best_move();
+  // Relative to the most visited move, so that a small temperature cannot overflow: weights in [0, 1].
   std::vector<double> weights(result.visits.size());
   for (std::size_t i = 0; i < weights.size(); ++i)
-    weights[i] = std::pow(static_cast<double>(result.visits[i]), 1.0 / temperature);
+    weights[i] = std::pow(static_cast<double>(result.visits[i]) / most, 1.0 / temperature);
   std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
   return result.moves[pick(rng)];
 }

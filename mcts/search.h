@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <random>
 #include <span>
-#include <span>
 #include <vector>
 
 #include "game/position.h"
@@ -53,6 +52,8 @@ class Search {
   void advance(Move move);
   const Position& root_position() const { return root_position_; }
   const SearchParams& params() const { return params_; }
+  // Visits already in the tree at the root (kept from the previous move when the tree is reused).
+  int root_visits() const { return nodes_[kRoot].visits; }
   void set_visits(int visits) { params_.visits = visits; }
   void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
   void set_time_limit(double seconds) { params_.time_limit_s = seconds; }
@@ -67,6 +68,9 @@ class Search {
   void collect_leaves(std::vector<EvalRequest>& requests);
   // Expands and backs up every leaf collected, once the evaluator has filled their requests.
   void apply_evaluations();
+  // Forgets the leaves collected, for when their evaluation failed: their virtual losses are
+  // taken back and they can be selected again. The search stays usable.
+  void discard_pending();
   SearchResult result() const;
 
  private:
@@ -122,7 +126,8 @@ class Search {
 };
 
 // Runs every search to its limit, batching their leaves into shared evaluator calls;
-// after_round, when given, runs after each round of backups (progress reports).
+// after_round, when given, runs after each round of backups (progress reports). When the
+// evaluator throws, every search drops its pending leaves and the exception goes on to the caller.
 void run_searches(std::span<Search* const> searches, Evaluator& evaluator,
                   const std::function<void()>& after_round = {});
 inline SearchResult run_search(Search& search, Evaluator& evaluator) {
@@ -132,7 +137,8 @@ inline SearchResult run_search(Search& search, Evaluator& evaluator) {
 }
 
 // Picks a move from the visit counts: the most visited at temperature 0, else with probability
-// proportional to visits^(1/temperature).
+// proportional to visits^(1/temperature) (with no visits at all: the first move). Throws
+// std::invalid_argument for a negative or non-finite temperature.
 Move choose_move(const SearchResult& result, float temperature, std::mt19937_64& rng);
 
 }  // namespace ataxx

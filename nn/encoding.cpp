@@ -44,14 +44,21 @@ Bitboard transform_bitboard(int symmetry, Bitboard b) {
 
 }  // namespace
 
+constexpr int kClockCap = 100;  // the clock plane holds min(clock, 100) / 100
+
 void encode_position(const Position& pos, std::span<float, kInputSize> planes) {
   const Color us = pos.side_to_move();
   const Bitboard boards[4] = {pos.pieces(us), pos.pieces(~us), pos.gaps(), pos.empty()};
   for (int plane = 0; plane < 4; ++plane)
     for (Square sq = 0; sq < kNumSquares; ++sq) planes[plane * kNumSquares + sq] = (boards[plane] >> sq) & 1;
-  const float clock = std::min(pos.halfmove_clock(), 100) / 100.0f;
+  const float clock = static_cast<float>(std::min(pos.halfmove_clock(), kClockCap)) / kClockCap;
   std::fill_n(planes.begin() + 4 * kNumSquares, kNumSquares, clock);
   std::fill_n(planes.begin() + 5 * kNumSquares, kNumSquares, 1.0f);
+}
+
+std::uint64_t encoding_key(const Position& pos) {
+  std::uint64_t clock = static_cast<std::uint64_t>(std::min(pos.halfmove_clock(), kClockCap));
+  return pos.hash() ^ zobrist::splitmix64(clock);
 }
 
 int policy_index(Move move) {

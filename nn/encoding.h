@@ -23,6 +23,9 @@ inline constexpr int kPolicySize = kNumSquares * kMovesPerSquare + 1;
 inline constexpr int kPassIndex = kPolicySize - 1;
 
 void encode_position(const Position& pos, std::span<float, kInputSize> planes);
+// A hash of everything encode_position puts in the planes: equal keys, equal inputs (but for
+// hash collisions). The position's hash alone leaves out the halfmove clock.
+std::uint64_t encoding_key(const Position& pos);
 int policy_index(Move move);
 Move move_from_policy_index(int index);  // index must be a valid policy index
 

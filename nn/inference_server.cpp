@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "nn/eval_cache.h"
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
 
@@ -22,40 +23,6 @@ struct Job {
   std::span<const EvalRequest> requests;
   std::atomic<bool> done{false};  // set last, under the server's mutex; read by a spinning caller
   std::exception_ptr error;
-};
-
-// Position hash -> value and legal-move priors, direct mapped, one lock per shard.
-class EvalCache {
- public:
-  explicit EvalCache(int entries) : slots_(std::max(entries, 0)) {}
-  bool enabled() const { return !slots_.empty(); }
-
-  bool find(const EvalRequest& request) {
-    Slot& slot = slot_for(request.position->hash());
-    std::lock_guard lock(shard_for(request.position->hash()));
-    if (slot.key != request.position->hash() || slot.priors.size() != request.moves.size()) return false;
-    std::copy(slot.priors.begin(), slot.priors.end(), request.priors.begin());
-    *request.value = slot.value;
-    return true;
-  }
-  void insert(const EvalRequest& request) {
-    Slot& slot = slot_for(request.position->hash());
-    std::lock_guard lock(shard_for(request.position->hash()));
-    slot.key = request.position->hash();
-    slot.value = *request.value;
-    slot.priors.assign(request.priors.begin(), request.priors.end());
-  }
-
- private:
-  struct Slot {
-    std::uint64_t key = 0;
-    Wdl value;
-    std::vector<float> priors;
-  };
-  Slot& slot_for(std::uint64_t hash) { return slots_[hash % slots_.size()]; }
-  std::mutex& shard_for(std::uint64_t hash) { return shards_[(hash >> 32) % shards_.size()]; }
-  std::vector<Slot> slots_;
-  std::array<std::mutex, 64> shards_;
 };
 
 torch::Device parse_device(const std::string& name) {
@@ -72,10 +39,13 @@ torch::Device parse_device(const std::string& name) {
 struct LoadedNet {
   AtaxxNet net{nullptr};
   ModelInfo info;
+  std::uint64_t generation = 0;  // which network of the server's life: cache entries carry it
 };
 
 std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device device, bool bf16) {
+  static std::atomic<std::uint64_t> loads{0};
   auto loaded = std::make_shared<LoadedNet>();
+  loaded->generation = ++loads;
   loaded->net = load_play_file(path, &loaded->info);
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
   loaded->net->to(device, bf16 ? torch::kBFloat16 : torch::kFloat32);
@@ -168,7 +138,7 @@ void InferenceServer::Impl::serve() {
       for (const EvalRequest& r : job->requests) {
         if (cache.enabled()) {
           ++lookups;
-          if (cache.find(r)) {
+          if (cache.find(r, current->generation)) {
             ++hits;
             continue;
           }
@@ -179,7 +149,7 @@ void InferenceServer::Impl::serve() {
     try {
       if (!pending.empty()) run_network(*current, device, options.bf16, pending);
       if (cache.enabled())
-        for (const EvalRequest* r : pending) cache.insert(*r);
+        for (const EvalRequest* r : pending) cache.insert(*r, current->generation);
     } catch (...) {
       error = std::current_exception();
     }

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "game/atomic_file.h"
+#include "util/atomic_file.h"
 
 namespace ataxx {
 namespace {
@@ -15,10 +15,48 @@ void put(torch::serialize::OutputArchive& archive, const std::string& key, const
   archive.write(key, value);
 }
 
+constexpr ModelShape kLargestShape{64, 1024};
+
 c10::IValue get(torch::serialize::InputArchive& archive, const std::string& key, const std::string& path) {
   c10::IValue value;
   if (!archive.try_read(key, value)) throw ModelFileError("model file '" + path + "' lacks the field '" + key + "'");
   return value;
+}
+
+std::int64_t get_int(torch::serialize::InputArchive& archive, const std::string& key, const std::string& path) {
+  const c10::IValue value = get(archive, key, path);
+  if (!value.isInt()) throw ModelFileError("model file '" + path + "': the field '" + key + "' is not an integer");
+  return value.toInt();
+}
+
+std::string get_string(torch::serialize::InputArchive& archive, const std::string& key, const std::string& path) {
+  const c10::IValue value = get(archive, key, path);
+  if (!value.isString()) throw ModelFileError("model file '" + path + "': the field '" + key + "' is not text");
+  return value.toStringRef();
+}
+
+int get_int_in(torch::serialize::InputArchive& archive, const std::string& key, const std::string& path,
+               std::int64_t min, std::int64_t max) {
+  const std::int64_t value = get_int(archive, key, path);
+  if (value < min || value > max)
+    throw ModelFileError("model file '" + path + "': " + key + " = " + std::to_string(value) + " is outside [" +
+                         std::to_string(min) + ", " + std::to_string(max) + "]");
+  return static_cast<int>(value);
+}
+
+// Runs `read`, turning whatever LibTorch throws on a damaged archive into a ModelFileError.
+template <typename Read>
+auto guarded(const std::string& path, Read read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const ModelFileError&) {
+    throw;
+  } catch (const c10::Error& e) {
+    const std::string what = e.what_without_backtrace();
+    throw ModelFileError("model file '" + path + "' is damaged (" + what.substr(0, what.find('\n')) + ")");
+  } catch (const std::exception& e) {
+    throw ModelFileError("model file '" + path + "' is damaged (" + std::string(e.what()) + ")");
+  }
 }
 
 void save_archive(torch::serialize::OutputArchive& archive, const std::string& path) {
@@ -42,7 +80,7 @@ torch::serialize::InputArchive open_archive(const std::string& path, const std::
     throw ModelFileError("'" + path + "' is a LibTorch archive but not an ataxx-zero model file");
   if (tag.toStringRef() != format)
     throw ModelFileError("'" + path + "' is an " + tag.toStringRef() + ", expected an " + format);
-  const std::int64_t version = get(archive, "version", path).toInt();
+  const std::int64_t version = get_int(archive, "version", path);
   if (version != kFileVersion)
     throw ModelFileError("'" + path + "' has file version " + std::to_string(version) + "; this build reads version " +
                          std::to_string(kFileVersion));
@@ -59,8 +97,8 @@ RuleSettings read_rules(torch::serialize::InputArchive& archive, const std::stri
   RuleSettings rules;
   c10::IValue value;
   if (!required && !archive.try_read("halfmove_limit", value)) return rules;
-  rules.halfmove_limit = static_cast<int>(get(archive, "halfmove_limit", path).toInt());
-  rules.repetition_limit = static_cast<int>(get(archive, "repetition_limit", path).toInt());
+  rules.halfmove_limit = get_int_in(archive, "halfmove_limit", path, 0, 10000);
+  rules.repetition_limit = get_int_in(archive, "repetition_limit", path, 0, 100);
   return rules;
 }
 
@@ -70,7 +108,8 @@ void write_shape(torch::serialize::OutputArchive& archive, const ModelShape& sha
 }
 
 ModelShape read_shape(torch::serialize::InputArchive& archive, const std::string& path) {
-  return {static_cast<int>(get(archive, "blocks", path).toInt()), static_cast<int>(get(archive, "channels", path).toInt())};
+  return {get_int_in(archive, "blocks", path, 1, kLargestShape.blocks),
+          get_int_in(archive, "channels", path, 1, kLargestShape.channels)};
 }
 
 void load_weights(torch::serialize::InputArchive& archive, AtaxxNet& net, const std::string& path) {
@@ -102,25 +141,6 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
   save_archive(archive, path);
 }
 
-AtaxxNet load_play_file(const std::string& path, ModelInfo* info_out) {
-  auto archive = open_archive(path, kPlayFormat);
-  ModelInfo info;
-  info.encoding_version = static_cast<int>(get(archive, "encoding_version", path).toInt());
-  if (info.encoding_version != kEncodingVersion)
-    throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(info.encoding_version) +
-                         "; this build encodes version " + std::to_string(kEncodingVersion));
-  info.shape = read_shape(archive, path);
-  info.rules = read_rules(archive, path, true);
-  info.step = get(archive, "step", path).toInt();
-  info.name = get(archive, "name", path).toStringRef();
-  info.parent = get(archive, "parent", path).toStringRef();
-  AtaxxNet net(info.shape);
-  load_weights(archive, net, path);
-  net->eval();
-  if (info_out) *info_out = info;
-  return net;
-}
-
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
                      const CheckpointInfo& info) {
   torch::serialize::OutputArchive archive;
@@ -139,18 +159,39 @@ void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
   save_archive(archive, path);
 }
 
-CheckpointInfo read_checkpoint_info(const std::string& path) {
+namespace {
+
+AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
+  auto archive = open_archive(path, kPlayFormat);
+  ModelInfo info;
+  info.encoding_version = static_cast<int>(get_int(archive, "encoding_version", path));
+  if (info.encoding_version != kEncodingVersion)
+    throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(info.encoding_version) +
+                         "; this build encodes version " + std::to_string(kEncodingVersion));
+  info.shape = read_shape(archive, path);
+  info.rules = read_rules(archive, path, true);
+  info.step = get_int(archive, "step", path);
+  info.name = get_string(archive, "name", path);
+  info.parent = get_string(archive, "parent", path);
+  AtaxxNet net(info.shape);
+  load_weights(archive, net, path);
+  net->eval();
+  if (info_out) *info_out = info;
+  return net;
+}
+
+CheckpointInfo read_checkpoint_fields(const std::string& path) {
   auto archive = open_archive(path, kCheckpointFormat);
   CheckpointInfo info;
   info.shape = read_shape(archive, path);
   info.rules = read_rules(archive, path, false);
-  info.step = get(archive, "step", path).toInt();
-  info.optimizer = get(archive, "optimizer_kind", path).toStringRef();
-  info.config_yaml = get(archive, "config", path).toStringRef();
+  info.step = get_int(archive, "step", path);
+  info.optimizer = get_string(archive, "optimizer_kind", path);
+  info.config_yaml = get_string(archive, "config", path);
   return info;
 }
 
-void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer) {
+void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer) {
   auto archive = open_archive(path, kCheckpointFormat);
   load_weights(archive, net, path);
   torch::serialize::InputArchive optimizer_state;
@@ -163,17 +204,35 @@ void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
   }
 }
 
-void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
+void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
   auto archive = open_archive(checkpoint_path, kCheckpointFormat);
   ModelInfo info;
   info.shape = read_shape(archive, checkpoint_path);
   info.rules = read_rules(archive, checkpoint_path, false);
-  info.step = get(archive, "step", checkpoint_path).toInt();
+  info.step = get_int(archive, "step", checkpoint_path);
   info.name = name;
   info.parent = checkpoint_path;
   AtaxxNet net(info.shape);
   load_weights(archive, net, checkpoint_path);
   save_play_file(play_path, net, info);
+}
+
+}  // namespace
+
+AtaxxNet load_play_file(const std::string& path, ModelInfo* info_out) {
+  return guarded(path, [&] { return read_play_file(path, info_out); });
+}
+
+CheckpointInfo read_checkpoint_info(const std::string& path) {
+  return guarded(path, [&] { return read_checkpoint_fields(path); });
+}
+
+void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer) {
+  guarded(path, [&] { read_checkpoint_state(path, net, optimizer); });
+}
+
+void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
+  guarded(checkpoint_path, [&] { export_checkpoint(checkpoint_path, play_path, name); });
 }
 
 }  // namespace ataxx

@@ -1,11 +1,14 @@
 #include "selfplay/selfplay_worker.h"
 
 #include <memory>
+#include <mutex>
 #include <random>
+#include <stdexcept>
 
 #include "game/game.h"
 #include "mcts/search.h"
 #include "nn/encoding.h"
+#include "util/parallel.h"
 
 namespace ataxx {
 namespace {
@@ -20,9 +23,14 @@ struct Slot {
   int lowest_value_side = -1;  // the side (0 x, 1 o) that first fell below the resign threshold
 };
 
-std::int8_t result_for(Color side, Result result) {
-  if (result == Result::kDraw) return 0;
-  return (result == Result::kXWins) == (side == Color::kX) ? 1 : -1;
+TrainingSample policy_sample(const Position& pos, const SearchResult& result) {
+  TrainingSample sample;
+  sample.position = pos;
+  sample.root_value = result.value;
+  for (std::size_t i = 0; i < result.moves.size(); ++i)
+    if (result.visits[i] > 0)
+      sample.visits.emplace_back(policy_index(result.moves[i]), std::min(result.visits[i], 65535));
+  return sample;
 }
 
 }  // namespace
@@ -40,7 +48,8 @@ void SelfPlayStats::add(const SelfPlayStats& o) {
 SelfPlayWorker::SelfPlayWorker(const RunConfig& config, std::vector<Position> openings, std::uint64_t seed)
     : config_(config), openings_(std::move(openings)), seed_(seed) {}
 
-SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_left, const std::atomic<bool>& stop,
+SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_left,
+                                  const std::function<bool()>& stopped,
                                   const std::function<void(SelfPlayBatch&&)>& emit) {
   const auto& sp = config_.selfplay;
   std::mt19937_64 rng(seed_);
@@ -57,7 +66,7 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
   for (Slot& slot : slots) slot.search = std::make_unique<Search>(params, rng());
 
   auto start_game = [&](Slot& slot) {
-    if (stop || games_left.fetch_sub(1) <= 0) {
+    if (stopped() || games_left.fetch_sub(1) <= 0) {
       slot.active = false;
       return;
     }
@@ -73,9 +82,13 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
   auto finish_game = [&](Slot& slot, Result result, bool resigned) {
     const Position& final_position = slot.game->position();
     for (TrainingSample& s : slot.samples) {
-      s.result = result_for(s.position.side_to_move(), result);
-      s.final_x = final_position.pieces(Color::kX);
-      s.final_o = final_position.pieces(Color::kO);
+      s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
+      // A resigned game's final board is not known: the board at resignation is not it.
+      s.final_board_known = !resigned;
+      if (!resigned) {
+        s.final_x = final_position.pieces(Color::kX);
+        s.final_o = final_position.pieces(Color::kO);
+      }
       pending.samples.push_back(std::move(s));
     }
     ++pending.games;
@@ -95,36 +108,33 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
 
   for (Slot& slot : slots) start_game(slot);
   std::vector<Search*> active;
-  while (true) {
+  std::vector<int> visits_before(slots.size());
+  while (!stopped()) {
     active.clear();
-    for (Slot& slot : slots) {
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      Slot& slot = slots[i];
       if (!slot.active) continue;
       slot.full_search = uniform(rng) < sp.full_search_share;
-      slot.search->set_visits(slot.full_search ? sp.visits : sp.fast_visits);
+      // A full search adds all its playouts after the root noise, whatever the reused tree holds.
+      visits_before[i] = slot.search->root_visits();
+      slot.search->set_visits(slot.full_search ? visits_before[i] + sp.visits : sp.fast_visits);
       slot.search->set_dirichlet_weight(slot.full_search ? static_cast<float>(sp.dirichlet_weight) : 0.0f);
       active.push_back(slot.search.get());
     }
     if (active.empty()) break;
     run_searches(active, evaluator);
 
-    for (Slot& slot : slots) {
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      Slot& slot = slots[i];
       if (!slot.active) continue;
       const SearchResult result = slot.search->result();
-      stats.simulations += result.total_visits;
+      stats.simulations += result.total_visits - visits_before[i];
       const Position& pos = slot.game->position();
-      if (slot.full_search) {
-        TrainingSample sample;
-        sample.position = pos;
-        sample.root_value = result.value;
-        for (std::size_t i = 0; i < result.moves.size(); ++i)
-          if (result.visits[i] > 0)
-            sample.visits.emplace_back(policy_index(result.moves[i]), std::min(result.visits[i], 65535));
-        slot.samples.push_back(std::move(sample));
-      }
+      if (slot.full_search) slot.samples.push_back(policy_sample(pos, result));
       if (sp.resign_threshold > -1.0 && result.value < sp.resign_threshold) {
         if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
         if (!slot.no_resign) {
-          finish_game(slot, pos.side_to_move() == Color::kX ? Result::kOWins : Result::kXWins, true);
+          finish_game(slot, win_for(~pos.side_to_move()), true);
           continue;
         }
       }
@@ -138,6 +148,30 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
   }
   if (pending.games > 0) emit(std::move(pending));
   return stats;
+}
+
+SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Position>& openings, std::uint64_t seed,
+                                  Evaluator& evaluator, int games, const std::atomic<bool>& stop,
+                                  const std::function<void(SelfPlayBatch&&)>& emit) {
+  std::atomic<int> games_left{games};
+  std::atomic<bool> failed{false};
+  std::mutex mutex;  // guards total
+  SelfPlayStats total;
+  auto stopped = [&] { return stop.load() || failed.load(); };
+  run_in_parallel(
+      config.selfplay.threads,
+      [&](int w) {
+        try {
+          SelfPlayWorker worker(config, openings, seed * 1000003 + w);
+          const SelfPlayStats stats = worker.run(evaluator, games_left, stopped, emit);
+          std::lock_guard lock(mutex);
+          total.add(stats);
+        } catch (const std::exception& e) {
+          throw std::runtime_error("self-play worker " + std::to_string(w) + ": " + e.what());
+        }
+      },
+      [&] { failed = true; });
+  return total;
 }
 
 }  // namespace ataxx

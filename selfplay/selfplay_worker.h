@@ -8,8 +8,8 @@
 #include <functional>
 #include <vector>
 
+#include "config/run_config.h"
 #include "mcts/evaluator.h"
-#include "selfplay/run_config.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
@@ -21,7 +21,7 @@ struct SelfPlayStats {
   int no_resign_games = 0;
   int would_resign = 0;          // no-resign games where a side fell below the threshold
   int false_resignations = 0;    // ... and that side did not lose
-  std::uint64_t simulations = 0;
+  std::uint64_t simulations = 0;  // playouts added by the searches (visits reused from a previous move not counted)
   void add(const SelfPlayStats& other);
   double false_resignation_rate() const { return would_resign ? double(false_resignations) / would_resign : 0.0; }
 };
@@ -34,9 +34,10 @@ struct SelfPlayBatch {
 class SelfPlayWorker {
  public:
   SelfPlayWorker(const RunConfig& config, std::vector<Position> openings, std::uint64_t seed);
-  // Plays until `games_left` (shared by all workers) runs out or `stop` is set; every
-  // games_per_chunk finished games (and at the end) hands a batch to `emit`.
-  SelfPlayStats run(Evaluator& evaluator, std::atomic<int>& games_left, const std::atomic<bool>& stop,
+  // Plays until `games_left` (shared by all workers) runs out or `stopped()` says so (then the
+  // games in progress are dropped). Every games_per_chunk finished games, and at the end, hands a
+  // batch to `emit`.
+  SelfPlayStats run(Evaluator& evaluator, std::atomic<int>& games_left, const std::function<bool()>& stopped,
                     const std::function<void(SelfPlayBatch&&)>& emit);
 
  private:
@@ -44,5 +45,12 @@ class SelfPlayWorker {
   std::vector<Position> openings_;
   std::uint64_t seed_;
 };
+
+// Plays `games` games on config.selfplay.threads workers sharing the evaluator; `emit` may be
+// called from any of them at once. When a worker fails the others stop, and the error is rethrown
+// as std::runtime_error naming the worker.
+SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Position>& openings, std::uint64_t seed,
+                                  Evaluator& evaluator, int games, const std::atomic<bool>& stop,
+                                  const std::function<void(SelfPlayBatch&&)>& emit);
 
 }  // namespace ataxx

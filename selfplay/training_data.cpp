@@ -1,30 +1,44 @@
 #include "selfplay/training_data.h"
 
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: the frame's checksum flag
 #include <zstd.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <stdexcept>
 
-#include "game/atomic_file.h"
+#include "nn/encoding.h"
+#include "util/atomic_file.h"
 
 namespace ataxx {
 namespace {
 
-constexpr char kMagic[4] = {'A', 'X', 'Z', '1'};
+constexpr char kMagicV1[4] = {'A', 'X', 'Z', '1'};
+constexpr char kMagicV2[4] = {'A', 'X', 'Z', '2'};
+constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
+// Bytes of a sample: position 3 x 8 + 1 + 2 + 2, root value 4, result 1, flags 1 (version 2),
+// final board 2 x 8, visit count 2, then 4 a visited move.
+constexpr std::size_t kFixedSampleSize = 53;
+constexpr std::size_t kMaxSampleSize = kFixedSampleSize + 4 * kMaxMoves;
 
 template <typename T>
 void put(std::string& out, T value) {
   out.append(reinterpret_cast<const char*>(&value), sizeof value);
 }
 
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+  throw std::runtime_error("chunk '" + name + "': " + what);
+}
+
 class Reader {
  public:
-  Reader(std::string_view data, const std::string& path) : data_(data), path_(path) {}
+  Reader(std::string_view data, const std::string& name) : data_(data), name_(name) {}
   template <typename T>
   T get() {
-    if (data_.size() < sizeof(T)) throw std::runtime_error("chunk '" + path_ + "' is truncated");
+    if (data_.size() < sizeof(T)) fail(name_, "truncated");
     T value;
     std::memcpy(&value, data_.data(), sizeof value);
     data_.remove_prefix(sizeof value);
@@ -34,13 +48,109 @@ class Reader {
 
  private:
   std::string_view data_;
-  const std::string& path_;
+  const std::string& name_;
 };
+
+struct Header {
+  int version = 0;
+  std::uint32_t games = 0;
+  std::uint32_t samples = 0;
+};
+
+Header parse_header(std::string_view bytes, const std::string& name) {
+  if (bytes.size() < kHeaderSize) fail(name, "not an ataxx-zero game chunk (too short)");
+  Header header;
+  if (std::memcmp(bytes.data(), kMagicV2, 4) == 0) header.version = 2;
+  else if (std::memcmp(bytes.data(), kMagicV1, 4) == 0) header.version = 1;
+  else fail(name, "not an ataxx-zero game chunk");
+  std::memcpy(&header.games, bytes.data() + 4, 4);
+  std::memcpy(&header.samples, bytes.data() + 8, 4);
+  if (header.games > kMaxChunkGames || header.samples > kMaxChunkSamples)
+    fail(name, "claims " + std::to_string(header.games) + " games and " + std::to_string(header.samples) +
+                   " samples, more than a chunk may hold");
+  return header;
+}
+
+// The decompressed samples, after checking the frame's claimed size against what the header
+// allows and, in version 2, that the frame carries its checksum (verified by zstd on the way).
+std::string decompress(std::string_view frame, const Header& header, const std::string& name) {
+  ZSTD_frameHeader info;
+  if (ZSTD_getFrameHeader(&info, frame.data(), frame.size()) != 0 || info.frameType != ZSTD_frame)
+    fail(name, "the compressed data is damaged");
+  if (info.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) fail(name, "the compressed data has no size");
+  const std::size_t fixed = kFixedSampleSize - (header.version == 1 ? 1 : 0);
+  if (info.frameContentSize < header.samples * fixed ||
+      info.frameContentSize > header.samples * (fixed + 4 * kMaxMoves))
+    fail(name, "the compressed size does not fit " + std::to_string(header.samples) + " samples");
+  if (header.version >= 2 && !info.checksumFlag) fail(name, "the compressed data has no checksum");
+  std::string raw(info.frameContentSize, '\0');
+  const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
+  if (ZSTD_isError(got)) fail(name, std::string("the compressed data is damaged (") + ZSTD_getErrorName(got) + ")");
+  if (got != raw.size()) fail(name, "the compressed data is shorter than it says");
+  return raw;
+}
+
+Position read_position(Reader& in, const std::string& name) {
+  const Bitboard x = in.get<Bitboard>(), o = in.get<Bitboard>(), gaps = in.get<Bitboard>();
+  const std::uint8_t side = in.get<std::uint8_t>();
+  const int halfmove = in.get<std::uint16_t>();
+  const int fullmove = in.get<std::uint16_t>();
+  if (side > 1) fail(name, "a sample has side to move " + std::to_string(side));
+  try {
+    return Position::from_bitboards(x, o, gaps, static_cast<Color>(side), halfmove, fullmove);
+  } catch (const std::invalid_argument& e) {
+    fail(name, std::string("a sample holds an impossible position: ") + e.what());
+  }
+}
+
+TrainingSample read_sample(Reader& in, int version, const std::string& name) {
+  TrainingSample s;
+  s.position = read_position(in, name);
+  s.root_value = in.get<float>();
+  if (!(std::abs(s.root_value) <= 1.0f)) fail(name, "a sample's root value is not in [-1, 1]");
+  s.result = in.get<std::int8_t>();
+  if (s.result < -1 || s.result > 1) fail(name, "a sample's result is not -1, 0 or 1");
+  if (version >= 2) {
+    const std::uint8_t flags = in.get<std::uint8_t>();
+    if (flags > 1) fail(name, "a sample has unknown flags");
+    s.final_board_known = flags == 1;
+  }
+  s.final_x = in.get<Bitboard>();
+  s.final_o = in.get<Bitboard>();
+  if ((s.final_x & s.final_o) || ((s.final_x | s.final_o) & ~kAllSquares))
+    fail(name, "a sample's final board is impossible");
+  const int count = in.get<std::uint16_t>();
+  if (count > kMaxMoves) fail(name, "a sample has " + std::to_string(count) + " visited moves");
+  s.visits.resize(count);
+  for (auto& [index, visits] : s.visits) {
+    index = in.get<std::uint16_t>();
+    visits = in.get<std::uint16_t>();
+    // Only indices of real moves: every symmetry maps them to valid indices again.
+    if (index >= kPolicySize || policy_index(move_from_policy_index(index)) != index)
+      fail(name, "a sample's policy index " + std::to_string(index) + " is not a move");
+    if (visits == 0) fail(name, "a sample lists a move with no visits");
+  }
+  return s;
+}
+
+std::string read_file(const std::string& path, std::size_t at_most) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read chunk '" + path + "'");
+  std::string bytes(at_most, '\0');
+  if (at_most == 0) {
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  } else {
+    in.read(bytes.data(), static_cast<std::streamsize>(at_most));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  return bytes;
+}
 
 }  // namespace
 
 void write_chunk(const std::string& path, int games, const std::vector<TrainingSample>& samples) {
   std::string raw;
+  raw.reserve(samples.size() * kFixedSampleSize);
   for (const TrainingSample& s : samples) {
     const Position& p = s.position;
     put(raw, p.pieces(Color::kX));
@@ -51,6 +161,7 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
     put<std::uint16_t>(raw, static_cast<std::uint16_t>(p.fullmove_number()));
     put(raw, s.root_value);
     put(raw, s.result);
+    put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
     put(raw, s.final_x);
     put(raw, s.final_o);
     put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
@@ -59,81 +170,35 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
       put(raw, count);
     }
   }
+  std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, 3);
+  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
   std::string compressed(ZSTD_compressBound(raw.size()), '\0');
-  const std::size_t size = ZSTD_compress(compressed.data(), compressed.size(), raw.data(), raw.size(), 3);
+  const std::size_t size = ZSTD_compress2(context.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
   if (ZSTD_isError(size)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
   compressed.resize(size);
-  std::string file(kMagic, sizeof kMagic);
+  std::string file(kMagicV2, sizeof kMagicV2);
   put<std::uint32_t>(file, static_cast<std::uint32_t>(games));
   put<std::uint32_t>(file, static_cast<std::uint32_t>(samples.size()));
   file += compressed;
   write_file_atomically(path, file);
 }
 
-namespace {
-
-constexpr std::size_t kHeaderSize = 12;
-
-std::string read_header_checked(const std::string& path, std::size_t bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read chunk '" + path + "'");
-  std::string file;
-  if (bytes == 0) file.assign(std::istreambuf_iterator<char>(in), {});
-  else {
-    file.resize(bytes);
-    in.read(file.data(), bytes);
-    file.resize(in.gcount());
-  }
-  if (file.size() < kHeaderSize || std::memcmp(file.data(), kMagic, 4) != 0)
-    throw std::runtime_error("'" + path + "' is not an ataxx-zero game chunk");
-  return file;
+std::vector<TrainingSample> parse_chunk(std::string_view bytes, const std::string& name) {
+  const Header header = parse_header(bytes, name);
+  const std::string raw = decompress(bytes.substr(kHeaderSize), header, name);
+  Reader reader(raw, name);
+  std::vector<TrainingSample> samples;
+  samples.reserve(header.samples);
+  for (std::uint32_t i = 0; i < header.samples; ++i) samples.push_back(read_sample(reader, header.version, name));
+  if (!reader.done()) fail(name, "trailing data after the samples");
+  return samples;
 }
 
-}  // namespace
+std::vector<TrainingSample> read_chunk(const std::string& path) { return parse_chunk(read_file(path, 0), path); }
 
 int chunk_games(const std::string& path) {
-  const std::string header = read_header_checked(path, kHeaderSize);
-  std::uint32_t games;
-  std::memcpy(&games, header.data() + 4, 4);
-  return static_cast<int>(games);
-}
-
-std::vector<TrainingSample> read_chunk(const std::string& path) {
-  const std::string file = read_header_checked(path, 0);
-  std::uint32_t count;
-  std::memcpy(&count, file.data() + 8, 4);
-  const std::string_view compressed(file.data() + kHeaderSize, file.size() - kHeaderSize);
-  const unsigned long long raw_size = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
-  if (raw_size == ZSTD_CONTENTSIZE_ERROR || raw_size == ZSTD_CONTENTSIZE_UNKNOWN)
-    throw std::runtime_error("chunk '" + path + "' is corrupt");
-  std::string raw(raw_size, '\0');
-  const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), compressed.data(), compressed.size());
-  if (ZSTD_isError(got) || got != raw_size) throw std::runtime_error("chunk '" + path + "' is corrupt");
-
-  Reader reader(raw, path);
-  std::vector<TrainingSample> samples(count);
-  for (TrainingSample& s : samples) {
-    const Bitboard x = reader.get<Bitboard>(), o = reader.get<Bitboard>(), gaps = reader.get<Bitboard>();
-    const auto side = static_cast<Color>(reader.get<std::uint8_t>() & 1);
-    const int halfmove = reader.get<std::uint16_t>();
-    const int fullmove = reader.get<std::uint16_t>();
-    try {
-      s.position = Position::from_bitboards(x, o, gaps, side, halfmove, fullmove);
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error("chunk '" + path + "' holds an impossible position: " + e.what());
-    }
-    s.root_value = reader.get<float>();
-    s.result = reader.get<std::int8_t>();
-    s.final_x = reader.get<Bitboard>();
-    s.final_o = reader.get<Bitboard>();
-    s.visits.resize(reader.get<std::uint16_t>());
-    for (auto& [index, visits] : s.visits) {
-      index = reader.get<std::uint16_t>();
-      visits = reader.get<std::uint16_t>();
-    }
-  }
-  if (!reader.done()) throw std::runtime_error("chunk '" + path + "' has trailing data");
-  return samples;
+  return static_cast<int>(parse_header(read_file(path, kHeaderSize), path).games);
 }
 
 }  // namespace ataxx

@@ -1,10 +1,13 @@
 // Training samples from self-play and the compressed chunk files that carry them.
-// A chunk is "AXZ1", the number of games and of samples it holds, then zstd-compressed
-// fixed-layout samples; chunks are written atomically, so a reader sees whole chunks or none.
+// A chunk is "AXZ2", the number of games and of samples it holds, then one zstd frame (with its
+// content checksum) of fixed-layout samples. Chunks are written atomically, so a reader sees
+// whole chunks or none; everything read is checked, so a damaged chunk is an error, never
+// a wrong sample. Chunks of version 1 ("AXZ1": no checksum, no final-board flag) still load.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,14 +20,21 @@ struct TrainingSample {
   std::vector<std::pair<std::uint16_t, std::uint16_t>> visits;  // (policy index, visit count), the policy target
   float root_value = 0.0f;  // search value for the side to move
   std::int8_t result = 0;   // final result for the side to move: 1, 0, -1
+  bool final_board_known = true;  // false for resigned games: no ownership or piece targets
   Bitboard final_x = 0;     // the board at the end of the game (ownership targets)
   Bitboard final_o = 0;
 };
 
+// Limits a reader enforces before it allocates anything.
+inline constexpr std::uint32_t kMaxChunkGames = 1u << 20;
+inline constexpr std::uint32_t kMaxChunkSamples = 1u << 22;
+
 void write_chunk(const std::string& path, int games, const std::vector<TrainingSample>& samples);
-// Throws std::runtime_error naming the file when it is not a whole, valid chunk.
+// Throws std::runtime_error naming the file and the fault when it is not a whole, valid chunk.
 std::vector<TrainingSample> read_chunk(const std::string& path);
-// The number of games in a chunk, from its header alone.
+// The same for a chunk's bytes; `name` goes into the messages.
+std::vector<TrainingSample> parse_chunk(std::string_view bytes, const std::string& name);
+// The number of games in a chunk, from its header alone (throws as read_chunk does).
 int chunk_games(const std::string& path);
 
 }  // namespace ataxx

@@ -15,8 +15,8 @@
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
 #include "nn/inference_server.h"
-#include "selfplay/engine_process.h"
-#include "selfplay/openings.h"
+#include "players/engine_process.h"
+#include "match/openings.h"
 #include "tools/commands.h"
 
 namespace ataxx::cli {

@@ -2,8 +2,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "selfplay/match.h"
-#include "selfplay/openings.h"
+#include "match/match.h"
+#include "match/openings.h"
 #include "tools/commands.h"
 
 namespace ataxx::cli {
@@ -55,7 +55,7 @@ void run(MatchOptions& options) {
               score.draws, score.score(), score.games());
   std::printf("Elo difference: %.1f +/- %.1f\n", elo.elo, elo.error95);
   if (config.sprt) {
-    std::printf("SPRT: llr %.3g, lbound %.3g, ubound %.3g - %s\n", sprt_llr(score, config.sprt->elo0, config.sprt->elo1),
+    std::printf("SPRT: llr %.3g, lbound %.3g, ubound %.3g - %s\n", result.llr,
                 sprt_lower_bound(*config.sprt), sprt_upper_bound(*config.sprt), verdict_text(result.verdict));
   }
 }

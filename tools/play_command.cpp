@@ -4,7 +4,7 @@
 #include <string>
 
 #include "game/game.h"
-#include "selfplay/player.h"
+#include "players/player.h"
 #include "tools/commands.h"
 
 namespace ataxx::cli {

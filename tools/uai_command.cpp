@@ -1,8 +1,8 @@
 #include <iostream>
 #include <string>
 
-#include "selfplay/uai_engine.h"
 #include "tools/commands.h"
+#include "uai/uai_engine.h"
 
 namespace ataxx::cli {
 
@@ -17,11 +17,16 @@ void add_uai_command(CLI::App& app) {
   cmd->add_option("--player", options->player, "Player spec used when there is no model (default: alphabeta)");
   cmd->callback([options] {
     std::ios::sync_with_stdio(false);
+    // Untied: reading a line must not flush std::cout from this thread while the engine's thread
+    // writes to it (that race duplicated output lines).
+    std::cin.tie(nullptr);
     UaiEngine engine(std::cout);
     if (!options->player.empty()) engine.set_option("Player", options->player);
     if (!options->model.empty()) engine.set_option("Model", options->model);
-    for (std::string line; std::getline(std::cin, line);)
-      if (!engine.handle(line)) break;
+    std::string line;
+    while (std::getline(std::cin, line))
+      if (!engine.handle(line)) return;
+    engine.finish();  // end of input: finish what was asked (an infinite search stops)
   });
 }
 

@@ -6,26 +6,33 @@
 
 namespace ataxx {
 
-std::int64_t ReplayBuffer::refresh(const std::string& games_dir) {
+ReplayBuffer::Refresh ReplayBuffer::refresh(const std::string& games_dir) {
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(games_dir))
     if (entry.is_regular_file() && entry.path().extension() == ".zst") names.push_back(entry.path().filename());
   std::sort(names.begin(), names.end());
-  std::int64_t added = 0;
+  Refresh report;
   for (const std::string& name : names) {
     if (std::binary_search(loaded_.begin(), loaded_.end(), name)) continue;
-    auto samples = read_chunk(games_dir + "/" + name);
-    added += samples.size();
+    loaded_.insert(std::upper_bound(loaded_.begin(), loaded_.end(), name), name);
+    std::vector<TrainingSample> samples;
+    try {
+      samples = read_chunk(games_dir + "/" + name);
+    } catch (const std::runtime_error& e) {
+      report.skipped.push_back(e.what());
+      ++skipped_;
+      continue;
+    }
+    report.samples += samples.size();
     held_ += samples.size();
     chunks_.push_back(std::move(samples));
-    loaded_.insert(std::upper_bound(loaded_.begin(), loaded_.end(), name), name);
   }
-  total_ += added;
+  total_ += report.samples;
   while (chunks_.size() > 1 && held_ - static_cast<std::int64_t>(chunks_.front().size()) >= config_.max_window) {
     held_ -= chunks_.front().size();
     chunks_.pop_front();
   }
-  return added;
+  return report;
 }
 
 std::int64_t ReplayBuffer::window() const {

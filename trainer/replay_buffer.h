@@ -9,16 +9,23 @@
 #include <string>
 #include <vector>
 
-#include "selfplay/run_config.h"
+#include "config/run_config.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
 
 class ReplayBuffer {
  public:
+  struct Refresh {
+    std::int64_t samples = 0;           // added
+    std::vector<std::string> skipped;   // why each damaged chunk was left out
+  };
+
   explicit ReplayBuffer(const RunConfig::Training& config) : config_(config) {}
-  // Loads every chunk in games_dir not loaded yet, oldest name first. Returns the samples added.
-  std::int64_t refresh(const std::string& games_dir);
+  // Loads every chunk in games_dir not loaded yet, oldest name first. A chunk that fails its
+  // checks is skipped (and not tried again); the run goes on without it.
+  Refresh refresh(const std::string& games_dir);
+  std::int64_t skipped_chunks() const { return skipped_; }
   std::int64_t total_samples() const { return total_; }
   std::int64_t window() const;
   bool empty() const { return total_ == 0; }
@@ -31,6 +38,7 @@ class ReplayBuffer {
   std::vector<std::string> loaded_;                 // names already read, sorted
   std::int64_t total_ = 0;                          // samples ever added
   std::int64_t held_ = 0;                           // samples in chunks_
+  std::int64_t skipped_ = 0;                        // damaged chunks left out
 };
 
 }  // namespace ataxx

@@ -1,18 +1,17 @@
 #include "trainer/run_directory.h"
 
-#include <signal.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdlib>
-
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
-#include "game/atomic_file.h"
 #include "selfplay/training_data.h"
+#include "util/atomic_file.h"
+#include "util/process.h"
+#include "util/text.h"
 
 namespace fs = std::filesystem;
 
@@ -37,12 +36,15 @@ std::vector<std::vector<std::string>> read_csv(const std::string& path) {
   bool header = true;
   while (std::getline(in, line)) {
     if (std::exchange(header, false) || line.empty()) continue;
-    std::vector<std::string> cells;
-    std::stringstream stream(line);
-    for (std::string cell; std::getline(stream, cell, ',');) cells.push_back(cell);
-    rows.push_back(cells);
+    rows.push_back(split(line, ','));
   }
   return rows;
+}
+
+// Player specs hold commas ("alphabeta:depth=2,time=100"): in a CSV cell they become ';'.
+std::string csv_field(std::string text) {
+  std::replace(text.begin(), text.end(), ',', ';');
+  return text;
 }
 
 void append_csv(const std::string& path, const std::string& header, const std::string& row) {
@@ -59,11 +61,7 @@ std::string read_text(const std::string& path) {
 
 }  // namespace
 
-std::string generation_name(int generation) {
-  char name[32];
-  std::snprintf(name, sizeof name, "gen-%04d", generation);
-  return name;
-}
+std::string generation_name(int generation) { return fmt::format("gen-{:04d}", generation); }
 
 RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
   for (const char* sub : {"models", "checkpoints", "games", "plots"}) fs::create_directories(root_ + "/" + sub);
@@ -71,14 +69,8 @@ RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
 }
 
 void RunDirectory::remove_abandoned_temporaries() const {
-  // "NAME.tmp.PID" is left behind when a writer is killed mid-write; a live writer's is kept.
-  for (const auto& entry : fs::recursive_directory_iterator(root_)) {
-    const std::string name = entry.path().filename();
-    const auto mark = name.rfind(".tmp.");
-    if (!entry.is_regular_file() || mark == std::string::npos) continue;
-    const int pid = std::atoi(name.c_str() + mark + 5);
-    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) fs::remove(entry.path());
-  }
+  for (const auto& entry : fs::recursive_directory_iterator(root_))
+    if (entry.is_regular_file() && is_abandoned_temporary(entry.path().filename().string())) fs::remove(entry.path());
 }
 
 std::string RunDirectory::model_path(int generation) const {
@@ -97,19 +89,20 @@ void RunDirectory::set_best(const std::string& name) const { write_file_atomical
 int RunDirectory::games_in_round(int round) const {
   int games = 0;
   const std::string prefix = generation_name(round) + "-";
-  for (const auto& entry : fs::directory_iterator(games_dir()))
-    if (entry.path().filename().string().rfind(prefix, 0) == 0 && entry.path().extension() == ".zst")
+  for (const auto& entry : fs::directory_iterator(games_dir())) {
+    if (entry.path().filename().string().rfind(prefix, 0) != 0 || entry.path().extension() != ".zst") continue;
+    try {
       games += chunk_games(entry.path());
+    } catch (const std::runtime_error&) {
+      // A damaged chunk counts no games (the replay buffer reports it): the round plays them again.
+    }
+  }
   return games;
 }
 
 std::string RunDirectory::chunk_path(int round, int chunk) const {
   // Host and process in the name: several self-play processes may write the same round.
-  char host[64] = "host";
-  ::gethostname(host, sizeof host - 1);
-  char name[160];
-  std::snprintf(name, sizeof name, "%s-%s-%d-%05d.zst", generation_name(round).c_str(), host, ::getpid(), chunk);
-  return games_dir() + "/" + name;
+  return fmt::format("{}/{}-{}-{}-{:05d}.zst", games_dir(), generation_name(round), host_name(), ::getpid(), chunk);
 }
 
 double RunDirectory::elapsed_minutes() const {
@@ -129,11 +122,9 @@ std::optional<bool> RunDirectory::gating_verdict(const std::string& candidate) c
 void RunDirectory::record_gating(const std::string& candidate, const std::string& best, const PairResult& r,
                                  bool promoted) const {
   const int games = r.first_wins + r.draws + r.second_wins;
-  char score[32];
-  std::snprintf(score, sizeof score, "%.4f", games ? (r.first_wins + 0.5 * r.draws) / games : 0.0);
   append_csv(root_ + "/gating.csv", "candidate,best,wins,draws,losses,score,promoted",
-             candidate + "," + best + "," + std::to_string(r.first_wins) + "," + std::to_string(r.draws) + "," +
-                 std::to_string(r.second_wins) + "," + score + "," + (promoted ? "1" : "0"));
+             fmt::format("{},{},{},{},{},{:.4f},{:d}", candidate, best, r.first_wins, r.draws, r.second_wins,
+                         games ? (r.first_wins + 0.5 * r.draws) / games : 0.0, promoted));
 }
 
 bool RunDirectory::has_ladder(const std::string& model) const {
@@ -144,8 +135,8 @@ bool RunDirectory::has_ladder(const std::string& model) const {
 
 void RunDirectory::record_match(int generation, const PairResult& r, const std::string& kind) const {
   append_csv(root_ + "/matches.csv", "generation,first,second,first_wins,draws,second_wins,kind",
-             std::to_string(generation) + "," + r.first + "," + r.second + "," + std::to_string(r.first_wins) + "," +
-                 std::to_string(r.draws) + "," + std::to_string(r.second_wins) + "," + kind);
+             fmt::format("{},{},{},{},{},{},{}", generation, csv_field(r.first), csv_field(r.second), r.first_wins,
+                         r.draws, r.second_wins, kind));
 }
 
 std::vector<PairResult> RunDirectory::matches() const {
@@ -161,11 +152,7 @@ void RunDirectory::record_metrics(const std::string& header, const std::string& 
 
 void RunDirectory::write_ratings(const std::vector<Rating>& ratings) const {
   std::string text = "player,elo,error95,games\n";
-  for (const Rating& r : ratings) {
-    char line[256];
-    std::snprintf(line, sizeof line, "%s,%.1f,%.1f,%d\n", r.name.c_str(), r.elo, r.error95, r.games);
-    text += line;
-  }
+  for (const Rating& r : ratings) text += fmt::format("{},{:.1f},{:.1f},{}\n", csv_field(r.name), r.elo, r.error95, r.games);
   write_file_atomically(root_ + "/ratings.csv", text);
 }
 
@@ -191,8 +178,8 @@ set offsets 0.5, 0.5, 0, 0
 set style data yerrorbars
 plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars pt 7
 )");
-  const std::string command = "cd '" + root_ + "' && gnuplot plots/plot.gp > plots/gnuplot.log 2>&1";
-  return std::system(command.c_str()) == 0;
+  fs::remove(root_ + "/plots/gnuplot.log");
+  return run_and_wait({"gnuplot", "plots/plot.gp"}, root_, "plots/gnuplot.log") == 0;
 }
 
 }  // namespace ataxx

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "selfplay/ratings.h"
+#include "stats/ratings.h"
 
 namespace ataxx {
 

@@ -4,6 +4,7 @@
 
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
+#include "trainer/batch.h"
 
 namespace ataxx {
 namespace {
@@ -22,45 +23,6 @@ void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
     if (auto* sgd = dynamic_cast<torch::optim::SGDOptions*>(&group.options())) sgd->lr(lr);
     if (auto* adamw = dynamic_cast<torch::optim::AdamWOptions*>(&group.options())) adamw->lr(lr);
   }
-}
-
-// One batch of training tensors on the CPU, each sample under a random board symmetry.
-struct Batch {
-  torch::Tensor input, policy, wdl, ownership, piece_diff;
-};
-
-Batch make_batch(const ReplayBuffer& buffer, int size, std::mt19937_64& rng) {
-  Batch b;
-  b.input = torch::empty({size, kInputPlanes, kBoardSize, kBoardSize});
-  b.policy = torch::zeros({size, kPolicySize});
-  b.wdl = torch::empty({size}, torch::kLong);
-  b.ownership = torch::zeros({size, kNumSquares});
-  b.piece_diff = torch::empty({size});
-  float* input = b.input.data_ptr<float>();
-  float* policy = b.policy.data_ptr<float>();
-  auto* wdl = b.wdl.data_ptr<std::int64_t>();
-  float* ownership = b.ownership.data_ptr<float>();
-  float* piece_diff = b.piece_diff.data_ptr<float>();
-  for (int i = 0; i < size; ++i) {
-    const TrainingSample& s = buffer.sample(rng);
-    const int symmetry = static_cast<int>(rng() % kNumSymmetries);
-    const Position pos = transform_position(symmetry, s.position);
-    encode_position(pos, std::span<float, kInputSize>(input + i * kInputSize, kInputSize));
-    float total = 0;
-    for (const auto& [index, visits] : s.visits) total += visits;
-    for (const auto& [index, visits] : s.visits)
-      policy[i * kPolicySize + policy_index(transform_move(symmetry, move_from_policy_index(index)))] = visits / total;
-    wdl[i] = s.result > 0 ? 0 : s.result == 0 ? 1 : 2;
-    const bool x_to_move = pos.side_to_move() == Color::kX;
-    const Bitboard own = x_to_move ? s.final_x : s.final_o;
-    const Bitboard theirs = x_to_move ? s.final_o : s.final_x;
-    for (Square sq = 0; sq < kNumSquares; ++sq) {
-      const Square image = transform_square(symmetry, sq);
-      ownership[i * kNumSquares + image] = (own >> sq & 1) ? 1.0f : (theirs >> sq & 1) ? -1.0f : 0.0f;
-    }
-    piece_diff[i] = static_cast<float>(popcount(own) - popcount(theirs)) / kNumSquares;
-  }
-  return b;
 }
 
 }  // namespace
@@ -108,13 +70,17 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
   for (int i = 0; i < steps; ++i) {
     const double warmup = t.warmup_steps > 0 ? std::min(1.0, (impl_->step + 1.0) / t.warmup_steps) : 1.0;
     set_learning_rate(*impl_->optimizer, t.learning_rate * warmup);
-    Batch batch = make_batch(buffer, t.batch_size, rng);
-    const NetworkOutput out = net->forward(batch.input.to(impl_->device));
-    const auto policy_loss =
-        -(batch.policy.to(impl_->device) * torch::log_softmax(out.policy_logits, 1)).sum(1).mean();
-    const auto value_loss = torch::nn::functional::cross_entropy(out.wdl_logits, batch.wdl.to(impl_->device));
-    const auto ownership_loss = torch::mse_loss(out.ownership, batch.ownership.to(impl_->device));
-    const auto piece_diff_loss = torch::mse_loss(out.piece_diff, batch.piece_diff.to(impl_->device));
+    const TrainingBatch batch = sample_batch(buffer, t.batch_size, rng);
+    const auto& device = impl_->device;
+    const NetworkOutput out = net->forward(batch.input.to(device));
+    const auto policy_loss = -(batch.policy.to(device) * torch::log_softmax(out.policy_logits, 1)).sum(1).mean();
+    const auto value_loss = torch::nn::functional::cross_entropy(out.wdl_logits, batch.wdl.to(device));
+    // Ownership and piece difference only where the game was played out (not resigned).
+    const auto known = batch.final_board_known.to(device);
+    const auto known_count = known.sum().clamp_min(1.0);
+    const auto ownership_loss =
+        ((out.ownership - batch.ownership.to(device)).square().mean(1) * known).sum() / known_count;
+    const auto piece_diff_loss = ((out.piece_diff - batch.piece_diff.to(device)).square() * known).sum() / known_count;
     const auto loss = t.policy_weight * policy_loss + t.value_weight * value_loss +
                       t.ownership_weight * ownership_loss + t.piece_diff_weight * piece_diff_loss;
     impl_->optimizer->zero_grad();

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "nn/model_info.h"
-#include "selfplay/run_config.h"
+#include "config/run_config.h"
 #include "trainer/replay_buffer.h"
 
 namespace ataxx {

@@ -3,20 +3,20 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
-#include "game/atomic_file.h"
+#include "match/match.h"
+#include "match/openings.h"
 #include "nn/inference_server.h"
-#include "selfplay/match.h"
-#include "selfplay/openings.h"
 #include "selfplay/selfplay_worker.h"
 #include "trainer/run_directory.h"
 #include "trainer/trainer.h"
+#include "util/atomic_file.h"
 
 namespace ataxx {
 namespace {
@@ -60,45 +60,40 @@ struct SelfPlayReport {
   double cache_hit_rate = 0;
 };
 
-// Plays round `round` with the best model until the round has its games (or stop).
-SelfPlayReport play_round(const RunConfig& config, const RunDirectory& dir, int round, const std::atomic<bool>& stop,
-                          spdlog::logger& log) {
-  SelfPlayReport report;
-  const int have = dir.games_in_round(round);
-  std::atomic<int> games_left{config.selfplay.games_per_generation - have};
-  if (games_left <= 0) return report;
-  const std::string best = dir.best();
+InferenceOptions inference_options(const RunConfig& config) {
   InferenceOptions options;
   options.device = config.inference.device;
   options.bf16 = config.inference.bf16;
   options.max_batch = config.inference.max_batch;
   options.threads = config.inference.threads;
   options.cache_entries = config.inference.cache_entries;
-  InferenceServer server(dir.root() + "/models/" + best + ".net", options);
+  return options;
+}
 
-  const auto openings = selfplay_openings(config);
+// Plays round `round` with the best model until the round has its games (or stop).
+SelfPlayReport play_round(const RunConfig& config, const RunDirectory& dir, int round, const std::atomic<bool>& stop,
+                          spdlog::logger& log) {
+  SelfPlayReport report;
+  const int have = dir.games_in_round(round);
+  const int target = config.selfplay.games_per_generation - have;
+  if (target <= 0) return report;
+  InferenceServer server(dir.root() + "/models/" + dir.best() + ".net", inference_options(config));
   static std::atomic<int> next_chunk{0};  // process-wide: names carry the pid, so they never repeat
   std::atomic<int> games_done{0};
-  std::mutex mutex;  // guards report.stats
   const auto start = Clock::now();
-  std::vector<std::thread> workers;
-  for (int w = 0; w < config.selfplay.threads; ++w) {
-    workers.emplace_back([&, w] {
-      SelfPlayWorker worker(config, openings, config.run.seed * 1000003 + round * 1009 + have * 31 + w);
-      const SelfPlayStats stats = worker.run(server, games_left, stop, [&](SelfPlayBatch&& batch) {
-        write_chunk(dir.chunk_path(round, next_chunk++), batch.games, batch.samples);
-        const int done = games_done += batch.games;
-        const double elapsed = seconds_since(start);
-        const int target = config.selfplay.games_per_generation - have;
-        log.info("  self-play {}: {}/{} games, {:.2f} games/s, {:.0f} evals/s, ETA {:.0f} s", generation_name(round),
-                 done, target, done / elapsed, server.stats().positions / elapsed,
-                 (target - done) * elapsed / std::max(done, 1));
-      });
-      std::lock_guard lock(mutex);
-      report.stats.add(stats);
+  const std::uint64_t seed = config.run.seed * 1000003 + round * 1009 + have * 31;
+  try {
+    report.stats = play_selfplay_games(config, selfplay_openings(config), seed, server, target, stop, [&](SelfPlayBatch&& batch) {
+      write_chunk(dir.chunk_path(round, next_chunk++), batch.games, batch.samples);
+      const int done = games_done += batch.games;
+      const double elapsed = seconds_since(start);
+      log.info("  self-play {}: {}/{} games, {:.2f} games/s, {:.0f} evals/s, ETA {:.0f} s", generation_name(round), done,
+               target, done / elapsed, server.stats().positions / elapsed, (target - done) * elapsed / std::max(done, 1));
     });
+  } catch (const std::exception& e) {
+    log.error("self-play {} failed: {}", generation_name(round), e.what());
+    throw std::runtime_error("self-play " + generation_name(round) + ": " + e.what());
   }
-  for (auto& worker : workers) worker.join();
   report.seconds = seconds_since(start);
   report.evals_per_second = server.stats().positions / report.seconds;
   report.mean_batch = server.stats().mean_batch();
@@ -106,8 +101,8 @@ SelfPlayReport play_round(const RunConfig& config, const RunDirectory& dir, int 
   return report;
 }
 
-std::string nn_spec(const RunDirectory& dir, const std::string& model, int visits) {
-  return "nn:model=" + dir.root() + "/models/" + model + ".net,visits=" + std::to_string(visits);
+std::string nn_spec(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
+  return network_player_spec(config, dir.root() + "/models/" + model + ".net", visits);
 }
 
 PairResult play_pair(const std::string& first_name, const std::string& first_spec, const std::string& second_name,
@@ -134,13 +129,19 @@ bool gate(const RunConfig& config, const RunDirectory& dir, int generation, spdl
   std::optional<SprtParams> sprt;
   if (!g.sprt.empty()) sprt = parse_sprt(g.sprt);
   SprtVerdict verdict = SprtVerdict::kContinue;
-  const PairResult result = play_pair(candidate, nn_spec(dir, candidate, g.visits), best, nn_spec(dir, best, g.visits),
-                                      g.games, g.concurrency, config.run.seed + generation, sprt, &verdict);
+  const PairResult result =
+      play_pair(candidate, nn_spec(config, dir, candidate, g.visits), best, nn_spec(config, dir, best, g.visits),
+                g.games, g.concurrency, config.run.seed + generation, sprt, &verdict);
   const MatchScore score{result.first_wins, result.second_wins, result.draws};
-  const bool promoted = sprt ? verdict == SprtVerdict::kAcceptH1 : score.score() >= g.threshold;
+  const bool by_threshold = !sprt || (verdict == SprtVerdict::kContinue && g.undecided == "threshold");
+  const bool promoted = by_threshold ? score.score() >= g.threshold : verdict == SprtVerdict::kAcceptH1;
   const EloEstimate elo = estimate_elo(score);
-  log.info("  gating {} vs {}: {} - {} - {} [{:.3f}], Elo {:+.0f} +/- {:.0f}: {}", candidate, best, score.wins,
-           score.losses, score.draws, score.score(), elo.elo, elo.error95, promoted ? "promoted" : "rejected");
+  const char* how = !sprt ? "by threshold"
+                    : verdict != SprtVerdict::kContinue ? "by SPRT"
+                    : by_threshold ? "SPRT undecided, by threshold"
+                                   : "SPRT undecided";
+  log.info("  gating {} vs {}: {} - {} - {} [{:.3f}], Elo {:+.0f} +/- {:.0f}: {} ({})", candidate, best, score.wins,
+           score.losses, score.draws, score.score(), elo.elo, elo.error95, promoted ? "promoted" : "rejected", how);
   dir.record_match(generation, result, "gating");
   dir.record_gating(candidate, best, result, promoted);
   if (promoted) dir.set_best(candidate);
@@ -150,9 +151,8 @@ bool gate(const RunConfig& config, const RunDirectory& dir, int generation, spdl
 void play_ladder(const RunConfig& config, const RunDirectory& dir, int generation, spdlog::logger& log) {
   const std::string model = dir.best();
   if (config.ladder.games == 0 || dir.has_ladder(model)) return;
-  std::stringstream baselines(config.ladder.baselines);
-  for (std::string baseline; std::getline(baselines, baseline, ',');) {
-    const PairResult r = play_pair(model, nn_spec(dir, model, config.ladder.visits), baseline, baseline,
+  for (const std::string& baseline : config.ladder.baselines) {
+    const PairResult r = play_pair(model, nn_spec(config, dir, model, config.ladder.visits), baseline, baseline,
                                    config.ladder.games, config.gating.concurrency, config.run.seed + 7 * generation,
                                    std::nullopt);
     log.info("  ladder {} vs {}: {} - {} - {}", model, baseline, r.first_wins, r.second_wins, r.draws);
@@ -167,18 +167,18 @@ std::string ratings_table(const RunDirectory& dir) {
   for (const auto& m : matches) has_random |= m.first == "random" || m.second == "random";
   const auto ratings = fit_ratings(matches, has_random ? "random" : matches.front().first);
   dir.write_ratings(ratings);
-  std::string table;
-  char line[160];
-  std::snprintf(line, sizeof line, "%-34s %8s %8s %6s\n", "player", "elo", "+/-", "games");
-  table += line;
-  for (const Rating& r : ratings) {
-    std::snprintf(line, sizeof line, "%-34s %8.0f %8.0f %6d\n", r.name.c_str(), r.elo, r.error95, r.games);
-    table += line;
-  }
+  std::string table = fmt::format("{:<34} {:>8} {:>8} {:>6}\n", "player", "elo", "+/-", "games");
+  for (const Rating& r : ratings) table += fmt::format("{:<34} {:>8.0f} {:>8.0f} {:>6}\n", r.name, r.elo, r.error95, r.games);
   return table;
 }
 
 }  // namespace
+
+std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits) {
+  const auto& i = config.inference;
+  return fmt::format("nn:model={},visits={},device={},bf16={:d},max_batch={},threads={},cache={}", model_path, visits,
+                     i.device, i.bf16, i.max_batch, i.threads, i.cache_entries);
+}
 
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
                              const std::atomic<bool>& stop) {
@@ -225,8 +225,12 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
     if (stop || dir.games_in_round(round) < config.selfplay.games_per_generation) break;
 
     const auto train_start = Clock::now();
-    const std::int64_t added = buffer.refresh(dir.games_dir());
-    const std::int64_t new_samples = std::max<std::int64_t>(added, 1);
+    const ReplayBuffer::Refresh refresh = buffer.refresh(dir.games_dir());
+    for (const std::string& why : refresh.skipped) log->warn("  skipped a damaged chunk: {}", why);
+    if (!refresh.skipped.empty())
+      log->warn("  {} damaged chunks skipped in this run so far", buffer.skipped_chunks());
+    if (buffer.empty()) throw std::runtime_error("no training data: every game chunk of the run is damaged");
+    const std::int64_t new_samples = std::max<std::int64_t>(refresh.samples, 1);
     const int steps = static_cast<int>(std::min<double>(config.training.max_steps_per_generation,
                                                         new_samples * config.training.max_sample_reuse / config.training.batch_size + 1));
     const Losses losses = trainer.train(buffer, steps, rng);
@@ -252,14 +256,12 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
     const bool promoted = gate(config, dir, round, *log);
     play_ladder(config, dir, round, *log);
     bank_time();
-    char row[512];
-    std::snprintf(row, sizeof row, "%d,%lld,%lld,%lld,%d,%.1f,%.0f,%.2f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%s,%.2f",
-                  round, static_cast<long long>(trainer.step()), static_cast<long long>(buffer.total_samples()),
-                  static_cast<long long>(buffer.window()), selfplay.stats.games, selfplay.seconds,
-                  selfplay.evals_per_second, selfplay.stats.false_resignation_rate(),
-                  steps * config.training.batch_size / std::max(train_seconds, 1e-9), losses.total, losses.policy,
-                  losses.value, losses.ownership, losses.piece_diff, promoted ? 1 : 0, dir.best().c_str(),
-                  dir.elapsed_minutes());
+    const std::string row = fmt::format(
+        "{},{},{},{},{},{:.1f},{:.0f},{:.2f},{:.0f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:d},{},{:.2f}", round,
+        trainer.step(), buffer.total_samples(), buffer.window(), selfplay.stats.games, selfplay.seconds,
+        selfplay.evals_per_second, selfplay.stats.false_resignation_rate(),
+        steps * config.training.batch_size / std::max(train_seconds, 1e-9), losses.total, losses.policy, losses.value,
+        losses.ownership, losses.piece_diff, promoted, dir.best(), dir.elapsed_minutes());
     dir.record_metrics(
         "generation,step,samples,window,games,selfplay_seconds,evals_per_second,false_resign_rate,samples_per_second,"
         "loss,policy_loss,value_loss,ownership_loss,piece_diff_loss,promoted,best,elapsed_minutes",

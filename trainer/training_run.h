@@ -6,6 +6,8 @@
 #include <atomic>
 #include <string>
 
+#include "config/run_config.h"
+
 namespace ataxx {
 
 struct TrainingSummary {
@@ -18,6 +20,10 @@ struct TrainingSummary {
 // config_path may be empty; if given, it must match the run's config). stop ends it early.
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
                              const std::atomic<bool>& stop);
+
+// The player spec of a run's model in gating and ladder matches: the run's inference device
+// and server settings, `visits` per move.
+std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits);
 
 // Self-play only, for more workers sharing the run directory: plays rounds with whatever model
 // is best, until stop is set or `rounds` rounds were played (0: until stopped).

@@ -5,6 +5,9 @@
 #include <numeric>
 #include <memory>
 #include <random>
+#include <set>
+#include <stdexcept>
+#include <cmath>
 
 #include "game/game.h"
 #include "mcts/search.h"
@@ -245,6 +248,125 @@ TEST(ChooseMove, TemperatureOneSamplesInProportionToVisits) {
   counts.clear();
   for (int i = 0; i < kSamples; ++i) ++counts[to_string(choose_move(result, 10.0f, rng))];
   EXPECT_GT(counts["a6"] / double(kSamples), 0.25);
+}
+
+TEST(ChooseMove, TinyTemperaturesPickTheMostVisitedWithoutOverflow) {
+  SearchResult result;
+  result.moves = {parse_move("a6"), parse_move("b6"), parse_move("f2")};
+  result.visits = {50, 100, 1};
+  result.total_visits = 152;
+  std::mt19937_64 rng(1);
+  for (const float temperature : {0.005f, 1e-6f, 1e-30f})
+    for (int i = 0; i < 200; ++i) ASSERT_EQ(choose_move(result, temperature, rng), parse_move("b6")) << temperature;
+}
+
+TEST(ChooseMove, NoVisitsAndBadTemperatures) {
+  SearchResult result;
+  result.moves = {parse_move("a6"), parse_move("b6")};
+  result.visits = {0, 0};
+  result.total_visits = 1;  // the root alone, as a search stopped at once leaves it
+  std::mt19937_64 rng(1);
+  EXPECT_EQ(choose_move(result, 1.0f, rng), parse_move("a6"));
+  EXPECT_THROW(choose_move(three_moves(), -1.0f, rng), std::invalid_argument);
+  EXPECT_THROW(choose_move(three_moves(), std::nanf(""), rng), std::invalid_argument);
+  EXPECT_THROW(choose_move(three_moves(), INFINITY, rng), std::invalid_argument);
+}
+
+// Fails every call from the n-th on.
+class FailingEvaluator final : public Evaluator {
+ public:
+  explicit FailingEvaluator(int fail_from) : fail_from_(fail_from) {}
+  void evaluate(std::span<const EvalRequest> batch) override {
+    if (++calls_ >= fail_from_) throw std::runtime_error("device lost");
+    inner_.evaluate(batch);
+  }
+
+ private:
+  int fail_from_;
+  int calls_ = 0;
+  UniformEvaluator inner_;
+};
+
+void expect_consistent(const SearchResult& result, int visits) {
+  EXPECT_EQ(result.total_visits, visits);
+  EXPECT_EQ(std::accumulate(result.visits.begin(), result.visits.end(), 0), visits - 1);
+}
+
+TEST(Search, StaysUsableAfterTheEvaluatorFails) {
+  SearchParams params = with_visits(300);
+  params.leaves_per_round = 8;
+  Search search(params, 1);
+  FailingEvaluator failing(3);
+  EXPECT_THROW(run_search(search, failing), std::runtime_error);
+  EXPECT_THROW(run_search(search, failing), std::runtime_error);  // again, with leaves pending before
+  UniformEvaluator working;
+  expect_consistent(run_search(search, working), 300);
+  // And across moves, with the subtree kept.
+  search.advance(parse_move("f2"));
+  search.set_visits(search.root_visits() + 100);
+  EXPECT_THROW(run_search(search, failing), std::runtime_error);
+  const int kept = search.root_visits();
+  expect_consistent(run_search(search, working), kept + 100);
+}
+
+TEST(Search, AFullSearchAddsItsVisitsOnTopOfTheReusedTree) {
+  UniformEvaluator evaluator;
+  Search search(with_visits(400), 1);
+  const Move best = run_search(search, evaluator).best_move();
+  search.advance(best);
+  const int reused = search.root_visits();
+  ASSERT_GT(reused, 10);
+  search.set_visits(reused + 64);
+  search.set_dirichlet_weight(0.25f);
+  EXPECT_EQ(run_search(search, evaluator).total_visits, reused + 64);
+}
+
+// Records every position it is asked about.
+class RecordingEvaluator final : public Evaluator {
+ public:
+  std::vector<std::vector<std::uint64_t>> batches;
+  void evaluate(std::span<const EvalRequest> batch) override {
+    batches.emplace_back();
+    for (const EvalRequest& r : batch) batches.back().push_back(r.position->hash());
+    inner_.evaluate(batch);
+  }
+
+ private:
+  UniformEvaluator inner_;
+};
+
+TEST(Search, VirtualLossSpreadsABatchAndCollisionsEndIt) {
+  SearchParams params = with_visits(100);
+  params.leaves_per_round = 8;
+  Search search(params, 1);
+  RecordingEvaluator evaluator;
+  run_search(search, evaluator);
+  // The first round finds the root pending after one selection: a collision ends the round.
+  ASSERT_GE(evaluator.batches.size(), 2U);
+  EXPECT_EQ(evaluator.batches[0].size(), 1U);
+  // Then virtual losses send the round's 8 selections to 8 different leaves.
+  const auto& second = evaluator.batches[1];
+  EXPECT_EQ(second.size(), 8U);
+  EXPECT_EQ(std::set<std::uint64_t>(second.begin(), second.end()).size(), second.size());
+}
+
+TEST(Search, TheHalfmoveRuleEndsGamesInsideTheTree) {
+  // x on a1 walled in by gaps: only jumps, each taking the clock from 99 to 100, a draw.
+  const Position pos = Position::from_fen("6o/7/7/7/7/--5/x-5 x 99 60");
+  ScriptedEvaluator evaluator;
+  evaluator.value_of = [](const Position&) { return 0.8f; };  // the evaluator would call it good for the mover
+  Search search(with_visits(200), 1);
+  search.set_root(pos);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_EQ(evaluator.requests, 1);  // the root only: every child is a finished game
+  EXPECT_FLOAT_EQ(result.value, (0.8f + 0.0f * 199) / 200);  // the root's own evaluation, then draws
+  SearchParams no_rule = with_visits(200);
+  no_rule.rules.halfmove_limit = 0;
+  Search unruled(no_rule, 1);
+  unruled.set_root(pos);
+  ScriptedEvaluator counting;
+  run_search(unruled, counting);
+  EXPECT_GT(counting.requests, 1);
 }
 
 }  // namespace

@@ -144,6 +144,36 @@ TEST(ModelFile, RejectsMissingForeignTruncatedAndWrongKindFiles) {
   EXPECT_THROW(read_checkpoint_info(temp("whole.net")), ModelFileError);
 }
 
+// A play file whose header fields are written by hand.
+void write_play_header(const std::string& path, std::int64_t blocks, const c10::IValue& step) {
+  torch::serialize::OutputArchive archive;
+  archive.write("format", c10::IValue(std::string("ataxx-zero play file")));
+  archive.write("version", c10::IValue(std::int64_t{1}));
+  archive.write("encoding_version", c10::IValue(std::int64_t{kEncodingVersion}));
+  archive.write("blocks", c10::IValue(blocks));
+  archive.write("channels", c10::IValue(std::int64_t{64}));
+  archive.write("halfmove_limit", c10::IValue(std::int64_t{100}));
+  archive.write("repetition_limit", c10::IValue(std::int64_t{3}));
+  archive.write("step", step);
+  archive.write("name", c10::IValue(std::string("hand-made")));
+  archive.write("parent", c10::IValue(std::string("")));
+  archive.save_to(path);
+}
+
+TEST(ModelFile, BoundsTheShapeAndTypesEveryField) {
+  // A huge shape must be refused before a network of that size is built.
+  write_play_header(temp("huge.net"), 1'000'000, c10::IValue(std::int64_t{0}));
+  try {
+    load_play_file(temp("huge.net"));
+    FAIL();
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("blocks"), std::string::npos) << e.what();
+  }
+  // A field of the wrong type is a ModelFileError, not LibTorch's own exception.
+  write_play_header(temp("typed.net"), 2, c10::IValue(std::string("many")));
+  EXPECT_THROW(load_play_file(temp("typed.net")), ModelFileError);
+}
+
 TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
   torch::manual_seed(2);
   AtaxxNet net(ModelShape{1, 8});

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -11,11 +12,12 @@ namespace {
 TEST(TrainingData, ChunkRoundTrips) {
   std::vector<TrainingSample> samples(3);
   samples[0].position = Position::startpos();
-  samples[0].visits = {{16, 30}, {833, 1}};
+  samples[0].visits = {{16, 30}, {833, 1}};  // any real move's index: legality is the search's business
+  samples[0].final_board_known = false;
   samples[0].root_value = 0.25f;
   samples[0].result = -1;
   samples[0].final_x = 0x1234;
-  samples[0].final_o = 0x5678;
+  samples[0].final_o = 0x5600000;
   samples[1].position = Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 17 9");
   samples[2].position = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 3 2");
   const std::string path = testing::TempDir() + "/chunk.zst";
@@ -30,7 +32,86 @@ TEST(TrainingData, ChunkRoundTrips) {
     EXPECT_EQ(loaded[i].result, samples[i].result);
     EXPECT_EQ(loaded[i].final_x, samples[i].final_x);
     EXPECT_EQ(loaded[i].final_o, samples[i].final_o);
+    EXPECT_EQ(loaded[i].final_board_known, samples[i].final_board_known);
   }
+}
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+std::string error_of(const std::string& bytes) {
+  try {
+    parse_chunk(bytes, "test chunk");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string valid_chunk(std::vector<TrainingSample> samples) {
+  const std::string path = testing::TempDir() + "/valid.zst";
+  write_chunk(path, 1, samples);
+  return bytes_of(path);
+}
+
+TEST(TrainingData, RejectsPolicyIndicesThatAreNotMoves) {
+  for (const std::uint16_t index : {std::uint16_t{834}, std::uint16_t{60000}, std::uint16_t{1}}) {
+    std::vector<TrainingSample> samples(1);
+    samples[0].visits = {{index, 3}};  // index 1: a jump to a1 from off the board
+    EXPECT_NE(error_of(valid_chunk(samples)).find("policy index"), std::string::npos) << index;
+  }
+  std::vector<TrainingSample> no_visits(1);
+  no_visits[0].visits = {{0, 0}};
+  EXPECT_NE(error_of(valid_chunk(no_visits)).find("no visits"), std::string::npos);
+}
+
+TEST(TrainingData, RejectsImpossibleCountsBeforeAllocating) {
+  std::string bytes = valid_chunk(std::vector<TrainingSample>(2));
+  std::string huge = bytes;
+  const std::uint32_t many = 0xFFFFFFFFu;
+  std::memcpy(huge.data() + 8, &many, 4);
+  EXPECT_NE(error_of(huge).find("more than a chunk may hold"), std::string::npos);
+  std::memcpy(huge.data() + 4, &many, 4);
+  EXPECT_NE(error_of(huge).find("more than a chunk may hold"), std::string::npos);
+  std::string fewer = bytes;
+  const std::uint32_t one = 1;
+  std::memcpy(fewer.data() + 8, &one, 4);  // the frame holds two samples' bytes
+  EXPECT_NE(error_of(fewer), "");
+}
+
+TEST(TrainingData, TheChecksumCatchesFlippedBits) {
+  std::vector<TrainingSample> samples(50);
+  for (std::size_t i = 0; i < samples.size(); ++i) samples[i].root_value = static_cast<float>(i) / 100;
+  const std::string bytes = valid_chunk(samples);
+  int caught = 0;
+  for (std::size_t at = 12; at < bytes.size(); ++at) {
+    std::string damaged = bytes;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x10);
+    try {
+      // A few bits of a zstd frame are unused: flipping one changes nothing that is read.
+      const auto read = parse_chunk(damaged, "damaged");
+      ASSERT_EQ(read.size(), samples.size()) << at;
+      for (std::size_t i = 0; i < read.size(); ++i) ASSERT_EQ(read[i].root_value, samples[i].root_value) << at;
+    } catch (const std::runtime_error&) {
+      ++caught;
+    }
+  }
+  EXPECT_GT(caught, static_cast<int>(bytes.size() - 12) * 9 / 10);
+  EXPECT_NE(error_of(bytes + "x"), "");  // and trailing bytes
+}
+
+TEST(TrainingData, RejectsImpossibleSampleFields) {
+  std::vector<TrainingSample> bad_value(1);
+  bad_value[0].root_value = 2.0f;
+  EXPECT_NE(error_of(valid_chunk(bad_value)).find("root value"), std::string::npos);
+  std::vector<TrainingSample> bad_result(1);
+  bad_result[0].result = 5;
+  EXPECT_NE(error_of(valid_chunk(bad_result)).find("result"), std::string::npos);
+  std::vector<TrainingSample> bad_board(1);
+  bad_board[0].final_x = bad_board[0].final_o = 1;
+  EXPECT_NE(error_of(valid_chunk(bad_board)).find("final board"), std::string::npos);
 }
 
 TEST(TrainingData, RejectsForeignAndCorruptFiles) {

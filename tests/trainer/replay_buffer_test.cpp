@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "trainer/replay_buffer.h"
@@ -24,17 +25,37 @@ TEST(ReplayBuffer, WindowGrowsWithTheDataAndDrawsOnlyTheNewest) {
   config.window_exponent = 0.75;
   ReplayBuffer buffer(config);
   write_chunk(dir + "/gen-0000-a.zst", 1, samples_tagged(80, 0.0f));
-  EXPECT_EQ(buffer.refresh(dir), 80);
+  EXPECT_EQ(buffer.refresh(dir).samples, 80);
   EXPECT_EQ(buffer.window(), 80);  // all there is
   write_chunk(dir + "/gen-0001-a.zst", 1, samples_tagged(320, 1.0f));
-  EXPECT_EQ(buffer.refresh(dir), 320);
-  EXPECT_EQ(buffer.refresh(dir), 0);  // nothing new
+  EXPECT_EQ(buffer.refresh(dir).samples, 320);
+  EXPECT_EQ(buffer.refresh(dir).samples, 0);  // nothing new
   // 400 samples: 100 * (1 + 0.4 * ((4)^0.75 - 1) / 0.75) = 197.5
   EXPECT_EQ(buffer.window(), 197);
   std::mt19937_64 rng(1);
   std::set<float> tags;
   for (int i = 0; i < 2000; ++i) tags.insert(buffer.sample(rng).root_value);
   EXPECT_EQ(tags, std::set<float>{1.0f});  // the window holds only the newest chunk's samples
+}
+
+TEST(ReplayBuffer, SkipsADamagedChunkAndGoesOn) {
+  const std::string dir = testing::TempDir() + "/replay-damaged";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  write_chunk(dir + "/gen-0000-a.zst", 1, samples_tagged(10, 0.0f));
+  std::vector<TrainingSample> bad = samples_tagged(5, 0.5f);
+  bad[2].visits = {{60000, 1}};  // an index past the policy
+  write_chunk(dir + "/gen-0000-b.zst", 1, bad);
+  { std::ofstream(dir + "/gen-0000-c.zst") << "not a chunk"; }
+  write_chunk(dir + "/gen-0001-a.zst", 1, samples_tagged(20, 1.0f));
+  ReplayBuffer buffer(RunConfig::Training{});
+  const ReplayBuffer::Refresh refresh = buffer.refresh(dir);
+  EXPECT_EQ(refresh.samples, 30);
+  ASSERT_EQ(refresh.skipped.size(), 2U);
+  EXPECT_NE(refresh.skipped[0].find("gen-0000-b.zst"), std::string::npos) << refresh.skipped[0];
+  EXPECT_NE(refresh.skipped[1].find("gen-0000-c.zst"), std::string::npos) << refresh.skipped[1];
+  EXPECT_EQ(buffer.skipped_chunks(), 2);
+  EXPECT_TRUE(buffer.refresh(dir).skipped.empty());  // not tried again
 }
 
 }  // namespace

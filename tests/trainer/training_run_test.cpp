@@ -76,13 +76,28 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
   ASSERT_EQ(metrics.size(), 3U);
   const double first_loss = std::stod(metrics.front()[9]), last_loss = std::stod(metrics.back()[9]);
   EXPECT_LT(last_loss, first_loss * 0.9) << "the loss should fall";
+  // A decision for every candidate, by the config's threshold (0.5), and the best model is the
+  // last one promoted.
   const auto gating = csv_rows(run + "/gating.csv");
-  ASSERT_EQ(gating.size(), 3U);  // a decision for every candidate
-  for (const auto& row : gating) EXPECT_TRUE(row[6] == "0" || row[6] == "1");
+  ASSERT_EQ(gating.size(), 3U);
+  std::string last_promoted = "gen-0000";
+  for (int i = 0; i < 3; ++i) {
+    const auto& row = gating[i];
+    EXPECT_EQ(row[0], "gen-000" + std::to_string(i + 1));
+    EXPECT_EQ(row[1], last_promoted) << "each candidate plays the best model of its time";
+    EXPECT_EQ(std::stoi(row[2]) + std::stoi(row[3]) + std::stoi(row[4]), 8);
+    EXPECT_EQ(row[6], std::stod(row[5]) >= 0.5 ? "1" : "0") << "score " << row[5];
+    if (row[6] == "1") last_promoted = row[0];
+  }
   std::ifstream best(run + "/models/best");
   std::string name;
   best >> name;
+  EXPECT_EQ(name, last_promoted);
   EXPECT_TRUE(fs::exists(run + "/models/" + name + ".net"));
+  // Every promoted model played the ladder's two baselines.
+  int ladder_rows = 0;
+  for (const auto& row : csv_rows(run + "/matches.csv")) ladder_rows += row[6] == "ladder";
+  EXPECT_GE(ladder_rows, 2);
   EXPECT_TRUE(fs::exists(run + "/ratings.csv"));
   EXPECT_TRUE(fs::exists(run + "/plots/losses.png"));
 }

@@ -1,0 +1,238 @@
+#include "config/run_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+#include <vector>
+
+#include "stats/elo.h"
+
+namespace ataxx {
+namespace {
+
+template <typename T>
+struct Bound {
+  T* value;
+  T min;
+  T max;
+};
+using Target = std::variant<Bound<int>, Bound<double>, Bound<std::uint64_t>, std::string*, bool*, std::vector<std::string>*>;
+
+struct Field {
+  std::string key;  // "section.name"
+  Target target;
+  std::string help;
+};
+
+constexpr int kIntMax = std::numeric_limits<int>::max();
+
+// The one list of every configuration key.
+std::vector<Field> fields(RunConfig& c) {
+  auto& r = c.run;
+  auto& n = c.network;
+  auto& s = c.selfplay;
+  auto& t = c.training;
+  auto& g = c.gating;
+  auto& l = c.ladder;
+  auto& i = c.inference;
+  return {
+      {"run.seed", Bound<std::uint64_t>{&r.seed, 0, std::numeric_limits<std::uint64_t>::max()}, "random seed"},
+      {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget over all sessions"},
+      {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "generations to train"},
+      {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
+      {"network.channels", Bound<int>{&n.channels, 8, 1024}, "channels per block"},
+      {"selfplay.games_per_generation", Bound<int>{&s.games_per_generation, 1, kIntMax}, "games per generation"},
+      {"selfplay.threads", Bound<int>{&s.threads, 1, 256}, "worker threads"},
+      {"selfplay.concurrent_games", Bound<int>{&s.concurrent_games, 1, 65536}, "games per worker at once"},
+      {"selfplay.visits", Bound<int>{&s.visits, 1, 1000000}, "visits of a full search"},
+      {"selfplay.fast_visits", Bound<int>{&s.fast_visits, 1, 1000000}, "visits of a fast search"},
+      {"selfplay.full_search_share", Bound<double>{&s.full_search_share, 0, 1}, "share of full searches"},
+      {"selfplay.leaves_per_round", Bound<int>{&s.leaves_per_round, 1, 1024}, "leaves per tree per batch"},
+      {"selfplay.dirichlet_alpha", Bound<double>{&s.dirichlet_alpha, 1e-3, 100}, "root noise alpha"},
+      {"selfplay.dirichlet_weight", Bound<double>{&s.dirichlet_weight, 0, 1}, "root noise weight"},
+      {"selfplay.temperature_plies", Bound<int>{&s.temperature_plies, 0, 10000}, "plies chosen at temperature"},
+      {"selfplay.temperature", Bound<double>{&s.temperature, 0, 100}, "move choice temperature"},
+      {"selfplay.opening_share", Bound<double>{&s.opening_share, 0, 1}, "share of games from the opening suite"},
+      {"selfplay.openings", &s.openings, "opening suite file (empty: 2 plies from the start)"},
+      {"selfplay.resign_threshold", Bound<double>{&s.resign_threshold, -1, 1}, "resign below this root value (-1: never)"},
+      {"selfplay.no_resign_share", Bound<double>{&s.no_resign_share, 0, 1}, "games played out to check resignation"},
+      {"selfplay.games_per_chunk", Bound<int>{&s.games_per_chunk, 1, 100000}, "games per written chunk"},
+      {"training.batch_size", Bound<int>{&t.batch_size, 1, 65536}, "samples per step"},
+      {"training.max_steps_per_generation", Bound<int>{&t.max_steps_per_generation, 1, kIntMax}, "steps per generation"},
+      {"training.max_sample_reuse", Bound<double>{&t.max_sample_reuse, 0.01, 1000}, "samples trained per new sample"},
+      {"training.optimizer", &t.optimizer, "sgd or adamw"},
+      {"training.learning_rate", Bound<double>{&t.learning_rate, 1e-7, 10}, "learning rate"},
+      {"training.momentum", Bound<double>{&t.momentum, 0, 0.999}, "SGD momentum"},
+      {"training.weight_decay", Bound<double>{&t.weight_decay, 0, 1}, "weight decay"},
+      {"training.warmup_steps", Bound<int>{&t.warmup_steps, 0, kIntMax}, "linear learning-rate warm-up"},
+      {"training.min_window", Bound<int>{&t.min_window, 1, kIntMax}, "smallest replay window (samples)"},
+      {"training.max_window", Bound<int>{&t.max_window, 1, kIntMax}, "largest replay window (samples)"},
+      {"training.window_exponent", Bound<double>{&t.window_exponent, 0.1, 1}, "window growth exponent"},
+      {"training.policy_weight", Bound<double>{&t.policy_weight, 0, 100}, "policy loss weight"},
+      {"training.value_weight", Bound<double>{&t.value_weight, 0, 100}, "value loss weight"},
+      {"training.ownership_weight", Bound<double>{&t.ownership_weight, 0, 100}, "ownership loss weight"},
+      {"training.piece_diff_weight", Bound<double>{&t.piece_diff_weight, 0, 100}, "piece difference loss weight"},
+      {"gating.games", Bound<int>{&g.games, 2, kIntMax}, "games candidate vs best (at most, with SPRT)"},
+      {"gating.visits", Bound<int>{&g.visits, 1, 1000000}, "visits per move in gating"},
+      {"gating.threshold", Bound<double>{&g.threshold, 0, 1}, "score needed to promote"},
+      {"gating.sprt", &g.sprt, "elo0,elo1,alpha,beta (empty: fixed games and threshold)"},
+      {"gating.undecided", &g.undecided, "an SPRT gating that reaches gating.games undecided: reject or threshold"},
+      {"gating.concurrency", Bound<int>{&g.concurrency, 1, 256}, "games at once"},
+      {"ladder.baselines", &l.baselines, "player specs each promoted model plays, a YAML list"},
+      {"ladder.games", Bound<int>{&l.games, 0, kIntMax}, "games per baseline (0: no ladder)"},
+      {"ladder.visits", Bound<int>{&l.visits, 1, 1000000}, "visits per move in ladder games"},
+      {"inference.device", &i.device, "cpu, cuda or cuda:N"},
+      {"inference.bf16", &i.bf16, "bfloat16 inference (CUDA)"},
+      {"inference.max_batch", Bound<int>{&i.max_batch, 1, 65536}, "largest batch"},
+      {"inference.threads", Bound<int>{&i.threads, 1, 256}, "inference threads"},
+      {"inference.cache_entries", Bound<int>{&i.cache_entries, 0, kIntMax}, "evaluation cache size (0: none)"},
+      {"rules.halfmove_limit", Bound<int>{&c.rules.halfmove_limit, 0, 10000}, "halfmove clock draw (0: off)"},
+      {"rules.repetition_limit", Bound<int>{&c.rules.repetition_limit, 0, 100}, "repetitions ending the game (0: off)"},
+  };
+}
+
+[[noreturn]] void fail(const std::string& source, const std::string& key, const std::string& what) {
+  throw std::runtime_error("config " + source + ": " + key + ": " + what);
+}
+
+template <typename T>
+void assign(const YAML::Node& node, Bound<T> bound, const std::string& source, const std::string& key) {
+  T value;
+  try {
+    value = node.as<T>();
+  } catch (const YAML::Exception&) {
+    fail(source, key, "'" + node.as<std::string>("?") + "' is not " +
+                          (std::is_integral_v<T> ? "an integer" : "a number"));
+  }
+  if (value < bound.min || value > bound.max) {
+    std::ostringstream range;
+    range << "[" << bound.min << ", " << bound.max << "]";
+    fail(source, key, node.as<std::string>() + " is out of range " + range.str());
+  }
+  *bound.value = value;
+}
+
+void read_list(const YAML::Node& node, std::vector<std::string>* target, const std::string& source,
+               const std::string& key) {
+  if (!node.IsSequence()) fail(source, key, "expected a YAML list, e.g. [random, \"alphabeta:depth=2,time=100\"]");
+  target->clear();
+  for (const YAML::Node& item : node) {
+    if (!item.IsScalar() || item.Scalar().empty()) fail(source, key, "each entry must be one non-empty value");
+    target->push_back(item.Scalar());
+  }
+}
+
+void validate(const RunConfig& c, const std::string& source) {
+  if (c.training.optimizer != "sgd" && c.training.optimizer != "adamw")
+    fail(source, "training.optimizer", "'" + c.training.optimizer + "' is neither sgd nor adamw");
+  if (c.training.min_window > c.training.max_window)
+    fail(source, "training.min_window", "is larger than training.max_window");
+  if (c.gating.undecided != "reject" && c.gating.undecided != "threshold")
+    fail(source, "gating.undecided", "'" + c.gating.undecided + "' is neither reject nor threshold");
+  if (!c.gating.sprt.empty()) {
+    try {
+      parse_sprt(c.gating.sprt);
+    } catch (const std::invalid_argument& e) {
+      fail(source, "gating.sprt", e.what());
+    }
+  }
+}
+
+void read_sections(const YAML::Node& root, std::map<std::string, Target>& table, const std::string& source) {
+  for (const auto& section : root) {
+    const std::string name = section.first.as<std::string>();
+    if (!section.second.IsMap()) fail(source, name, "expected a section of key: value lines");
+    for (const auto& entry : section.second) {
+      const std::string key = name + "." + entry.first.as<std::string>();
+      const auto it = table.find(key);
+      if (it == table.end()) fail(source, key, "unknown key");
+      std::visit(
+          [&](auto target) {
+            using T = decltype(target);
+            if constexpr (std::is_same_v<T, std::vector<std::string>*>) {
+              read_list(entry.second, target, source, key);
+            } else if (!entry.second.IsScalar()) {
+              fail(source, key, "expected a single value");
+            } else if constexpr (std::is_same_v<T, std::string*>) {
+              *target = entry.second.as<std::string>();
+            } else if constexpr (std::is_same_v<T, bool*>) {
+              try {
+                *target = entry.second.as<bool>();
+              } catch (const YAML::Exception&) {
+                fail(source, key, "'" + entry.second.as<std::string>() + "' is not true or false");
+              }
+            } else {
+              assign(entry.second, target, source, key);
+            }
+          },
+          it->second);
+    }
+  }
+}
+
+}  // namespace
+
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error("config " + source + ": not valid YAML: " + e.what());
+  }
+  RunConfig config;
+  if (root.IsNull()) return config;
+  if (!root.IsMap()) throw std::runtime_error("config " + source + ": expected sections (run:, network:, ...)");
+  std::map<std::string, Target> table;
+  for (Field& field : fields(config)) table.emplace(field.key, field.target);
+  try {
+    read_sections(root, table, source);
+  } catch (const YAML::Exception& e) {
+    throw std::runtime_error("config " + source + ": " + e.msg);
+  }
+  validate(config, source);
+  return config;
+}
+
+RunConfig load_run_config(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("config " + path + ": cannot read the file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_run_config(text.str(), path);
+}
+
+std::string to_yaml(const RunConfig& config) {
+  RunConfig copy = config;
+  YAML::Emitter out;
+  out.SetDoublePrecision(10);
+  out << YAML::BeginMap;
+  std::string section;
+  for (const Field& field : fields(copy)) {
+    const std::size_t dot = field.key.find('.');
+    if (field.key.compare(0, dot, section) != 0 || section.size() != dot) {
+      if (!section.empty()) out << YAML::EndMap;
+      section = field.key.substr(0, dot);
+      out << YAML::Key << section << YAML::Value << YAML::BeginMap;
+    }
+    out << YAML::Key << field.key.substr(dot + 1) << YAML::Value;
+    std::visit(
+        [&](auto target) {
+          using T = decltype(target);
+          if constexpr (std::is_same_v<T, std::vector<std::string>*>) out << YAML::Flow << *target;
+          else if constexpr (std::is_same_v<T, std::string*> || std::is_same_v<T, bool*>) out << *target;
+          else out << *target.value;
+        },
+        field.target);
+    out << YAML::Comment(field.help);
+  }
+  out << YAML::EndMap << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace ataxx

@@ -1,0 +1,87 @@
+// The configuration of a training run, read from YAML. Every key lives in one table
+// (run_config.cpp) with its default, range and help: unknown keys, wrong types and values out of
+// range are errors naming the key, and the effective configuration is written back as YAML.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "game/position.h"
+
+namespace ataxx {
+
+struct RunConfig {
+  struct Run {
+    std::uint64_t seed = 1;
+    double max_minutes = 30;   // wall-time budget for `train`, counted over every session of the run
+    int max_generations = 1000;
+  } run;
+  struct Network {
+    int blocks = 4;
+    int channels = 32;
+  } network;
+  struct SelfPlay {
+    int games_per_generation = 64;
+    int threads = 1;            // worker threads, each playing concurrent_games at once
+    int concurrent_games = 32;
+    int visits = 64;            // full searches: policy targets
+    int fast_visits = 16;       // fast searches: only choose the move
+    double full_search_share = 0.25;
+    int leaves_per_round = 4;
+    double dirichlet_alpha = 0.3;
+    double dirichlet_weight = 0.25;
+    int temperature_plies = 12;  // plies played at temperature, the rest at 0
+    double temperature = 1.0;
+    double opening_share = 0.5;  // games started from the opening suite instead of the start position
+    std::string openings;        // suite file; empty = 2 plies from the start
+    double resign_threshold = -0.9;  // root value below which a side resigns; -1 = never
+    double no_resign_share = 0.2;    // games played out to measure false resignations
+    int games_per_chunk = 16;
+  } selfplay;
+  struct Training {
+    int batch_size = 256;
+    int max_steps_per_generation = 200;
+    double max_sample_reuse = 4;  // training samples drawn per new sample, at most
+    std::string optimizer = "sgd";  // sgd (with momentum) or adamw
+    double learning_rate = 0.02;
+    double momentum = 0.9;
+    double weight_decay = 1e-4;
+    int warmup_steps = 100;
+    int min_window = 5000;        // replay window in samples: grows with the data as in KataGo
+    int max_window = 500000;
+    double window_exponent = 0.75;
+    double policy_weight = 1.0;
+    double value_weight = 1.0;
+    double ownership_weight = 0.1;
+    double piece_diff_weight = 0.1;
+  } training;
+  struct Gating {
+    int games = 40;
+    int visits = 64;
+    double threshold = 0.55;  // candidate's score needed, when no SPRT is given
+    std::string sprt;         // "elo0,elo1,alpha,beta": decide by SPRT, at most `games` games
+    std::string undecided = "reject";  // SPRT without a verdict after `games` games: reject, or decide by threshold
+    int concurrency = 2;
+  } gating;
+  struct Ladder {
+    std::vector<std::string> baselines{"random", "greedy", "alphabeta:depth=2"};  // player specs
+    int games = 20;  // per baseline and promoted model
+    int visits = 64;
+  } ladder;
+  struct Inference {
+    std::string device = "cpu";
+    bool bf16 = false;
+    int max_batch = 256;
+    int threads = 1;
+    int cache_entries = 0;
+  } inference;
+  RuleSettings rules;
+};
+
+// Throws std::runtime_error: "config FILE: KEY: what is wrong".
+RunConfig load_run_config(const std::string& path);
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& source);
+std::string to_yaml(const RunConfig& config);
+
+}  // namespace ataxx

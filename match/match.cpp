@@ -1,0 +1,179 @@
+#include "match/match.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <stdexcept>
+
+#include "util/parallel.h"
+
+namespace ataxx {
+namespace {
+
+std::uint64_t game_seed(std::uint64_t match_seed, int index, int player) {
+  std::uint64_t state = match_seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) * 2 + player;
+  return zobrist::splitmix64(state);
+}
+
+// A game lost before its first move: the player of colour `loser` could not start one.
+GameRecord forfeit_before_start(const Position& start, Color loser, const std::string& why) {
+  GameRecord record;
+  record.start = start;
+  record.outcome = {win_for(~loser), EndReason::kNone};
+  record.failure = std::string(loser == Color::kX ? "x" : "o") + " failed to start a game: " + why;
+  return record;
+}
+
+}  // namespace
+
+double GameRecord::player1_score() const {
+  return (result_for(player1_is_x ? Color::kX : Color::kO, outcome.result) + 1) / 2.0;
+}
+
+GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules) {
+  GameRecord record;
+  record.start = start;
+  Game game(start, rules);
+  while (!game.outcome().is_over()) {
+    const Color mover = game.position().side_to_move();
+    Player& player = mover == Color::kX ? x : o;
+    Move move;
+    try {
+      move = player.choose_move(game);
+    } catch (const std::exception& e) {
+      record.failure = std::string(mover == Color::kX ? "x" : "o") + " failed: " + e.what();
+      record.outcome = {win_for(~mover), EndReason::kNone};
+      break;
+    }
+    if (!game.position().is_legal(move)) {
+      record.failure = std::string(mover == Color::kX ? "x" : "o") + " played the illegal move " + to_string(move) +
+                       " in " + game.position().fen();
+      record.outcome = {win_for(~mover), EndReason::kNone};
+      break;
+    }
+    game.play(move);
+  }
+  if (record.failure.empty()) record.outcome = game.outcome();
+  record.moves = game.moves();
+  return record;
+}
+
+// Plays game `index` of the match; a player that cannot even start it forfeits it.
+GameRecord play_match_game(const MatchConfig& config, int index, Player& player1, Player& player2) {
+  const bool player1_is_x = index % 2 == 0;
+  const Position& start = config.openings[(index / 2) % config.openings.size()];
+  GameRecord record;
+  try {
+    player1.new_game(game_seed(config.seed, index, 1));
+    try {
+      player2.new_game(game_seed(config.seed, index, 2));
+    } catch (const std::exception& e) {
+      record = forfeit_before_start(start, player1_is_x ? Color::kO : Color::kX, e.what());
+    }
+  } catch (const std::exception& e) {
+    record = forfeit_before_start(start, player1_is_x ? Color::kX : Color::kO, e.what());
+  }
+  if (record.failure.empty()) {
+    record = player1_is_x ? play_game(player1, player2, start, config.rules)
+                          : play_game(player2, player1, start, config.rules);
+  }
+  record.index = index;
+  record.player1_is_x = player1_is_x;
+  return record;
+}
+
+void MatchTally::add(const GameRecord& game) {
+  const double points = game.player1_score();
+  (points == 1.0 ? score.wins : points == 0.0 ? score.losses : score.draws) += 1;
+  if (!sprt || verdict != SprtVerdict::kContinue) return;
+  llr = sprt_llr(score, sprt->elo0, sprt->elo1);
+  verdict = sprt_verdict(score, *sprt);
+}
+
+MatchResult run_match(const MatchConfig& config,
+                      const std::function<void(const GameRecord&, const MatchScore&)>& on_game) {
+  if (config.openings.empty()) throw std::invalid_argument("match: no openings");
+  if (config.games < 1) throw std::invalid_argument("match: the number of games must be at least 1");
+  // Made up front so that a bad spec fails before any game starts.
+  make_player(config.player1);
+  make_player(config.player2);
+
+  MatchTally tally{config.sprt};
+  std::vector<std::optional<GameRecord>> games(config.games);
+  std::mutex mutex;  // guards tally and games
+  std::atomic<int> next_game{0};
+  std::atomic<bool> stop{false};  // a verdict was reached, or a thread failed
+  auto play = [&](int) {
+    try {
+      auto player1 = make_player(config.player1);
+      auto player2 = make_player(config.player2);
+      for (int index = next_game++; index < config.games && !stop; index = next_game++) {
+        GameRecord record = play_match_game(config, index, *player1, *player2);
+        std::lock_guard lock(mutex);
+        tally.add(record);
+        if (tally.verdict != SprtVerdict::kContinue) stop = true;
+        if (on_game) on_game(record, tally.score);
+        games[index] = std::move(record);
+      }
+    } catch (const std::exception& e) {
+      throw std::runtime_error("match " + config.player1 + " vs " + config.player2 + ": " + e.what());
+    }
+  };
+  run_in_parallel(std::clamp(config.concurrency, 1, config.games), play, [&] { stop = true; });
+
+  MatchResult result{tally.score, {}, tally.verdict, tally.llr};
+  for (auto& game : games)
+    if (game) result.games.push_back(std::move(*game));
+  return result;
+}
+
+std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
+                   const std::string& event) {
+  const std::time_t now = std::time(nullptr);
+  char date[16];
+  std::strftime(date, sizeof date, "%Y.%m.%d", std::gmtime(&now));
+  const std::string& x_name = game.player1_is_x ? player1 : player2;
+  const std::string& o_name = game.player1_is_x ? player2 : player1;
+  std::string pgn;
+  auto tag = [&](const char* name, const std::string& value) {
+    pgn.append("[").append(name).append(" \"").append(value).append("\"]\n");
+  };
+  tag("Event", event);
+  tag("Site", "?");
+  tag("Date", date);
+  tag("Round", std::to_string(game.index + 1));
+  tag("Black", x_name);
+  tag("White", o_name);
+  tag("Result", to_string(game.outcome.result));
+  tag("FEN", game.start.fen());
+  tag("PlyCount", std::to_string(game.moves.size()));
+  if (!game.failure.empty()) tag("Termination", game.failure);
+  else tag("Termination", to_string(game.outcome.reason));
+  pgn += '\n';
+
+  Position pos = game.start;
+  std::string line;
+  for (std::size_t i = 0; i < game.moves.size(); ++i) {
+    std::string token;
+    if (pos.side_to_move() == Color::kX) token = std::to_string(pos.fullmove_number()) + ". ";
+    else if (i == 0) token = std::to_string(pos.fullmove_number()) + "... ";
+    token += to_string(game.moves[i]);
+    if (line.size() + token.size() + 1 > 80) {
+      pgn += line + '\n';
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + token;
+    pos.make_move(game.moves[i]);
+  }
+  const std::string result = to_string(game.outcome.result);
+  if (line.size() + result.size() + 1 > 80) {
+    pgn += line + '\n';
+    line.clear();
+  }
+  pgn += line + (line.empty() ? "" : " ") + result + "\n\n";
+  return pgn;
+}
+
+}  // namespace ataxx

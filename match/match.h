@@ -1,0 +1,69 @@
+// Matches between two players: every opening twice with colours swapped, several games at
+// once, an SPRT that can stop the match early. A player that throws or returns an illegal move
+// loses that game; the failure is recorded and the match goes on.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "game/game.h"
+#include "stats/elo.h"
+#include "players/player.h"
+
+namespace ataxx {
+
+struct GameRecord {
+  int index = 0;             // game number in the match, from 0
+  bool player1_is_x = true;
+  Position start;
+  std::vector<Move> moves;
+  Outcome outcome;
+  std::string failure;       // why a player forfeited, if one did
+  // From player 1's view: 1 win, 0.5 draw, 0 loss.
+  double player1_score() const;
+};
+
+struct MatchConfig {
+  std::string player1;  // player specs
+  std::string player2;
+  int games = 100;
+  std::vector<Position> openings;  // game i starts from openings[(i / 2) % size]
+  int concurrency = 1;
+  std::uint64_t seed = 1;
+  RuleSettings rules;
+  std::optional<SprtParams> sprt;
+};
+
+struct MatchResult {
+  MatchScore score;               // every game played, those finished after a verdict too
+  std::vector<GameRecord> games;  // in order of index
+  SprtVerdict verdict = SprtVerdict::kContinue;
+  double llr = 0.0;               // the SPRT's log-likelihood ratio when it decided (or at the end)
+};
+
+// The running score of a match. The SPRT verdict, once reached, is final: games that were still
+// being played when it came count in the score but cannot take it back.
+struct MatchTally {
+  std::optional<SprtParams> sprt;
+  MatchScore score;
+  SprtVerdict verdict = SprtVerdict::kContinue;
+  double llr = 0.0;
+  void add(const GameRecord& game);
+};
+
+// Plays one game from start; the players have had new_game() called.
+GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules);
+
+// on_game runs after each game, one call at a time, with the running score. Throws
+// std::runtime_error naming the match when a game thread fails (a player that cannot be made,
+// a failing on_game); a player that fails inside a game only loses that game.
+MatchResult run_match(const MatchConfig& config,
+                      const std::function<void(const GameRecord&, const MatchScore&)>& on_game = {});
+
+// The game as PGN, as the Ataxx tool chain writes it (x is Black and moves first).
+std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
+                   const std::string& event);
+
+}  // namespace ataxx

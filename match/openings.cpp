@@ -1,0 +1,67 @@
+#include "match/openings.h"
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "util/atomic_file.h"
+
+namespace ataxx {
+namespace {
+
+void expand(const Position& pos, int plies, std::unordered_set<std::uint64_t>& seen, std::vector<Position>& out) {
+  if (pos.outcome().is_over()) return;
+  if (plies == 0) {
+    if (seen.insert(pos.hash()).second) out.push_back(pos);
+    return;
+  }
+  MoveList moves;
+  pos.generate_moves(moves);
+  for (const Move move : moves) {
+    Position child = pos;
+    child.make_move(move);
+    expand(child, plies - 1, seen, out);
+  }
+}
+
+}  // namespace
+
+std::vector<Position> generate_openings(const Position& root, int plies, std::uint64_t seed) {
+  std::unordered_set<std::uint64_t> seen;
+  std::vector<Position> openings;
+  expand(root, plies, seen, openings);
+  std::shuffle(openings.begin(), openings.end(), std::mt19937_64(seed));
+  return openings;
+}
+
+std::vector<Position> default_openings() { return generate_openings(Position::startpos(), 2); }
+
+std::vector<Position> load_openings(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read openings file '" + path + "'");
+  std::vector<Position> openings;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto start = line.find_first_not_of(" \t\r");
+    if (start == std::string::npos || line[start] == '#') continue;
+    try {
+      openings.push_back(Position::from_fen(line));
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(path + ":" + std::to_string(number) + ": " + e.what());
+    }
+    if (openings.back().outcome().is_over())
+      throw std::runtime_error(path + ":" + std::to_string(number) + ": the position is already over");
+  }
+  if (openings.empty()) throw std::runtime_error("openings file '" + path + "' has no positions");
+  return openings;
+}
+
+void save_openings(const std::string& path, const std::vector<Position>& openings, const std::string& comment) {
+  std::string text = "# " + comment + "\n";
+  for (const Position& pos : openings) text += pos.fen() + "\n";
+  write_file_atomically(path, text);
+}
+
+}  // namespace ataxx

@@ -1,0 +1,52 @@
+// Alpha-beta baseline: iterative deepening negamax, material evaluation, a transposition table,
+// the table's move first and then moves by pieces gained. Depth or time limit.
+#pragma once
+
+#include <chrono>
+#include <random>
+#include <vector>
+
+#include "players/player.h"
+
+namespace ataxx {
+
+class AlphaBetaPlayer final : public Player {
+ public:
+  struct Limits {
+    int depth = 3;    // deepest iteration
+    int time_ms = 0;  // stop deepening after this long; 0 = none
+  };
+  explicit AlphaBetaPlayer(Limits limits, int table_bits = 18);
+  void new_game(std::uint64_t seed) override;
+  void set_limits(const MoveLimits& limits) override { limits_from_outside_ = limits; }
+  Move choose_move(const Game& game) override;
+  MoveReport last_report() const override { return report_; }
+  std::uint64_t nodes() const { return nodes_; }
+
+ private:
+  enum class Bound : std::uint8_t { kExact, kLower, kUpper };
+  struct Entry {
+    std::uint64_t key = 0;
+    std::int16_t score = 0;
+    std::int8_t depth = -1;
+    Bound bound = Bound::kExact;
+    Move move;
+  };
+
+  int negamax(const Position& pos, int depth, int alpha, int beta, int ply);
+  // Fills moves ordered best-first: the table's move, then by pieces gained (shuffled ties at the root).
+  int ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool shuffle);
+  bool out_of_time();
+
+  Limits limits_;
+  MoveLimits limits_from_outside_;
+  MoveReport report_;
+  std::vector<Entry> table_;
+  std::mt19937_64 rng_;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+  bool has_deadline_ = false;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+}  // namespace ataxx

@@ -1,0 +1,77 @@
+#include "players/engine_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <stdexcept>
+
+#include "util/process.h"
+
+namespace ataxx {
+
+using Clock = std::chrono::steady_clock;
+
+EngineProcess::EngineProcess(const std::string& command) : command_(command) {
+  // Through the shell, so that the command may carry arguments; exec so that the engine itself is our child.
+  const ChildWithPipes child = spawn_with_pipes({"/bin/sh", "-c", "exec " + command});
+  pid_ = child.pid;
+  in_ = child.to_child;
+  out_ = child.from_child;
+}
+
+EngineProcess::~EngineProcess() {
+  try {
+    send("quit");
+  } catch (const std::runtime_error&) {
+    // Already gone: nothing to ask.
+  }
+  ::close(in_);
+  for (int i = 0; i < 20 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i) ::usleep(10'000);
+  if (::waitpid(pid_, nullptr, WNOHANG) == 0) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  ::close(out_);
+}
+
+void EngineProcess::send(const std::string& line) {
+  const std::string text = line + "\n";
+  // A dead engine makes write fail with EPIPE; SIGPIPE must not end this process.
+  static const bool ignored = [] { return std::signal(SIGPIPE, SIG_IGN) != SIG_ERR; }();
+  (void)ignored;
+  if (::write(in_, text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+    throw std::runtime_error("uai engine '" + command_ + "' is not reading (crashed?)");
+}
+
+std::string EngineProcess::read_line(Clock::time_point deadline) {
+  while (true) {
+    const auto newline = buffer_.find('\n');
+    if (newline != std::string::npos) {
+      std::string line = buffer_.substr(0, newline);
+      buffer_.erase(0, newline + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return line;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) throw std::runtime_error("uai engine '" + command_ + "' timed out");
+    pollfd fd{out_, POLLIN, 0};
+    if (::poll(&fd, 1, static_cast<int>(left)) <= 0) continue;
+    char chunk[4096];
+    const ssize_t got = ::read(out_, chunk, sizeof chunk);
+    if (got <= 0) throw std::runtime_error("uai engine '" + command_ + "' exited");
+    buffer_.append(chunk, got);
+  }
+}
+
+std::string EngineProcess::expect(const std::string& prefix, int timeout_ms) {
+  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (true) {
+    std::string line = read_line(deadline);
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+}
+
+}  // namespace ataxx

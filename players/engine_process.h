@@ -1,0 +1,35 @@
+// A child process with its stdin and stdout on pipes, read line by line with deadlines: how we
+// talk to external UAI engines.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+
+namespace ataxx {
+
+class EngineProcess {
+ public:
+  // Runs `command` through /bin/sh (posix_spawn). Throws std::runtime_error when it cannot start.
+  explicit EngineProcess(const std::string& command);
+  ~EngineProcess();  // sends quit, then kills the process if it lingers
+  EngineProcess(const EngineProcess&) = delete;
+  EngineProcess& operator=(const EngineProcess&) = delete;
+
+  // Throws when the engine no longer reads.
+  void send(const std::string& line);
+  // The next line; throws when the engine exits or the deadline passes.
+  std::string read_line(std::chrono::steady_clock::time_point deadline);
+  // Reads until a line starting with `prefix` and returns it.
+  std::string expect(const std::string& prefix, int timeout_ms);
+
+ private:
+  std::string command_;
+  pid_t pid_ = -1;
+  int in_ = -1;
+  int out_ = -1;
+  std::string buffer_;
+};
+
+}  // namespace ataxx

@@ -1,0 +1,74 @@
+#include "players/mcts_player.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace ataxx {
+
+MctsPlayer::MctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator)
+    : evaluator_(std::move(evaluator)), search_(params, 0), base_params_(params) {}
+
+void MctsPlayer::new_game(std::uint64_t seed) {
+  search_ = Search(base_params_, seed);
+  moves_followed_ = 0;
+}
+
+void MctsPlayer::follow(const Game& game) {
+  const auto& moves = game.moves();
+  const bool continues = moves_followed_ > 0 && moves_followed_ <= moves.size();
+  if (continues) {
+    for (std::size_t i = moves_followed_; i < moves.size(); ++i) search_.advance(moves[i]);
+  }
+  if (!continues || !(search_.root_position() == game.position()))
+    search_.set_root(game.position(), game.recent_hashes());
+}
+
+Move MctsPlayer::choose_move(const Game& game) {
+  follow(game);
+  // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
+  // limit does; otherwise the spec's visits apply.
+  constexpr int kUnlimited = 1'000'000'000;
+  const bool timed = limits_.movetime_ms > 0 || limits_.infinite;
+  search_.set_visits(limits_.nodes > 0 ? limits_.nodes : timed ? kUnlimited : base_params_.visits);
+  search_.set_time_limit(limits_.movetime_ms > 0 ? limits_.movetime_ms / 1000.0 : base_params_.time_limit_s);
+  search_.set_stop_flag(limits_.stop);
+  const auto start = std::chrono::steady_clock::now();
+  auto report_of = [&](const SearchResult& result) {
+    // lc0's mapping of an expected score in [-1, 1] to centipawns.
+    const double q = std::clamp<double>(result.value, -0.99, 0.99);
+    return MoveReport{static_cast<int>(result.principal_variation.size()),
+                      static_cast<std::uint64_t>(result.total_visits),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                      static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q))),
+                      result.principal_variation};
+  };
+  auto last_progress = start;
+  auto progress = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_progress < std::chrono::milliseconds(500)) return;
+    last_progress = now;
+    progress_(report_of(search_.result()));
+  };
+  Search* searches[] = {&search_};
+  run_searches(searches, *evaluator_, progress_ ? std::function<void()>(progress) : std::function<void()>());
+  last_result_ = search_.result();
+  report_ = report_of(last_result_);
+  const Move move = last_result_.best_move();
+  search_.advance(move);
+  moves_followed_ = game.moves().size() + 1;
+  return move;
+}
+
+SearchParams read_search_params(PlayerSpec& spec, int default_visits) {
+  SearchParams params;
+  params.visits = spec.get_int("visits", default_visits, 1, 100'000'000);
+  params.time_limit_s = spec.get_int("time", 0, 0, 3'600'000) / 1000.0;
+  params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, 100.0));
+  params.fpu_reduction = static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -10.0, 10.0));
+  params.leaves_per_round = spec.get_int("batch", params.leaves_per_round, 1, 4096);
+  params.reuse_tree = spec.get_int("reuse", 1, 0, 1) == 1;
+  return params;
+}
+
+}  // namespace ataxx

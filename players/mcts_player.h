@@ -1,0 +1,39 @@
+// A player that searches with MCTS over any evaluator, keeping its tree between moves.
+#pragma once
+
+#include <memory>
+
+#include "mcts/search.h"
+#include "players/player.h"
+
+namespace ataxx {
+
+class MctsPlayer final : public Player {
+ public:
+  MctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator);
+  void new_game(std::uint64_t seed) override;
+  void set_limits(const MoveLimits& limits) override { limits_ = limits; }
+  Move choose_move(const Game& game) override;
+  MoveReport last_report() const override { return report_; }
+  // The last search's figures, for display (UAI info lines, interactive play).
+  const SearchResult& last_result() const { return last_result_; }
+  Search& search() { return search_; }
+
+ private:
+  // Moves the tree's root to the game's position, reusing the subtree when it is a descendant.
+  void follow(const Game& game);
+
+  std::shared_ptr<Evaluator> evaluator_;
+  Search search_;
+  std::size_t moves_followed_ = 0;
+  SearchResult last_result_;
+  SearchParams base_params_;
+  MoveLimits limits_;
+  MoveReport report_;
+};
+
+// Reads the search options shared by every MCTS-based player spec:
+// visits, time (ms), cpuct, fpu, batch (leaves per round), reuse (0/1).
+SearchParams read_search_params(PlayerSpec& spec, int default_visits = 800);
+
+}  // namespace ataxx

@@ -1,0 +1,57 @@
+#include "players/network_player.h"
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+#include "players/mcts_player.h"
+
+namespace ataxx {
+namespace {
+
+std::string server_key(const std::string& model, const InferenceOptions& o) {
+  return model + '\n' + o.device + '\n' + std::to_string(o.bf16) + ' ' + std::to_string(o.max_batch) + ' ' +
+         std::to_string(o.deadline_us) + ' ' + std::to_string(o.threads) + ' ' + std::to_string(o.cache_entries);
+}
+
+}  // namespace
+
+NetworkPlayerOptions::NetworkPlayerOptions() {
+  search.visits = 200;
+  inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
+}
+
+NetworkPlayerOptions read_network_player_options(PlayerSpec& spec) {
+  NetworkPlayerOptions options;
+  options.model = spec.get_string("model", "");
+  if (options.model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
+  options.search = read_search_params(spec, options.search.visits);
+  InferenceOptions& inference = options.inference;
+  inference.device = spec.get_string("device", inference.device);
+  inference.bf16 = spec.get_int("bf16", inference.bf16, 0, 1) == 1;
+  inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
+  inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);
+  inference.threads = spec.get_int("threads", inference.threads, 1, 64);
+  return options;
+}
+
+std::unique_ptr<Player> make_network_player(const NetworkPlayerOptions& options) {
+  auto server = shared_inference_server(options.model, options.inference);
+  SearchParams search = options.search;
+  search.rules = server->info().rules;
+  return std::make_unique<MctsPlayer>(search, std::move(server));
+}
+
+std::shared_ptr<InferenceServer> shared_inference_server(const std::string& model, const InferenceOptions& options) {
+  static std::mutex mutex;  // guards servers; a model loads under it, so a second caller waits for the first
+  static std::map<std::string, std::weak_ptr<InferenceServer>> servers;
+  std::lock_guard lock(mutex);
+  std::erase_if(servers, [](const auto& entry) { return entry.second.expired(); });
+  std::weak_ptr<InferenceServer>& slot = servers[server_key(model, options)];
+  if (auto server = slot.lock()) return server;
+  auto server = std::make_shared<InferenceServer>(model, options);
+  slot = server;
+  return server;
+}
+
+}  // namespace ataxx

@@ -1,0 +1,89 @@
+// Anything that picks moves: baselines, MCTS with any evaluator, later networks and external
+// engines. Made from a spec string: "random", "greedy", "alphabeta:depth=3", "mcts:visits=800".
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "game/game.h"
+
+namespace ataxx {
+
+// Per-move limits from outside (the UAI `go` command); zero means the player's own setting.
+// With none given, a player searches within its own (finite) budget.
+struct MoveLimits {
+  int movetime_ms = 0;
+  int nodes = 0;
+  int depth = 0;
+  bool infinite = false;                    // search until stopped
+  const std::atomic<bool>* stop = nullptr;  // set from another thread: answer now
+};
+
+// What a player can say about its last move (UAI info lines, interactive play).
+struct MoveReport {
+  int depth = 0;
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  int score_cp = 0;  // from the mover's view
+  std::vector<Move> pv;
+};
+
+class Player {
+ public:
+  virtual ~Player() = default;
+  // Applies to the following choose_move calls.
+  virtual void set_limits(const MoveLimits&) {}
+  virtual MoveReport last_report() const { return {}; }
+  // Called before each game; the seed makes a player's choices reproducible.
+  virtual void new_game(std::uint64_t seed) = 0;
+  // A legal move for the side to move in a game that is not over. May throw.
+  virtual Move choose_move(const Game& game) = 0;
+  // Called with interim reports while a move is being chosen, where the player has them.
+  void on_progress(std::function<void(const MoveReport&)> callback) { progress_ = std::move(callback); }
+
+ protected:
+  std::function<void(const MoveReport&)> progress_;
+};
+
+// "kind:key=value,key=value". Each option must be read exactly once by the player's factory;
+// finish() rejects the ones nobody read, naming them.
+class PlayerSpec {
+ public:
+  explicit PlayerSpec(std::string_view text);
+  const std::string& kind() const { return kind_; }
+  const std::string& text() const { return text_; }
+  int get_int(const std::string& key, int fallback, int min, int max);
+  double get_double(const std::string& key, double fallback, double min, double max);
+  std::string get_string(const std::string& key, const std::string& fallback);
+  // Every option not read yet, consumed (for players that pass options on, like UAI engines).
+  std::map<std::string, std::string> take_rest();
+  void finish() const;
+
+ private:
+  std::optional<std::string> take(const std::string& key);  // the value, removed from the options
+
+  std::string text_;
+  std::string kind_;
+  std::map<std::string, std::string> options_;
+};
+
+// The legal moves, for player implementations; throws std::logic_error when there are none
+// (the game is over by its position).
+MoveList legal_moves(const Game& game);
+
+// A factory for a player kind: consumes the options it knows from the spec.
+using PlayerFactory = std::function<std::unique_ptr<Player>(PlayerSpec&)>;
+// Adds a kind (tests add scripted players this way).
+void register_player_kind(const std::string& kind, PlayerFactory factory);
+
+// Throws std::invalid_argument for an unknown kind, unknown option or out-of-range value.
+std::unique_ptr<Player> make_player(std::string_view spec);
+
+}  // namespace ataxx

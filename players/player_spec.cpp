@@ -1,0 +1,115 @@
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+#include "players/baseline_players.h"
+#include "players/player.h"
+#include "util/text.h"
+
+namespace ataxx {
+namespace {
+
+[[noreturn]] void spec_error(const std::string& spec, const std::string& what) {
+  throw std::invalid_argument("player '" + spec + "': " + what);
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, PlayerFactory> factories;
+};
+
+Registry& registry() {
+  static Registry instance;
+  static std::once_flag builtins;
+  std::call_once(builtins, [] { register_builtin_players(instance.factories); });
+  return instance;
+}
+
+}  // namespace
+
+PlayerSpec::PlayerSpec(std::string_view text) : text_(text) {
+  const std::size_t colon = text.find(':');
+  kind_ = std::string(text.substr(0, colon));
+  if (kind_.empty()) spec_error(text_, "no player kind");
+  if (colon == std::string_view::npos) return;
+  for (const std::string& item : split(text.substr(colon + 1), ',')) {
+    const std::size_t equals = item.find('=');
+    if (equals == std::string::npos || equals == 0) spec_error(text_, "option '" + item + "' is not key=value");
+    if (!options_.emplace(item.substr(0, equals), item.substr(equals + 1)).second)
+      spec_error(text_, "option '" + item.substr(0, equals) + "' given twice");
+  }
+}
+
+std::optional<std::string> PlayerSpec::take(const std::string& key) {
+  const auto it = options_.find(key);
+  if (it == options_.end()) return std::nullopt;
+  std::string value = std::move(it->second);
+  options_.erase(it);
+  return value;
+}
+
+int PlayerSpec::get_int(const std::string& key, int fallback, int min, int max) {
+  const auto taken = take(key);
+  if (!taken) return fallback;
+  const auto value = parse_integer(*taken);
+  if (!value || *value < min || *value > max)
+    spec_error(text_, key + "=" + *taken + " is not an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return static_cast<int>(*value);
+}
+
+double PlayerSpec::get_double(const std::string& key, double fallback, double min, double max) {
+  const auto taken = take(key);
+  if (!taken) return fallback;
+  const auto value = parse_number(*taken);
+  if (!value || *value < min || *value > max)
+    spec_error(text_, key + "=" + *taken + " is not a number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return *value;
+}
+
+std::string PlayerSpec::get_string(const std::string& key, const std::string& fallback) {
+  return take(key).value_or(fallback);
+}
+
+std::map<std::string, std::string> PlayerSpec::take_rest() { return std::exchange(options_, {}); }
+
+void PlayerSpec::finish() const {
+  if (options_.empty()) return;
+  std::string names;
+  for (const auto& [key, value] : options_) names += (names.empty() ? "" : ", ") + key;
+  spec_error(text_, "unknown option(s) for " + kind_ + ": " + names);
+}
+
+MoveList legal_moves(const Game& game) {
+  MoveList moves;
+  game.position().generate_moves(moves);
+  if (moves.empty())
+    throw std::logic_error("asked for a move in a finished game: " + game.position().fen());
+  return moves;
+}
+
+void register_player_kind(const std::string& kind, PlayerFactory factory) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  r.factories[kind] = std::move(factory);
+}
+
+std::unique_ptr<Player> make_player(std::string_view text) {
+  PlayerSpec spec(text);
+  PlayerFactory factory;
+  {
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    const auto it = r.factories.find(spec.kind());
+    if (it == r.factories.end()) {
+      std::string known;
+      for (const auto& entry : r.factories) known += (known.empty() ? "" : ", ") + entry.first;
+      spec_error(spec.text(), "unknown player kind '" + spec.kind() + "' (known: " + known + ")");
+    }
+    factory = it->second;
+  }
+  auto player = factory(spec);
+  spec.finish();
+  return player;
+}
+
+}  // namespace ataxx

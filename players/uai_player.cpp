@@ -1,0 +1,75 @@
+#include "players/uai_player.h"
+
+#include <stdexcept>
+
+#include "players/engine_process.h"
+
+namespace ataxx {
+namespace {
+
+class UaiPlayer final : public Player {
+ public:
+  UaiPlayer(std::string command, std::map<std::string, std::string> engine_options, std::string go, int timeout_ms)
+      : command_(std::move(command)), engine_options_(std::move(engine_options)), go_(std::move(go)), timeout_ms_(timeout_ms) {}
+
+  void new_game(std::uint64_t) override {
+    if (!engine_) start();
+    engine_->send("uainewgame");
+    engine_->send("isready");
+    engine_->expect("readyok", timeout_ms_);
+  }
+
+  Move choose_move(const Game& game) override {
+    if (!engine_) start();
+    std::string position = "position fen " + game.start().fen();
+    if (!game.moves().empty()) {
+      position += " moves";
+      for (const Move m : game.moves()) position.append(" ").append(to_string(m));
+    }
+    try {
+      engine_->send(position);
+      engine_->send(go_);
+      const std::string line = engine_->expect("bestmove", timeout_ms_);
+      const auto space = line.find(' ');
+      if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
+      const std::string text = line.substr(space + 1, line.find(' ', space + 1) - space - 1);
+      return parse_move(text);
+    } catch (...) {
+      engine_.reset();  // restarted for the next game
+      throw;
+    }
+  }
+
+ private:
+  void start() {
+    engine_ = std::make_unique<EngineProcess>(command_);
+    engine_->send("uai");
+    engine_->expect("uaiok", timeout_ms_);
+    for (const auto& [name, value] : engine_options_) engine_->send("setoption name " + name + " value " + value);
+    engine_->send("isready");
+    engine_->expect("readyok", timeout_ms_);
+  }
+
+  std::string command_;
+  std::map<std::string, std::string> engine_options_;
+  std::string go_;
+  int timeout_ms_;
+  std::unique_ptr<EngineProcess> engine_;
+};
+
+}  // namespace
+
+std::unique_ptr<Player> make_uai_player(PlayerSpec& spec) {
+  const std::string command = spec.get_string("cmd", "");
+  if (command.empty()) throw std::invalid_argument("player '" + spec.text() + "': uai needs cmd=PATH");
+  const int movetime = spec.get_int("movetime", 0, 0, 3'600'000);
+  const int nodes = spec.get_int("nodes", 0, 0, 2'000'000'000);
+  const int depth = spec.get_int("depth", 0, 0, 1000);
+  const int timeout = spec.get_int("timeout", 10'000, 1, 3'600'000);
+  std::string go = "go movetime " + std::to_string(movetime > 0 ? movetime : 100);
+  if (nodes > 0) go = "go nodes " + std::to_string(nodes);
+  if (depth > 0) go = "go depth " + std::to_string(depth);
+  return std::make_unique<UaiPlayer>(command, spec.take_rest(), go, timeout + movetime);
+}
+
+}  // namespace ataxx

@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "config/run_config.h"
+
+namespace ataxx {
+namespace {
+
+std::string error_of(const std::string& yaml) {
+  try {
+    parse_run_config(yaml, "test.yaml");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+RunConfig shipped(const std::string& name) {
+  return load_run_config(std::string(ATAXX_SOURCE_DIR) + "/configs/" + name + ".yaml");
+}
+
+TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
+  EXPECT_EQ(shipped("tiny").network.blocks, 1);
+  EXPECT_EQ(shipped("tiny").ladder.baselines, (std::vector<std::string>{"random", "greedy"}));
+  EXPECT_EQ(shipped("default").ladder.baselines, (std::vector<std::string>{"random", "greedy", "alphabeta:depth=2"}));
+  EXPECT_EQ(shipped("gpu").inference.device, "cuda");
+  EXPECT_EQ(shipped("gpu").gating.sprt, "0,20,0.05,0.05");
+}
+
+TEST(RunConfig, LadderBaselinesAreAYamlListOfSpecsWithCommas) {
+  const RunConfig c = parse_run_config("ladder:\n  baselines: [random, \"alphabeta:depth=2,time=100\"]\n", "t");
+  EXPECT_EQ(c.ladder.baselines, (std::vector<std::string>{"random", "alphabeta:depth=2,time=100"}));
+  EXPECT_TRUE(parse_run_config("ladder:\n  baselines: []\n", "t").ladder.baselines.empty());
+  EXPECT_NE(error_of("ladder:\n  baselines: random,greedy\n").find("ladder.baselines: expected a YAML list"),
+            std::string::npos);
+  EXPECT_NE(error_of("ladder:\n  baselines: [[a]]\n").find("ladder.baselines"), std::string::npos);
+}
+
+TEST(RunConfig, GatingSaysWhatAnUndecidedSprtDoes) {
+  EXPECT_EQ(RunConfig{}.gating.undecided, "reject");
+  EXPECT_EQ(parse_run_config("gating:\n  undecided: threshold\n", "t").gating.undecided, "threshold");
+  EXPECT_NE(error_of("gating:\n  undecided: flip\n").find("gating.undecided"), std::string::npos);
+}
+
+TEST(RunConfig, ValuesOverrideDefaults) {
+  const RunConfig c = parse_run_config("selfplay:\n  visits: 33\ntraining:\n  optimizer: adamw\ninference:\n  bf16: true\n", "t");
+  EXPECT_EQ(c.selfplay.visits, 33);
+  EXPECT_EQ(c.training.optimizer, "adamw");
+  EXPECT_TRUE(c.inference.bf16);
+  EXPECT_EQ(c.selfplay.fast_visits, RunConfig{}.selfplay.fast_visits);
+}
+
+TEST(RunConfig, ErrorsNameTheKey) {
+  EXPECT_NE(error_of("selfplay:\n  visitz: 3\n").find("selfplay.visitz: unknown key"), std::string::npos);
+  EXPECT_NE(error_of("nonsense:\n  a: 1\n").find("nonsense.a: unknown key"), std::string::npos);
+  EXPECT_NE(error_of("selfplay:\n  visits: many\n").find("selfplay.visits: 'many' is not an integer"), std::string::npos);
+  EXPECT_NE(error_of("selfplay:\n  visits: 2.5\n").find("selfplay.visits"), std::string::npos);
+  EXPECT_NE(error_of("selfplay:\n  visits: 0\n").find("selfplay.visits: 0 is out of range"), std::string::npos);
+  EXPECT_NE(error_of("training:\n  optimizer: adam\n").find("training.optimizer"), std::string::npos);
+  EXPECT_NE(error_of("inference:\n  bf16: maybe\n").find("inference.bf16"), std::string::npos);
+  EXPECT_NE(error_of("gating:\n  sprt: 1,2\n").find("gating.sprt"), std::string::npos);
+  EXPECT_NE(error_of("selfplay: 3\n").find("selfplay: expected a section"), std::string::npos);
+  EXPECT_NE(error_of("selfplay:\n  visits: [1, 2]\n").find("selfplay.visits: expected a single value"), std::string::npos);
+  EXPECT_NE(error_of("a: [").find("not valid YAML"), std::string::npos);
+  EXPECT_NE(error_of("training:\n  min_window: 10\n  max_window: 5\n").find("training.min_window"), std::string::npos);
+  EXPECT_NE(error_of("? [a, b]\n: 1\n").find("config test.yaml"), std::string::npos);
+  EXPECT_THROW(load_run_config("/nonexistent.yaml"), std::runtime_error);
+}
+
+TEST(RunConfig, EffectiveConfigRoundTrips) {
+  RunConfig c;
+  c.selfplay.visits = 77;
+  c.gating.sprt = "0,10,0.05,0.05";
+  c.run.seed = 123456789012345ULL;
+  c.selfplay.openings = "suite: with 'quotes' and # marks";
+  c.ladder.baselines = {"random", "alphabeta:depth=2,time=100"};
+  const std::string yaml = to_yaml(c);
+  const RunConfig back = parse_run_config(yaml, "round trip");
+  EXPECT_EQ(back.selfplay.openings, c.selfplay.openings);
+  EXPECT_EQ(back.ladder.baselines, c.ladder.baselines);
+  EXPECT_EQ(back.training.weight_decay, c.training.weight_decay);
+  EXPECT_EQ(to_yaml(parse_run_config(yaml, "round trip")), yaml);
+  EXPECT_EQ(parse_run_config(yaml, "round trip").run.seed, 123456789012345ULL);
+}
+
+}  // namespace
+}  // namespace ataxx

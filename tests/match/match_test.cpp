@@ -1,0 +1,215 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "match/match.h"
+#include "match/openings.h"
+#include "players/baseline_players.h"
+
+namespace ataxx {
+namespace {
+
+class ThrowingPlayer final : public Player {
+ public:
+  void new_game(std::uint64_t) override {}
+  Move choose_move(const Game&) override { throw std::runtime_error("out of order"); }
+};
+
+class IllegalPlayer final : public Player {
+ public:
+  void new_game(std::uint64_t) override {}
+  Move choose_move(const Game&) override { return parse_move("d4"); }
+};
+
+MatchConfig config(const std::string& p1, const std::string& p2, int games, int concurrency) {
+  MatchConfig c;
+  c.player1 = p1;
+  c.player2 = p2;
+  c.games = games;
+  c.concurrency = concurrency;
+  c.openings = default_openings();
+  c.seed = 99;
+  return c;
+}
+
+TEST(Match, FixedSeedIsReproducibleWhateverTheConcurrency) {
+  const MatchResult a = run_match(config("greedy", "random", 12, 1));
+  const MatchResult b = run_match(config("greedy", "random", 12, 3));
+  ASSERT_EQ(a.games.size(), 12U);
+  ASSERT_EQ(b.games.size(), 12U);
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_EQ(a.games[i].moves, b.games[i].moves) << i;
+    EXPECT_EQ(a.games[i].outcome, b.games[i].outcome) << i;
+  }
+  EXPECT_EQ(a.score.wins, b.score.wins);
+  MatchConfig other_seed = config("greedy", "random", 12, 1);
+  other_seed.seed = 100;
+  const MatchResult c = run_match(other_seed);
+  bool any_different = false;
+  for (int i = 0; i < 12; ++i) any_different |= a.games[i].moves != c.games[i].moves;
+  EXPECT_TRUE(any_different);
+}
+
+TEST(Match, ColoursAlternateOnEachOpening) {
+  const MatchResult result = run_match(config("random", "random", 4, 1));
+  EXPECT_TRUE(result.games[0].player1_is_x);
+  EXPECT_FALSE(result.games[1].player1_is_x);
+  EXPECT_EQ(result.games[0].start, result.games[1].start);
+  EXPECT_NE(result.games[1].start, result.games[2].start);
+}
+
+TEST(Match, AFailingPlayerLosesAndTheMatchGoesOn) {
+  register_player_kind("test-throws", [](PlayerSpec&) { return std::make_unique<ThrowingPlayer>(); });
+  register_player_kind("test-illegal", [](PlayerSpec&) { return std::make_unique<IllegalPlayer>(); });
+  for (const char* bad : {"test-throws", "test-illegal"}) {
+    const MatchResult result = run_match(config("random", bad, 6, 2));
+    EXPECT_EQ(result.score.wins, 6) << bad;
+    for (const GameRecord& game : result.games) EXPECT_FALSE(game.failure.empty());
+  }
+}
+
+TEST(Match, SprtStopsEarly) {
+  MatchConfig c = config("greedy", "random", 400, 1);
+  c.sprt = SprtParams{.elo0 = 0, .elo1 = 50, .alpha = 0.05, .beta = 0.05};  // every field given
+  const MatchResult result = run_match(c);
+  EXPECT_EQ(result.verdict, SprtVerdict::kAcceptH1);
+  EXPECT_LT(result.score.games(), 400);
+  EXPECT_EQ(static_cast<int>(result.games.size()), result.score.games());
+}
+
+TEST(MatchTally, AVerdictOnceReachedIsFinal) {
+  MatchTally tally{SprtParams{.elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05}};
+  GameRecord loss;
+  loss.outcome.result = Result::kOWins;  // player 1 is x
+  GameRecord win;
+  win.outcome.result = Result::kXWins;
+  while (tally.verdict == SprtVerdict::kContinue) tally.add(loss);
+  ASSERT_EQ(tally.verdict, SprtVerdict::kAcceptH0);
+  const double llr = tally.llr;
+  for (int i = 0; i < 50; ++i) tally.add(win);  // games that were still being played
+  EXPECT_EQ(tally.verdict, SprtVerdict::kAcceptH0);
+  EXPECT_EQ(tally.llr, llr);
+  EXPECT_EQ(tally.score.wins, 50);
+}
+
+// Plays random legal moves; the first one made in a worker thread takes 300 ms to start each game
+// and then gives up, so that its game ends after the other thread's games have decided the SPRT.
+std::atomic<int> g_made{0};
+class SlowStarter final : public Player {
+ public:
+  explicit SlowStarter(bool slow) : slow_(slow) {}
+  void new_game(std::uint64_t seed) override {
+    if (slow_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      throw std::runtime_error("cannot start");
+    }
+    random_.new_game(seed);
+  }
+  Move choose_move(const Game& game) override { return random_.choose_move(game); }
+
+ private:
+  bool slow_;
+  RandomPlayer random_;
+};
+
+TEST(Match, SprtVerdictStandsWhenGamesInFlightFinishAfterIt) {
+  register_player_kind("test-throws", [](PlayerSpec&) { return std::make_unique<ThrowingPlayer>(); });
+  register_player_kind("test-slow-starter", [](PlayerSpec&) {
+    return std::make_unique<SlowStarter>(g_made++ == 1);  // number 0 is the match's up-front check
+  });
+  g_made = 0;
+  MatchConfig c = config("test-slow-starter", "test-throws", 200, 2);
+  c.sprt = SprtParams{.elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05};
+  const MatchResult result = run_match(c);
+  EXPECT_EQ(result.verdict, SprtVerdict::kAcceptH1);
+  EXPECT_GE(result.llr, sprt_upper_bound(*c.sprt));
+  EXPECT_EQ(result.score.losses, 1);  // the slow game counts, and cannot take the verdict back
+  EXPECT_LT(result.score.games(), 200);
+  EXPECT_EQ(static_cast<int>(result.games.size()), result.score.games());
+}
+
+TEST(Match, AFailingGameThreadEndsTheMatchWithAnError) {
+  static std::atomic<int> made{0};
+  register_player_kind("test-unmakeable", [](PlayerSpec&) -> std::unique_ptr<Player> {
+    if (made++ > 0) throw std::runtime_error("model file vanished");
+    return std::make_unique<RandomPlayer>();
+  });
+  try {
+    run_match(config("test-unmakeable", "random", 8, 3));
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("model file vanished"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("test-unmakeable vs random"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Match, PlayedGamesEndByTheRules) {
+  const MatchResult result = run_match(config("greedy", "random", 6, 2));
+  for (const GameRecord& game : result.games) {
+    Game replay(game.start);
+    for (const Move m : game.moves) replay.play(m);
+    EXPECT_EQ(replay.outcome(), game.outcome);
+  }
+}
+
+TEST(Pgn, WritesTagsMovesAndResult) {
+  GameRecord game;
+  game.index = 4;
+  game.player1_is_x = false;
+  game.start = Position::startpos();
+  for (const char* m : {"g2", "a2", "a7c5"}) game.moves.push_back(parse_move(m));
+  game.outcome = {Result::kDraw, EndReason::kHalfmoveClock};
+  const std::string pgn = to_pgn(game, "alpha", "beta", "test");
+  EXPECT_NE(pgn.find("[Round \"5\"]"), std::string::npos);
+  EXPECT_NE(pgn.find("[Black \"beta\"]"), std::string::npos);  // x is Black; player 2 had x
+  EXPECT_NE(pgn.find("[White \"alpha\"]"), std::string::npos);
+  EXPECT_NE(pgn.find("[FEN \"x5o/7/7/7/7/7/o5x x 0 1\"]"), std::string::npos);
+  EXPECT_NE(pgn.find("\n1. g2 a2 2. a7c5 1/2-1/2\n"), std::string::npos) << pgn;
+}
+
+TEST(Openings, TwoPliesFromTheStart) {
+  const auto openings = default_openings();
+  EXPECT_EQ(openings.size(), 256U);  // 16 x 16, no transpositions at 2 plies
+  std::set<std::string> fens;
+  for (const Position& pos : openings) {
+    EXPECT_EQ(pos.side_to_move(), Color::kX);
+    fens.insert(pos.fen());
+  }
+  EXPECT_EQ(fens.size(), openings.size());
+  EXPECT_EQ(default_openings()[0], openings[0]);  // a fixed order
+}
+
+TEST(Openings, ShippedSuitesLoad) {
+  for (const char* name : {"startpos-2ply", "gaps-four-2ply", "gaps-five-2ply", "mixed-2ply"}) {
+    const auto suite = load_openings(std::string(ATAXX_SOURCE_DIR) + "/configs/openings/" + name + ".txt");
+    EXPECT_GE(suite.size(), 196U) << name;
+  }
+  EXPECT_EQ(load_openings(std::string(ATAXX_SOURCE_DIR) + "/configs/openings/mixed-2ply.txt").size(), 648U);
+}
+
+TEST(Openings, FileRoundTripAndErrors) {
+  const std::string path = testing::TempDir() + "/openings.txt";
+  const auto openings = generate_openings(Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"), 1);
+  save_openings(path, openings, "test");
+  const auto loaded = load_openings(path);
+  ASSERT_EQ(loaded.size(), openings.size());
+  for (std::size_t i = 0; i < loaded.size(); ++i) EXPECT_EQ(loaded[i].fen(), openings[i].fen());
+  EXPECT_THROW(load_openings(path + ".missing"), std::runtime_error);
+  {
+    std::ofstream bad(path);
+    bad << "# comment\nx5o/7/7/7/7/7/o5x x 0 1\nnot a fen\n";
+  }
+  try {
+    load_openings(path);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":3:"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ataxx

@@ -1,0 +1,153 @@
+// The network's output layout, and the inference server's evaluation cache under load.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "nn/inference_server.h"
+#include "nn/model_file.h"
+
+namespace ataxx {
+namespace {
+
+std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
+
+torch::Tensor parameter(AtaxxNet& net, const std::string& name) {
+  for (auto& p : net->named_parameters())
+    if (p.key() == name) return p.value();
+  ADD_FAILURE() << "no parameter " << name;
+  return {};
+}
+
+TEST(Network, PolicyLogitsSitWherePolicyIndexLooksForThem) {
+  // A network that passes the "empty squares" plane straight through to every policy channel,
+  // channel k scaled by k + 1: its logits are non-zero exactly at the one empty square's 17 entries.
+  torch::NoGradGuard no_grad;
+  AtaxxNet net(ModelShape{1, 8});
+  for (auto& p : net->parameters()) p.zero_();
+  parameter(net, "input_conv.weight")[0][3][1][1] = 1.0f;  // channel 0 <- empty plane, centre tap
+  parameter(net, "input_bn.weight").fill_(1.0f);
+  parameter(net, "policy_conv.weight")[0][0][1][1] = 1.0f;
+  parameter(net, "policy_bn.weight").fill_(1.0f);
+  auto policy_out = parameter(net, "policy_out.weight");
+  for (int k = 0; k < kMovesPerSquare; ++k) policy_out[k][0][0][0] = k + 1.0f;
+  net->eval();
+
+  const Square hole = make_square(4, 4);  // e5
+  const Bitboard o = bit(make_square(0, 0));
+  const Position pos = Position::from_bitboards(kAllSquares & ~bit(hole) & ~o, o, 0, Color::kX);
+  const Position* positions[] = {&pos};
+  const torch::Tensor logits = net->forward(encode_batch(positions)).policy_logits[0];
+  ASSERT_EQ(logits.size(0), kPolicySize);
+
+  int non_zero = 0;
+  for (int index = 0; index < kPassIndex; ++index) {
+    if (logits[index].item<float>() == 0.0f) continue;
+    ++non_zero;
+    const Move move = move_from_policy_index(index);
+    EXPECT_EQ(move.is_pass() ? -1 : move.to, hole) << "index " << index;
+  }
+  EXPECT_EQ(non_zero, kMovesPerSquare);
+  MoveList moves;
+  pos.generate_moves(moves);
+  ASSERT_EQ(moves.size(), 1 + 16);  // the single and all 16 jumps to e5
+  const float unit = logits[policy_index(Move::single(hole))].item<float>();
+  for (const Move move : moves)  // each move's kind is its channel: (kind + 1) units
+    EXPECT_FLOAT_EQ(logits[policy_index(move)].item<float>(), unit * (policy_index(move) % kMovesPerSquare + 1));
+}
+
+struct Answer {
+  std::vector<float> priors;
+  Wdl value;
+};
+
+Answer ask(Evaluator& evaluator, const Position& pos) {
+  MoveList moves;
+  pos.generate_moves(moves);
+  Answer answer;
+  answer.priors.resize(moves.size());
+  const EvalRequest request{&pos, std::span<const Move>(moves.begin(), moves.size()), answer.priors, &answer.value};
+  evaluator.evaluate(std::span<const EvalRequest>(&request, 1));
+  return answer;
+}
+
+void expect_same(const Answer& a, const Answer& b, const std::string& what) {
+  ASSERT_EQ(a.priors.size(), b.priors.size()) << what;
+  for (std::size_t i = 0; i < a.priors.size(); ++i) EXPECT_NEAR(a.priors[i], b.priors[i], 1e-5f) << what;
+  EXPECT_NEAR(a.value.win, b.value.win, 1e-5f) << what;
+  EXPECT_NEAR(a.value.loss, b.value.loss, 1e-5f) << what;
+}
+
+TEST(EvaluationCache, TellsHalfmoveClocksApart) {
+  write_random_play_file(temp("clock.net"), {1, 8}, 5);
+  InferenceOptions cached_options;
+  cached_options.cache_entries = 4096;
+  InferenceServer cached(temp("clock.net"), cached_options);
+  InferenceServer plain(temp("clock.net"), InferenceOptions{});
+  const Position fresh = Position::from_fen("x5o/7/7/7/7/7/o5x x 0 1");
+  const Position late = Position::from_fen("x5o/7/7/7/7/7/o5x x 90 1");  // same board, the clock plane differs
+  ASSERT_EQ(fresh.hash(), late.hash());
+  const Answer fresh_answer = ask(plain, fresh), late_answer = ask(plain, late);
+  ASSERT_NE(fresh_answer.value.win, late_answer.value.win) << "the network should see the clock";
+  ask(cached, fresh);
+  expect_same(ask(cached, late), late_answer, "late after fresh");
+  expect_same(ask(cached, fresh), fresh_answer, "fresh again");
+  EXPECT_EQ(cached.stats().cache_hits, 1U);
+}
+
+TEST(EvaluationCache, ManyCallersAndServerThreadsOnCollidingSlots) {
+  write_random_play_file(temp("busy.net"), {1, 8}, 7);
+  std::vector<Position> positions;
+  for (const Position& p : {Position::startpos(), Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 2")}) {
+    MoveList moves;
+    p.generate_moves(moves);
+    for (const Move m : moves) {
+      Position child = p;
+      child.make_move(m);
+      positions.push_back(child);
+    }
+  }
+  InferenceServer plain(temp("busy.net"), InferenceOptions{});
+  std::vector<Answer> expected;
+  for (const Position& p : positions) expected.push_back(ask(plain, p));
+
+  InferenceOptions options;
+  options.threads = 4;
+  options.cache_entries = 7;  // far fewer slots than positions: writers meet on every slot
+  options.deadline_us = 0;
+  InferenceServer server(temp("busy.net"), options);
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 8; ++c) {
+    callers.emplace_back([&, c] {
+      for (int round = 0; round < 30; ++round)
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+          const std::size_t at = (i * 7 + c * 3 + round) % positions.size();
+          const Answer got = ask(server, positions[at]);
+          bool same = got.priors.size() == expected[at].priors.size() &&
+                      std::abs(got.value.win - expected[at].value.win) < 1e-5f;
+          for (std::size_t m = 0; same && m < got.priors.size(); ++m)
+            same = std::abs(got.priors[m] - expected[at].priors[m]) < 1e-5f;
+          wrong += !same;
+        }
+    });
+  }
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_GT(server.stats().cache_hits, 0U);
+}
+
+TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
+  write_random_play_file(temp("old.net"), {1, 8}, 11);
+  write_random_play_file(temp("new.net"), {1, 8}, 12);
+  InferenceOptions options;
+  options.cache_entries = 1024;
+  InferenceServer server(temp("old.net"), options);
+  ask(server, Position::startpos());
+  server.load(temp("new.net"));
+  InferenceServer fresh(temp("new.net"), InferenceOptions{});
+  expect_same(ask(server, Position::startpos()), ask(fresh, Position::startpos()), "after load");
+}
+
+}  // namespace
+}  // namespace ataxx

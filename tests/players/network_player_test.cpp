@@ -1,0 +1,51 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "players/network_player.h"
+
+namespace ataxx {
+namespace {
+
+std::string random_model(const std::string& name) {
+  const std::string path = testing::TempDir() + "/" + name;
+  write_random_play_file(path, {1, 8}, 1);
+  return path;
+}
+
+TEST(NetworkPlayer, PlayersOfOneModelShareOneServer) {
+  const std::string model = random_model("shared.net");
+  NetworkPlayerOptions options;
+  options.model = model;
+  options.search.visits = 16;
+  auto server = shared_inference_server(model, options.inference);
+  auto first = make_network_player(options);
+  auto second = make_network_player(options);
+  EXPECT_EQ(shared_inference_server(model, options.inference), server);
+  for (Player* player : {first.get(), second.get()}) {
+    player->new_game(1);
+    EXPECT_TRUE(Position::startpos().is_legal(player->choose_move(Game())));
+  }
+  EXPECT_GE(server->stats().positions, 2U);  // both players' leaves went through the one server
+  InferenceOptions other = options.inference;
+  other.max_batch = 7;
+  EXPECT_NE(shared_inference_server(model, other), server);  // other settings: another server
+}
+
+TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
+  const std::string model = random_model("device.net");
+  auto player = make_player("nn:model=" + model + ",visits=8,device=cpu,threads=2,max_batch=32,cache=64");
+  player->new_game(1);
+  EXPECT_TRUE(Position::startpos().is_legal(player->choose_move(Game())));
+  // Asked for CUDA on a machine without it: an error, never a silent run on the CPU.
+  try {
+    make_player("nn:model=" + model + ",device=cuda");
+    if (!std::filesystem::exists("/dev/nvidia0")) ADD_FAILURE() << "cuda accepted without a GPU";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(make_player("nn:model=" + model + ",bf16=1"), std::invalid_argument);  // bf16 needs CUDA
+}
+
+}  // namespace
+}  // namespace ataxx

@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include "mcts/simple_evaluators.h"
+#include "players/alphabeta.h"
+#include "players/baseline_players.h"
+
+namespace ataxx {
+namespace {
+
+TEST(PlayerSpec, MakesEachKind) {
+  for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=2", "alphabeta:time=50",
+                           "mcts:visits=10", "mcts:visits=10,eval=uniform,cpuct=2,batch=4"}) {
+    auto player = make_player(spec);
+    player->new_game(1);
+    Game game;
+    EXPECT_TRUE(game.position().is_legal(player->choose_move(game))) << spec;
+  }
+}
+
+TEST(PlayerSpec, RejectsBadSpecs) {
+  for (const char* spec : {"", "nobody", "alphabeta:depth=0", "alphabeta:depth=x", "alphabeta:width=3",
+                           "mcts:visits", "mcts:visits=10,visits=20", "mcts:eval=magic", "random:seed=1"})
+    EXPECT_THROW(make_player(spec), std::invalid_argument) << spec;
+}
+
+TEST(PlayerSpec, ErrorNamesTheUnknownOption) {
+  try {
+    make_player("alphabeta:depth=2,width=3");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("width"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Greedy, TakesTheMostPieces) {
+  // x on a1; o on c3, d3 and c4. Greedy must always pick a move of the largest gain.
+  const Position pos = Position::from_fen("7/7/7/2o4/2oo3/7/x6 x 0 1");
+  int best_gain = 0;
+  MoveList moves;
+  pos.generate_moves(moves);
+  for (const Move m : moves) best_gain = std::max(best_gain, move_gain(pos, m));
+  GreedyPlayer greedy;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    greedy.new_game(seed);
+    EXPECT_EQ(move_gain(pos, greedy.choose_move(Game(pos))), best_gain);
+  }
+}
+
+TEST(Greedy, BreaksTiesAtRandom) {
+  GreedyPlayer greedy;
+  std::set<std::string> chosen;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    greedy.new_game(seed);
+    chosen.insert(to_string(greedy.choose_move(Game())));
+  }
+  EXPECT_GT(chosen.size(), 2U);  // the 6 clones at the start all gain one piece
+}
+
+AlphaBetaPlayer::Limits depth_limit(int depth) {
+  AlphaBetaPlayer::Limits limits;
+  limits.depth = depth;
+  return limits;
+}
+
+TEST(AlphaBeta, FindsTheMoveThatWinsOutright) {
+  // x: a1. o: c2 and c3. Only b2 and b3 capture both; a1c1 or a1c4 would take one.
+  const Position pos = Position::from_fen("7/7/7/7/2o4/2o4/x6 x 0 1");
+  for (int depth : {1, 2, 3}) {
+    AlphaBetaPlayer player(depth_limit(depth));
+    player.new_game(1);
+    Position after = pos;
+    const Move move = player.choose_move(Game(pos));
+    after.make_move(move);
+    EXPECT_EQ(after.outcome().result, Result::kXWins) << "depth " << depth << ": " << to_string(move);
+  }
+}
+
+TEST(AlphaBeta, TimeLimitStillReturnsALegalMove) {
+  AlphaBetaPlayer::Limits limits = depth_limit(64);
+  limits.time_ms = 30;
+  AlphaBetaPlayer player(limits);
+  player.new_game(1);
+  Game game;
+  EXPECT_TRUE(game.position().is_legal(player.choose_move(game)));
+}
+
+}  // namespace
+}  // namespace ataxx

@@ -1,0 +1,152 @@
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+
+#include "mcts/simple_evaluators.h"
+#include "selfplay/selfplay_worker.h"
+
+namespace ataxx {
+namespace {
+
+RunConfig small_config() {
+  RunConfig c;
+  c.selfplay.threads = 1;
+  c.selfplay.concurrent_games = 2;
+  c.selfplay.visits = 24;
+  c.selfplay.fast_visits = 8;
+  c.selfplay.leaves_per_round = 4;
+  c.selfplay.resign_threshold = -1;  // never
+  c.selfplay.no_resign_share = 0;
+  c.selfplay.games_per_chunk = 2;
+  c.selfplay.opening_share = 1;
+  return c;
+}
+
+struct Played {
+  SelfPlayStats stats;
+  int games_emitted = 0;
+  std::vector<TrainingSample> samples;
+};
+
+Played play(const RunConfig& config, const std::vector<Position>& openings, Evaluator& evaluator, int games) {
+  Played played;
+  std::mutex mutex;
+  const std::atomic<bool> stop{false};
+  played.stats = play_selfplay_games(config, openings, 7, evaluator, games, stop, [&](SelfPlayBatch&& batch) {
+    std::lock_guard lock(mutex);
+    played.games_emitted += batch.games;
+    for (auto& s : batch.samples) played.samples.push_back(std::move(s));
+  });
+  return played;
+}
+
+int visits_in(const TrainingSample& s) {
+  return std::accumulate(s.visits.begin(), s.visits.end(), 0, [](int sum, const auto& v) { return sum + v.second; });
+}
+
+TEST(SelfPlayWorker, ResultsAreFromTheSideToMovesView) {
+  // Whoever is to move captures the other side's last pieces at once, and wins.
+  UniformEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.selfplay.temperature_plies = 0;
+  for (const char* fen : {"7/7/7/7/2o4/2o4/x6 x 0 1", "7/7/7/7/2x4/2x4/o6 o 0 1"}) {
+    const Played played = play(config, {Position::from_fen(fen)}, evaluator, 2);
+    EXPECT_EQ(played.stats.games, 2) << fen;
+    EXPECT_EQ(played.games_emitted, 2) << fen;
+    ASSERT_EQ(played.samples.size(), 2U) << fen;  // one move a game
+    for (const TrainingSample& s : played.samples) {
+      EXPECT_EQ(s.result, 1) << fen;
+      EXPECT_TRUE(s.final_board_known);
+      const Bitboard winner = s.position.side_to_move() == Color::kX ? s.final_x : s.final_o;
+      const Bitboard loser = s.position.side_to_move() == Color::kX ? s.final_o : s.final_x;
+      EXPECT_EQ(popcount(loser), 0) << fen;
+      EXPECT_GT(popcount(winner), 0) << fen;
+    }
+  }
+}
+
+// x is lost in every position: its value is a loss, o's a win.
+class XIsLost final : public Evaluator {
+ public:
+  void evaluate(std::span<const EvalRequest> batch) override {
+    uniform_.evaluate(batch);
+    for (const EvalRequest& r : batch)
+      *r.value = r.position->side_to_move() == Color::kX ? Wdl{0, 0, 1} : Wdl{1, 0, 0};
+  }
+
+ private:
+  UniformEvaluator uniform_;
+};
+
+TEST(SelfPlayWorker, ResignedGamesHaveNoFinalBoardTargets) {
+  XIsLost evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.selfplay.resign_threshold = -0.5;
+  const Played resigned = play(config, {Position::startpos()}, evaluator, 4);
+  EXPECT_EQ(resigned.stats.resigned, 4);
+  ASSERT_FALSE(resigned.samples.empty());
+  for (const TrainingSample& s : resigned.samples) {
+    EXPECT_FALSE(s.final_board_known);
+    EXPECT_EQ(s.result, s.position.side_to_move() == Color::kX ? -1 : 1);
+  }
+  // Played out instead (no resignation): the final board is known and counted as a would-resign.
+  config.selfplay.no_resign_share = 1;
+  config.selfplay.fast_visits = 2;
+  config.selfplay.full_search_share = 0.1;
+  const Played played_out = play(config, {Position::startpos()}, evaluator, 2);
+  EXPECT_EQ(played_out.stats.resigned, 0);
+  EXPECT_EQ(played_out.stats.would_resign, 2);
+  for (const TrainingSample& s : played_out.samples) EXPECT_TRUE(s.final_board_known);
+}
+
+TEST(SelfPlayWorker, OnlyFullSearchesGiveSamplesAndTheyAddAllTheirVisits) {
+  UniformEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 0;
+  EXPECT_TRUE(play(config, {Position::startpos()}, evaluator, 2).samples.empty());
+
+  config.selfplay.full_search_share = 1;
+  const Played played = play(config, {Position::startpos()}, evaluator, 2);
+  EXPECT_EQ(static_cast<int>(played.samples.size()), played.stats.plies);
+  EXPECT_EQ(played.stats.simulations, static_cast<std::uint64_t>(played.stats.plies) * config.selfplay.visits);
+  // Each target holds the visits added after the noise and those kept from the previous move.
+  int with_reused_visits = 0;
+  for (const TrainingSample& s : played.samples) {
+    EXPECT_GE(visits_in(s), config.selfplay.visits - 1);
+    with_reused_visits += visits_in(s) > config.selfplay.visits - 1;
+  }
+  EXPECT_GT(with_reused_visits, static_cast<int>(played.samples.size()) / 2);
+}
+
+class BreaksAfter final : public Evaluator {
+ public:
+  explicit BreaksAfter(int calls) : left_(calls) {}
+  void evaluate(std::span<const EvalRequest> batch) override {
+    if (left_-- <= 0) throw std::runtime_error("inference device lost");
+    uniform_.evaluate(batch);
+  }
+
+ private:
+  std::atomic<int> left_;
+  UniformEvaluator uniform_;
+};
+
+TEST(SelfPlayWorker, AFailingWorkerStopsThePoolWithAnError) {
+  BreaksAfter evaluator(50);
+  RunConfig config = small_config();
+  config.selfplay.threads = 3;
+  try {
+    play(config, {Position::startpos()}, evaluator, 100);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("self-play worker"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("inference device lost"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ataxx

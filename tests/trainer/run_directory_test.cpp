@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "selfplay/training_data.h"
+#include "trainer/run_directory.h"
+#include "util/process.h"
+
+namespace fs = std::filesystem;
+
+namespace ataxx {
+namespace {
+
+std::string fresh(const std::string& name) {
+  const std::string dir = testing::TempDir() + "/" + name;
+  fs::remove_all(dir);
+  return dir;
+}
+
+TEST(RunDirectory, PlotsInAFolderWithQuotesInItsName) {
+  const RunDirectory dir(fresh("it's \"a\" run; $(true)"));
+  dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");
+  dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "2,2,1.5,0.7,0.4");
+  dir.write_ratings({{"random", 0, 0, 10}, {"gen-0001", 100, 30, 10}});
+  EXPECT_TRUE(dir.plot());
+  EXPECT_TRUE(fs::exists(dir.root() + "/plots/losses.png"));
+  EXPECT_TRUE(fs::exists(dir.root() + "/plots/ratings.png"));
+}
+
+TEST(RunDirectory, CleansOnlyThisHostsAbandonedTemporaries) {
+  const std::string root = fresh("temporaries");
+  fs::create_directories(root + "/models");
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  const std::string ours = root + "/models/gen-0001.net.tmp." + host_name() + "." + std::to_string(dead);
+  const std::string theirs = root + "/models/gen-0002.net.tmp.other-machine." + std::to_string(dead);
+  const std::string live = root + "/models/gen-0003.net.tmp." + host_name() + "." + std::to_string(getpid());
+  for (const auto& path : {ours, theirs, live}) std::ofstream(path) << "partial";
+  const RunDirectory dir(root);
+  EXPECT_FALSE(fs::exists(ours));
+  EXPECT_TRUE(fs::exists(theirs));  // a writer on another machine sharing the folder may be alive
+  EXPECT_TRUE(fs::exists(live));
+}
+
+TEST(RunDirectory, ADamagedChunkCountsNoGames) {
+  const RunDirectory dir(fresh("damaged-chunk"));
+  write_chunk(dir.chunk_path(0, 0), 3, std::vector<TrainingSample>(4));
+  std::ofstream(dir.games_dir() + "/gen-0000-elsewhere-1-00000.zst") << "AX";
+  EXPECT_EQ(dir.games_in_round(0), 3);
+}
+
+TEST(RunDirectory, SpecsWithCommasKeepTheirRow) {
+  const RunDirectory dir(fresh("commas"));
+  dir.record_match(1, {"gen-0001", "alphabeta:depth=2,time=100", 3, 1, 0}, "ladder");
+  const auto matches = dir.matches();
+  ASSERT_EQ(matches.size(), 1U);
+  EXPECT_EQ(matches[0].first_wins, 3);
+  EXPECT_EQ(matches[0].draws, 1);
+  EXPECT_EQ(matches[0].second_wins, 0);
+}
+
+}  // namespace
+}  // namespace ataxx

@@ -1,0 +1,202 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "match/match.h"
+#include "match/openings.h"
+#include "players/engine_process.h"
+#include "uai/uai_engine.h"
+
+namespace ataxx {
+namespace {
+
+// Drives a UaiEngine line by line, reading its output only once it is idle (so never while its
+// thread writes).
+class UaiSession {
+ public:
+  // Sends a line and waits until the engine has carried it out.
+  std::string send(const std::string& line) {
+    const std::size_t before = out_.str().size();
+    engine_.handle(line);
+    engine_.wait_until_idle();
+    return out_.str().substr(before);
+  }
+  // Sends a line without waiting (for `go infinite`, which only `stop` ends).
+  void post(const std::string& line) { engine_.handle(line); }
+  std::string go(const std::string& go_line) { return send(go_line); }
+  static std::string bestmove(const std::string& output) {
+    const auto at = output.rfind("bestmove ");
+    return output.substr(at + 9, output.find('\n', at) - at - 9);
+  }
+
+ private:
+  std::ostringstream out_;
+  UaiEngine engine_{out_};
+};
+
+TEST(Uai, HandshakeListsOptions) {
+  UaiSession uai;
+  const std::string out = uai.send("uai");
+  EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
+  for (const char* option : {"Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize"})
+    EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
+  EXPECT_TRUE(out.ends_with("uaiok\n"));
+  EXPECT_EQ(uai.send("isready"), "readyok\n");
+  EXPECT_EQ(uai.send("uainewgame"), "");
+  EXPECT_EQ(uai.send("xyzzy 3"), "");  // unknown commands are ignored
+  EXPECT_EQ(uai.send(""), "");
+}
+
+TEST(Uai, PlaysLegalMovesUnderEachKindOfLimit) {
+  UaiSession uai;
+  uai.send("position startpos moves g2 a2");
+  Game game;
+  game.play("g2");
+  game.play("a2");
+  for (const char* go : {"go depth 2", "go movetime 50", "go nodes 200", "go wtime 2000 btime 2000 winc 10 binc 10",
+                         "go btime 500 wtime 500 movestogo 5"}) {
+    const std::string out = uai.go(go);
+    EXPECT_NE(out.find("info depth"), std::string::npos) << go;
+    EXPECT_NE(out.find(" pv "), std::string::npos) << go;
+    EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(out)))) << go << ": " << out;
+  }
+}
+
+TEST(Uai, PassAndGameOverAnswerNullMove) {
+  UaiSession uai;
+  uai.send("position fen 7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1");
+  EXPECT_EQ(UaiSession::bestmove(uai.go("go movetime 50")), "0000");
+  uai.send("position fen x5o/7/7/7/7/7/o5x x 100 1");  // halfmove clock: the game is over
+  EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 3")), "0000");
+  uai.send("position fen 7/7/7/7/7/7/x6 o");  // o has no pieces
+  EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 3")), "0000");
+}
+
+TEST(Uai, MalformedInputKeepsThePreviousPosition) {
+  UaiSession uai;
+  const std::string fen = "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1";  // x must pass
+  uai.send("position fen " + fen);
+  for (const char* bad : {"position fen garbage", "position startpos moves a1", "position startpos moves zz",
+                          "position", "position sideways", "go movetime x", "go depth", "setoption name Visits value lots",
+                          "setoption name Colour value blue", "setoption name Player value nobody"}) {
+    EXPECT_EQ(uai.send(bad).rfind("info string error: ", 0), 0U) << bad;
+  }
+  EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 1")), "0000");
+}
+
+TEST(Uai, StopAnswersAnInfiniteSearchAtOnce) {
+  UaiSession uai;
+  uai.send("position startpos");
+  uai.post("go infinite");
+  const std::string out = uai.send("stop");
+  EXPECT_NE(out.find("bestmove"), std::string::npos);
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out))));
+}
+
+TEST(Uai, SetOptionChangesThePlayer) {
+  UaiSession uai;
+  EXPECT_EQ(uai.send("setoption name Player value mcts:visits=50"), "");
+  uai.send("position startpos");
+  const std::string out = uai.go("go depth 1");  // without a time or node limit the spec's visits apply
+  EXPECT_NE(out.find("nodes 50 "), std::string::npos) << out;
+}
+
+TEST(Uai, MctsReportsWhileSearching) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts");
+  uai.send("position startpos");
+  const std::string out = uai.go("go movetime 1800");
+  int info_lines = 0;
+  for (std::size_t at = out.find("info depth"); at != std::string::npos; at = out.find("info depth", at + 1)) ++info_lines;
+  EXPECT_GE(info_lines, 3) << out;  // interim reports at 0.5, 1.0 and 1.5 s, and the final one
+}
+
+TEST(Uai, AGoWithoutAUsableLimitUsesThePlayersOwnBudget) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts:visits=60");
+  uai.send("position startpos");
+  // x is to move: only o's clock (wtime) is no limit for x; neither is a bare go.
+  for (const char* go : {"go", "go wtime 1000 winc 10"}) {
+    const std::string out = uai.go(go);
+    EXPECT_NE(out.find(" nodes 60 "), std::string::npos) << go << ": " << out;
+  }
+}
+
+TEST(Uai, TimeAllocationKeepsTheMargin) {
+  EXPECT_EQ(allocate_move_time(30000, 0, 0), 1000);
+  EXPECT_EQ(allocate_move_time(10000, 1000, 0), 333 + 750);
+  EXPECT_EQ(allocate_move_time(100, 1000, 0), 50);  // never past remaining - 50 ms
+  EXPECT_EQ(allocate_move_time(20, 0, 0), 1);
+  EXPECT_EQ(allocate_move_time(5000, 0, 5), 1000);
+  // Large increments do not overflow.
+  EXPECT_EQ(allocate_move_time(1'000'000'000, 1'000'000'000, 0), 33'333'333 + 750'000'000);
+  EXPECT_EQ(allocate_move_time(2'000'000'000, 2'000'000'000, 0), 66'666'666 + 1'500'000'000);
+}
+
+// The real binary over pipes, with generous deadlines: an engine that stops reading fails them.
+class UaiProcess {
+ public:
+  UaiProcess() : engine_(std::string(ATAXX_ZERO_BINARY) + " uai") {}
+  void send(const std::string& line) { engine_.send(line); }
+  std::string expect(const std::string& prefix) { return engine_.expect(prefix, 20'000); }
+
+ private:
+  EngineProcess engine_;
+};
+
+TEST(UaiProcess, KeepsReadingWhileAnInfiniteSearchRuns) {
+  UaiProcess uai;
+  uai.send("position startpos");
+  uai.send("go infinite");
+  for (const char* line : {"position startpos moves g2", "setoption name Player value greedy", "uainewgame"})
+    uai.send(line);
+  uai.send("isready");
+  uai.expect("readyok");  // at once, the search still running
+  uai.send("stop");
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9))));
+  // The commands sent during the search took effect after it, in order.
+  uai.send("position startpos moves g2");
+  uai.send("go depth 1");
+  Game game;
+  game.play("g2");
+  const std::string answer = uai.expect("bestmove");
+  EXPECT_TRUE(game.position().is_legal(parse_move(answer.substr(9, answer.find(' ', 9) - 9)))) << answer;
+  uai.send("quit");
+}
+
+TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
+  UaiProcess uai;
+  uai.send("position startpos\ngo infinite\nstop");
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9))));
+  uai.send("isready");
+  uai.expect("readyok");
+}
+
+MatchConfig engine_match(const std::string& engine, int games) {
+  MatchConfig c;
+  c.player1 = engine;
+  c.player2 = "random";
+  c.games = games;
+  c.openings = default_openings();
+  return c;
+}
+
+TEST(UaiPlayer, OurBinaryThroughPipesPlaysWholeGames) {
+  const std::string engine = std::string("uai:cmd=") + ATAXX_ZERO_BINARY + " uai --player greedy,movetime=10";
+  const MatchResult result = run_match(engine_match(engine, 4));
+  ASSERT_EQ(result.games.size(), 4U);
+  for (const GameRecord& game : result.games) EXPECT_EQ(game.failure, "") << game.failure;
+  EXPECT_EQ(result.score.wins, 4);  // greedy beats random
+}
+
+TEST(UaiPlayer, CrashesAndSilenceAreScoredLosses) {
+  for (const char* engine : {"uai:cmd=/bin/false", "uai:cmd=cat,timeout=200", "uai:cmd=/nonexistent/engine"}) {
+    const MatchResult result = run_match(engine_match(engine, 2));
+    ASSERT_EQ(result.games.size(), 2U) << engine;
+    EXPECT_EQ(result.score.losses, 2) << engine;
+    for (const GameRecord& game : result.games) EXPECT_NE(game.failure, "") << engine;
+  }
+}
+
+}  // namespace
+}  // namespace ataxx

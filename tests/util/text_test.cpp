@@ -1,0 +1,44 @@
+#include <gtest/gtest.h>
+
+#include "util/text.h"
+
+namespace ataxx {
+namespace {
+
+using Fields = std::vector<std::string>;
+
+TEST(Split, KeepsEmptyFields) {
+  EXPECT_EQ(split("a,,b", ','), (Fields{"a", "", "b"}));
+  EXPECT_EQ(split("a,", ','), (Fields{"a", ""}));
+  EXPECT_EQ(split(",", ','), (Fields{"", ""}));
+  EXPECT_EQ(split("abc", ','), (Fields{"abc"}));
+  EXPECT_EQ(split("", ','), Fields{});
+}
+
+TEST(SplitWords, AnyRunOfBlanksSeparates) {
+  EXPECT_EQ(split_words("  go  movetime\t100\r\n"), (Fields{"go", "movetime", "100"}));
+  EXPECT_EQ(split_words(" \t "), Fields{});
+  EXPECT_EQ(split_words("one"), (Fields{"one"}));
+}
+
+TEST(Trim, RemovesBlanksAtBothEnds) {
+  EXPECT_EQ(trim("  a b \t"), "a b");
+  EXPECT_EQ(trim(" \n "), "");
+  EXPECT_EQ(trim("x"), "x");
+}
+
+TEST(ParseNumbers, AcceptOnlyTheWholeText) {
+  EXPECT_EQ(parse_integer("42"), 42);
+  EXPECT_EQ(parse_integer("+7"), 7);
+  EXPECT_EQ(parse_integer("-3"), -3);
+  for (const char* bad : {"", " 1", "1 ", "1.5", "0x10", "12a", "+", "--1", "99999999999999999999"})
+    EXPECT_FALSE(parse_integer(bad).has_value()) << bad;
+  EXPECT_EQ(parse_number("0.25"), 0.25);
+  EXPECT_EQ(parse_number("-1e-3"), -1e-3);
+  EXPECT_EQ(parse_number("+2"), 2.0);
+  for (const char* bad : {"", "nan", "inf", "1e999", "1,5", "0.5x", " 1"})
+    EXPECT_FALSE(parse_number(bad).has_value()) << bad;
+}
+
+}  // namespace
+}  // namespace ataxx

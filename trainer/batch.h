@@ -1,0 +1,30 @@
+// Training batches: samples encoded under a board symmetry, with their targets. Included only
+// inside trainer/ (and its tests): torch.
+#pragma once
+
+#include <torch/torch.h>
+
+#include <random>
+#include <span>
+
+#include "selfplay/training_data.h"
+
+namespace ataxx {
+
+class ReplayBuffer;
+
+struct TrainingBatch {
+  torch::Tensor input;       // [N, kInputPlanes, 7, 7]
+  torch::Tensor policy;      // [N, kPolicySize]: visit shares
+  torch::Tensor wdl;         // [N] (long): 0 win, 1 draw, 2 loss for the side to move
+  torch::Tensor ownership;   // [N, 49]: 1 own, -1 the opponent's, 0 empty at the end, side to move's view
+  torch::Tensor piece_diff;  // [N]: final (own - opponent) pieces / 49
+  torch::Tensor final_board_known;  // [N]: 1, or 0 where ownership and piece_diff are unknown (resigned)
+};
+
+// Sample i under symmetry symmetries[i] (see transform_position).
+TrainingBatch assemble_batch(std::span<const TrainingSample* const> samples, std::span<const int> symmetries);
+// `size` samples drawn from the replay window, each under a random symmetry.
+TrainingBatch sample_batch(const ReplayBuffer& buffer, int size, std::mt19937_64& rng);
+
+}  // namespace ataxx

@@ -1,0 +1,94 @@
+// The UAI protocol, as the Ataxx tool chain speaks it, over any player: a model's MCTS, or a
+// baseline when no model is set. Malformed input gets an `info string error` and changes nothing.
+//
+// Two threads: the caller's feeds input lines to handle(), which never waits for a search, and
+// the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
+// and `quit` always act at once, and `isready` is answered at once while a search is running or
+// queued (otherwise after the commands before it, as UAI asks).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "game/game.h"
+#include "players/player.h"
+
+namespace ataxx {
+
+class UaiEngine {
+ public:
+  explicit UaiEngine(std::ostream& out);
+  ~UaiEngine();  // stops any search; queued commands are dropped
+  UaiEngine(const UaiEngine&) = delete;
+  UaiEngine& operator=(const UaiEngine&) = delete;
+
+  // Takes one input line; false once the engine should exit (`quit`).
+  bool handle(std::string_view line);
+  // The input has ended: an infinite search is stopped, everything else queued runs to its end.
+  void finish();
+  // Waits until every command received so far has run, searches included.
+  void wait_until_idle();
+  // Sets an option now (from the command line, before any input). Throws what the option's
+  // checks throw: an unknown option, a bad value, a model file that cannot be loaded.
+  void set_option(const std::string& name, const std::string& value);
+
+ private:
+  struct Options {
+    std::string model;
+    std::string player = "alphabeta";
+    int visits = 800;
+    int threads = 1;
+    int batch_size = 64;
+    std::string device = "cpu";
+    int cache_size = 0;
+  };
+  struct Command {
+    std::string line;
+    int go_number = 0;  // for `go`: its place among the searches asked for, from 1
+  };
+
+  void run_commands();  // the engine thread
+  void execute(const Command& command);
+  void say(const std::string& line);
+  void handle_position(std::string_view args);
+  void handle_go(std::string_view args, int go_number);
+  void handle_setoption(std::string_view args);
+  void apply_option(const std::string& name, const std::string& value);
+  std::unique_ptr<Player> make_engine_player() const;
+  void stop_searches();  // every search asked for so far ends at once
+
+  std::ostream& out_;
+  std::mutex out_mutex_;  // guards out_
+
+  // Touched only by the engine thread (and by set_option while it is idle).
+  Options options_;
+  std::unique_ptr<Player> player_;
+  Game game_;
+
+  std::mutex mutex_;  // guards everything below
+  std::condition_variable work_ready_;
+  std::condition_variable idle_;
+  std::deque<Command> queue_;
+  bool busy_ = false;            // the engine thread is running a command
+  bool closing_ = false;         // no more commands: the engine thread ends once the queue is empty
+  bool input_ended_ = false;     // finish() was called: infinite searches stop at once
+  bool infinite_running_ = false;
+  int gos_received_ = 0;
+  int gos_finished_ = 0;
+  int stopped_through_ = 0;      // every go numbered up to this one is to stop at once
+  std::atomic<bool> stop_{false};  // the running search's stop flag
+
+  std::thread thread_;  // last: starts after everything above exists
+};
+
+// Milliseconds to spend on a move from the clock, never more than the time left minus margin_ms.
+int allocate_move_time(int remaining_ms, int increment_ms, int moves_to_go, int margin_ms = 50);
+
+}  // namespace ataxx

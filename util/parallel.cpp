@@ -1,0 +1,31 @@
+#include "util/parallel.h"
+
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ataxx {
+
+void run_in_parallel(int threads, const std::function<void(int)>& body, const std::function<void()>& on_error) {
+  std::mutex mutex;  // guards first_error
+  std::exception_ptr first_error;
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (int i = 0; i < threads; ++i) {
+    pool.emplace_back([&, i] {
+      try {
+        body(i);
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (first_error) return;
+        first_error = std::current_exception();
+        if (on_error) on_error();
+      }
+    });
+  }
+  for (auto& thread : pool) thread.join();
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+}  // namespace ataxx

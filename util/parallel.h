@@ -1,0 +1,13 @@
+// Worker threads whose failures end the work instead of the process.
+#pragma once
+
+#include <functional>
+
+namespace ataxx {
+
+// Runs body(0), ..., body(threads - 1) on their own threads and joins them all. When a body
+// throws, on_error runs (once, so that the others can stop early) and the first exception is
+// rethrown here after every thread has ended.
+void run_in_parallel(int threads, const std::function<void(int)>& body, const std::function<void()>& on_error = {});
+
+}  // namespace ataxx

@@ -1,0 +1,22 @@
+// The project's one tokenizer and number parser: player specs, UAI lines, CSV rows and config
+// values all go through these.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ataxx {
+
+// The fields between separators, empty ones kept: split("a,,b", ',') is {"a", "", "b"}; the
+// empty text has no fields.
+std::vector<std::string> split(std::string_view text, char separator);
+// The runs of characters between blanks (spaces, tabs, carriage returns and newlines).
+std::vector<std::string> split_words(std::string_view text);
+std::string_view trim(std::string_view text);
+// The whole text as a number, or nothing (no partial reads, no blanks around it).
+std::optional<long long> parse_integer(std::string_view text);
+std::optional<double> parse_number(std::string_view text);
+
+}  // namespace ataxx
