@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package ataxx-zero needs to build, test and train on the CPU.
-# Idempotent: when everything is already installed it only checks, and returns in a second.
+# Installs every Debian package ataxx-zero needs to build, test and train on the CPU, and any
+# named on the command line (tools/fuzz.sh adds clang's). Idempotent: when everything is already
+# installed it only checks, and returns in a second.
 set -euo pipefail
 
 packages=(
@@ -10,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libzstd-dev
   gnuplot-nox
+  "$@"
 )
 
 missing=()
