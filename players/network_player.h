@@ -13,8 +13,8 @@
 namespace ataxx {
 
 struct NetworkPlayerOptions {
-  std::string model;      // play file
-  SearchParams search;    // its rules are replaced by the model's
+  std::string model;    // play file
+  SearchParams search;  // its rules are replaced by the model's
   InferenceOptions inference;
   NetworkPlayerOptions();
 };

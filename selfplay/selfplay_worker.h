@@ -19,8 +19,8 @@ struct SelfPlayStats {
   int plies = 0;
   int resigned = 0;
   int no_resign_games = 0;
-  int would_resign = 0;          // no-resign games where a side fell below the threshold
-  int false_resignations = 0;    // ... and that side did not lose
+  int would_resign = 0;           // no-resign games where a side fell below the threshold
+  int false_resignations = 0;     // ... and that side did not lose
   std::uint64_t simulations = 0;  // playouts added by the searches (visits reused from a previous move not counted)
   void add(const SelfPlayStats& other);
   double false_resignation_rate() const { return would_resign ? double(false_resignations) / would_resign : 0.0; }

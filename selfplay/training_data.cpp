@@ -60,9 +60,12 @@ struct Header {
 Header parse_header(std::string_view bytes, const std::string& name) {
   if (bytes.size() < kHeaderSize) fail(name, "not an ataxx-zero game chunk (too short)");
   Header header;
-  if (std::memcmp(bytes.data(), kMagicV2, 4) == 0) header.version = 2;
-  else if (std::memcmp(bytes.data(), kMagicV1, 4) == 0) header.version = 1;
-  else fail(name, "not an ataxx-zero game chunk");
+  if (std::memcmp(bytes.data(), kMagicV2, 4) == 0)
+    header.version = 2;
+  else if (std::memcmp(bytes.data(), kMagicV1, 4) == 0)
+    header.version = 1;
+  else
+    fail(name, "not an ataxx-zero game chunk");
   std::memcpy(&header.games, bytes.data() + 4, 4);
   std::memcpy(&header.samples, bytes.data() + 8, 4);
   if (header.games > kMaxChunkGames || header.samples > kMaxChunkSamples)

@@ -34,7 +34,9 @@ void fill_row(const TrainingSample& s, int symmetry, int i, const BatchRows& row
   const Bitboard own = x_to_move ? s.final_x : s.final_o;
   const Bitboard theirs = x_to_move ? s.final_o : s.final_x;
   for (Square sq = 0; sq < kNumSquares; ++sq)
-    rows.ownership[i * kNumSquares + transform_square(symmetry, sq)] = (own >> sq & 1) ? 1.0f : (theirs >> sq & 1) ? -1.0f : 0.0f;
+    rows.ownership[i * kNumSquares + transform_square(symmetry, sq)] = (own >> sq & 1)      ? 1.0f
+                                                                       : (theirs >> sq & 1) ? -1.0f
+                                                                                            : 0.0f;
   rows.piece_diff[i] = static_cast<float>(popcount(own) - popcount(theirs)) / kNumSquares;
 }
 
@@ -49,8 +51,9 @@ TrainingBatch assemble_batch(std::span<const TrainingSample* const> samples, std
   b.ownership = torch::zeros({n, kNumSquares});
   b.piece_diff = torch::zeros({n});
   b.final_board_known = torch::empty({n});
-  const BatchRows rows{b.input.data_ptr<float>(),     b.policy.data_ptr<float>(),     b.wdl.data_ptr<std::int64_t>(),
-                       b.ownership.data_ptr<float>(), b.piece_diff.data_ptr<float>(), b.final_board_known.data_ptr<float>()};
+  const BatchRows rows{b.input.data_ptr<float>(),      b.policy.data_ptr<float>(),
+                       b.wdl.data_ptr<std::int64_t>(), b.ownership.data_ptr<float>(),
+                       b.piece_diff.data_ptr<float>(), b.final_board_known.data_ptr<float>()};
   for (std::int64_t i = 0; i < n; ++i) fill_row(*samples[i], symmetries[i], static_cast<int>(i), rows);
   return b;
 }

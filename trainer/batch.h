@@ -14,11 +14,11 @@ namespace ataxx {
 class ReplayBuffer;
 
 struct TrainingBatch {
-  torch::Tensor input;       // [N, kInputPlanes, 7, 7]
-  torch::Tensor policy;      // [N, kPolicySize]: visit shares
-  torch::Tensor wdl;         // [N] (long): 0 win, 1 draw, 2 loss for the side to move
-  torch::Tensor ownership;   // [N, 49]: 1 own, -1 the opponent's, 0 empty at the end, side to move's view
-  torch::Tensor piece_diff;  // [N]: final (own - opponent) pieces / 49
+  torch::Tensor input;              // [N, kInputPlanes, 7, 7]
+  torch::Tensor policy;             // [N, kPolicySize]: visit shares
+  torch::Tensor wdl;                // [N] (long): 0 win, 1 draw, 2 loss for the side to move
+  torch::Tensor ownership;          // [N, 49]: 1 own, -1 the opponent's, 0 empty at the end, side to move's view
+  torch::Tensor piece_diff;         // [N]: final (own - opponent) pieces / 49
   torch::Tensor final_board_known;  // [N]: 1, or 0 where ownership and piece_diff are unknown (resigned)
 };
 

@@ -142,7 +142,8 @@ void UaiEngine::execute(const Command& command) {
       say("id author the ataxx-zero developers");
       say("option name Model type string default <empty>");
       say("option name Player type string default alphabeta");
-      say("option name Visits type spin default 800 min 1 max 100000000");  // for go depth; time and nodes rule otherwise
+      say("option name Visits type spin default 800 min 1 max 100000000");  // for go depth; time and nodes rule
+                                                                            // otherwise
       say("option name Threads type spin default 1 min 1 max 64");
       say("option name BatchSize type spin default 64 min 1 max 65536");
       say("option name Device type string default cpu");
@@ -170,8 +171,10 @@ void UaiEngine::handle_setoption(std::string_view args) {
   const std::string text(trim(args));
   if (!text.starts_with("name")) throw std::invalid_argument("setoption without a name");
   const auto value_at = text.find(" value");
-  const std::string name(trim(std::string_view(text).substr(4, value_at == std::string::npos ? std::string::npos : value_at - 4)));
-  const std::string value = value_at == std::string::npos ? "" : std::string(trim(std::string_view(text).substr(value_at + 6)));
+  const std::string name(
+      trim(std::string_view(text).substr(4, value_at == std::string::npos ? std::string::npos : value_at - 4)));
+  const std::string value =
+      value_at == std::string::npos ? "" : std::string(trim(std::string_view(text).substr(value_at + 6)));
   apply_option(name, value);
 }
 
@@ -179,14 +182,22 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
   std::string key = name;
   std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
   Options next = options_;
-  if (key == "model") next.model = value == "<empty>" ? "" : value;
-  else if (key == "player") next.player = value;
-  else if (key == "visits") next.visits = std::max(1, to_int(value, "Visits"));
-  else if (key == "threads") next.threads = std::clamp(to_int(value, "Threads"), 1, 64);
-  else if (key == "batchsize") next.batch_size = std::clamp(to_int(value, "BatchSize"), 1, 65536);
-  else if (key == "device") next.device = value;
-  else if (key == "cachesize") next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
-  else throw std::invalid_argument("unknown option '" + name + "'");
+  if (key == "model")
+    next.model = value == "<empty>" ? "" : value;
+  else if (key == "player")
+    next.player = value;
+  else if (key == "visits")
+    next.visits = std::max(1, to_int(value, "Visits"));
+  else if (key == "threads")
+    next.threads = std::clamp(to_int(value, "Threads"), 1, 64);
+  else if (key == "batchsize")
+    next.batch_size = std::clamp(to_int(value, "BatchSize"), 1, 65536);
+  else if (key == "device")
+    next.device = value;
+  else if (key == "cachesize")
+    next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
+  else
+    throw std::invalid_argument("unknown option '" + name + "'");
   const Options previous = std::exchange(options_, next);
   try {
     player_ = make_engine_player();  // made now, so that a bad model or spec is reported at once
@@ -241,14 +252,22 @@ void UaiEngine::handle_go(std::string_view args, int go_number) {
     }
     if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
     const int value = to_int(tokens[++i], "go " + key);
-    if (key == "btime") x_time = value;  // x moves first, like Black in chess
-    else if (key == "wtime") o_time = value;
-    else if (key == "binc") x_inc = value;
-    else if (key == "winc") o_inc = value;
-    else if (key == "movestogo") moves_to_go = value;
-    else if (key == "movetime") limits.movetime_ms = std::max(1, value - 5);  // answering takes a few ms
-    else if (key == "nodes") limits.nodes = std::max(1, value);
-    else if (key == "depth") limits.depth = std::max(1, value);
+    if (key == "btime")
+      x_time = value;  // x moves first, like Black in chess
+    else if (key == "wtime")
+      o_time = value;
+    else if (key == "binc")
+      x_inc = value;
+    else if (key == "winc")
+      o_inc = value;
+    else if (key == "movestogo")
+      moves_to_go = value;
+    else if (key == "movetime")
+      limits.movetime_ms = std::max(1, value - 5);  // answering takes a few ms
+    else if (key == "nodes")
+      limits.nodes = std::max(1, value);
+    else if (key == "depth")
+      limits.depth = std::max(1, value);
   }
   // Only the side to move's clock counts; without any limit the player's own budget applies.
   const bool x_to_move = game_.position().side_to_move() == Color::kX;

@@ -76,13 +76,13 @@ class UaiEngine {
   std::condition_variable work_ready_;
   std::condition_variable idle_;
   std::deque<Command> queue_;
-  bool busy_ = false;            // the engine thread is running a command
-  bool closing_ = false;         // no more commands: the engine thread ends once the queue is empty
-  bool input_ended_ = false;     // finish() was called: infinite searches stop at once
+  bool busy_ = false;         // the engine thread is running a command
+  bool closing_ = false;      // no more commands: the engine thread ends once the queue is empty
+  bool input_ended_ = false;  // finish() was called: infinite searches stop at once
   bool infinite_running_ = false;
   int gos_received_ = 0;
   int gos_finished_ = 0;
-  int stopped_through_ = 0;      // every go numbered up to this one is to stop at once
+  int stopped_through_ = 0;        // every go numbered up to this one is to stop at once
   std::atomic<bool> stop_{false};  // the running search's stop flag
 
   std::thread thread_;  // last: starts after everything above exists

@@ -47,7 +47,8 @@ pid_t spawn(const std::vector<std::string>& argv, FileActions& actions) {
 
 ChildWithPipes spawn_with_pipes(const std::vector<std::string>& argv) {
   int to_child[2], from_child[2];
-  if (::pipe2(to_child, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a pipe: " + std::string(std::strerror(errno)));
+  if (::pipe2(to_child, O_CLOEXEC) != 0)
+    throw std::runtime_error("cannot create a pipe: " + std::string(std::strerror(errno)));
   if (::pipe2(from_child, O_CLOEXEC) != 0) {
     ::close(to_child[0]);
     ::close(to_child[1]);
@@ -74,7 +75,8 @@ ChildWithPipes spawn_with_pipes(const std::vector<std::string>& argv) {
 int run_and_wait(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log_path) {
   FileActions actions;
   ::posix_spawn_file_actions_addchdir_np(actions.get(), cwd.c_str());
-  ::posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  ::posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                     0644);
   ::posix_spawn_file_actions_adddup2(actions.get(), STDOUT_FILENO, STDERR_FILENO);
   pid_t pid = -1;
   try {

@@ -1,3 +1,5 @@
+#include "match/match.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -6,7 +8,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include "match/match.h"
 #include "match/openings.h"
 #include "players/baseline_players.h"
 

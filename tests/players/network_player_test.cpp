@@ -1,8 +1,8 @@
+#include "players/network_player.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
-#include "players/network_player.h"
 
 namespace ataxx {
 namespace {

@@ -1,3 +1,5 @@
+#include "selfplay/selfplay_worker.h"
+
 #include <gtest/gtest.h>
 
 #include <mutex>
@@ -5,7 +7,6 @@
 #include <stdexcept>
 
 #include "mcts/simple_evaluators.h"
-#include "selfplay/selfplay_worker.h"
 
 namespace ataxx {
 namespace {
@@ -73,8 +74,7 @@ class XIsLost final : public Evaluator {
  public:
   void evaluate(std::span<const EvalRequest> batch) override {
     uniform_.evaluate(batch);
-    for (const EvalRequest& r : batch)
-      *r.value = r.position->side_to_move() == Color::kX ? Wdl{0, 0, 1} : Wdl{1, 0, 0};
+    for (const EvalRequest& r : batch) *r.value = r.position->side_to_move() == Color::kX ? Wdl{0, 0, 1} : Wdl{1, 0, 0};
   }
 
  private:

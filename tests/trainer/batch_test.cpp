@@ -1,9 +1,10 @@
 // Batch assembly end to end: each symmetry maps the input, the policy target, the ownership
 // target and the value perspective consistently.
+#include "trainer/batch.h"
+
 #include <gtest/gtest.h>
 
 #include "nn/encoding.h"
-#include "trainer/batch.h"
 
 namespace ataxx {
 namespace {
@@ -52,7 +53,9 @@ TEST(Batch, EverySymmetryMapsInputPolicyOwnershipAndValueAlike) {
           transform_position(symmetry, Position::from_bitboards(s.final_x, s.final_o, 0, s.position.side_to_move()));
       const Color us = s.position.side_to_move();
       for (Square sq = 0; sq < kNumSquares; ++sq) {
-        const float expected = (final_image.pieces(us) & bit(sq)) ? 1.0f : (final_image.pieces(~us) & bit(sq)) ? -1.0f : 0.0f;
+        const float expected = (final_image.pieces(us) & bit(sq))    ? 1.0f
+                               : (final_image.pieces(~us) & bit(sq)) ? -1.0f
+                                                                     : 0.0f;
         EXPECT_EQ(batch.ownership[0][sq].item<float>(), expected) << "symmetry " << symmetry << " square " << sq;
       }
       const int own = popcount(final_image.pieces(us)), theirs = popcount(final_image.pieces(~us));

@@ -1,3 +1,5 @@
+#include "trainer/run_directory.h"
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -6,7 +8,6 @@
 #include <fstream>
 
 #include "selfplay/training_data.h"
-#include "trainer/run_directory.h"
 #include "util/process.h"
 
 namespace fs = std::filesystem;

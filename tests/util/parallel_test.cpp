@@ -1,11 +1,11 @@
+#include "util/parallel.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
-
-#include "util/parallel.h"
 
 namespace ataxx {
 namespace {

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "util/text.h"
+
+#include <gtest/gtest.h>
 
 namespace ataxx {
 namespace {
