@@ -36,6 +36,6 @@ int main(int argc, char** argv) {
   put("step", std::int64_t{0});
   put("name", std::string("seed"));
   put("parent", std::string(""));
-  header.save_to(dir + "/header-only.net");
+  write_model_archive(header, dir + "/header-only.net");
   return 0;
 }

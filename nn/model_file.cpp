@@ -1,6 +1,12 @@
 #include "nn/model_file.h"
 
+#include <zlib.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <string_view>
 
 #include "util/atomic_file.h"
 
@@ -59,17 +65,48 @@ auto guarded(const std::string& path, Read read) -> decltype(read()) {
   }
 }
 
-void save_archive(torch::serialize::OutputArchive& archive, const std::string& path) {
-  std::ostringstream buffer;
-  archive.save_to(buffer);
-  write_file_atomically(path, buffer.str());
+// The container: "AXZM", the payload's size (8 bytes) and CRC-32 (4 bytes), then the LibTorch
+// archive. LibTorch 1.13's unpickler can crash on a damaged archive (found by fuzz_model_file), so
+// a damaged file must be refused before LibTorch reads it. Files of the first release are bare
+// archives (a zip: "PK\3\4") and still load, unchecked.
+constexpr char kContainerMagic[4] = {'A', 'X', 'Z', 'M'};
+constexpr std::size_t kContainerHeader = 16;
+
+std::uint32_t crc32_of(std::string_view bytes) {
+  return static_cast<std::uint32_t>(
+      ::crc32(::crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ModelFileError("cannot read model file '" + path + "'");
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The LibTorch archive inside a model file's bytes, checked.
+std::string_view archive_bytes(std::string_view file, const std::string& path) {
+  if (file.starts_with(std::string_view("PK\3\4", 4))) return file;  // first release: no container
+  if (file.size() < kContainerHeader || !file.starts_with(std::string_view(kContainerMagic, 4)))
+    throw ModelFileError("'" + path + "' is not an ataxx-zero model file");
+  std::uint64_t size = 0;
+  std::uint32_t crc = 0;
+  std::memcpy(&size, file.data() + 4, 8);
+  std::memcpy(&crc, file.data() + 12, 4);
+  const std::string_view payload = file.substr(kContainerHeader);
+  if (payload.size() != size)
+    throw ModelFileError("model file '" + path + "' is truncated or has trailing bytes (" + std::to_string(payload.size()) +
+                         " bytes where it says " + std::to_string(size) + ")");
+  if (crc32_of(payload) != crc) throw ModelFileError("model file '" + path + "' is damaged (checksum mismatch)");
+  return payload;
 }
 
 // Opens an archive and checks its format tag and version.
 torch::serialize::InputArchive open_archive(const std::string& path, const std::string& format) {
   torch::serialize::InputArchive archive;
+  const std::string file = read_bytes(path);
+  std::istringstream stream(std::string(archive_bytes(file, path)));
   try {
-    archive.load_from(path);
+    archive.load_from(stream);
   } catch (const c10::Error& e) {
     const std::string what = e.what_without_backtrace();
     throw ModelFileError("cannot read model file '" + path + "': not an ataxx-zero model file, or truncated (" +
@@ -125,6 +162,19 @@ void load_weights(torch::serialize::InputArchive& archive, AtaxxNet& net, const 
 
 }  // namespace
 
+void write_model_archive(torch::serialize::OutputArchive& archive, const std::string& path) {
+  std::ostringstream buffer;
+  archive.save_to(buffer);
+  const std::string payload = buffer.str();
+  std::string file(kContainerMagic, sizeof kContainerMagic);
+  const std::uint64_t size = payload.size();
+  const std::uint32_t crc = crc32_of(payload);
+  file.append(reinterpret_cast<const char*>(&size), sizeof size);
+  file.append(reinterpret_cast<const char*>(&crc), sizeof crc);
+  file += payload;
+  write_file_atomically(path, file);
+}
+
 void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& info) {
   torch::serialize::OutputArchive archive;
   put(archive, "format", std::string(kPlayFormat));
@@ -138,7 +188,7 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
   torch::serialize::OutputArchive weights;
   net->save(weights);
   archive.write("model", weights);
-  save_archive(archive, path);
+  write_model_archive(archive, path);
 }
 
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
@@ -156,7 +206,7 @@ void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
   optimizer.save(optimizer_state);
   archive.write("model", weights);
   archive.write("optimizer", optimizer_state);
-  save_archive(archive, path);
+  write_model_archive(archive, path);
 }
 
 namespace {

@@ -1,7 +1,8 @@
 // Model files. A checkpoint resumes training (weights, optimizer state, step, config); a play
 // file is everything needed to play (weights, shape, encoding version, rules, metadata).
-// Both are LibTorch archives with a format tag and a version; a wrong, foreign or truncated
-// file gets a ModelFileError naming the path. Included only inside nn/ and trainer/.
+// Both are LibTorch archives with a format tag and a version, in a container that carries the
+// archive's size and CRC-32; a wrong, foreign, truncated or damaged file gets a ModelFileError
+// naming the path. Included only inside nn/ and trainer/.
 #pragma once
 
 #include <stdexcept>
@@ -11,6 +12,9 @@
 #include "nn/network.h"
 
 namespace ataxx {
+
+// Writes an archive in the model-file container, atomically (save_* use it; so can tests).
+void write_model_archive(torch::serialize::OutputArchive& archive, const std::string& path);
 
 void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& info);
 // Returns a network in eval mode on the CPU.

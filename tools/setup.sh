@@ -9,7 +9,7 @@ packages=(
   libtorch-dev libopenblas0-openmp
   libeigen3-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev nlohmann-json3-dev libzstd-dev
+  libcli11-dev nlohmann-json3-dev libzstd-dev zlib1g-dev
   gnuplot-nox
   "$@"
 )

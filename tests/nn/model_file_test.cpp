@@ -157,7 +157,7 @@ void write_play_header(const std::string& path, std::int64_t blocks, const c10::
   archive.write("step", step);
   archive.write("name", c10::IValue(std::string("hand-made")));
   archive.write("parent", c10::IValue(std::string("")));
-  archive.save_to(path);
+  write_model_archive(archive, path);
 }
 
 TEST(ModelFile, BoundsTheShapeAndTypesEveryField) {
@@ -172,6 +172,47 @@ TEST(ModelFile, BoundsTheShapeAndTypesEveryField) {
   // A field of the wrong type is a ModelFileError, not LibTorch's own exception.
   write_play_header(temp("typed.net"), 2, c10::IValue(std::string("many")));
   EXPECT_THROW(load_play_file(temp("typed.net")), ModelFileError);
+}
+
+TEST(ModelFile, ADamagedByteIsRefusedBeforeLibTorchReadsIt) {
+  torch::manual_seed(1);
+  AtaxxNet net(ModelShape{1, 8});
+  save_play_file(temp("intact.net"), net, ModelInfo{});
+  std::ifstream in(temp("intact.net"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  // LibTorch 1.13 can crash on a damaged archive; every flipped byte must be caught first.
+  for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 97 + 1) {
+    std::string damaged = bytes;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
+    std::ofstream(temp("damaged.net"), std::ios::binary) << damaged;
+    EXPECT_THROW(load_play_file(temp("damaged.net")), ModelFileError) << "byte " << at;
+  }
+  std::ofstream(temp("longer.net"), std::ios::binary) << bytes << "x";
+  EXPECT_THROW(load_play_file(temp("longer.net")), ModelFileError);
+}
+
+TEST(ModelFile, FilesOfTheFirstReleaseStillLoad) {
+  // A bare LibTorch archive, as version 1 wrote play files.
+  torch::manual_seed(2);
+  AtaxxNet net(ModelShape{1, 8});
+  torch::serialize::OutputArchive archive, weights;
+  archive.write("format", c10::IValue(std::string("ataxx-zero play file")));
+  archive.write("version", c10::IValue(std::int64_t{1}));
+  archive.write("encoding_version", c10::IValue(std::int64_t{kEncodingVersion}));
+  archive.write("blocks", c10::IValue(std::int64_t{1}));
+  archive.write("channels", c10::IValue(std::int64_t{8}));
+  archive.write("halfmove_limit", c10::IValue(std::int64_t{100}));
+  archive.write("repetition_limit", c10::IValue(std::int64_t{3}));
+  archive.write("step", c10::IValue(std::int64_t{5}));
+  archive.write("name", c10::IValue(std::string("old")));
+  archive.write("parent", c10::IValue(std::string("")));
+  net->save(weights);
+  archive.write("model", weights);
+  archive.save_to(temp("first-release.net"));
+  ModelInfo info;
+  load_play_file(temp("first-release.net"), &info);
+  EXPECT_EQ(info.name, "old");
+  EXPECT_EQ(info.step, 5);
 }
 
 TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
