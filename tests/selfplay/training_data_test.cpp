@@ -51,7 +51,8 @@ std::string error_of(const std::string& bytes) {
 }
 
 std::string valid_chunk(std::vector<TrainingSample> samples) {
-  const std::string path = testing::TempDir() + "/valid.zst";
+  // One file per test: ctest may run this suite's tests at once.
+  const std::string path = testing::TempDir() + "/" + testing::UnitTest::GetInstance()->current_test_info()->name() + ".zst";
   write_chunk(path, 1, samples);
   return bytes_of(path);
 }
