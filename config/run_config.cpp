@@ -52,7 +52,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.concurrent_games", Bound<int>{&s.concurrent_games, 1, 65536}, "games per worker at once"},
       {"selfplay.visits", Bound<int>{&s.visits, 1, 1000000}, "visits of a full search"},
       {"selfplay.fast_visits", Bound<int>{&s.fast_visits, 1, 1000000}, "visits of a fast search"},
-      {"selfplay.full_search_share", Bound<double>{&s.full_search_share, 0, 1}, "share of full searches"},
+      {"selfplay.full_search_share", Bound<double>{&s.full_search_share, 0.01, 1}, "share of full searches (the only policy targets)"},
       {"selfplay.leaves_per_round", Bound<int>{&s.leaves_per_round, 1, 1024}, "leaves per tree per batch"},
       {"selfplay.dirichlet_alpha", Bound<double>{&s.dirichlet_alpha, 1e-3, 100}, "root noise alpha"},
       {"selfplay.dirichlet_weight", Bound<double>{&s.dirichlet_weight, 0, 1}, "root noise weight"},

@@ -162,7 +162,7 @@ SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Pos
       config.selfplay.threads,
       [&](int w) {
         try {
-          SelfPlayWorker worker(config, openings, seed * 1000003 + w);
+          SelfPlayWorker worker(config, openings, seed + w);
           const SelfPlayStats stats = worker.run(evaluator, games_left, stopped, emit);
           std::lock_guard lock(mutex);
           total.add(stats);

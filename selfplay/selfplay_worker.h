@@ -46,7 +46,8 @@ class SelfPlayWorker {
   std::uint64_t seed_;
 };
 
-// Plays `games` games on config.selfplay.threads workers sharing the evaluator; `emit` may be
+// Plays `games` games on config.selfplay.threads workers sharing the evaluator (worker w seeded
+// with seed + w); `emit` may be
 // called from any of them at once. When a worker fails the others stop, and the error is rethrown
 // as std::runtime_error naming the worker.
 SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Position>& openings, std::uint64_t seed,
