@@ -229,7 +229,8 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
     for (const std::string& why : refresh.skipped) log->warn("  skipped a damaged chunk: {}", why);
     if (!refresh.skipped.empty())
       log->warn("  {} damaged chunks skipped in this run so far", buffer.skipped_chunks());
-    if (buffer.empty()) throw std::runtime_error("no training samples: every game chunk of the run so far is damaged");
+    if (buffer.empty())
+      throw std::runtime_error("no training samples yet: every game chunk so far is damaged or holds no full search");
     const std::int64_t new_samples = std::max<std::int64_t>(refresh.samples, 1);
     const int steps = static_cast<int>(std::min<double>(config.training.max_steps_per_generation,
                                                         new_samples * config.training.max_sample_reuse / config.training.batch_size + 1));
