@@ -25,17 +25,6 @@ struct Job {
   std::exception_ptr error;
 };
 
-torch::Device parse_device(const std::string& name) {
-  try {
-    torch::Device device(name);
-    if (device.is_cuda() && !torch::cuda::is_available())
-      throw std::invalid_argument("device '" + name + "' asked for, but CUDA is not available in this build or machine");
-    return device;
-  } catch (const c10::Error&) {
-    throw std::invalid_argument("unknown device '" + name + "' (expected cpu, cuda or cuda:N)");
-  }
-}
-
 struct LoadedNet {
   AtaxxNet net{nullptr};
   ModelInfo info;
@@ -170,7 +159,7 @@ InferenceServer::InferenceServer(const std::string& play_file, const InferenceOp
     : impl_(std::make_unique<Impl>(options)) {
   if (options.max_batch < 1 || options.threads < 1 || options.deadline_us < 0)
     throw std::invalid_argument("inference: max_batch and threads must be at least 1, deadline_us at least 0");
-  impl_->device = parse_device(options.device);
+  impl_->device = torch_compat::parse_device(options.device);
   if (options.bf16 && !impl_->device.is_cuda()) throw std::invalid_argument("inference: bf16 needs a CUDA device");
   impl_->net = load_for(play_file, impl_->device, options.bf16);
   for (int i = 0; i < options.threads; ++i) impl_->threads.emplace_back([this] { impl_->serve(); });
@@ -233,7 +222,7 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
                            double seconds) {
   torch_compat::use_one_intra_op_thread();
   c10::InferenceMode inference_mode;
-  const torch::Device device = parse_device(options.device);
+  const torch::Device device = torch_compat::parse_device(options.device);
   auto loaded = load_for(play_file, device, options.bf16);
   std::vector<Position> positions;
   for (int i = 0; i < batch_size; ++i) positions.push_back(Position::startpos());

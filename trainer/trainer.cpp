@@ -40,7 +40,7 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
     : impl_(std::make_unique<Impl>()) {
   impl_->config = config;
   impl_->config_yaml = config_yaml;
-  impl_->device = torch::Device(config.inference.device);
+  impl_->device = torch_compat::parse_device(config.inference.device);
   torch::manual_seed(config.run.seed);
   ModelShape shape{config.network.blocks, config.network.channels};
   if (!checkpoint_path.empty()) {

@@ -91,7 +91,6 @@ SelfPlayReport play_round(const RunConfig& config, const RunDirectory& dir, int 
                target, done / elapsed, server.stats().positions / elapsed, (target - done) * elapsed / std::max(done, 1));
     });
   } catch (const std::exception& e) {
-    log.error("self-play {} failed: {}", generation_name(round), e.what());
     throw std::runtime_error("self-play " + generation_name(round) + ": " + e.what());
   }
   report.seconds = seconds_since(start);
@@ -172,20 +171,9 @@ std::string ratings_table(const RunDirectory& dir) {
   return table;
 }
 
-}  // namespace
-
-std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits) {
-  const auto& i = config.inference;
-  return fmt::format("nn:model={},visits={},device={},bf16={:d},max_batch={},threads={},cache={}", model_path, visits,
-                     i.device, i.bf16, i.max_batch, i.threads, i.cache_entries);
-}
-
-TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
-                             const std::atomic<bool>& stop) {
-  RunDirectory dir(run_dir);
-  std::string yaml;
-  const RunConfig config = open_config(dir, config_path, &yaml);
-  auto log = make_logger(dir);
+// The generations of a run, from wherever its directory says it stands.
+TrainingSummary train_generations(const RunConfig& config, const std::string& yaml, const RunDirectory& dir,
+                                  spdlog::logger& log, const std::atomic<bool>& stop) {
   const double budget = config.run.max_minutes;
   auto session_start = Clock::now();
   auto out_of_time = [&] { return dir.elapsed_minutes() + seconds_since(session_start) / 60.0 >= budget; };
@@ -208,27 +196,27 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
     newest = generation;
   }
   if (dir.best().empty()) dir.set_best(generation_name(0));
-  log->info("run {}: generation {}, best {}, {:.1f} of {:.1f} minutes used", run_dir, *newest, dir.best(),
+  log.info("run {}: generation {}, best {}, {:.1f} of {:.1f} minutes used", dir.root(), *newest, dir.best(),
             dir.elapsed_minutes(), budget);
 
   ReplayBuffer buffer(config.training);
   std::mt19937_64 rng(config.run.seed * 7919 + *newest);
   int round = *newest;
   while (!stop && !out_of_time() && round < config.run.max_generations) {
-    if (round > 0 && !dir.gating_verdict(generation_name(round))) gate(config, dir, round, *log);
-    play_ladder(config, dir, round, *log);
+    if (round > 0 && !dir.gating_verdict(generation_name(round))) gate(config, dir, round, log);
+    play_ladder(config, dir, round, log);
     bank_time();
     if (out_of_time()) break;
 
-    const SelfPlayReport selfplay = play_round(config, dir, round, stop, *log);
+    const SelfPlayReport selfplay = play_round(config, dir, round, stop, log);
     bank_time();
     if (stop || dir.games_in_round(round) < config.selfplay.games_per_generation) break;
 
     const auto train_start = Clock::now();
     const ReplayBuffer::Refresh refresh = buffer.refresh(dir.games_dir());
-    for (const std::string& why : refresh.skipped) log->warn("  skipped a damaged chunk: {}", why);
+    for (const std::string& why : refresh.skipped) log.warn("  skipped a damaged chunk: {}", why);
     if (!refresh.skipped.empty())
-      log->warn("  {} damaged chunks skipped in this run so far", buffer.skipped_chunks());
+      log.warn("  {} damaged chunks skipped in this run so far", buffer.skipped_chunks());
     if (buffer.empty())
       throw std::runtime_error("no training samples yet: every game chunk so far is damaged or holds no full search");
     const std::int64_t new_samples = std::max<std::int64_t>(refresh.samples, 1);
@@ -242,20 +230,20 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
     info.name = generation_name(round);
     info.parent = dir.best();
     trainer.save_play_file(dir.model_path(round), info);
-    log->info("gen {}: {} games ({:.2f}/s, {:.0f} evals/s, batch {:.0f}), {} steps on {} of {} samples ({:.0f} samples/s), loss {:.3f} (policy {:.3f} value {:.3f})",
+    log.info("gen {}: {} games ({:.2f}/s, {:.0f} evals/s, batch {:.0f}), {} steps on {} of {} samples ({:.0f} samples/s), loss {:.3f} (policy {:.3f} value {:.3f})",
               round, selfplay.stats.games, selfplay.stats.games / std::max(selfplay.seconds, 1e-9),
               selfplay.evals_per_second, selfplay.mean_batch, steps, buffer.window(), buffer.total_samples(),
               steps * config.training.batch_size / std::max(train_seconds, 1e-9), losses.total, losses.policy,
               losses.value);
     if (config.inference.cache_entries > 0)
-      log->info("  evaluation cache: {:.1f}% hits", 100 * selfplay.cache_hit_rate);
+      log.info("  evaluation cache: {:.1f}% hits", 100 * selfplay.cache_hit_rate);
     if (selfplay.stats.no_resign_games > 0)
-      log->info("  resignation: {} resigned; in {} no-resign games {} would have, {} of them wrongly ({:.0f}%)",
+      log.info("  resignation: {} resigned; in {} no-resign games {} would have, {} of them wrongly ({:.0f}%)",
                 selfplay.stats.resigned, selfplay.stats.no_resign_games, selfplay.stats.would_resign,
                 selfplay.stats.false_resignations, 100 * selfplay.stats.false_resignation_rate());
 
-    const bool promoted = gate(config, dir, round, *log);
-    play_ladder(config, dir, round, *log);
+    const bool promoted = gate(config, dir, round, log);
+    play_ladder(config, dir, round, log);
     bank_time();
     const std::string row = fmt::format(
         "{},{},{},{},{},{:.1f},{:.0f},{:.2f},{:.0f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:d},{},{:.2f}", round,
@@ -268,7 +256,7 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
         "loss,policy_loss,value_loss,ownership_loss,piece_diff_loss,promoted,best,elapsed_minutes",
         row);
     ratings_table(dir);
-    if (!dir.plot()) log->warn("  plots: gnuplot failed, see {}/plots/gnuplot.log", run_dir);
+    if (!dir.plot()) log.warn("  plots: gnuplot failed, see {}/plots/gnuplot.log", dir.root());
   }
   bank_time();
 
@@ -277,6 +265,28 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
   summary.generations = round;
   summary.ratings_table = ratings_table(dir);
   return summary;
+}
+
+}  // namespace
+
+std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits) {
+  const auto& i = config.inference;
+  return fmt::format("nn:model={},visits={},device={},bf16={:d},max_batch={},threads={},cache={}", model_path, visits,
+                     i.device, i.bf16, i.max_batch, i.threads, i.cache_entries);
+}
+
+TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
+                             const std::atomic<bool>& stop) {
+  RunDirectory dir(run_dir);
+  std::string yaml;
+  const RunConfig config = open_config(dir, config_path, &yaml);
+  auto log = make_logger(dir);
+  try {
+    return train_generations(config, yaml, dir, *log, stop);
+  } catch (const std::exception& e) {
+    log->error("the run stopped: {}", e.what());
+    throw;
+  }
 }
 
 void run_selfplay(const std::string& run_dir, int rounds, const std::atomic<bool>& stop) {
