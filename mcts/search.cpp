@@ -278,25 +278,24 @@ SearchResult Search::result() const {
   return result;
 }
 
+void search_round(std::span<Search* const> searches, Evaluator& evaluator, std::vector<EvalRequest>& requests) {
+  requests.clear();
+  for (Search* search : searches)
+    if (!search->done()) search->collect_leaves(requests);
+  try {
+    if (!requests.empty()) evaluator.evaluate(requests);
+  } catch (...) {
+    for (Search* search : searches) search->discard_pending();
+    throw;
+  }
+  for (Search* search : searches) search->apply_evaluations();
+}
+
 void run_searches(std::span<Search* const> searches, Evaluator& evaluator, const std::function<void()>& after_round) {
   std::vector<EvalRequest> requests;
   for (Search* search : searches) search->begin();
-  while (true) {
-    requests.clear();
-    bool any_running = false;
-    for (Search* search : searches) {
-      if (search->done()) continue;
-      any_running = true;
-      search->collect_leaves(requests);
-    }
-    if (!any_running) return;
-    try {
-      if (!requests.empty()) evaluator.evaluate(requests);
-    } catch (...) {
-      for (Search* search : searches) search->discard_pending();
-      throw;
-    }
-    for (Search* search : searches) search->apply_evaluations();
+  while (std::any_of(searches.begin(), searches.end(), [](const Search* search) { return !search->done(); })) {
+    search_round(searches, evaluator, requests);
     if (after_round) after_round();
   }
 }

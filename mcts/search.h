@@ -125,9 +125,13 @@ class Search {
   const std::atomic<bool>* stop_ = nullptr;
 };
 
-// Runs every search to its limit, batching their leaves into shared evaluator calls;
-// after_round, when given, runs after each round of backups (progress reports). When the
-// evaluator throws, every search drops its pending leaves and the exception goes on to the caller.
+// One round: every search that is not done selects its leaves, the evaluator takes them all as
+// one batch, and they are backed up. When the evaluator throws, every search drops its pending
+// leaves and the exception goes on to the caller. `requests` is scratch space, kept for its capacity.
+void search_round(std::span<Search* const> searches, Evaluator& evaluator, std::vector<EvalRequest>& requests);
+
+// Runs every search to its limit in rounds (begin() first); after_round, when given, runs after
+// each round of backups (progress reports).
 void run_searches(std::span<Search* const> searches, Evaluator& evaluator,
                   const std::function<void()>& after_round = {});
 inline SearchResult run_search(Search& search, Evaluator& evaluator) {

@@ -20,6 +20,7 @@ struct Slot {
   bool active = false;
   bool no_resign = false;
   bool full_search = false;
+  int visits_before = 0;       // at the root when this move's search began (kept from the last move)
   int lowest_value_side = -1;  // the side (0 x, 1 o) that first fell below the resign threshold
 };
 
@@ -105,45 +106,53 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
     if (pending.games >= sp.games_per_chunk) emit(std::exchange(pending, {}));
     start_game(slot);
   };
+  auto begin_move = [&](Slot& slot) {
+    slot.full_search = uniform(rng) < sp.full_search_share;
+    // A full search adds all its playouts after the root noise, whatever the reused tree holds.
+    slot.visits_before = slot.search->root_visits();
+    slot.search->set_visits(slot.full_search ? slot.visits_before + sp.visits : sp.fast_visits);
+    slot.search->set_dirichlet_weight(slot.full_search ? static_cast<float>(sp.dirichlet_weight) : 0.0f);
+    slot.search->begin();
+  };
+  // The search of this move is done: record it, resign or play, and go on with this game or the next.
+  auto finish_move = [&](Slot& slot) {
+    const SearchResult result = slot.search->result();
+    stats.simulations += result.total_visits - slot.visits_before;
+    const Position& pos = slot.game->position();
+    if (slot.full_search) slot.samples.push_back(policy_sample(pos, result));
+    if (sp.resign_threshold > -1.0 && result.value < sp.resign_threshold) {
+      if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
+      if (!slot.no_resign) {
+        finish_game(slot, win_for(~pos.side_to_move()), true);
+        return;
+      }
+    }
+    const bool explore = static_cast<int>(slot.game->moves().size()) < sp.temperature_plies;
+    const Move move = choose_move(result, explore ? static_cast<float>(sp.temperature) : 0.0f, rng);
+    slot.game->play(move);
+    slot.search->advance(move);
+    const Outcome outcome = slot.game->outcome();
+    if (outcome.is_over()) finish_game(slot, outcome.result, false);
+  };
 
-  for (Slot& slot : slots) start_game(slot);
+  // Each tree on its own: a tree whose search ends starts its next one at once, so fast and full
+  // searches of different games share every batch and no finished tree waits for the others.
+  for (Slot& slot : slots) {
+    start_game(slot);
+    if (slot.active) begin_move(slot);
+  }
   std::vector<Search*> active;
-  std::vector<int> visits_before(slots.size());
+  std::vector<EvalRequest> requests;
   while (!stopped()) {
     active.clear();
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      Slot& slot = slots[i];
-      if (!slot.active) continue;
-      slot.full_search = uniform(rng) < sp.full_search_share;
-      // A full search adds all its playouts after the root noise, whatever the reused tree holds.
-      visits_before[i] = slot.search->root_visits();
-      slot.search->set_visits(slot.full_search ? visits_before[i] + sp.visits : sp.fast_visits);
-      slot.search->set_dirichlet_weight(slot.full_search ? static_cast<float>(sp.dirichlet_weight) : 0.0f);
-      active.push_back(slot.search.get());
-    }
+    for (Slot& slot : slots)
+      if (slot.active) active.push_back(slot.search.get());
     if (active.empty()) break;
-    run_searches(active, evaluator);
-
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      Slot& slot = slots[i];
-      if (!slot.active) continue;
-      const SearchResult result = slot.search->result();
-      stats.simulations += result.total_visits - visits_before[i];
-      const Position& pos = slot.game->position();
-      if (slot.full_search) slot.samples.push_back(policy_sample(pos, result));
-      if (sp.resign_threshold > -1.0 && result.value < sp.resign_threshold) {
-        if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
-        if (!slot.no_resign) {
-          finish_game(slot, win_for(~pos.side_to_move()), true);
-          continue;
-        }
-      }
-      const bool explore = static_cast<int>(slot.game->moves().size()) < sp.temperature_plies;
-      const Move move = choose_move(result, explore ? static_cast<float>(sp.temperature) : 0.0f, rng);
-      slot.game->play(move);
-      slot.search->advance(move);
-      const Outcome outcome = slot.game->outcome();
-      if (outcome.is_over()) finish_game(slot, outcome.result, false);
+    search_round(active, evaluator, requests);
+    for (Slot& slot : slots) {
+      if (!slot.active || !slot.search->done()) continue;
+      finish_move(slot);
+      if (slot.active) begin_move(slot);
     }
   }
   if (pending.games > 0) emit(std::move(pending));
