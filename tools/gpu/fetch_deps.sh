@@ -8,5 +8,5 @@ mkdir -p .deps
 cd .deps
 apt-get download \
   libyaml-cpp-dev libyaml-cpp0.7 libspdlog-dev libspdlog1.10 libfmt-dev libfmt9 \
-  libeigen3-dev libcli11-dev libzstd-dev
+  libeigen3-dev libcli11-dev libzstd-dev zlib1g-dev zlib1g
 ls -1 *.deb
