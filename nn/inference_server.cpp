@@ -19,10 +19,28 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// One caller's requests. The server answers each job on its own: no wake-up reaches a caller
+// whose job is not done.
 struct Job {
   std::span<const EvalRequest> requests;
-  std::atomic<bool> done{false};  // set last, under the server's mutex; read by a spinning caller
-  std::exception_ptr error;
+  std::mutex mutex;  // held by the server while it marks the job done and wakes its caller
+  std::condition_variable finished;
+  std::atomic<bool> done{false};  // set under `mutex`; a spinning caller reads it without
+  std::exception_ptr error;       // written before `done`
+
+  void complete(std::exception_ptr failure) {
+    std::lock_guard lock(mutex);
+    error = std::move(failure);
+    done.store(true, std::memory_order_release);
+    finished.notify_one();  // under the lock: the caller cannot return, and end the job, before this
+  }
+  void wait() {
+    // A short yielding spin first: a wake-up through the condition variable costs a good share
+    // of a small batch's forward pass on a virtual machine.
+    for (int spin = 0; spin < 2000 && !done.load(std::memory_order_acquire); ++spin) std::this_thread::yield();
+    std::unique_lock lock(mutex);  // also waits until complete() has let go of the job
+    finished.wait(lock, [&] { return done.load(std::memory_order_acquire); });
+  }
 };
 
 struct LoadedNet {
@@ -76,7 +94,6 @@ struct InferenceServer::Impl {
 
   mutable std::mutex mutex;  // guards everything below
   std::condition_variable work_ready;
-  std::condition_variable work_done;
   std::deque<Job*> queue;
   std::shared_ptr<LoadedNet> net;
   InferenceStats stats;
@@ -142,16 +159,14 @@ void InferenceServer::Impl::serve() {
     } catch (...) {
       error = std::current_exception();
     }
-    std::lock_guard lock(mutex);
-    stats.positions += pending.size();
-    stats.batches += pending.empty() ? 0 : 1;
-    stats.cache_lookups += lookups;
-    stats.cache_hits += hits;
-    for (Job* job : jobs) {
-      job->error = error;
-      job->done.store(true, std::memory_order_release);
+    {
+      std::lock_guard lock(mutex);
+      stats.positions += pending.size();
+      stats.batches += pending.empty() ? 0 : 1;
+      stats.cache_lookups += lookups;
+      stats.cache_hits += hits;
     }
-    work_done.notify_all();
+    for (Job* job : jobs) job->complete(error);
   }
 }
 
@@ -183,13 +198,7 @@ void InferenceServer::evaluate(std::span<const EvalRequest> batch) {
     impl_->queue.push_back(&job);
   }
   impl_->work_ready.notify_one();
-  // A short yielding spin before sleeping: a wake-up through the condition variable costs a
-  // good share of a small batch's forward pass on a virtual machine.
-  for (int spin = 0; spin < 2000 && !job.done.load(std::memory_order_acquire); ++spin) std::this_thread::yield();
-  if (!job.done.load(std::memory_order_acquire)) {
-    std::unique_lock lock(impl_->mutex);
-    impl_->work_done.wait(lock, [&] { return job.done.load(std::memory_order_acquire); });
-  }
+  job.wait();
   if (job.error) std::rethrow_exception(job.error);
 }
 
