@@ -8,13 +8,9 @@ namespace ataxx {
 
 EvalCache::EvalCache(int entries) : slots_(static_cast<std::size_t>(std::max(entries, 0))) {}
 
-std::size_t EvalCache::slot_index(const EvalRequest& request) const {
-  return encoding_key(*request.position) % slots_.size();
-}
-
 bool EvalCache::find(const EvalRequest& request, std::uint64_t generation) {
-  const std::size_t index = slot_index(request);
   const std::uint64_t key = encoding_key(*request.position);
+  const std::size_t index = key % slots_.size();
   std::lock_guard lock(shards_[index % kShards]);
   const Slot& slot = slots_[index];
   if (slot.key != key || slot.generation != generation || slot.priors.size() != request.moves.size()) return false;
@@ -24,8 +20,8 @@ bool EvalCache::find(const EvalRequest& request, std::uint64_t generation) {
 }
 
 void EvalCache::insert(const EvalRequest& request, std::uint64_t generation) {
-  const std::size_t index = slot_index(request);
   const std::uint64_t key = encoding_key(*request.position);
+  const std::size_t index = key % slots_.size();
   std::lock_guard lock(shards_[index % kShards]);
   Slot& slot = slots_[index];
   slot.key = key;

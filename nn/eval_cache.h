@@ -30,7 +30,6 @@ class EvalCache {
     std::vector<float> priors;
   };
   static constexpr std::size_t kShards = 64;
-  std::size_t slot_index(const EvalRequest& request) const;
 
   std::vector<Slot> slots_;  // slot i is guarded by shards_[i % kShards]
   std::array<std::mutex, kShards> shards_;
