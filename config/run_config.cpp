@@ -32,6 +32,13 @@ struct Field {
 
 constexpr int kIntMax = std::numeric_limits<int>::max();
 
+// Keys of the synchronous loop, which took turns: what to write instead.
+const std::map<std::string, std::string> kRetiredKeys = {
+    {"selfplay.games_per_generation",
+     "self-play now plays without pause; remove it (training.min_samples says when training starts)"},
+    {"training.max_steps_per_generation", "renamed training.steps_per_candidate"},
+};
+
 // The one list of every configuration key.
 std::vector<Field> fields(RunConfig& c) {
   auto& r = c.run;
@@ -44,10 +51,9 @@ std::vector<Field> fields(RunConfig& c) {
   return {
       {"run.seed", Bound<std::uint64_t>{&r.seed, 0, std::numeric_limits<std::uint64_t>::max()}, "random seed"},
       {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget over all sessions"},
-      {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "generations to train"},
+      {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "candidates to train"},
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
       {"network.channels", Bound<int>{&n.channels, 8, 1024}, "channels per block"},
-      {"selfplay.games_per_generation", Bound<int>{&s.games_per_generation, 1, kIntMax}, "games per generation"},
       {"selfplay.threads", Bound<int>{&s.threads, 1, 256}, "worker threads"},
       {"selfplay.concurrent_games", Bound<int>{&s.concurrent_games, 1, 65536}, "games per worker at once"},
       {"selfplay.visits", Bound<int>{&s.visits, 1, 1000000}, "visits of a full search"},
@@ -64,8 +70,9 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.no_resign_share", Bound<double>{&s.no_resign_share, 0, 1}, "games played out to check resignation"},
       {"selfplay.games_per_chunk", Bound<int>{&s.games_per_chunk, 1, 100000}, "games per written chunk"},
       {"training.batch_size", Bound<int>{&t.batch_size, 1, 65536}, "samples per step"},
-      {"training.max_steps_per_generation", Bound<int>{&t.max_steps_per_generation, 1, kIntMax}, "steps per generation"},
-      {"training.max_sample_reuse", Bound<double>{&t.max_sample_reuse, 0.01, 1000}, "samples trained per new sample"},
+      {"training.min_samples", Bound<int>{&t.min_samples, 1, kIntMax}, "samples played before the first step"},
+      {"training.steps_per_candidate", Bound<int>{&t.steps_per_candidate, 1, kIntMax}, "steps between candidates"},
+      {"training.max_sample_reuse", Bound<double>{&t.max_sample_reuse, 0.01, 1000}, "samples trained per sample played, at most"},
       {"training.optimizer", &t.optimizer, "sgd or adamw"},
       {"training.learning_rate", Bound<double>{&t.learning_rate, 1e-7, 10}, "learning rate"},
       {"training.momentum", Bound<double>{&t.momentum, 0, 0.999}, "SGD momentum"},
@@ -151,7 +158,10 @@ void read_sections(const YAML::Node& root, std::map<std::string, Target>& table,
     for (const auto& entry : section.second) {
       const std::string key = name + "." + entry.first.as<std::string>();
       const auto it = table.find(key);
-      if (it == table.end()) fail(source, key, "unknown key");
+      if (it == table.end()) {
+        const auto retired = kRetiredKeys.find(key);
+        fail(source, key, retired == kRetiredKeys.end() ? "unknown key" : retired->second);
+      }
       std::visit(
           [&](auto target) {
             using T = decltype(target);

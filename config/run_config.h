@@ -22,7 +22,6 @@ struct RunConfig {
     int channels = 32;
   } network;
   struct SelfPlay {
-    int games_per_generation = 64;
     int threads = 1;            // worker threads, each playing concurrent_games at once
     int concurrent_games = 32;
     int visits = 64;            // full searches: policy targets
@@ -41,8 +40,9 @@ struct RunConfig {
   } selfplay;
   struct Training {
     int batch_size = 256;
-    int max_steps_per_generation = 200;
-    double max_sample_reuse = 4;  // training samples drawn per new sample, at most
+    int min_samples = 2000;        // samples the run holds before the first step
+    int steps_per_candidate = 200;  // a candidate for gating every this many steps
+    double max_sample_reuse = 4;    // samples trained per sample played, at most (KataGo's cap)
     std::string optimizer = "sgd";  // sgd (with momentum) or adamw
     double learning_rate = 0.02;
     double momentum = 0.9;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "game/position.h"
 
@@ -28,6 +29,8 @@ class Evaluator {
   virtual ~Evaluator() = default;
   // Fills the priors and value of every request. Must be safe to call from several threads.
   virtual void evaluate(std::span<const EvalRequest> batch) = 0;
+  // The name of the model answering now ("" where there is none); it may change between batches.
+  virtual std::string model_name() const { return {}; }
 };
 
 }  // namespace ataxx

@@ -208,9 +208,14 @@ void InferenceServer::load(const std::string& play_file) {
   impl_->net = std::move(loaded);
 }
 
-const ModelInfo& InferenceServer::info() const {
+ModelInfo InferenceServer::info() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->net->info;
+}
+
+std::string InferenceServer::model_name() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->net->info.name;
 }
 
 InferenceStats InferenceServer::stats() const {

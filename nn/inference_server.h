@@ -40,9 +40,11 @@ class InferenceServer final : public Evaluator {
   ~InferenceServer() override;
 
   void evaluate(std::span<const EvalRequest> batch) override;
-  // Loads another play file; batches already running finish on the old network.
+  // Loads another play file; batches already running finish on the old network, the next
+  // batch runs on the new one.
   void load(const std::string& play_file);
-  const ModelInfo& info() const;
+  ModelInfo info() const;
+  std::string model_name() const override;
   InferenceStats stats() const;
 
  private:

@@ -119,7 +119,10 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
     const SearchResult result = slot.search->result();
     stats.simulations += result.total_visits - slot.visits_before;
     const Position& pos = slot.game->position();
-    if (slot.full_search) slot.samples.push_back(policy_sample(pos, result));
+    if (slot.full_search) {
+      slot.samples.push_back(policy_sample(pos, result));
+      slot.samples.back().model = evaluator.model_name();  // the model of the search's last batch
+    }
     if (sp.resign_threshold > -1.0 && result.value < sp.resign_threshold) {
       if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
       if (!slot.no_resign) {

@@ -3,6 +3,7 @@
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: the frame's checksum flag
 #include <zstd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -18,11 +19,13 @@ namespace {
 
 constexpr char kMagicV1[4] = {'A', 'X', 'Z', '1'};
 constexpr char kMagicV2[4] = {'A', 'X', 'Z', '2'};
+constexpr char kMagicV3[4] = {'A', 'X', 'Z', '3'};
 constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
-// Bytes of a sample: position 3 x 8 + 1 + 2 + 2, root value 4, result 1, flags 1 (version 2),
-// final board 2 x 8, visit count 2, then 4 a visited move.
-constexpr std::size_t kFixedSampleSize = 53;
-constexpr std::size_t kMaxSampleSize = kFixedSampleSize + 4 * kMaxMoves;
+// Bytes of a sample: position 3 x 8 + 1 + 2 + 2, root value 4, result 1, flags 1 (version 2 on),
+// model 2 (version 3), final board 2 x 8, visit count 2, then 4 a visited move.
+std::size_t fixed_sample_size(int version) { return version == 1 ? 52 : version == 2 ? 53 : 55; }
+// The model table of version 3: a count of 2 bytes, then each name as a length byte and its text.
+constexpr std::size_t kMaxModelTableSize = 2 + kMaxChunkModels * (1 + kMaxModelNameLength);
 
 template <typename T>
 void put(std::string& out, T value) {
@@ -60,7 +63,9 @@ struct Header {
 Header parse_header(std::string_view bytes, const std::string& name) {
   if (bytes.size() < kHeaderSize) fail(name, "not an ataxx-zero game chunk (too short)");
   Header header;
-  if (std::memcmp(bytes.data(), kMagicV2, 4) == 0)
+  if (std::memcmp(bytes.data(), kMagicV3, 4) == 0)
+    header.version = 3;
+  else if (std::memcmp(bytes.data(), kMagicV2, 4) == 0)
     header.version = 2;
   else if (std::memcmp(bytes.data(), kMagicV1, 4) == 0)
     header.version = 1;
@@ -81,9 +86,10 @@ std::string decompress(std::string_view frame, const Header& header, const std::
   if (ZSTD_getFrameHeader(&info, frame.data(), frame.size()) != 0 || info.frameType != ZSTD_frame)
     fail(name, "the compressed data is damaged");
   if (info.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) fail(name, "the compressed data has no size");
-  const std::size_t fixed = kFixedSampleSize - (header.version == 1 ? 1 : 0);
+  const std::size_t fixed = fixed_sample_size(header.version);
+  const std::size_t table = header.version >= 3 ? kMaxModelTableSize : 0;
   if (info.frameContentSize < header.samples * fixed ||
-      info.frameContentSize > header.samples * (fixed + 4 * kMaxMoves))
+      info.frameContentSize > header.samples * (fixed + 4 * kMaxMoves) + table)
     fail(name, "the compressed size does not fit " + std::to_string(header.samples) + " samples");
   if (header.version >= 2 && !info.checksumFlag) fail(name, "the compressed data has no checksum");
   std::string raw(info.frameContentSize, '\0');
@@ -106,7 +112,23 @@ Position read_position(Reader& in, const std::string& name) {
   }
 }
 
-TrainingSample read_sample(Reader& in, int version, const std::string& name) {
+std::vector<std::string> read_models(Reader& in, const std::string& name) {
+  const std::size_t count = in.get<std::uint16_t>();
+  if (count > kMaxChunkModels) fail(name, "names " + std::to_string(count) + " models");
+  std::vector<std::string> models(count);
+  for (std::string& model : models) {
+    const std::size_t length = in.get<std::uint8_t>();
+    if (length > kMaxModelNameLength) fail(name, "a model name has " + std::to_string(length) + " characters");
+    for (std::size_t i = 0; i < length; ++i) {
+      const char c = in.get<char>();
+      if (c < '!' || c > '~') fail(name, "a model name holds a character that is not printable");
+      model += c;
+    }
+  }
+  return models;
+}
+
+TrainingSample read_sample(Reader& in, int version, const std::vector<std::string>& models, const std::string& name) {
   TrainingSample s;
   s.position = read_position(in, name);
   s.root_value = in.get<float>();
@@ -117,6 +139,11 @@ TrainingSample read_sample(Reader& in, int version, const std::string& name) {
     const std::uint8_t flags = in.get<std::uint8_t>();
     if (flags > 1) fail(name, "a sample has unknown flags");
     s.final_board_known = flags == 1;
+  }
+  if (version >= 3) {
+    const std::size_t model = in.get<std::uint16_t>();
+    if (model >= models.size()) fail(name, "a sample's model " + std::to_string(model) + " is not in the chunk's table");
+    s.model = models[model];
   }
   s.final_x = in.get<Bitboard>();
   s.final_o = in.get<Bitboard>();
@@ -152,8 +179,20 @@ std::string read_file(const std::string& path, std::size_t at_most) {
 }  // namespace
 
 void write_chunk(const std::string& path, int games, const std::vector<TrainingSample>& samples) {
+  std::vector<std::string> models;
+  for (const TrainingSample& s : samples)
+    if (std::find(models.begin(), models.end(), s.model) == models.end()) models.push_back(s.model);
+  if (models.size() > kMaxChunkModels) throw std::invalid_argument("a chunk holds games of too many models");
   std::string raw;
-  raw.reserve(samples.size() * kFixedSampleSize);
+  raw.reserve(samples.size() * fixed_sample_size(3));
+  put<std::uint16_t>(raw, static_cast<std::uint16_t>(models.size()));
+  for (const std::string& model : models) {
+    if (model.size() > kMaxModelNameLength ||
+        std::any_of(model.begin(), model.end(), [](char c) { return c < '!' || c > '~'; }))
+      throw std::invalid_argument("model name '" + model + "' cannot go into a chunk");
+    put<std::uint8_t>(raw, static_cast<std::uint8_t>(model.size()));
+    raw += model;
+  }
   for (const TrainingSample& s : samples) {
     const Position& p = s.position;
     put(raw, p.pieces(Color::kX));
@@ -165,6 +204,7 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
     put(raw, s.root_value);
     put(raw, s.result);
     put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
+    put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::find(models.begin(), models.end(), s.model) - models.begin()));
     put(raw, s.final_x);
     put(raw, s.final_o);
     put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
@@ -180,7 +220,7 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
   const std::size_t size = ZSTD_compress2(context.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
   if (ZSTD_isError(size)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
   compressed.resize(size);
-  std::string file(kMagicV2, sizeof kMagicV2);
+  std::string file(kMagicV3, sizeof kMagicV3);
   put<std::uint32_t>(file, static_cast<std::uint32_t>(games));
   put<std::uint32_t>(file, static_cast<std::uint32_t>(samples.size()));
   file += compressed;
@@ -191,9 +231,10 @@ std::vector<TrainingSample> parse_chunk(std::string_view bytes, const std::strin
   const Header header = parse_header(bytes, name);
   const std::string raw = decompress(bytes.substr(kHeaderSize), header, name);
   Reader reader(raw, name);
+  const std::vector<std::string> models = header.version >= 3 ? read_models(reader, name) : std::vector<std::string>{};
   std::vector<TrainingSample> samples;
   samples.reserve(header.samples);
-  for (std::uint32_t i = 0; i < header.samples; ++i) samples.push_back(read_sample(reader, header.version, name));
+  for (std::uint32_t i = 0; i < header.samples; ++i) samples.push_back(read_sample(reader, header.version, models, name));
   if (!reader.done()) fail(name, "trailing data after the samples");
   return samples;
 }

@@ -1,8 +1,9 @@
 // Training samples from self-play and the compressed chunk files that carry them.
-// A chunk is "AXZ2", the number of games and of samples it holds, then one zstd frame (with its
-// content checksum) of fixed-layout samples. Chunks are written atomically, so a reader sees
-// whole chunks or none; everything read is checked, so a damaged chunk is an error, never
-// a wrong sample. Chunks of version 1 ("AXZ1": no checksum, no final-board flag) still load.
+// A chunk is "AXZ3", the number of games and of samples it holds, then one zstd frame (with its
+// content checksum) holding the names of the models that played, then fixed-layout samples.
+// Chunks are written atomically, so a reader sees whole chunks or none; everything read is
+// checked, so a damaged chunk is an error, never a wrong sample. Older chunks still load:
+// version 2 ("AXZ2": no model names) and 1 ("AXZ1": no checksum, no final-board flag).
 #pragma once
 
 #include <cstdint>
@@ -23,11 +24,14 @@ struct TrainingSample {
   bool final_board_known = true;  // false for resigned games: no ownership or piece targets
   Bitboard final_x = 0;     // the board at the end of the game (ownership targets)
   Bitboard final_o = 0;
+  std::string model;        // the network that played this move's search ("": unknown, as in old chunks)
 };
 
 // Limits a reader enforces before it allocates anything.
 inline constexpr std::uint32_t kMaxChunkGames = 1u << 20;
 inline constexpr std::uint32_t kMaxChunkSamples = 1u << 22;
+inline constexpr std::size_t kMaxChunkModels = 1024;
+inline constexpr std::size_t kMaxModelNameLength = 64;
 
 void write_chunk(const std::string& path, int games, const std::vector<TrainingSample>& samples);
 // Throws std::runtime_error naming the file and the fault when it is not a whole, valid chunk.

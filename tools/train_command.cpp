@@ -48,15 +48,18 @@ void add_train_command(CLI::App& app) {
 void add_selfplay_command(CLI::App& app) {
   struct Options {
     std::string run_dir;
-    int rounds = 0;
+    std::int64_t games = 0;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("selfplay", "Extra self-play worker for a run directory, following its best model");
+  auto* cmd = app.add_subcommand(
+      "selfplay", "Extra self-play for a run directory (on this or another machine): plays with its best model without pause");
   cmd->add_option("--run-dir", options->run_dir, "Run directory shared with `train`")->required()->check(CLI::ExistingDirectory);
-  cmd->add_option("--rounds", options->rounds, "Rounds to play (0: until stopped)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--games", options->games, "Games to write (0: until stopped by SIGINT or SIGTERM)")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([options] {
     install_stop_handlers();
-    run_selfplay(options->run_dir, options->rounds, g_stop);
+    const std::int64_t games = run_selfplay(options->run_dir, options->games, g_stop);
+    std::printf("Self-play wrote %lld games.\n", static_cast<long long>(games));
   });
 }
 

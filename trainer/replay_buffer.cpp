@@ -18,6 +18,7 @@ ReplayBuffer::Refresh ReplayBuffer::refresh(const std::string& games_dir) {
     std::vector<TrainingSample> samples;
     try {
       samples = read_chunk(games_dir + "/" + name);
+      report.games += chunk_games(games_dir + "/" + name);
     } catch (const std::runtime_error& e) {
       report.skipped.push_back(e.what());
       ++skipped_;
@@ -28,6 +29,7 @@ ReplayBuffer::Refresh ReplayBuffer::refresh(const std::string& games_dir) {
     chunks_.push_back(std::move(samples));
   }
   total_ += report.samples;
+  games_ += report.games;
   while (chunks_.size() > 1 && held_ - static_cast<std::int64_t>(chunks_.front().size()) >= config_.max_window) {
     held_ -= chunks_.front().size();
     chunks_.pop_front();

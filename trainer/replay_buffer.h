@@ -18,6 +18,7 @@ class ReplayBuffer {
  public:
   struct Refresh {
     std::int64_t samples = 0;           // added
+    std::int64_t games = 0;             // in the chunks added
     std::vector<std::string> skipped;   // why each damaged chunk was left out
   };
 
@@ -27,6 +28,7 @@ class ReplayBuffer {
   Refresh refresh(const std::string& games_dir);
   std::int64_t skipped_chunks() const { return skipped_; }
   std::int64_t total_samples() const { return total_; }
+  std::int64_t total_games() const { return games_; }
   std::int64_t window() const;
   bool empty() const { return total_ == 0; }
   // A sample drawn uniformly from the window.
@@ -37,6 +39,7 @@ class ReplayBuffer {
   std::deque<std::vector<TrainingSample>> chunks_;  // newest last; old ones dropped past max_window
   std::vector<std::string> loaded_;                 // names already read, sorted
   std::int64_t total_ = 0;                          // samples ever added
+  std::int64_t games_ = 0;                          // games ever added
   std::int64_t held_ = 0;                           // samples in chunks_
   std::int64_t skipped_ = 0;                        // damaged chunks left out
 };

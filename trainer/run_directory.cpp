@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "selfplay/training_data.h"
 #include "util/atomic_file.h"
@@ -73,9 +75,8 @@ void RunDirectory::remove_abandoned_temporaries() const {
     if (entry.is_regular_file() && is_abandoned_temporary(entry.path().filename().string())) fs::remove(entry.path());
 }
 
-std::string RunDirectory::model_path(int generation) const {
-  return root_ + "/models/" + generation_name(generation) + ".net";
-}
+std::string RunDirectory::model_path(int generation) const { return model_path(generation_name(generation)); }
+std::string RunDirectory::model_path(const std::string& name) const { return root_ + "/models/" + name + ".net"; }
 std::string RunDirectory::checkpoint_path(int generation) const {
   return root_ + "/checkpoints/" + generation_name(generation) + ".ckpt";
 }
@@ -86,31 +87,18 @@ std::optional<int> RunDirectory::newest_checkpoint() const {
 std::string RunDirectory::best() const { return read_text(root_ + "/models/best"); }
 void RunDirectory::set_best(const std::string& name) const { write_file_atomically(root_ + "/models/best", name + "\n"); }
 
-int RunDirectory::games_in_round(int round) const {
-  int games = 0;
-  const std::string prefix = generation_name(round) + "-";
-  for (const auto& entry : fs::directory_iterator(games_dir())) {
-    if (entry.path().filename().string().rfind(prefix, 0) != 0 || entry.path().extension() != ".zst") continue;
-    try {
-      games += chunk_games(entry.path());
-    } catch (const std::runtime_error&) {
-      // A damaged chunk counts no games (the replay buffer reports it): the round plays them again.
-    }
-  }
-  return games;
-}
-
-std::string RunDirectory::chunk_path(int round, int chunk) const {
-  // Host and process in the name: several self-play processes may write the same round.
-  return fmt::format("{}/{}-{}-{}-{:05d}.zst", games_dir(), generation_name(round), host_name(), ::getpid(), chunk);
+std::string RunDirectory::new_chunk_path(const std::string& model) const {
+  static const std::string writer = fmt::format("{}-{}-{:08x}", host_name(), ::getpid(), std::random_device{}());
+  static std::atomic<int> next{0};
+  return fmt::format("{}/{}-{}-{:05d}.zst", games_dir(), model.empty() ? "unknown" : model, writer, next++);
 }
 
 double RunDirectory::elapsed_minutes() const {
   const std::string text = read_text(root_ + "/elapsed_minutes");
   return text.empty() ? 0.0 : std::stod(text);
 }
-void RunDirectory::add_elapsed_minutes(double minutes) const {
-  write_file_atomically(root_ + "/elapsed_minutes", std::to_string(elapsed_minutes() + minutes) + "\n");
+void RunDirectory::set_elapsed_minutes(double minutes) const {
+  write_file_atomically(root_ + "/elapsed_minutes", std::to_string(minutes) + "\n");
 }
 
 std::optional<bool> RunDirectory::gating_verdict(const std::string& candidate) const {

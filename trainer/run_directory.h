@@ -5,7 +5,7 @@
 //   config.yaml                      the effective configuration
 //   models/gen-NNNN.net, models/best play files; the name of the current best
 //   checkpoints/gen-NNNN.ckpt        trainer state after producing gen-NNNN
-//   games/gen-NNNN-HOST-PID-C.zst    self-play chunks played by the best model in round NNNN
+//   games/MODEL-HOST-PID-TOKEN-C.zst self-play chunks, named after the best model when written
 //   matches.csv, gating.csv          every rated game result; each candidate's gating verdict
 //   metrics.csv, ratings.csv         per-generation figures; the current ratings table
 //   elapsed_minutes, log.txt, plots/ wall time over all sessions; the log; PNG plots
@@ -27,6 +27,7 @@ class RunDirectory {
   const std::string& root() const { return root_; }
   std::string config_path() const { return root_ + "/config.yaml"; }
   std::string model_path(int generation) const;
+  std::string model_path(const std::string& name) const;  // name: "gen-0007"
   std::string checkpoint_path(int generation) const;
   std::string games_dir() const { return root_ + "/games"; }
   std::string log_path() const { return root_ + "/log.txt"; }
@@ -36,13 +37,11 @@ class RunDirectory {
   std::optional<int> newest_checkpoint() const;
   std::string best() const;  // "" before the first model
   void set_best(const std::string& name) const;
-  // Games already written for a round, by every writer.
-  int games_in_round(int round) const;
-  // This process's chunk number `chunk` of a round.
-  std::string chunk_path(int round, int chunk) const;
+  // A path no writer has used or will use: host, process, a random token and a counter.
+  std::string new_chunk_path(const std::string& model) const;
 
   double elapsed_minutes() const;
-  void add_elapsed_minutes(double minutes) const;
+  void set_elapsed_minutes(double minutes) const;
 
   // Gating verdicts: whether `candidate` has one, and whether it was promoted.
   std::optional<bool> gating_verdict(const std::string& candidate) const;

@@ -1,12 +1,13 @@
-// The AlphaZero loop over a run directory: self-play with the best model, training on the
-// replay window, gating the candidate against the best, a ladder against fixed baselines, and
-// a ratings table of everything, generation after generation, until the config's budget ends.
+// A training run over a run directory, as the strongest pipelines run it: self-play plays with
+// the best model without pause, the trainer trains on the replay window whenever the reuse cap
+// allows and exports a candidate every training.steps_per_candidate steps, and gating decides
+// each candidate (and the ladder rates each new best) beside them — until run.max_generations
+// candidates are decided or the run's time budget ends.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <string>
-
-#include "config/run_config.h"
 
 namespace ataxx {
 
@@ -21,12 +22,9 @@ struct TrainingSummary {
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
                              const std::atomic<bool>& stop);
 
-// The player spec of a run's model in gating and ladder matches: the run's inference device
-// and server settings, `visits` per move.
-std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits);
-
-// Self-play only, for more workers sharing the run directory: plays rounds with whatever model
-// is best, until stop is set or `rounds` rounds were played (0: until stopped).
-void run_selfplay(const std::string& run_dir, int rounds, const std::atomic<bool>& stop);
+// Self-play only, for more processes sharing the run directory (on this or other machines):
+// plays with whatever model is best until stop is set or `games` games are written (0: no
+// limit). Returns the number of games written.
+std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games, const std::atomic<bool>& stop);
 
 }  // namespace ataxx

@@ -68,6 +68,12 @@ TEST(RunConfig, ErrorsNameTheKey) {
   EXPECT_THROW(load_run_config("/nonexistent.yaml"), std::runtime_error);
 }
 
+TEST(RunConfig, KeysOfTheSynchronousLoopSayWhatReplacedThem) {
+  EXPECT_NE(error_of("training:\n  max_steps_per_generation: 9\n").find("renamed training.steps_per_candidate"),
+            std::string::npos);
+  EXPECT_NE(error_of("selfplay:\n  games_per_generation: 9\n").find("training.min_samples"), std::string::npos);
+}
+
 TEST(RunConfig, EffectiveConfigRoundTrips) {
   RunConfig c;
   c.selfplay.visits = 77;

@@ -20,6 +20,8 @@ TEST(TrainingData, ChunkRoundTrips) {
   samples[0].final_o = 0x5600000;
   samples[1].position = Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 17 9");
   samples[2].position = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 3 2");
+  samples[0].model = samples[2].model = "gen-0002";
+  samples[1].model = "gen-0003";
   const std::string path = testing::TempDir() + "/chunk.zst";
   write_chunk(path, 2, samples);
   EXPECT_EQ(chunk_games(path), 2);
@@ -33,7 +35,28 @@ TEST(TrainingData, ChunkRoundTrips) {
     EXPECT_EQ(loaded[i].final_x, samples[i].final_x);
     EXPECT_EQ(loaded[i].final_o, samples[i].final_o);
     EXPECT_EQ(loaded[i].final_board_known, samples[i].final_board_known);
+    EXPECT_EQ(loaded[i].model, samples[i].model);
   }
+}
+
+TEST(TrainingData, ChunksOfVersionTwoStillLoad) {
+  // Written by the code before chunks named their models: nothing a run played is lost.
+  const auto loaded = read_chunk(std::string(ATAXX_SOURCE_DIR) + "/tests/selfplay/data/chunk-v2.zst");
+  ASSERT_EQ(loaded.size(), 2U);
+  EXPECT_EQ(loaded[0].position, Position::startpos());
+  EXPECT_EQ(loaded[0].visits, (std::vector<std::pair<std::uint16_t, std::uint16_t>>{{16, 30}, {833, 1}}));
+  EXPECT_EQ(loaded[0].result, -1);
+  EXPECT_EQ(loaded[0].final_x, 0x1234U);
+  EXPECT_TRUE(loaded[0].final_board_known);
+  EXPECT_FALSE(loaded[1].final_board_known);
+  EXPECT_EQ(loaded[1].position, Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 17 9"));
+  EXPECT_EQ(loaded[0].model, "");
+}
+
+TEST(TrainingData, ModelNamesAreChecked) {
+  std::vector<TrainingSample> samples(1);
+  samples[0].model = "gen 1";
+  EXPECT_THROW(write_chunk(testing::TempDir() + "/bad-model.zst", 1, samples), std::invalid_argument);
 }
 
 std::string bytes_of(const std::string& path) {

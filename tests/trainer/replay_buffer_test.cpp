@@ -30,6 +30,7 @@ TEST(ReplayBuffer, WindowGrowsWithTheDataAndDrawsOnlyTheNewest) {
   write_chunk(dir + "/gen-0001-a.zst", 1, samples_tagged(320, 1.0f));
   EXPECT_EQ(buffer.refresh(dir).samples, 320);
   EXPECT_EQ(buffer.refresh(dir).samples, 0);  // nothing new
+  EXPECT_EQ(buffer.total_games(), 2);
   // 400 samples: 100 * (1 + 0.4 * ((4)^0.75 - 1) / 0.75) = 197.5
   EXPECT_EQ(buffer.window(), 197);
   std::mt19937_64 rng(1);

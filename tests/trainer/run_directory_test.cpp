@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "selfplay/training_data.h"
 #include "util/process.h"
@@ -47,11 +48,14 @@ TEST(RunDirectory, CleansOnlyThisHostsAbandonedTemporaries) {
   EXPECT_TRUE(fs::exists(live));
 }
 
-TEST(RunDirectory, ADamagedChunkCountsNoGames) {
-  const RunDirectory dir(fresh("damaged-chunk"));
-  write_chunk(dir.chunk_path(0, 0), 3, std::vector<TrainingSample>(4));
-  std::ofstream(dir.games_dir() + "/gen-0000-elsewhere-1-00000.zst") << "AX";
-  EXPECT_EQ(dir.games_in_round(0), 3);
+TEST(RunDirectory, ChunkPathsNeverRepeat) {
+  const RunDirectory dir(fresh("chunk-paths"));
+  std::set<std::string> paths;
+  for (int i = 0; i < 100; ++i) {
+    const std::string path = dir.new_chunk_path(i % 2 ? "gen-0001" : "");
+    EXPECT_EQ(path.rfind(dir.games_dir() + (i % 2 ? "/gen-0001-" : "/unknown-") + host_name() + "-", 0), 0U) << path;
+    EXPECT_TRUE(paths.insert(path).second) << path;
+  }
 }
 
 TEST(RunDirectory, SpecsWithCommasKeepTheirRow) {

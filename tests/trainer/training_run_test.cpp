@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -22,18 +23,28 @@ namespace {
 const std::string kBinary = ATAXX_ZERO_BINARY;
 const std::string kTinyConfig = std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml";
 
-pid_t start_train(const std::string& run_dir, bool with_config) {
+pid_t start_process(const std::vector<std::string>& args, const std::string& output) {
   const pid_t pid = fork();
   if (pid == 0) {
-    const std::string log = run_dir + ".out";
-    freopen(log.c_str(), "a", stdout);
-    if (with_config)
-      execl(kBinary.c_str(), kBinary.c_str(), "train", "--config", kTinyConfig.c_str(), "--run-dir", run_dir.c_str(), nullptr);
-    else
-      execl(kBinary.c_str(), kBinary.c_str(), "train", "--run-dir", run_dir.c_str(), nullptr);
+    freopen(output.c_str(), "a", stdout);
+    std::vector<char*> argv{const_cast<char*>(kBinary.c_str())};
+    for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    execv(kBinary.c_str(), argv.data());
     _exit(127);
   }
   return pid;
+}
+
+pid_t start_train(const std::string& run_dir, bool with_config) {
+  if (with_config) return start_process({"train", "--config", kTinyConfig, "--run-dir", run_dir}, run_dir + ".out");
+  return start_process({"train", "--run-dir", run_dir}, run_dir + ".out");
+}
+
+// An extra self-play process on the run, once the run directory holds its config.
+pid_t start_selfplay(const std::string& run_dir, const std::string& output) {
+  while (!fs::exists(run_dir + "/config.yaml")) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  return start_process({"selfplay", "--run-dir", run_dir}, output);
 }
 
 int wait_exit(pid_t pid) {
@@ -74,16 +85,19 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
   ASSERT_EQ(wait_exit(start_train(run, true)), 0);
   const auto metrics = csv_rows(run + "/metrics.csv");
   ASSERT_EQ(metrics.size(), 3U);
-  const double first_loss = std::stod(metrics.front()[9]), last_loss = std::stod(metrics.back()[9]);
+  const double first_loss = std::stod(metrics.front()[7]), last_loss = std::stod(metrics.back()[7]);
   EXPECT_LT(last_loss, first_loss * 0.9) << "the loss should fall";
-  // A decision for every candidate, by the config's threshold (0.5), and the best model is the
-  // last one promoted.
+  for (const auto& row : metrics)  // the reuse cap: never more samples trained than 8 per sample played
+    EXPECT_LE(std::stoll(row[5]), 8 * std::stoll(row[3])) << "step " << row[1];
+  // Candidates are decided in order (one still waiting when a newer one is ready is passed
+  // over) by the config's threshold (0.5); the last is decided; the best is the last promoted.
   const auto gating = csv_rows(run + "/gating.csv");
-  ASSERT_EQ(gating.size(), 3U);
+  ASSERT_FALSE(gating.empty());
+  EXPECT_EQ(gating.back()[0], "gen-0003");
   std::string last_promoted = "gen-0000";
-  for (int i = 0; i < 3; ++i) {
+  for (std::size_t i = 0; i < gating.size(); ++i) {
     const auto& row = gating[i];
-    EXPECT_EQ(row[0], "gen-000" + std::to_string(i + 1));
+    if (i > 0) EXPECT_GT(row[0], gating[i - 1][0]);
     EXPECT_EQ(row[1], last_promoted) << "each candidate plays the best model of its time";
     EXPECT_EQ(std::stoi(row[2]) + std::stoi(row[3]) + std::stoi(row[4]), 8);
     EXPECT_EQ(row[6], std::stod(row[5]) >= 0.5 ? "1" : "0") << "score " << row[5];
@@ -106,11 +120,16 @@ TEST(TrainingRun, SlowSigkillAndResumeLosesNothing) {
   const std::string run = testing::TempDir() + "/killed-run";
   fs::remove_all(run);
   std::map<std::string, std::string> before;
-  for (const int delay_ms : {3500, 6000}) {
-    const pid_t pid = start_train(run, before.empty());
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-    kill(pid, SIGKILL);
-    wait_exit(pid);
+  for (const int delay_ms : {2500, 5000}) {
+    // The trainer and an extra self-play process, each killed at its own moment.
+    const pid_t train = start_train(run, before.empty());
+    const pid_t selfplay = start_selfplay(run, run + ".selfplay.out");
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms / 2));
+    kill(selfplay, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms / 2));
+    kill(train, SIGKILL);
+    wait_exit(selfplay);
+    wait_exit(train);
     // What was written before the kill is still there, byte for byte (append-only files may grow).
     const auto now = file_contents(run);
     for (const auto& [path, contents] : before) {
@@ -131,8 +150,51 @@ TEST(TrainingRun, SlowSigkillAndResumeLosesNothing) {
     }
   const auto metrics = csv_rows(run + "/metrics.csv");
   ASSERT_FALSE(metrics.empty());
-  EXPECT_EQ(metrics.back()[0], "3");  // the run reached its last generation
-  EXPECT_EQ(csv_rows(run + "/gating.csv").size(), 3U);
+  EXPECT_EQ(metrics.back()[0], "3");  // the run reached its last candidate
+  EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
+}
+
+std::int64_t games_written(const std::string& output) {
+  std::ifstream in(output);
+  std::string line;
+  std::int64_t games = -1;
+  while (std::getline(in, line)) std::sscanf(line.c_str(), "Self-play wrote %ld games.", &games);
+  return games;
+}
+
+TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
+  const std::string run = testing::TempDir() + "/shared-run";
+  fs::remove_all(run);
+  const pid_t train = start_train(run, true);
+  const std::vector<pid_t> extra = {start_selfplay(run, run + ".1.out"), start_selfplay(run, run + ".2.out")};
+  ASSERT_EQ(wait_exit(train), 0);
+  for (const pid_t pid : extra) kill(pid, SIGTERM);
+  for (const pid_t pid : extra) EXPECT_EQ(wait_exit(pid), 0);
+
+  std::map<pid_t, std::int64_t> games_on_disk;
+  std::set<std::string> chunks;
+  std::set<std::string> models;
+  for (const auto& entry : fs::directory_iterator(run + "/games")) {
+    const std::string name = entry.path().filename();
+    for (const pid_t pid : extra)
+      if (name.find("-" + std::to_string(pid) + "-") != std::string::npos) games_on_disk[pid] += chunk_games(entry.path());
+    std::ifstream in(entry.path(), std::ios::binary);
+    EXPECT_TRUE(chunks.insert(std::string((std::istreambuf_iterator<char>(in)), {})).second)
+        << name << " repeats another chunk's games";
+    for (const TrainingSample& sample : read_chunk(entry.path())) models.insert(sample.model);
+  }
+  // Every game a process says it wrote is on disk.
+  for (int i = 0; i < 2; ++i) {
+    const std::int64_t said = games_written(run + "." + std::to_string(i + 1) + ".out");
+    EXPECT_GT(said, 0);
+    EXPECT_EQ(games_on_disk[extra[i]], said) << "self-play process " << i + 1;
+  }
+  // Each move names the model that played it, one of the run's.
+  for (const std::string& model : models) EXPECT_TRUE(fs::exists(run + "/models/" + model + ".net")) << model;
+  std::ifstream best_file(run + "/models/best");
+  std::string best;
+  best_file >> best;
+  if (best != "gen-0000") EXPECT_GT(models.size(), 1U) << "self-play should follow promotions";
 }
 
 }  // namespace

@@ -1,0 +1,121 @@
+#include "trainer/gatekeeper.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+#include "match/match.h"
+#include "match/openings.h"
+
+namespace ataxx {
+namespace {
+
+std::string nn_spec(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
+  return network_player_spec(config, dir.model_path(model), visits);
+}
+
+PairResult play_pair(const std::string& first_name, const std::string& first_spec, const std::string& second_name,
+                     const std::string& second_spec, int games, int concurrency, std::uint64_t seed,
+                     const std::optional<SprtParams>& sprt, SprtVerdict* verdict = nullptr) {
+  MatchConfig match;
+  match.player1 = first_spec;
+  match.player2 = second_spec;
+  match.games = games;
+  match.concurrency = concurrency;
+  match.openings = default_openings();
+  match.seed = seed;
+  match.sprt = sprt;
+  const MatchResult result = run_match(match);
+  if (verdict) *verdict = result.verdict;
+  return {first_name, second_name, result.score.wins, result.score.draws, result.score.losses};
+}
+
+// Gates candidate against the best; records the verdict and promotes on success.
+void gate(const RunConfig& config, const RunDirectory& dir, int generation, spdlog::logger& log) {
+  const std::string candidate = generation_name(generation);
+  const std::string best = dir.best();
+  const auto& g = config.gating;
+  std::optional<SprtParams> sprt;
+  if (!g.sprt.empty()) sprt = parse_sprt(g.sprt);
+  SprtVerdict verdict = SprtVerdict::kContinue;
+  const PairResult result =
+      play_pair(candidate, nn_spec(config, dir, candidate, g.visits), best, nn_spec(config, dir, best, g.visits),
+                g.games, g.concurrency, config.run.seed + generation, sprt, &verdict);
+  const MatchScore score{result.first_wins, result.second_wins, result.draws};
+  const bool by_threshold = !sprt || (verdict == SprtVerdict::kContinue && g.undecided == "threshold");
+  const bool promoted = by_threshold ? score.score() >= g.threshold : verdict == SprtVerdict::kAcceptH1;
+  const EloEstimate elo = estimate_elo(score);
+  const char* how = !sprt ? "by threshold"
+                    : verdict != SprtVerdict::kContinue ? "by SPRT"
+                    : by_threshold ? "SPRT undecided, by threshold"
+                                   : "SPRT undecided";
+  log.info("gating {} vs {}: {} - {} - {} [{:.3f}], Elo {:+.0f} +/- {:.0f}: {} ({})", candidate, best, score.wins,
+           score.losses, score.draws, score.score(), elo.elo, elo.error95, promoted ? "promoted" : "rejected", how);
+  dir.record_match(generation, result, "gating");
+  dir.record_gating(candidate, best, result, promoted);
+  if (promoted) dir.set_best(candidate);
+}
+
+void play_ladder(const RunConfig& config, const RunDirectory& dir, spdlog::logger& log) {
+  const std::string model = dir.best();
+  if (config.ladder.games == 0 || dir.has_ladder(model)) return;
+  int generation = 0;
+  std::sscanf(model.c_str(), "gen-%d", &generation);
+  for (const std::string& baseline : config.ladder.baselines) {
+    const PairResult r = play_pair(model, nn_spec(config, dir, model, config.ladder.visits), baseline, baseline,
+                                   config.ladder.games, config.gating.concurrency, config.run.seed + 7 * generation,
+                                   std::nullopt);
+    log.info("ladder {} vs {}: {} - {} - {}", model, baseline, r.first_wins, r.second_wins, r.draws);
+    dir.record_match(generation, r, "ladder");
+  }
+}
+
+void update_ratings_and_plots(const RunDirectory& dir, spdlog::logger& log) {
+  ratings_table(dir);
+  if (!dir.plot()) log.warn("plots: gnuplot failed, see {}/plots/gnuplot.log", dir.root());
+}
+
+}  // namespace
+
+std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits) {
+  const auto& i = config.inference;
+  return fmt::format("nn:model={},visits={},device={},bf16={:d},max_batch={},threads={},cache={}", model_path, visits,
+                     i.device, i.bf16, i.max_batch, i.threads, i.cache_entries);
+}
+
+void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
+                       spdlog::logger& log) {
+  int passed_over = 0;  // candidates below this one were gated or passed over
+  while (!stopped()) {
+    play_ladder(config, dir, log);
+    const int newest = dir.newest_model().value_or(0);
+    const std::optional<bool> verdict = newest > 0 ? dir.gating_verdict(generation_name(newest)) : std::nullopt;
+    if (newest > 0 && !verdict) {
+      for (int g = std::max(passed_over, 1); g < newest; ++g)
+        if (!dir.gating_verdict(generation_name(g))) log.info("gating: {} passed over, {} is newer", generation_name(g), generation_name(newest));
+      passed_over = newest;
+      gate(config, dir, newest, log);
+      play_ladder(config, dir, log);
+      update_ratings_and_plots(dir, log);
+    } else if (newest >= config.run.max_generations) {
+      return;  // the last candidate is decided
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+}
+
+std::string ratings_table(const RunDirectory& dir) {
+  const auto matches = dir.matches();
+  if (matches.empty()) return "";
+  bool has_random = false;
+  for (const auto& m : matches) has_random |= m.first == "random" || m.second == "random";
+  const auto ratings = fit_ratings(matches, has_random ? "random" : matches.front().first);
+  dir.write_ratings(ratings);
+  std::string table = fmt::format("{:<34} {:>8} {:>8} {:>6}\n", "player", "elo", "+/-", "games");
+  for (const Rating& r : ratings) table += fmt::format("{:<34} {:>8.0f} {:>8.0f} {:>6}\n", r.name, r.elo, r.error95, r.games);
+  return table;
+}
+
+}  // namespace ataxx

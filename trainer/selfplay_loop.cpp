@@ -1,0 +1,103 @@
+#include "trainer/selfplay_loop.h"
+
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "match/openings.h"
+#include "nn/inference_server.h"
+#include "util/parallel.h"
+
+namespace ataxx {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kPollInterval = std::chrono::milliseconds(100);
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+InferenceOptions inference_options(const RunConfig& config) {
+  InferenceOptions options;
+  options.device = config.inference.device;
+  options.bf16 = config.inference.bf16;
+  options.max_batch = config.inference.max_batch;
+  options.threads = config.inference.threads;
+  options.cache_entries = config.inference.cache_entries;
+  return options;
+}
+
+std::vector<Position> selfplay_openings(const RunConfig& config) {
+  return config.selfplay.openings.empty() ? default_openings() : load_openings(config.selfplay.openings);
+}
+
+// Every session plays other games: processes sharing a run must never repeat one another.
+std::uint64_t session_seed(const RunConfig& config) {
+  std::random_device entropy;
+  return config.run.seed * 1000003 ^ (std::uint64_t{entropy()} << 32 | entropy());
+}
+
+std::string wait_for_first_model(const RunDirectory& dir, const SelfPlayLimits& limits, spdlog::logger& log) {
+  bool told = false;
+  while (!limits.stopped()) {
+    if (const std::string best = dir.best(); !best.empty()) return best;
+    if (!std::exchange(told, true)) log.info("self-play: waiting for the run's first model");
+    std::this_thread::sleep_for(kPollInterval);
+  }
+  return "";
+}
+
+}  // namespace
+
+SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
+                              spdlog::logger& log) {
+  SelfPlaySession session;
+  std::string best = wait_for_first_model(dir, limits, log);
+  if (best.empty()) return session;
+  InferenceServer server(dir.model_path(best), inference_options(config));
+  log.info("self-play: playing with {}", best);
+
+  std::atomic<bool> halt{false};   // set by the watcher: the workers' stop flag
+  std::atomic<std::int64_t> games_written{0};
+  std::mutex write_mutex;          // chunk numbers and the progress line
+  const auto start = Clock::now();
+  auto write = [&](SelfPlayBatch&& batch) {
+    std::lock_guard lock(write_mutex);
+    write_chunk(dir.new_chunk_path(server.model_name()), batch.games, batch.samples);
+    ++session.chunks;
+    const std::int64_t games = games_written += batch.games;
+    const double elapsed = seconds_since(start);
+    const InferenceStats stats = server.stats();
+    log.info("  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}", games, games / elapsed,
+             stats.positions / elapsed, stats.mean_batch());
+  };
+  // The watcher follows the run's best model and tells the workers when to stop.
+  auto watch = [&] {
+    while (!halt) {
+      if (limits.stopped() || (limits.games > 0 && games_written >= limits.games)) {
+        halt = true;
+        break;
+      }
+      if (const std::string now = dir.best(); !now.empty() && now != best) {
+        server.load(dir.model_path(now));
+        best = now;
+        log.info("self-play: now playing with {}", best);
+      }
+      std::this_thread::sleep_for(kPollInterval);
+    }
+  };
+  run_in_parallel(
+      2,
+      [&](int task) {
+        if (task == 1) return watch();
+        session.stats = play_selfplay_games(config, selfplay_openings(config), session_seed(config), server,
+                                            std::numeric_limits<int>::max(), halt, write);
+        halt = true;
+      },
+      [&] { halt = true; });
+  session.seconds = seconds_since(start);
+  session.evals_per_second = server.stats().positions / session.seconds;
+  return session;
+}
+
+}  // namespace ataxx
