@@ -7,14 +7,21 @@
 #include <thread>
 #include <cstdio>
 
+#include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "game/game.h"
 #include "game/perft.h"
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
+#include "nn/encoding.h"
 #include "nn/inference_server.h"
+#include "nn/simulated_device.h"
+#include "selfplay/selfplay_worker.h"
 #include "players/engine_process.h"
 #include "match/openings.h"
 #include "tools/commands.h"
@@ -143,6 +150,96 @@ void bench_nn(const NnBenchOptions& o) {
   std::remove(play_file.c_str());
 }
 
+struct SelfPlayBenchOptions {
+  int blocks = 6;
+  int channels = 64;
+  std::string device = "cpu";
+  bool bf16 = false;
+  int threads = 2;             // self-play worker threads
+  int concurrent_games = 64;   // per worker
+  int visits = 96;
+  int fast_visits = 24;
+  int max_batch = 256;
+  int server_threads = 1;
+  double seconds = 10;
+  bool simulated = false;
+  SimulatedDeviceModel model;
+};
+
+// Evaluations per second of the simulated device running full batches back to back.
+double measure_raw_simulated(const SimulatedDeviceModel& model, int batch, double seconds) {
+  SimulatedDevice device(model, batch);
+  std::vector<float> inputs(static_cast<std::size_t>(batch) * kInputSize);
+  const auto begin = std::chrono::steady_clock::now();
+  long long evaluated = 0;
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < seconds) {
+    device.run(0, inputs.data(), batch);
+    evaluated += batch;
+  }
+  return evaluated / std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+}
+
+// Self-play as `train` runs it, for a fixed time: evaluations per second beside the raw forward
+// of the same network on the same device, the batches' fill and the device's busy share.
+void bench_selfplay(const SelfPlayBenchOptions& o) {
+  RunConfig config;
+  config.selfplay.threads = o.threads;
+  config.selfplay.concurrent_games = o.concurrent_games;
+  config.selfplay.visits = o.visits;
+  config.selfplay.fast_visits = o.fast_visits;
+  BatchingOptions batching{o.max_batch, 1000, o.server_threads, 0};
+  const std::string play_file = "/tmp/ataxx-zero-bench-" + std::to_string(::getpid()) + ".net";
+  std::unique_ptr<Evaluator> evaluator;
+  std::function<InferenceStats()> stats;
+  if (o.simulated) {
+    auto device = std::make_shared<SimulatedDevice>(o.model, o.max_batch);
+    auto batched = std::make_unique<BatchedEvaluator>(device, batching);
+    stats = [e = batched.get()] { return e->stats(); };
+    evaluator = std::move(batched);
+    std::printf("selfplay on a %s (SIMULATED figures)\n", o.model.describe().c_str());
+  } else {
+    write_random_play_file(play_file, {o.blocks, o.channels}, 1);
+    InferenceOptions options{o.device, o.bf16, o.max_batch, 1000, o.server_threads, 0};
+    auto server = std::make_unique<InferenceServer>(play_file, options);
+    stats = [e = server.get()] { return e->stats(); };
+    evaluator = std::move(server);
+    std::printf("selfplay with a %dx%d network on %s%s\n", o.blocks, o.channels, o.device.c_str(), o.bf16 ? " (bf16)" : "");
+  }
+  std::printf("%d worker threads x %d games, %d/%d visits, max batch %d, %d server threads, %.0f s\n", o.threads,
+              o.concurrent_games, o.visits, o.fast_visits, o.max_batch, o.server_threads, o.seconds);
+  std::atomic<bool> stop{false};
+  std::thread timer([&] {
+    std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+    stop = true;
+  });
+  const InferenceStats before = stats();
+  const auto begin = std::chrono::steady_clock::now();
+  const SelfPlayStats played =
+      play_selfplay_games(config, default_openings(), 1, *evaluator, std::numeric_limits<int>::max(), stop, [](SelfPlayBatch&&) {});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  timer.join();
+  const InferenceStats after = stats();
+  evaluator.reset();
+  const double evals = (after.positions - before.positions) / seconds;
+  const double mean_batch = double(after.positions - before.positions) / std::max<double>(after.batches - before.batches, 1);
+  const double busy = (after.busy_seconds - before.busy_seconds) / seconds;
+  const int mean = std::max(1, static_cast<int>(mean_batch + 0.5));
+  auto raw = [&](int batch) {
+    if (o.simulated) return measure_raw_simulated(o.model, batch, 2.0);
+    InferenceOptions options{o.device, o.bf16, batch, 1000, 1, 0};
+    return measure_raw_forward(play_file, options, batch, 2.0);
+  };
+  const double raw_full = raw(o.max_batch), raw_mean = raw(mean);
+  std::printf("%-34s %12s\n", "", "evals/s");
+  std::printf("%-34s %12.0f\n", fmt::format("raw forward, batch {}", o.max_batch).c_str(), raw_full);
+  std::printf("%-34s %12.0f\n", fmt::format("raw forward, batch {}", mean).c_str(), raw_mean);
+  std::printf("%-34s %12.0f  (%.1f%% of raw at batch %d, %.1f%% at batch %d)\n", "self-play", evals,
+              100 * evals / raw_full, o.max_batch, 100 * evals / raw_mean, mean);
+  std::printf("mean batch %.1f (%.1f%% full), device busy %.1f%%, %d games finished, %.0f simulations/s\n", mean_batch,
+              100 * mean_batch / o.max_batch, 100 * busy, played.games, played.simulations / seconds);
+  if (!o.simulated) std::remove(play_file.c_str());
+}
+
 // Time from `go movetime T` to `bestmove` over pipes, as a match runner sees it.
 void bench_uai(const std::string& engine_command, int moves, int movetime_ms) {
   EngineProcess engine(engine_command);
@@ -204,6 +301,26 @@ void add_bench_command(CLI::App& app) {
   nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
   nn_bench->add_option("--seconds", nn->seconds, "Seconds per measurement")->check(CLI::Range(0.1, 600.0));
   nn_bench->callback([nn] { bench_nn(*nn); });
+
+  auto sp = std::make_shared<SelfPlayBenchOptions>();
+  auto* sp_bench = bench->add_subcommand("selfplay", "Self-play speed against the raw forward of the same network and device");
+  sp_bench->add_option("--blocks", sp->blocks, "Residual blocks")->check(CLI::Range(1, 64));
+  sp_bench->add_option("--channels", sp->channels, "Channels")->check(CLI::Range(8, 1024));
+  sp_bench->add_option("--device", sp->device, "cpu, cuda or cuda:N");
+  sp_bench->add_flag("--bf16", sp->bf16, "bfloat16 weights and inputs (CUDA)");
+  sp_bench->add_option("--threads", sp->threads, "Self-play worker threads")->check(CLI::Range(1, 256));
+  sp_bench->add_option("--games", sp->concurrent_games, "Concurrent games per worker")->check(CLI::Range(1, 65536));
+  sp_bench->add_option("--visits", sp->visits, "Visits of a full search")->check(CLI::Range(1, 1'000'000));
+  sp_bench->add_option("--fast-visits", sp->fast_visits, "Visits of a fast search")->check(CLI::Range(1, 1'000'000));
+  sp_bench->add_option("--max-batch", sp->max_batch, "Largest batch")->check(CLI::Range(1, 65536));
+  sp_bench->add_option("--server-threads", sp->server_threads, "Inference server threads")->check(CLI::Range(1, 64));
+  sp_bench->add_option("--seconds", sp->seconds, "Seconds of self-play")->check(CLI::Range(0.5, 600.0));
+  sp_bench->add_flag("--simulated", sp->simulated, "A simulated device instead of the network (figures labelled simulated)");
+  sp_bench->add_option("--sim-launch-us", sp->model.launch_us, "Simulated device: fixed cost per batch, us")
+      ->check(CLI::Range(0.0, 1e6));
+  sp_bench->add_option("--sim-position-ns", sp->model.position_ns, "Simulated device: cost per position, ns")
+      ->check(CLI::Range(0.0, 1e9));
+  sp_bench->callback([sp] { bench_selfplay(*sp); });
 
   struct UaiOptions {
     std::string engine;

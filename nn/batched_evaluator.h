@@ -1,0 +1,69 @@
+// Batched evaluation behind the search's Evaluator interface, for any device that runs encoded
+// positions in batches (the network on a CPU or GPU, or a simulated device). Plain C++.
+//
+// Callers (search threads) look their leaves up in the cache, encode the misses, queue them and
+// sleep; one server thread at a time forms a batch of whole jobs (up to max_batch positions,
+// closed deadline_us after its first job), copies their inputs into one buffer and runs the
+// device; each caller is woken on its own and turns its rows of logits into priors itself, so
+// encoding and softmax run on the callers' threads, never in the server's way.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "mcts/evaluator.h"
+
+namespace ataxx {
+
+// A device that evaluates encoded positions (kInputSize floats each) in batches.
+class BatchDevice {
+ public:
+  struct Output {
+    const float* policy_logits = nullptr;  // n rows of kPolicySize
+    const float* wdl = nullptr;            // n rows of win, draw, loss probabilities
+    std::shared_ptr<const void> owner;     // keeps both alive
+    std::uint64_t generation = 0;          // the network that answered (cache entries carry it)
+  };
+  virtual ~BatchDevice() = default;
+  // Called by one server thread at a time per `thread` (0 .. threads - 1).
+  virtual Output run(int thread, const float* inputs, int n) = 0;
+  virtual std::uint64_t generation() const = 0;  // the network that will answer the next batch
+  virtual std::string model_name() const = 0;
+};
+
+struct BatchingOptions {
+  int max_batch = 256;
+  int deadline_us = 1000;
+  int threads = 1;        // server threads
+  int cache_entries = 0;  // 0 = no cache
+};
+
+struct InferenceStats {
+  std::uint64_t positions = 0;  // evaluated by the device
+  std::uint64_t batches = 0;
+  std::uint64_t cache_lookups = 0;
+  std::uint64_t cache_hits = 0;
+  double busy_seconds = 0;      // wall time with at least one batch on the device
+  double seconds = 0;           // since the evaluator started
+  double mean_batch() const { return batches ? double(positions) / batches : 0.0; }
+  double cache_hit_rate() const { return cache_lookups ? double(cache_hits) / cache_lookups : 0.0; }
+  double busy_share() const { return seconds > 0 ? busy_seconds / seconds : 0.0; }
+};
+
+class BatchedEvaluator final : public Evaluator {
+ public:
+  // Throws std::invalid_argument for bad options.
+  BatchedEvaluator(std::shared_ptr<BatchDevice> device, const BatchingOptions& options);
+  ~BatchedEvaluator() override;
+
+  void evaluate(std::span<const EvalRequest> batch) override;
+  std::string model_name() const override;
+  InferenceStats stats() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ataxx
