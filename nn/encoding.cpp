@@ -23,6 +23,15 @@ constexpr int jump_kind(int df, int dr) {
   return -1;
 }
 
+// jump_kind of every (source, destination), looked up per move when priors are filled.
+constexpr std::array<std::array<std::int8_t, kNumSquares>, kNumSquares> kJumpKinds = [] {
+  std::array<std::array<std::int8_t, kNumSquares>, kNumSquares> table{};
+  for (Square from = 0; from < kNumSquares; ++from)
+    for (Square to = 0; to < kNumSquares; ++to)
+      table[from][to] = static_cast<std::int8_t>(jump_kind(file_of(from) - file_of(to), rank_of(from) - rank_of(to)));
+  return table;
+}();
+
 constexpr std::array<std::array<Square, kNumSquares>, kNumSymmetries> kSymmetrySquares = [] {
   std::array<std::array<Square, kNumSquares>, kNumSymmetries> table{};
   for (int s = 0; s < kNumSymmetries; ++s)
@@ -64,7 +73,7 @@ std::uint64_t encoding_key(const Position& pos) {
 int policy_index(Move move) {
   if (move.is_pass()) return kPassIndex;
   if (move.is_single()) return move.to * kMovesPerSquare;
-  const int kind = jump_kind(file_of(move.from) - file_of(move.to), rank_of(move.from) - rank_of(move.to));
+  const int kind = kJumpKinds[move.from][move.to];
   assert(kind > 0);
   return move.to * kMovesPerSquare + kind;
 }
