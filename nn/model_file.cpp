@@ -101,12 +101,14 @@ std::string_view archive_bytes(std::string_view file, const std::string& path) {
 }
 
 // Opens an archive and checks its format tag and version.
-torch::serialize::InputArchive open_archive(const std::string& path, const std::string& format) {
+// Every tensor of the archive lands on `device` (by default where it was saved).
+torch::serialize::InputArchive open_archive(const std::string& path, const std::string& format,
+                                            c10::optional<torch::Device> device = c10::nullopt) {
   torch::serialize::InputArchive archive;
   const std::string file = read_bytes(path);
   std::istringstream stream(std::string(archive_bytes(file, path)));
   try {
-    archive.load_from(stream);
+    archive.load_from(stream, device);
   } catch (const c10::Error& e) {
     const std::string what = e.what_without_backtrace();
     throw ModelFileError("cannot read model file '" + path + "': not an ataxx-zero model file, or truncated (" +
@@ -241,8 +243,9 @@ CheckpointInfo read_checkpoint_fields(const std::string& path) {
   return info;
 }
 
-void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer) {
-  auto archive = open_archive(path, kCheckpointFormat);
+void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
+                           torch::Device device) {
+  auto archive = open_archive(path, kCheckpointFormat, device);
   load_weights(archive, net, path);
   torch::serialize::InputArchive optimizer_state;
   try {
@@ -277,8 +280,8 @@ CheckpointInfo read_checkpoint_info(const std::string& path) {
   return guarded(path, [&] { return read_checkpoint_fields(path); });
 }
 
-void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer) {
-  guarded(path, [&] { read_checkpoint_state(path, net, optimizer); });
+void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer, torch::Device device) {
+  guarded(path, [&] { read_checkpoint_state(path, net, optimizer, device); });
 }
 
 void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {

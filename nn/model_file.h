@@ -23,7 +23,9 @@ AtaxxNet load_play_file(const std::string& path, ModelInfo* info = nullptr);
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
                      const CheckpointInfo& info);
 CheckpointInfo read_checkpoint_info(const std::string& path);
-// Loads weights and optimizer state into objects built for read_checkpoint_info(path).shape.
-void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer);
+// Loads weights and optimizer state into objects built for read_checkpoint_info(path).shape and
+// living on `device`, wherever the checkpoint was saved: a GPU run resumes on the CPU and the
+// other way round.
+void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer, torch::Device device);
 
 }  // namespace ataxx

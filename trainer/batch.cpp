@@ -1,5 +1,6 @@
 #include "trainer/batch.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "nn/encoding.h"
@@ -10,7 +11,9 @@ namespace {
 
 struct BatchRows {
   float* input;
-  float* policy;
+  std::int64_t* policy_indices;
+  float* policy_targets;
+  std::int64_t policy_width;
   std::int64_t* wdl;
   float* ownership;
   float* piece_diff;
@@ -22,10 +25,12 @@ void fill_row(const TrainingSample& s, int symmetry, int i, const BatchRows& row
   encode_position(pos, std::span<float, kInputSize>(rows.input + i * kInputSize, kInputSize));
   float total = 0;
   for (const auto& [index, visits] : s.visits) total += visits;
-  for (const auto& [index, visits] : s.visits) {
+  for (std::size_t k = 0; k < s.visits.size(); ++k) {
+    const auto [index, visits] = s.visits[k];
     const int image = policy_index(transform_move(symmetry, move_from_policy_index(index)));
     assert(image >= 0 && image < kPolicySize);
-    rows.policy[i * kPolicySize + image] = visits / total;
+    rows.policy_indices[i * rows.policy_width + k] = image;
+    rows.policy_targets[i * rows.policy_width + k] = visits / total;
   }
   rows.wdl[i] = s.result > 0 ? 0 : s.result == 0 ? 1 : 2;
   rows.final_board_known[i] = s.final_board_known ? 1.0f : 0.0f;
@@ -46,12 +51,16 @@ TrainingBatch assemble_batch(std::span<const TrainingSample* const> samples, std
   const auto n = static_cast<std::int64_t>(samples.size());
   TrainingBatch b;
   b.input = torch::empty({n, kInputPlanes, kBoardSize, kBoardSize});
-  b.policy = torch::zeros({n, kPolicySize});
+  std::int64_t width = 1;
+  for (const TrainingSample* s : samples) width = std::max<std::int64_t>(width, s->visits.size());
+  b.policy_indices = torch::zeros({n, width}, torch::kLong);
+  b.policy_targets = torch::zeros({n, width});
   b.wdl = torch::empty({n}, torch::kLong);
   b.ownership = torch::zeros({n, kNumSquares});
   b.piece_diff = torch::zeros({n});
   b.final_board_known = torch::empty({n});
-  const BatchRows rows{b.input.data_ptr<float>(),      b.policy.data_ptr<float>(),
+  const BatchRows rows{b.input.data_ptr<float>(),      b.policy_indices.data_ptr<std::int64_t>(),
+                       b.policy_targets.data_ptr<float>(), width,
                        b.wdl.data_ptr<std::int64_t>(), b.ownership.data_ptr<float>(),
                        b.piece_diff.data_ptr<float>(), b.final_board_known.data_ptr<float>()};
   for (std::int64_t i = 0; i < n; ++i) fill_row(*samples[i], symmetries[i], static_cast<int>(i), rows);

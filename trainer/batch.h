@@ -15,7 +15,8 @@ class ReplayBuffer;
 
 struct TrainingBatch {
   torch::Tensor input;              // [N, kInputPlanes, 7, 7]
-  torch::Tensor policy;             // [N, kPolicySize]: visit shares
+  torch::Tensor policy_indices;     // [N, K] (long): the policy entries of the visited moves, K the most in a row
+  torch::Tensor policy_targets;     // [N, K]: their visit shares (0 for the padding)
   torch::Tensor wdl;                // [N] (long): 0 win, 1 draw, 2 loss for the side to move
   torch::Tensor ownership;          // [N, 49]: 1 own, -1 the opponent's, 0 empty at the end, side to move's view
   torch::Tensor piece_diff;         // [N]: final (own - opponent) pieces / 49

@@ -68,8 +68,8 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
     const std::int64_t games = games_written += batch.games;
     const double elapsed = seconds_since(start);
     const InferenceStats stats = server.stats();
-    log.info("  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}", games, games / elapsed,
-             stats.positions / elapsed, stats.mean_batch());
+    log.info("  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}, device busy {:.0f}%", games,
+             games / elapsed, stats.positions / elapsed, stats.mean_batch(), 100 * stats.busy_share());
   };
   // The watcher follows the run's best model and tells the workers when to stop.
   auto watch = [&] {

@@ -1,6 +1,7 @@
 #include "trainer/trainer.h"
 
 #include <algorithm>
+#include <future>
 
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
@@ -23,6 +24,12 @@ void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
     if (auto* sgd = dynamic_cast<torch::optim::SGDOptions*>(&group.options())) sgd->lr(lr);
     if (auto* adamw = dynamic_cast<torch::optim::AdamWOptions*>(&group.options())) adamw->lr(lr);
   }
+}
+
+void pin_memory(TrainingBatch& b) {
+  for (torch::Tensor* t : {&b.input, &b.policy_indices, &b.policy_targets, &b.wdl, &b.ownership, &b.piece_diff,
+                           &b.final_board_known})
+    *t = t->pin_memory();
 }
 
 }  // namespace
@@ -52,9 +59,9 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
     impl_->step = info.step;
   }
   impl_->net = AtaxxNet(shape);
-  impl_->optimizer = make_optimizer(impl_->net, config.training);
-  if (!checkpoint_path.empty()) load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer);
   impl_->net->to(impl_->device);
+  impl_->optimizer = make_optimizer(impl_->net, config.training);
+  if (!checkpoint_path.empty()) load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device);
 }
 
 Trainer::~Trainer() = default;
@@ -63,42 +70,53 @@ std::int64_t Trainer::step() const { return impl_->step; }
 
 Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rng) {
   const auto& t = impl_->config.training;
+  const auto& device = impl_->device;
   auto& net = impl_->net;
   net->train();
   torch_compat::use_one_intra_op_thread();
-  Losses sum;
+  // The next batch is assembled on another thread while this one trains.
+  auto assemble = [&] {
+    return std::async(std::launch::async, [&] {
+      TrainingBatch batch = sample_batch(buffer, t.batch_size, rng);
+      if (device.is_cuda()) pin_memory(batch);  // so that the copies to the device are asynchronous
+      return batch;
+    });
+  };
+  std::future<TrainingBatch> next;
+  if (steps > 0) next = assemble();
+  torch::Tensor sums = torch::zeros({5}, torch::TensorOptions().device(device));  // read back once, at the end
   for (int i = 0; i < steps; ++i) {
     const double warmup = t.warmup_steps > 0 ? std::min(1.0, (impl_->step + 1.0) / t.warmup_steps) : 1.0;
     set_learning_rate(*impl_->optimizer, t.learning_rate * warmup);
-    const TrainingBatch batch = sample_batch(buffer, t.batch_size, rng);
-    const auto& device = impl_->device;
-    const NetworkOutput out = net->forward(batch.input.to(device));
-    const auto policy_loss = -(batch.policy.to(device) * torch::log_softmax(out.policy_logits, 1)).sum(1).mean();
-    const auto value_loss = torch::nn::functional::cross_entropy(out.wdl_logits, batch.wdl.to(device));
+    const TrainingBatch batch = next.get();
+    if (i + 1 < steps) next = assemble();
+    const NetworkOutput out = net->forward(batch.input.to(device, /*non_blocking=*/true));
+    const auto log_policy = torch::log_softmax(out.policy_logits, 1).gather(1, batch.policy_indices.to(device, true));
+    const auto policy_loss = -(batch.policy_targets.to(device, true) * log_policy).sum(1).mean();
+    const auto value_loss = torch::nn::functional::cross_entropy(out.wdl_logits, batch.wdl.to(device, true));
     // Ownership and piece difference only where the game was played out (not resigned).
-    const auto known = batch.final_board_known.to(device);
+    const auto known = batch.final_board_known.to(device, true);
     const auto known_count = known.sum().clamp_min(1.0);
     const auto ownership_loss =
-        ((out.ownership - batch.ownership.to(device)).square().mean(1) * known).sum() / known_count;
-    const auto piece_diff_loss = ((out.piece_diff - batch.piece_diff.to(device)).square() * known).sum() / known_count;
+        ((out.ownership - batch.ownership.to(device, true)).square().mean(1) * known).sum() / known_count;
+    const auto piece_diff_loss = ((out.piece_diff - batch.piece_diff.to(device, true)).square() * known).sum() / known_count;
     const auto loss = t.policy_weight * policy_loss + t.value_weight * value_loss +
                       t.ownership_weight * ownership_loss + t.piece_diff_weight * piece_diff_loss;
     impl_->optimizer->zero_grad();
     loss.backward();
     impl_->optimizer->step();
     ++impl_->step;
-    sum.total += loss.item<double>();
-    sum.policy += policy_loss.item<double>();
-    sum.value += value_loss.item<double>();
-    sum.ownership += ownership_loss.item<double>();
-    sum.piece_diff += piece_diff_loss.item<double>();
-    ++sum.steps;
+    sums += torch::stack({loss, policy_loss, value_loss, ownership_loss, piece_diff_loss}).detach();
   }
   net->eval();
-  if (sum.steps) {
-    for (double* v : {&sum.total, &sum.policy, &sum.value, &sum.ownership, &sum.piece_diff}) *v /= sum.steps;
+  Losses mean;
+  mean.steps = steps;
+  if (steps > 0) {
+    const auto host = (sums / steps).to(torch::kCPU, torch::kDouble);
+    const double* v = host.data_ptr<double>();
+    mean.total = v[0], mean.policy = v[1], mean.value = v[2], mean.ownership = v[3], mean.piece_diff = v[4];
   }
-  return sum;
+  return mean;
 }
 
 void Trainer::save_checkpoint(const std::string& path) const {

@@ -101,7 +101,7 @@ TEST(ModelFile, CheckpointRestoresOptimizerStateExactly) {
   EXPECT_EQ(read.config_yaml, "seed: 1\n");
   AtaxxNet resumed(read.shape);
   torch::optim::AdamW resumed_optimizer(resumed->parameters(), torch::optim::AdamWOptions(1e-3));
-  load_checkpoint(temp("c.ckpt"), resumed, resumed_optimizer);
+  load_checkpoint(temp("c.ckpt"), resumed, resumed_optimizer, torch::kCPU);
 
   // One more identical step on both gives identical weights only if the moments were restored.
   for (auto [model, adamw] : {std::make_pair(&net, &optimizer), std::make_pair(&resumed, &resumed_optimizer)}) {

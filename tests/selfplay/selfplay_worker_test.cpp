@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
@@ -67,6 +68,32 @@ TEST(SelfPlayWorker, ResultsAreFromTheSideToMovesView) {
       EXPECT_GT(popcount(winner), 0) << fen;
     }
   }
+}
+
+// Uniform answers from a model named "first" for 30 batches, then from "second".
+class TwoModels final : public Evaluator {
+ public:
+  void evaluate(std::span<const EvalRequest> batch) override {
+    uniform_.evaluate(batch);
+    ++batches_;
+  }
+  std::string model_name() const override { return batches_ < 30 ? "first" : "second"; }
+
+ private:
+  UniformEvaluator uniform_;
+  std::atomic<int> batches_{0};
+};
+
+TEST(SelfPlayWorker, EverySampleNamesTheModelThatPlayedIt) {
+  TwoModels evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  const Played played = play(config, {Position::startpos()}, evaluator, 4);
+  std::map<std::string, int> models;
+  for (const TrainingSample& s : played.samples) ++models[s.model];
+  EXPECT_EQ(models.size(), 2U);
+  EXPECT_GT(models["first"], 0);
+  EXPECT_GT(models["second"], 0);
 }
 
 // x is lost in every position: its value is a loss, o's a win.

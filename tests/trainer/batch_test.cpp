@@ -37,7 +37,7 @@ TEST(Batch, EverySymmetryMapsInputPolicyOwnershipAndValueAlike) {
       const auto input = batch.input.flatten();
       for (int i = 0; i < kInputSize; ++i) ASSERT_EQ(input[i].item<float>(), planes[i]) << symmetry;
 
-      const auto policy = batch.policy[0];
+      const auto policy = torch::zeros({1, kPolicySize}).scatter_add(1, batch.policy_indices, batch.policy_targets)[0];
       float total = policy.sum().item<float>();
       EXPECT_FLOAT_EQ(total, 1.0f);
       for (const auto& [index, visits] : s.visits) {

@@ -1,0 +1,145 @@
+#include "nn/batched_evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <barrier>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+#include "match/openings.h"
+#include "nn/encoding.h"
+#include "nn/simulated_device.h"
+
+namespace ataxx {
+namespace {
+
+// Answers each position with its own number of pieces (from the first input plane) as the win
+// probability, and records the size of every batch it runs.
+class CountingDevice final : public BatchDevice {
+ public:
+  Output run(int, const float* inputs, int n) override {
+    auto rows = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n) * 3);
+    for (int i = 0; i < n; ++i) {
+      const float* own = inputs + static_cast<std::size_t>(i) * kInputSize;
+      (*rows)[i * 3] = std::accumulate(own, own + kNumSquares, 0.0f) / 100;
+    }
+    {
+      std::lock_guard lock(mutex);
+      batches.push_back(n);
+    }
+    if (fail) throw std::runtime_error("device lost");
+    return {logits.data(), rows->data(), rows, 1};
+  }
+  std::uint64_t generation() const override { return 1; }
+  std::string model_name() const override { return "counting"; }
+
+  std::mutex mutex;
+  std::vector<int> batches;
+  bool fail = false;
+  std::vector<float> logits = std::vector<float>(4096 * kPolicySize, 0.0f);
+};
+
+struct Leaf {
+  Position position;
+  MoveList moves;
+  std::vector<float> priors;
+  Wdl value;
+};
+
+std::vector<EvalRequest> requests_for(std::vector<Leaf>& leaves) {
+  std::vector<EvalRequest> requests;
+  for (Leaf& leaf : leaves) {
+    leaf.position.generate_moves(leaf.moves);
+    leaf.priors.assign(leaf.moves.size(), -1.0f);
+    requests.push_back({&leaf.position, std::span<const Move>(leaf.moves.begin(), leaf.moves.size()), leaf.priors, &leaf.value});
+  }
+  return requests;
+}
+
+// callers threads at once, each with `leaves` positions from the openings.
+template <typename Check>
+void evaluate_at_once(BatchedEvaluator& evaluator, int callers, int leaves, Check check) {
+  const auto openings = default_openings();
+  std::barrier start(callers);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < callers; ++c)
+    threads.emplace_back([&, c] {
+      std::vector<Leaf> mine(leaves);
+      for (int i = 0; i < leaves; ++i) mine[i].position = openings[(c * leaves + i) % openings.size()];
+      const auto requests = requests_for(mine);
+      start.arrive_and_wait();
+      check(evaluator, requests, mine);
+    });
+  for (auto& t : threads) t.join();
+}
+
+TEST(BatchedEvaluator, EachCallerGetsItsOwnRows) {
+  auto device = std::make_shared<CountingDevice>();
+  BatchedEvaluator evaluator(device, {64, 20'000, 2, 0});
+  std::atomic<int> wrong{0};
+  evaluate_at_once(evaluator, 8, 5, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>& leaves) {
+    e.evaluate(requests);
+    for (const Leaf& leaf : leaves) {
+      const float own = popcount(leaf.position.pieces(leaf.position.side_to_move())) / 100.0f;
+      wrong += leaf.value.win != own;
+      for (float p : leaf.priors) wrong += std::abs(p - 1.0f / leaf.priors.size()) > 1e-6f;  // equal logits
+    }
+  });
+  EXPECT_EQ(wrong, 0);
+  const InferenceStats stats = evaluator.stats();
+  EXPECT_EQ(stats.positions, 40U);
+  EXPECT_GT(stats.busy_seconds, 0.0);
+  EXPECT_LE(stats.busy_seconds, stats.seconds);
+}
+
+TEST(BatchedEvaluator, OneServerThreadFormsABatchAtATime) {
+  // Four server threads, eight callers of 8 positions each, all at once: the first thread to
+  // start a batch takes every job until 64 positions, and no other thread takes part of it.
+  auto device = std::make_shared<CountingDevice>();
+  BatchedEvaluator evaluator(device, {64, 5'000'000, 4, 0});
+  evaluate_at_once(evaluator, 8, 8, [](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>&) {
+    e.evaluate(requests);
+  });
+  EXPECT_EQ(device->batches, std::vector<int>{64});
+}
+
+TEST(BatchedEvaluator, ADeviceErrorReachesEveryCallerOfTheBatch) {
+  auto device = std::make_shared<CountingDevice>();
+  device->fail = true;
+  BatchedEvaluator evaluator(device, {16, 5'000'000, 1, 0});
+  std::atomic<int> errors{0};
+  evaluate_at_once(evaluator, 4, 4, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>&) {
+    try {
+      e.evaluate(requests);
+    } catch (const std::runtime_error& error) {
+      errors += std::string(error.what()) == "device lost";
+    }
+  });
+  EXPECT_EQ(errors, 4);
+}
+
+TEST(BatchedEvaluator, RejectsBadOptions) {
+  auto device = std::make_shared<CountingDevice>();
+  EXPECT_THROW(BatchedEvaluator(device, {0, 1000, 1, 0}), std::invalid_argument);
+  EXPECT_THROW(BatchedEvaluator(device, {8, 1000, 0, 0}), std::invalid_argument);
+}
+
+TEST(SimulatedDevice, AnswersUniformPriorsAndAnEvenValue) {
+  auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 32);
+  BatchedEvaluator evaluator(device, {32, 1000, 2, 0});
+  std::vector<Leaf> leaves(3);
+  leaves[1].position = Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1");
+  const auto requests = requests_for(leaves);
+  evaluator.evaluate(requests);
+  for (const Leaf& leaf : leaves) {
+    EXPECT_FLOAT_EQ(leaf.value.draw, 1.0f);
+    for (float p : leaf.priors) EXPECT_FLOAT_EQ(p, 1.0f / leaf.priors.size());
+  }
+  EXPECT_EQ(evaluator.model_name(), "simulated");
+  std::vector<float> too_many(33 * kInputSize);
+  EXPECT_THROW(device->run(0, too_many.data(), 33), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ataxx
