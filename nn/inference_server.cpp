@@ -25,6 +25,13 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device devic
   loaded->net = load_play_file(path, &loaded->info);
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
   loaded->net->to(device, bf16 ? torch::kBFloat16 : torch::kFloat32);
+  if (device.is_cuda()) {
+    // The inputs arrive channels-last: the weights in the same format spare a conversion per layer.
+    torch::NoGradGuard no_grad;
+    for (auto& p : loaded->net->parameters())
+      if (p.dim() == 4) p.set_data(p.contiguous(at::MemoryFormat::ChannelsLast));
+    at::globalContext().setBenchmarkCuDNN(true);  // the few batch sizes recur: autotune them once
+  }
   loaded->net->eval();
   return loaded;
 }

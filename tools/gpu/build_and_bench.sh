@@ -25,4 +25,11 @@ for shape in "6 64" "10 128"; do
   "$bin" bench nn --device cuda --bf16 --blocks "$1" --channels "$2" --batches 1 8 32 128 512 1024 2048 4096 \
     --clients 32 --seconds 2 | tee "$out/bench-nn-$1x$2-bf16.txt"
 done
+for shape in "6 64" "10 128"; do
+  set -- $shape
+  for precision in "" "--bf16"; do
+    "$bin" bench selfplay --device cuda $precision --blocks "$1" --channels "$2" --threads $(( $(nproc) - 2 )) \
+      --games 256 --max-batch 2048 --server-threads 2 --seconds 20 | tee -a "$out/bench-selfplay-$1x$2.txt"
+  done
+done
 "$bin" bench mcts | tee "$out/bench-mcts.txt"
