@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -22,7 +23,8 @@ struct Bound {
   T min;
   T max;
 };
-using Target = std::variant<Bound<int>, Bound<double>, Bound<std::uint64_t>, std::string*, bool*, std::vector<std::string>*>;
+using Target = std::variant<Bound<int>, Bound<double>, Bound<std::uint64_t>, std::string*, bool*, std::vector<std::string>*,
+                            std::vector<double>*>;
 
 struct Field {
   std::string key;  // "section.name"
@@ -37,12 +39,14 @@ const std::map<std::string, std::string> kRetiredKeys = {
     {"selfplay.games_per_generation",
      "self-play now plays without pause; remove it (training.min_samples says when training starts)"},
     {"training.max_steps_per_generation", "renamed training.steps_per_candidate"},
+    {"selfplay.openings", "each board has its suite now: boards.openings, a list with one file per board"},
 };
 
 // The one list of every configuration key.
 std::vector<Field> fields(RunConfig& c) {
   auto& r = c.run;
   auto& n = c.network;
+  auto& b = c.boards;
   auto& s = c.selfplay;
   auto& t = c.training;
   auto& g = c.gating;
@@ -54,6 +58,9 @@ std::vector<Field> fields(RunConfig& c) {
       {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "candidates to train"},
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
       {"network.channels", Bound<int>{&n.channels, 8, 1024}, "channels per block"},
+      {"boards.names", &b.names, "the boards of the run: 4x4 .. 8x8, hexagon"},
+      {"boards.shares", &b.shares, "relative share of self-play games per board ([]: equal)"},
+      {"boards.openings", &b.openings, "opening suite file per board (\"\" or []: 2 plies from its start)"},
       {"selfplay.threads", Bound<int>{&s.threads, 1, 256}, "worker threads"},
       {"selfplay.concurrent_games", Bound<int>{&s.concurrent_games, 1, 65536}, "games per worker at once"},
       {"selfplay.visits", Bound<int>{&s.visits, 1, 1000000}, "visits of a full search"},
@@ -65,7 +72,6 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.temperature_plies", Bound<int>{&s.temperature_plies, 0, 10000}, "plies chosen at temperature"},
       {"selfplay.temperature", Bound<double>{&s.temperature, 0, 100}, "move choice temperature"},
       {"selfplay.opening_share", Bound<double>{&s.opening_share, 0, 1}, "share of games from the opening suite"},
-      {"selfplay.openings", &s.openings, "opening suite file (empty: 2 plies from the start)"},
       {"selfplay.resign_threshold", Bound<double>{&s.resign_threshold, -1, 1}, "resign below this root value (-1: never)"},
       {"selfplay.no_resign_share", Bound<double>{&s.no_resign_share, 0, 1}, "games played out to check resignation"},
       {"selfplay.games_per_chunk", Bound<int>{&s.games_per_chunk, 1, 100000}, "games per written chunk"},
@@ -130,12 +136,46 @@ void read_list(const YAML::Node& node, std::vector<std::string>* target, const s
   if (!node.IsSequence()) fail(source, key, "expected a YAML list, e.g. [random, \"alphabeta:depth=2,time=100\"]");
   target->clear();
   for (const YAML::Node& item : node) {
-    if (!item.IsScalar() || item.Scalar().empty()) fail(source, key, "each entry must be one non-empty value");
+    if (!item.IsScalar()) fail(source, key, "each entry must be one value");
     target->push_back(item.Scalar());
   }
 }
 
+void read_list(const YAML::Node& node, std::vector<double>* target, const std::string& source, const std::string& key) {
+  if (!node.IsSequence()) fail(source, key, "expected a YAML list of numbers, e.g. [2, 1, 1]");
+  target->clear();
+  for (const YAML::Node& item : node) {
+    double value = 0;
+    try {
+      value = item.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(source, key, "'" + item.as<std::string>("?") + "' is not a number");
+    }
+    if (!(value > 0 && value < 1e9)) fail(source, key, "every share must be a positive number");
+    target->push_back(value);
+  }
+}
+
+void validate_boards(const RunConfig::Boards& b, const std::string& source) {
+  if (b.names.empty()) fail(source, "boards.names", "names no board");
+  for (std::size_t i = 0; i < b.names.size(); ++i) {
+    if (!find_board(b.names[i]))
+      fail(source, "boards.names", "unknown board '" + b.names[i] + "' (boards: 4x4, 5x5, 6x6, 7x7, 8x8, hexagon)");
+    if (std::find(b.names.begin(), b.names.begin() + i, b.names[i]) != b.names.begin() + i)
+      fail(source, "boards.names", b.names[i] + " is named twice");
+  }
+  if (!b.shares.empty() && b.shares.size() != b.names.size())
+    fail(source, "boards.shares", "has " + std::to_string(b.shares.size()) + " entries for " +
+                                      std::to_string(b.names.size()) + " boards");
+  if (!b.openings.empty() && b.openings.size() != b.names.size())
+    fail(source, "boards.openings", "has " + std::to_string(b.openings.size()) + " entries for " +
+                                        std::to_string(b.names.size()) + " boards");
+}
+
 void validate(const RunConfig& c, const std::string& source) {
+  validate_boards(c.boards, source);
+  for (const std::string& baseline : c.ladder.baselines)
+    if (baseline.empty()) fail(source, "ladder.baselines", "each entry must be one non-empty value");
   if (c.training.optimizer != "sgd" && c.training.optimizer != "adamw")
     fail(source, "training.optimizer", "'" + c.training.optimizer + "' is neither sgd nor adamw");
   if (c.training.min_window > c.training.max_window)
@@ -165,7 +205,7 @@ void read_sections(const YAML::Node& root, std::map<std::string, Target>& table,
       std::visit(
           [&](auto target) {
             using T = decltype(target);
-            if constexpr (std::is_same_v<T, std::vector<std::string>*>) {
+            if constexpr (std::is_same_v<T, std::vector<std::string>*> || std::is_same_v<T, std::vector<double>*>) {
               read_list(entry.second, target, source, key);
             } else if (!entry.second.IsScalar()) {
               fail(source, key, "expected a single value");
@@ -187,6 +227,17 @@ void read_sections(const YAML::Node& root, std::map<std::string, Target>& table,
 }
 
 }  // namespace
+
+std::vector<BoardPlan> board_plans(const RunConfig& config) {
+  const auto& b = config.boards;
+  double total = 0;
+  for (std::size_t i = 0; i < b.names.size(); ++i) total += b.shares.empty() ? 1.0 : b.shares[i];
+  std::vector<BoardPlan> plans;
+  for (std::size_t i = 0; i < b.names.size(); ++i)
+    plans.push_back({find_board(b.names[i]), (b.shares.empty() ? 1.0 : b.shares[i]) / total,
+                     b.openings.empty() ? "" : b.openings[i]});
+  return plans;
+}
 
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source) {
   YAML::Node root;
@@ -234,7 +285,8 @@ std::string to_yaml(const RunConfig& config) {
     std::visit(
         [&](auto target) {
           using T = decltype(target);
-          if constexpr (std::is_same_v<T, std::vector<std::string>*>) out << YAML::Flow << *target;
+          if constexpr (std::is_same_v<T, std::vector<std::string>*> || std::is_same_v<T, std::vector<double>*>)
+            out << YAML::Flow << *target;
           else if constexpr (std::is_same_v<T, std::string*> || std::is_same_v<T, bool*>) out << *target;
           else out << *target.value;
         },

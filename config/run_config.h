@@ -21,6 +21,12 @@ struct RunConfig {
     int blocks = 4;
     int channels = 32;
   } network;
+  // The boards one network learns, as KataGo's bSizes and bSizeRelProbs: parallel lists.
+  struct Boards {
+    std::vector<std::string> names{"7x7"};  // 4x4 .. 8x8, hexagon
+    std::vector<double> shares;             // relative shares of self-play games; empty = equal
+    std::vector<std::string> openings;      // a suite file per board ("" = 2 plies from its start); empty = all ""
+  } boards;
   struct SelfPlay {
     int threads = 1;            // worker threads, each playing concurrent_games at once
     int concurrent_games = 32;
@@ -32,8 +38,7 @@ struct RunConfig {
     double dirichlet_weight = 0.25;
     int temperature_plies = 12;  // plies played at temperature, the rest at 0
     double temperature = 1.0;
-    double opening_share = 0.5;  // games started from the opening suite instead of the start position
-    std::string openings;        // suite file; empty = 2 plies from the start
+    double opening_share = 0.5;  // games started from the board's opening suite instead of its start position
     double resign_threshold = -0.9;  // root value below which a side resigns; -1 = never
     double no_resign_share = 0.2;    // games played out to measure false resignations
     int games_per_chunk = 16;
@@ -78,6 +83,14 @@ struct RunConfig {
   } inference;
   RuleSettings rules;
 };
+
+// A board of the run with its share of self-play games (the shares sum to 1) and its suite file.
+struct BoardPlan {
+  const Board* board;
+  double share;
+  std::string openings;  // "" = 2 plies from the board's start
+};
+std::vector<BoardPlan> board_plans(const RunConfig& config);
 
 // Throws std::runtime_error: "config FILE: KEY: what is wrong".
 RunConfig load_run_config(const std::string& path);

@@ -11,9 +11,9 @@ Game::Game(const Position& start, RuleSettings rules)
 
 void Game::play(Move move) {
   if (outcome().is_over())
-    throw std::invalid_argument("move " + to_string(move) + " played after the end of the game");
+    throw std::invalid_argument("move " + to_string(move, position_.board()) + " played after the end of the game");
   if (!position_.is_legal(move))
-    throw std::invalid_argument("illegal move " + to_string(move) + " in " + position_.fen());
+    throw std::invalid_argument("illegal move " + to_string(move, position_.board()) + " in " + position_.fen());
   position_.make_move(move);
   moves_.push_back(move);
   hashes_.push_back(position_.hash());

@@ -22,7 +22,7 @@ class Game {
 
   // Throws std::invalid_argument when the move is not legal here.
   void play(Move move);
-  void play(std::string_view move_text) { play(parse_move(move_text)); }
+  void play(std::string_view move_text) { play(parse_move(move_text, position_.board())); }
   // How many times the current board and side to move have occurred, this time included.
   int repetitions() const;
   // The hashes of the positions that can still recur, oldest first, the current one last: those

@@ -1,5 +1,5 @@
 // A move: a single (clone) is written as its destination "g2", a jump as from-to "a7c5",
-// a pass as "0000".
+// a pass as "0000". Cells are named by column letter and row digit on every board.
 #pragma once
 
 #include <array>
@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 
-#include "game/bitboard.h"
+#include "game/board.h"
 
 namespace ataxx {
 
 struct Move {
-  static constexpr std::uint8_t kPassSquare = kNumSquares;
+  static constexpr std::uint8_t kPassSquare = kMaxCells;
 
   // Trivially constructible so that move lists cost nothing to create; Move::pass() and the
   // other factories give a value.
@@ -31,15 +31,15 @@ struct Move {
   friend constexpr bool operator==(Move, Move) = default;
 };
 
-// Parses "g2", "a7c5" or "0000"; throws std::invalid_argument naming the text and the fault.
-// Checks the notation only (a jump must span distance 2), not legality in a position.
-Move parse_move(std::string_view text);
-std::string to_string(Move move);
-std::string square_name(Square sq);
+// Parses "g2", "a7c5" or "0000" on a board; throws std::invalid_argument naming the text and the
+// fault. Checks the notation only (cells on the board, a jump spans distance 2), not legality.
+Move parse_move(std::string_view text, const Board& board);
+std::string to_string(Move move, const Board& board);
+std::string square_name(Square sq, const Board& board);
 
-// Enough for every legal move list: each destination by each of its 16 jump sources, plus
-// singles and the pass.
-inline constexpr int kMaxMoves = kNumSquares * 17 + 1;
+// Enough for every legal move list: each destination by each of its (at most 16) jump sources,
+// plus singles and the pass.
+inline constexpr int kMaxMoves = kMaxCells * 17 + 1;
 
 class MoveList {
  public:

@@ -1,12 +1,13 @@
-// An Ataxx position: bitboards for both colours and the gaps, side to move, move clocks and an
-// incrementally updated Zobrist hash. Copy-make: positions are small and trivially copyable.
+// An Ataxx position on any board of the family: the board, bitboards for both colours and the
+// gaps, side to move, move clocks and an incrementally updated Zobrist hash. Copy-make: positions
+// are small and trivially copyable.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "game/bitboard.h"
+#include "game/board.h"
 #include "game/move.h"
 
 namespace ataxx {
@@ -50,9 +51,10 @@ inline constexpr std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 struct Keys {
-  std::uint64_t piece[2][kNumSquares];
-  std::uint64_t gap[kNumSquares];
+  std::uint64_t piece[2][kMaxCells];
+  std::uint64_t gap[kMaxCells];
   std::uint64_t side_o;
+  std::uint64_t board[kNumBoards];  // the same bits on two boards are two positions
 };
 inline constexpr Keys make_keys() {
   Keys keys{};
@@ -61,6 +63,8 @@ inline constexpr Keys make_keys() {
     for (auto& key : colour) key = splitmix64(state);
   for (auto& key : keys.gap) key = splitmix64(state);
   keys.side_o = splitmix64(state);
+  for (auto& key : keys.board) key = splitmix64(state);
+  keys.board[static_cast<int>(BoardId::k7x7)] = 0;  // 7x7 hashes stay as they were
   return keys;
 }
 inline constexpr Keys kKeys = make_keys();
@@ -70,19 +74,22 @@ class Position {
  public:
   static constexpr std::string_view kStartFen = "x5o/7/7/7/7/7/o5x x 0 1";
 
-  Position() = default;  // an empty board, x to move
-  static Position startpos() { return from_fen(kStartFen); }
-  // Reads "board side halfmove fullmove"; missing trailing fields default to "x 0 1".
+  Position() = default;  // an empty 7x7 board, x to move
+  static Position startpos(const Board& board = board_7x7()) { return from_fen(board.start_fen); }
+  // Reads "board side halfmove fullmove"; missing trailing fields default to "x 0 1". The board
+  // is known from the shape of the first field (see README: square boards 4x4..8x8, the hexagon).
   // Throws std::invalid_argument saying what is wrong.
   static Position from_fen(std::string_view fen);
   std::string fen() const;
-  // Throws std::invalid_argument when the three sets overlap or the counters are out of range.
-  static Position from_bitboards(Bitboard x, Bitboard o, Bitboard gaps, Color side, int halfmove_clock = 0,
-                                 int fullmove_number = 1);
+  // Throws std::invalid_argument when the three sets overlap, lie off the board or the counters
+  // are out of range.
+  static Position from_bitboards(const Board& board, Bitboard x, Bitboard o, Bitboard gaps, Color side,
+                                 int halfmove_clock = 0, int fullmove_number = 1);
 
+  const Board& board() const { return *board_; }
   Bitboard pieces(Color c) const { return pieces_[index(c)]; }
   Bitboard gaps() const { return gaps_; }
-  Bitboard empty() const { return ~(pieces_[0] | pieces_[1] | gaps_) & kAllSquares; }
+  Bitboard empty() const { return ~(pieces_[0] | pieces_[1] | gaps_) & board_->cells; }
   Color side_to_move() const { return side_; }
   int halfmove_clock() const { return halfmove_clock_; }
   int fullmove_number() const { return fullmove_number_; }
@@ -90,7 +97,7 @@ class Position {
   std::uint64_t compute_hash() const;  // from scratch; equals hash() in a consistent position
 
   // Whether colour c has a move other than a pass.
-  bool can_move(Color c) const { return (dilate(dilate(pieces(c))) & empty()) != 0; }
+  bool can_move(Color c) const { return (board_->dilate(board_->dilate(pieces(c))) & empty()) != 0; }
   // Number of non-pass moves for the side to move, without generating them.
   int count_moves() const;
   // All legal moves; the single pass when the side to move has nothing else. Empty once the
@@ -107,6 +114,7 @@ class Position {
   friend bool operator==(const Position&, const Position&) = default;
 
  private:
+  const Board* board_ = &board_7x7();
   Bitboard pieces_[2] = {0, 0};
   Bitboard gaps_ = 0;
   std::uint64_t hash_ = 0;
@@ -118,8 +126,8 @@ class Position {
 inline int Position::count_moves() const {
   const Bitboard own = pieces(side_);
   const Bitboard free = empty();
-  int count = popcount(dilate(own) & free);
-  for (Bitboard from = own; from;) count += popcount(kJumpTargets[pop_lsb(from)] & free);
+  int count = popcount(board_->dilate(own) & free);
+  for (Bitboard from = own; from;) count += popcount(board_->jump_targets[pop_lsb(from)] & free);
   return count;
 }
 
@@ -127,10 +135,10 @@ inline void Position::generate_moves(MoveList& moves) const {
   const Bitboard own = pieces(side_);
   if (!own || !pieces(~side_)) return;
   const Bitboard free = empty();
-  for (Bitboard to = dilate(own) & free; to;) moves.push_back(Move::single(pop_lsb(to)));
+  for (Bitboard to = board_->dilate(own) & free; to;) moves.push_back(Move::single(pop_lsb(to)));
   for (Bitboard from_set = own; from_set;) {
     const Square from = pop_lsb(from_set);
-    for (Bitboard to = kJumpTargets[from] & free; to;) moves.push_back(Move::jump(from, pop_lsb(to)));
+    for (Bitboard to = board_->jump_targets[from] & free; to;) moves.push_back(Move::jump(from, pop_lsb(to)));
   }
   if (moves.empty() && can_move(~side_)) moves.push_back(Move::pass());
 }
@@ -140,7 +148,7 @@ inline void Position::make_move(Move move) {
   const int us = index(side_);
   const int them = us ^ 1;
   if (!move.is_pass()) {
-    const Bitboard captured = kCloneTargets[move.to] & pieces_[them];
+    const Bitboard captured = board_->clone_targets[move.to] & pieces_[them];
     pieces_[us] |= bit(move.to) | captured;
     pieces_[them] ^= captured;
     hash_ ^= keys.piece[us][move.to];

@@ -48,7 +48,7 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
       break;
     }
     if (!game.position().is_legal(move)) {
-      record.failure = std::string(mover == Color::kX ? "x" : "o") + " played the illegal move " + to_string(move) +
+      record.failure = std::string(mover == Color::kX ? "x" : "o") + " played the illegal move " + to_string(move, game.position().board()) +
                        " in " + game.position().fen();
       record.outcome = {win_for(~mover), EndReason::kNone};
       break;
@@ -159,7 +159,7 @@ std::string to_pgn(const GameRecord& game, const std::string& player1, const std
     std::string token;
     if (pos.side_to_move() == Color::kX) token = std::to_string(pos.fullmove_number()) + ". ";
     else if (i == 0) token = std::to_string(pos.fullmove_number()) + "... ";
-    token += to_string(game.moves[i]);
+    token += to_string(game.moves[i], pos.board());
     if (line.size() + token.size() + 1 > 80) {
       pgn += line + '\n';
       line.clear();

@@ -36,7 +36,27 @@ std::vector<Position> generate_openings(const Position& root, int plies, std::ui
   return openings;
 }
 
-std::vector<Position> default_openings() { return generate_openings(Position::startpos(), 2); }
+std::vector<Position> default_openings(const Board& board) { return generate_openings(Position::startpos(board), 2); }
+
+std::vector<Position> board_openings(const Board& board, const std::string& file) {
+  if (file.empty()) return default_openings(board);
+  std::vector<Position> openings = load_openings(file);
+  for (const Position& pos : openings)
+    if (&pos.board() != &board)
+      throw std::runtime_error("openings file '" + file + "' holds a " + std::string(pos.board().name) + " position (" +
+                               pos.fen() + ") where " + std::string(board.name) + " openings are expected");
+  return openings;
+}
+
+std::vector<Position> interleave(const std::vector<std::vector<Position>>& suites) {
+  std::vector<Position> merged;
+  for (std::size_t i = 0;; ++i) {
+    const std::size_t before = merged.size();
+    for (const auto& suite : suites)
+      if (i < suite.size()) merged.push_back(suite[i]);
+    if (merged.size() == before) return merged;
+  }
+}
 
 std::vector<Position> load_openings(const std::string& path) {
   std::ifstream in(path);

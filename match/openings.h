@@ -12,8 +12,13 @@ namespace ataxx {
 // Every distinct position exactly `plies` moves after root that is not over, in a shuffled
 // but fixed order (so any prefix of the suite is a fair sample).
 std::vector<Position> generate_openings(const Position& root, int plies, std::uint64_t seed = 1);
-// Two plies from the start position: the suite used when none is given.
-std::vector<Position> default_openings();
+// Two plies from a board's start position: the suite used when none is given.
+std::vector<Position> default_openings(const Board& board = board_7x7());
+// A board's suite: the positions of `file` (each must be on that board), or default_openings when
+// file is "". Throws std::runtime_error as load_openings does.
+std::vector<Position> board_openings(const Board& board, const std::string& file);
+// Several boards' suites merged one position of each in turn, so that any prefix holds every board.
+std::vector<Position> interleave(const std::vector<std::vector<Position>>& suites);
 // Throws std::runtime_error naming the file and line of a bad FEN, or an empty or missing file.
 std::vector<Position> load_openings(const std::string& path);
 void save_openings(const std::string& path, const std::vector<Position>& openings, const std::string& comment);

@@ -7,7 +7,7 @@ namespace ataxx {
 
 int move_gain(const Position& pos, Move move) {
   if (move.is_pass()) return 0;
-  return popcount(kCloneTargets[move.to] & pos.pieces(~pos.side_to_move())) + (move.is_single() ? 1 : 0);
+  return popcount(pos.board().clone_targets[move.to] & pos.pieces(~pos.side_to_move())) + (move.is_single() ? 1 : 0);
 }
 
 void UniformEvaluator::evaluate(std::span<const EvalRequest> batch) {

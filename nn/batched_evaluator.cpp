@@ -23,7 +23,7 @@ using Clock = std::chrono::steady_clock;
 // One caller's cache misses, encoded, and where the device's answer to them is.
 struct Job {
   std::vector<const EvalRequest*> requests;
-  std::vector<float> inputs;  // requests.size() x kInputSize
+  std::vector<float> inputs;  // requests.size() x the encoding's input size
   BatchDevice::Output output;
   std::size_t first_row = 0;  // this job's rows in output
   std::exception_ptr error;
@@ -39,10 +39,11 @@ struct Job {
 };
 
 // Priors over the request's moves: a softmax of their logits.
-void fill_request(const EvalRequest& r, const float* logits, const float* wdl) {
+void fill_request(const Encoding& encoding, const EvalRequest& r, const float* logits, const float* wdl) {
   float max_logit = -1e30f;
+  const Board& board = r.position->board();
   for (std::size_t m = 0; m < r.moves.size(); ++m) {
-    r.priors[m] = logits[policy_index(r.moves[m])];
+    r.priors[m] = logits[encoding.policy_index(board, r.moves[m])];
     max_logit = std::max(max_logit, r.priors[m]);
   }
   float total = 0.0f;
@@ -55,6 +56,7 @@ void fill_request(const EvalRequest& r, const float* logits, const float* wdl) {
 
 struct BatchedEvaluator::Impl {
   std::shared_ptr<BatchDevice> device;
+  const Encoding encoding;
   BatchingOptions options;
   EvalCache cache;
   const Clock::time_point start = Clock::now();
@@ -70,7 +72,8 @@ struct BatchedEvaluator::Impl {
   InferenceStats stats;
   std::vector<std::thread> threads;
 
-  Impl(std::shared_ptr<BatchDevice> d, const BatchingOptions& o) : device(std::move(d)), options(o), cache(o.cache_entries) {}
+  Impl(std::shared_ptr<BatchDevice> d, const BatchingOptions& o)
+      : device(std::move(d)), encoding(device->encoding()), options(o), cache(o.cache_entries) {}
 
   void serve(int thread);
   std::vector<std::shared_ptr<Job>> take_batch(std::unique_lock<std::mutex>& lock);
@@ -110,7 +113,7 @@ void BatchedEvaluator::Impl::serve(int thread) {
     }
     inputs.clear();
     for (const auto& job : jobs) inputs.insert(inputs.end(), job->inputs.begin(), job->inputs.end());
-    const int n = static_cast<int>(inputs.size() / kInputSize);
+    const int n = static_cast<int>(inputs.size() / encoding.input_size());
     BatchDevice::Output output;
     std::exception_ptr error;
     try {
@@ -167,9 +170,16 @@ void BatchedEvaluator::evaluate(std::span<const EvalRequest> batch) {
     impl_->stats.cache_hits += hits;
   }
   if (job->requests.empty()) return;
-  job->inputs.resize(job->requests.size() * kInputSize);
-  for (std::size_t i = 0; i < job->requests.size(); ++i)
-    encode_position(*job->requests[i]->position, std::span<float, kInputSize>(job->inputs.data() + i * kInputSize, kInputSize));
+  const Encoding& encoding = impl_->encoding;
+  const std::size_t size = encoding.input_size();
+  job->inputs.resize(job->requests.size() * size);
+  for (std::size_t i = 0; i < job->requests.size(); ++i) {
+    const Position& pos = *job->requests[i]->position;
+    if (!encoding.fits(pos.board()))
+      throw std::invalid_argument("the " + std::string(pos.board().name) + " board does not fit the network's canvas of " +
+                                  std::to_string(encoding.canvas()));
+    encoding.encode(pos, {job->inputs.data() + i * size, size});
+  }
   bool forming = false;
   {
     std::lock_guard lock(impl_->mutex);
@@ -182,7 +192,7 @@ void BatchedEvaluator::evaluate(std::span<const EvalRequest> batch) {
   const BatchDevice::Output& out = job->output;
   for (std::size_t i = 0; i < job->requests.size(); ++i) {
     const std::size_t row = job->first_row + i;
-    fill_request(*job->requests[i], out.policy_logits + row * kPolicySize, out.wdl + row * 3);
+    fill_request(encoding, *job->requests[i], out.policy_logits + row * encoding.policy_size(), out.wdl + row * 3);
     if (impl_->cache.enabled()) impl_->cache.insert(*job->requests[i], out.generation);
   }
 }

@@ -13,14 +13,15 @@
 #include <string>
 
 #include "mcts/evaluator.h"
+#include "nn/encoding.h"
 
 namespace ataxx {
 
-// A device that evaluates encoded positions (kInputSize floats each) in batches.
+// A device that evaluates encoded positions (encoding().input_size() floats each) in batches.
 class BatchDevice {
  public:
   struct Output {
-    const float* policy_logits = nullptr;  // n rows of kPolicySize
+    const float* policy_logits = nullptr;  // n rows of encoding().policy_size()
     const float* wdl = nullptr;            // n rows of win, draw, loss probabilities
     std::shared_ptr<const void> owner;     // keeps both alive
     std::uint64_t generation = 0;          // the network that answered (cache entries carry it)
@@ -30,6 +31,7 @@ class BatchDevice {
   virtual Output run(int thread, const float* inputs, int n) = 0;
   virtual std::uint64_t generation() const = 0;  // the network that will answer the next batch
   virtual std::string model_name() const = 0;
+  virtual Encoding encoding() const = 0;  // the same for the device's lifetime
 };
 
 struct BatchingOptions {

@@ -1,113 +1,118 @@
 #include "nn/encoding.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
-#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace ataxx {
 namespace {
 
-// The 16 squares at distance 2, as (file, rank) offsets from the destination to the source.
-constexpr std::array<std::array<int, 2>, 16> kJumpOffsets = [] {
-  std::array<std::array<int, 2>, 16> offsets{};
-  int n = 0;
+// The move type of each canvas offset (source - destination) in [-2, 2]^2; -1 for no type.
+constexpr std::array<std::array<std::int8_t, 5>, 5> kTypeOfOffset = [] {
+  std::array<std::array<std::int8_t, 5>, 5> types{};
+  for (auto& row : types) row.fill(-1);
+  types[2][2] = 0;
+  int next = 1;
   for (int dr = -2; dr <= 2; ++dr)
-    for (int df = -2; df <= 2; ++df)
-      if (std::max(df < 0 ? -df : df, dr < 0 ? -dr : dr) == 2) offsets[n++] = {df, dr};
-  return offsets;
+    for (int dc = -2; dc <= 2; ++dc)
+      if (dc == -2 || dc == 2 || dr == -2 || dr == 2) types[dr + 2][dc + 2] = static_cast<std::int8_t>(next++);
+  types[-1 + 2][1 + 2] = static_cast<std::int8_t>(next++);  // (+1, -1)
+  types[1 + 2][-1 + 2] = static_cast<std::int8_t>(next++);  // (-1, +1)
+  return types;
 }();
-
-constexpr int jump_kind(int df, int dr) {
-  for (int i = 0; i < 16; ++i)
-    if (kJumpOffsets[i][0] == df && kJumpOffsets[i][1] == dr) return 1 + i;
-  return -1;
-}
-
-// jump_kind of every (source, destination), looked up per move when priors are filled.
-constexpr std::array<std::array<std::int8_t, kNumSquares>, kNumSquares> kJumpKinds = [] {
-  std::array<std::array<std::int8_t, kNumSquares>, kNumSquares> table{};
-  for (Square from = 0; from < kNumSquares; ++from)
-    for (Square to = 0; to < kNumSquares; ++to)
-      table[from][to] = static_cast<std::int8_t>(jump_kind(file_of(from) - file_of(to), rank_of(from) - rank_of(to)));
-  return table;
-}();
-
-constexpr std::array<std::array<Square, kNumSquares>, kNumSymmetries> kSymmetrySquares = [] {
-  std::array<std::array<Square, kNumSquares>, kNumSymmetries> table{};
-  for (int s = 0; s < kNumSymmetries; ++s)
-    for (Square sq = 0; sq < kNumSquares; ++sq) {
-      int file = file_of(sq), rank = rank_of(sq);
-      if (s & 1) file = kBoardSize - 1 - file;
-      if (s & 2) rank = kBoardSize - 1 - rank;
-      if (s & 4) std::swap(file, rank);
-      table[s][sq] = make_square(file, rank);
-    }
-  return table;
-}();
-
-Bitboard transform_bitboard(int symmetry, Bitboard b) {
-  Bitboard out = 0;
-  while (b) out |= bit(kSymmetrySquares[symmetry][pop_lsb(b)]);
-  return out;
-}
-
-}  // namespace
+static_assert(kTypeOfOffset[1][3] == kMoveTypes - 2 && kTypeOfOffset[3][1] == kMoveTypes - 1);
 
 constexpr int kClockCap = 100;  // the clock plane holds min(clock, 100) / 100
 
-void encode_position(const Position& pos, std::span<float, kInputSize> planes) {
+}  // namespace
+
+Encoding::Encoding(int canvas) : canvas_(canvas) {
+  if (canvas < 4 || canvas > kMaxBoardSize)
+    throw std::invalid_argument("a network canvas of " + std::to_string(canvas) + " cells a side; expected 4 to 9");
+}
+
+void Encoding::encode(const Position& pos, std::span<float> planes) const {
+  assert(planes.size() == static_cast<std::size_t>(input_size()) && fits(pos.board()));
+  const Board& board = pos.board();
   const Color us = pos.side_to_move();
-  const Bitboard boards[4] = {pos.pieces(us), pos.pieces(~us), pos.gaps(), pos.empty()};
-  for (int plane = 0; plane < 4; ++plane)
-    for (Square sq = 0; sq < kNumSquares; ++sq) planes[plane * kNumSquares + sq] = (boards[plane] >> sq) & 1;
+  std::fill(planes.begin(), planes.end(), 0.0f);
   const float clock = static_cast<float>(std::min(pos.halfmove_clock(), kClockCap)) / kClockCap;
-  std::fill_n(planes.begin() + 4 * kNumSquares, kNumSquares, clock);
-  std::fill_n(planes.begin() + 5 * kNumSquares, kNumSquares, 1.0f);
+  const Bitboard own = pos.pieces(us), theirs = pos.pieces(~us), gaps = pos.gaps();
+  const int n = area();
+  for (Square sq = 0; sq < board.num_cells; ++sq) {
+    const int cell = canvas_cell(board, sq);
+    const Bitboard b = bit(sq);
+    const int occupant = (own & b) ? 0 : (theirs & b) ? 1 : (gaps & b) ? 2 : 3;
+    planes[occupant * n + cell] = 1.0f;
+    planes[4 * n + cell] = clock;
+    planes[kMaskPlane * n + cell] = 1.0f;
+  }
+}
+
+int Encoding::policy_index(const Board& board, Move move) const {
+  if (move.is_pass()) return pass_index();
+  const int dc = board.column[move.from] - board.column[move.to];
+  const int dr = board.row[move.from] - board.row[move.to];
+  const int type = kTypeOfOffset[dr + 2][dc + 2];
+  assert(type >= 0 && (type == 0) == move.is_single());
+  return type * area() + canvas_cell(board, move.to);
+}
+
+Move Encoding::move_at(const Board& board, int index) const {
+  if (index < 0 || index >= pass_index()) return Move::pass();
+  const int type = index / area(), cell = index % area();
+  const auto to = board.find(cell % canvas_, cell / canvas_);
+  if (!to) return Move::pass();
+  if (type == 0) return Move::single(*to);
+  for (int dr = -2; dr <= 2; ++dr)
+    for (int dc = -2; dc <= 2; ++dc) {
+      if (kTypeOfOffset[dr + 2][dc + 2] != type) continue;
+      const auto from = board.find(board.column[*to] + dc, board.row[*to] + dr);
+      if (from && (board.jump_targets[*from] & bit(*to))) return Move::jump(*from, *to);
+    }
+  return Move::pass();
+}
+
+bool BoardSet::contains(const Board& board) const {
+  return std::find(boards.begin(), boards.end(), &board) != boards.end();
+}
+
+Encoding BoardSet::encoding() const {
+  int canvas = 4;
+  for (const Board* board : boards) canvas = std::max(canvas, board->size);
+  return Encoding(canvas);
+}
+
+std::string BoardSet::names() const {
+  std::string out;
+  for (const Board* board : boards) out += (out.empty() ? "" : ",") + std::string(board->name);
+  return out;
+}
+
+BoardSet BoardSet::parse(std::string_view names) {
+  BoardSet set;
+  set.boards.clear();
+  std::size_t start = 0;
+  while (start <= names.size()) {
+    const std::size_t end = std::min(names.find(',', start), names.size());
+    std::string_view name = names.substr(start, end - start);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+    const Board* board = find_board(name);
+    if (!board)
+      throw std::invalid_argument("unknown board '" + std::string(name) + "' (boards: 4x4, 5x5, 6x6, 7x7, 8x8, hexagon)");
+    if (set.contains(*board)) throw std::invalid_argument("board " + std::string(name) + " is named twice");
+    set.boards.push_back(board);
+    start = end + 1;
+  }
+  return set;
 }
 
 std::uint64_t encoding_key(const Position& pos) {
   std::uint64_t clock = static_cast<std::uint64_t>(std::min(pos.halfmove_clock(), kClockCap));
   return pos.hash() ^ zobrist::splitmix64(clock);
-}
-
-int policy_index(Move move) {
-  if (move.is_pass()) return kPassIndex;
-  if (move.is_single()) return move.to * kMovesPerSquare;
-  const int kind = kJumpKinds[move.from][move.to];
-  assert(kind > 0);
-  return move.to * kMovesPerSquare + kind;
-}
-
-Move move_from_policy_index(int index) {
-  if (index == kPassIndex) return Move::pass();
-  const Square to = index / kMovesPerSquare;
-  const int kind = index % kMovesPerSquare;
-  if (kind == 0) return Move::single(to);
-  const auto [df, dr] = kJumpOffsets[kind - 1];
-  // An off-board source is not a move; callers index only legal moves' entries.
-  const int file = file_of(to) + df, rank = rank_of(to) + dr;
-  return on_board(file, rank) ? Move::jump(make_square(file, rank), to) : Move::pass();
-}
-
-Square transform_square(int symmetry, Square sq) { return kSymmetrySquares[symmetry][sq]; }
-
-Move transform_move(int symmetry, Move move) {
-  if (move.is_pass()) return move;
-  return Move::jump(transform_square(symmetry, move.from), transform_square(symmetry, move.to));
-}
-
-Position transform_position(int symmetry, const Position& pos) {
-  return Position::from_bitboards(transform_bitboard(symmetry, pos.pieces(Color::kX)),
-                                  transform_bitboard(symmetry, pos.pieces(Color::kO)),
-                                  transform_bitboard(symmetry, pos.gaps()), pos.side_to_move(), pos.halfmove_clock(),
-                                  pos.fullmove_number());
-}
-
-int inverse_symmetry(int symmetry) {
-  // Every element is its own inverse except the two quarter turns (file mirror + swap, rank mirror + swap).
-  if (symmetry == 5) return 6;
-  if (symmetry == 6) return 5;
-  return symmetry;
 }
 
 }  // namespace ataxx

@@ -1,40 +1,67 @@
-// Position and move encoding for the network, and the 8 symmetries of the square board.
-// Plain C++: search, self-play and tests use it without torch.
+// How positions and moves meet the network: input planes and policy layout on a square canvas
+// that holds every board the network plays (KataGo's way with board sizes). Plain C++: search,
+// self-play and tests use it without torch.
 #pragma once
 
-#include <array>
+#include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "game/position.h"
 
 namespace ataxx {
 
-inline constexpr int kEncodingVersion = 1;
+inline constexpr int kEncodingVersion = 2;
 
-// Input planes, from the side to move's view, each 7x7 with square = rank * 7 + file:
-// own pieces, opponent pieces, gaps, empty squares, halfmove clock / 100, ones (marks the board
-// inside the convolutions' zero padding).
+// Input planes, from the side to move's view, each canvas x canvas with a cell (column, row) at
+// [row][column]: own pieces, opponent pieces, gaps, empty cells, halfmove clock / 100, and the
+// board mask (1 on the board's cells, gaps included; 0 on the canvas around a smaller board).
 inline constexpr int kInputPlanes = 6;
-inline constexpr int kInputSize = kInputPlanes * kNumSquares;
+inline constexpr int kMaskPlane = 5;
 
-// Policy: destination x 17 (a single, then the 16 jump sources by offset) + the pass.
-inline constexpr int kMovesPerSquare = 17;
-inline constexpr int kPolicySize = kNumSquares * kMovesPerSquare + 1;
-inline constexpr int kPassIndex = kPolicySize - 1;
+// A move's type: 0 a single, then the jumps by canvas offset from destination to source: the 16
+// offsets at square distance 2, then (+1, -1) and (-1, +1), which are jumps on the hexagon.
+inline constexpr int kMoveTypes = 19;
 
-void encode_position(const Position& pos, std::span<float, kInputSize> planes);
-// A hash of everything encode_position puts in the planes: equal keys, equal inputs (but for
-// hash collisions). The position's hash alone leaves out the halfmove clock.
+class Encoding {
+ public:
+  explicit Encoding(int canvas);  // throws std::invalid_argument unless 4 <= canvas <= 9
+
+  int canvas() const { return canvas_; }
+  int area() const { return canvas_ * canvas_; }
+  int input_size() const { return kInputPlanes * area(); }
+  // Policy: kMoveTypes planes over the canvas, type-major (entry = type * area + row * canvas +
+  // column of the destination), then the pass.
+  int policy_size() const { return kMoveTypes * area() + 1; }
+  int pass_index() const { return kMoveTypes * area(); }
+  bool fits(const Board& board) const { return board.size <= canvas_; }
+
+  void encode(const Position& pos, std::span<float> planes) const;  // planes.size() == input_size()
+  int policy_index(const Board& board, Move move) const;            // move must be a move of board
+  // The move of `board` at a policy entry; the pass for entries that are no move there.
+  Move move_at(const Board& board, int index) const;
+  // The canvas cell of a board's cell.
+  int canvas_cell(const Board& board, Square sq) const { return board.row[sq] * canvas_ + board.column[sq]; }
+
+ private:
+  int canvas_;
+};
+
+// The boards a network plays (it was trained on), and the canvas that holds them.
+struct BoardSet {
+  std::vector<const Board*> boards = {&board_7x7()};
+  bool contains(const Board& board) const;
+  Encoding encoding() const;  // the smallest canvas that holds every board
+  std::string names() const;  // "7x7,hexagon"
+  // Reads names() back (spaces allowed); throws std::invalid_argument on an unknown or repeated
+  // name, or none.
+  static BoardSet parse(std::string_view names);
+};
+
+// A hash of everything encode puts in the planes: equal keys, equal inputs (but for hash
+// collisions). The position's hash alone leaves out the halfmove clock.
 std::uint64_t encoding_key(const Position& pos);
-int policy_index(Move move);
-Move move_from_policy_index(int index);  // index must be a valid policy index
-
-// Symmetry s in [0, 8): bit 0 mirrors files, bit 1 mirrors ranks, bit 2 swaps files and ranks
-// (applied in that order). One table serves squares, moves, positions and policies.
-inline constexpr int kNumSymmetries = 8;
-Square transform_square(int symmetry, Square sq);
-Move transform_move(int symmetry, Move move);
-Position transform_position(int symmetry, const Position& pos);
-int inverse_symmetry(int symmetry);
 
 }  // namespace ataxx

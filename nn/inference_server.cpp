@@ -43,12 +43,19 @@ struct HostOutputs {
 };
 
 // One forward pass of encoded positions: one copy in, one copy of each output out.
-HostOutputs forward(LoadedNet& loaded, const float* inputs, int n, torch::Device device, bool bf16) {
-  const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, 7, 7});
+HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* inputs, int n, torch::Device device,
+                    bool bf16) {
+  const int c = encoding.canvas();
+  const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, c, c});
   const auto input = to_inference_input(planes, device, bf16 ? torch::kBFloat16 : torch::kFloat32);
   const NetworkOutput out = loaded.net->forward(input);
   return {out.policy_logits.to(torch::kCPU, torch::kFloat32).contiguous(),
           torch::softmax(out.wdl_logits.to(torch::kCPU, torch::kFloat32), 1).contiguous()};
+}
+
+bool checked_bf16(const InferenceOptions& options, torch::Device device) {
+  if (options.bf16 && !device.is_cuda()) throw std::invalid_argument("inference: bf16 needs a CUDA device");
+  return options.bf16;
 }
 
 }  // namespace
@@ -56,10 +63,11 @@ HostOutputs forward(LoadedNet& loaded, const float* inputs, int n, torch::Device
 class InferenceServer::Network final : public BatchDevice {
  public:
   Network(const std::string& play_file, const InferenceOptions& options)
-      : device_(torch_compat::parse_device(options.device)), bf16_(options.bf16) {
-    if (bf16_ && !device_.is_cuda()) throw std::invalid_argument("inference: bf16 needs a CUDA device");
-    net_ = load_for(play_file, device_, bf16_);
-  }
+      : device_(torch_compat::parse_device(options.device)),
+        bf16_(checked_bf16(options, device_)),
+        net_(load_for(play_file, device_, bf16_)),
+        encoding_(net_->info.boards.encoding()) {}
+  Encoding encoding() const override { return encoding_; }
 
   Output run(int, const float* inputs, int n) override {
     static thread_local bool configured = [] {
@@ -69,7 +77,7 @@ class InferenceServer::Network final : public BatchDevice {
     (void)configured;
     c10::InferenceMode inference_mode;
     const std::shared_ptr<LoadedNet> net = current();
-    auto host = std::make_shared<HostOutputs>(forward(*net, inputs, n, device_, bf16_));
+    auto host = std::make_shared<HostOutputs>(forward(*net, encoding_, inputs, n, device_, bf16_));
     return {host->policy_logits.data_ptr<float>(), host->wdl.data_ptr<float>(), host, net->generation};
   }
   std::uint64_t generation() const override { return current()->generation; }
@@ -77,6 +85,9 @@ class InferenceServer::Network final : public BatchDevice {
 
   void load(const std::string& play_file) {
     auto loaded = load_for(play_file, device_, bf16_);
+    if (loaded->info.boards.encoding().canvas() != encoding_.canvas())
+      throw std::invalid_argument("inference: " + play_file + " plays " + loaded->info.boards.names() +
+                                  ", which needs another canvas than the network it would replace");
     std::lock_guard lock(mutex_);
     net_ = std::move(loaded);
   }
@@ -90,6 +101,7 @@ class InferenceServer::Network final : public BatchDevice {
   bool bf16_;
   mutable std::mutex mutex_;  // guards net_
   std::shared_ptr<LoadedNet> net_;
+  const Encoding encoding_;
 };
 
 namespace {
@@ -109,11 +121,12 @@ ModelInfo InferenceServer::info() const { return network_->current()->info; }
 std::string InferenceServer::model_name() const { return network_->model_name(); }
 InferenceStats InferenceServer::stats() const { return batcher_.stats(); }
 
-void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed) {
+void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed, const BoardSet& boards) {
   torch::manual_seed(seed);
   AtaxxNet net(shape);
   ModelInfo info;
   info.shape = shape;
+  info.boards = boards;
   info.name = "random-init";
   save_play_file(path, net, info);
 }
@@ -124,11 +137,13 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
   c10::InferenceMode inference_mode;
   const torch::Device device = torch_compat::parse_device(options.device);
   auto loaded = load_for(play_file, device, options.bf16);
-  std::vector<float> inputs(static_cast<std::size_t>(batch_size) * kInputSize);
-  for (int i = 0; i < batch_size; ++i)
-    encode_position(Position::startpos(), std::span<float, kInputSize>(inputs.data() + i * kInputSize, kInputSize));
+  const Encoding encoding = loaded->info.boards.encoding();
+  const std::size_t size = encoding.input_size();
+  std::vector<float> inputs(batch_size * size);
+  const Position start = Position::startpos(*loaded->info.boards.boards.front());
+  for (int i = 0; i < batch_size; ++i) encoding.encode(start, {inputs.data() + i * size, size});
   // As the server runs a batch, the inputs already encoded by the callers.
-  auto run_once = [&] { forward(*loaded, inputs.data(), batch_size, device, options.bf16); };
+  auto run_once = [&] { forward(*loaded, encoding, inputs.data(), batch_size, device, options.bf16); };
   for (int i = 0; i < 3; ++i) run_once();  // warm-up
   torch_compat::synchronize(device);
   const auto begin = Clock::now();

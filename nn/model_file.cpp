@@ -141,6 +141,26 @@ RuleSettings read_rules(torch::serialize::InputArchive& archive, const std::stri
   return rules;
 }
 
+void write_encoding(torch::serialize::OutputArchive& archive, const BoardSet& boards) {
+  put(archive, "encoding_version", static_cast<std::int64_t>(kEncodingVersion));
+  put(archive, "boards", boards.names());
+}
+
+// Files of encoding 1 (7x7 only, before the board family) carry no "boards" and, as checkpoints,
+// no encoding version: their networks have another shape.
+BoardSet read_encoding(torch::serialize::InputArchive& archive, const std::string& path) {
+  c10::IValue value;
+  const std::int64_t version = archive.try_read("encoding_version", value) && value.isInt() ? value.toInt() : 1;
+  if (version != kEncodingVersion)
+    throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(version) + "; this build encodes version " +
+                         std::to_string(kEncodingVersion) + " (a network of encoding 1 needs an older build)");
+  try {
+    return BoardSet::parse(get_string(archive, "boards", path));
+  } catch (const std::invalid_argument& e) {
+    throw ModelFileError("'" + path + "': " + e.what());
+  }
+}
+
 void write_shape(torch::serialize::OutputArchive& archive, const ModelShape& shape) {
   put(archive, "blocks", static_cast<std::int64_t>(shape.blocks));
   put(archive, "channels", static_cast<std::int64_t>(shape.channels));
@@ -181,7 +201,7 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
   torch::serialize::OutputArchive archive;
   put(archive, "format", std::string(kPlayFormat));
   put(archive, "version", kFileVersion);
-  put(archive, "encoding_version", static_cast<std::int64_t>(kEncodingVersion));
+  write_encoding(archive, info.boards);
   write_shape(archive, net->shape());
   write_rules(archive, info.rules);
   put(archive, "step", info.step);
@@ -198,6 +218,7 @@ void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
   torch::serialize::OutputArchive archive;
   put(archive, "format", std::string(kCheckpointFormat));
   put(archive, "version", kFileVersion);
+  write_encoding(archive, info.boards);
   write_shape(archive, net->shape());
   write_rules(archive, info.rules);
   put(archive, "step", info.step);
@@ -216,10 +237,8 @@ namespace {
 AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
   auto archive = open_archive(path, kPlayFormat);
   ModelInfo info;
-  info.encoding_version = static_cast<int>(get_int(archive, "encoding_version", path));
-  if (info.encoding_version != kEncodingVersion)
-    throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(info.encoding_version) +
-                         "; this build encodes version " + std::to_string(kEncodingVersion));
+  info.boards = read_encoding(archive, path);
+  info.encoding_version = kEncodingVersion;
   info.shape = read_shape(archive, path);
   info.rules = read_rules(archive, path, true);
   info.step = get_int(archive, "step", path);
@@ -235,6 +254,7 @@ AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
 CheckpointInfo read_checkpoint_fields(const std::string& path) {
   auto archive = open_archive(path, kCheckpointFormat);
   CheckpointInfo info;
+  info.boards = read_encoding(archive, path);
   info.shape = read_shape(archive, path);
   info.rules = read_rules(archive, path, false);
   info.step = get_int(archive, "step", path);
@@ -260,6 +280,7 @@ void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim:
 void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
   auto archive = open_archive(checkpoint_path, kCheckpointFormat);
   ModelInfo info;
+  info.boards = read_encoding(archive, checkpoint_path);
   info.shape = read_shape(archive, checkpoint_path);
   info.rules = read_rules(archive, checkpoint_path, false);
   info.step = get_int(archive, "step", checkpoint_path);

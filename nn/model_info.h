@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "game/position.h"
+#include "nn/encoding.h"
 
 namespace ataxx {
 
@@ -17,6 +19,7 @@ struct ModelShape {
 struct ModelInfo {
   ModelShape shape;
   int encoding_version = 0;
+  BoardSet boards;
   RuleSettings rules;
   std::int64_t step = 0;     // training steps behind these weights
   std::string name;          // e.g. "gen-0007"
@@ -25,6 +28,7 @@ struct ModelInfo {
 
 struct CheckpointInfo {
   ModelShape shape;
+  BoardSet boards;
   RuleSettings rules;        // the run's, copied into play files made by export
   std::int64_t step = 0;
   std::string optimizer;     // "sgd" or "adamw"

@@ -17,12 +17,12 @@ ResidualBlockImpl::ResidualBlockImpl(int channels)
       bn1_(register_module("bn1", torch::nn::BatchNorm2d(channels))),
       bn2_(register_module("bn2", torch::nn::BatchNorm2d(channels))) {}
 
-torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
+torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x, const torch::Tensor& mask) {
   auto y = conv1_(x);
   if (!folded_) y = bn1_(y);
-  y = conv2_(torch::relu(y));
+  y = conv2_(torch::relu(y) * mask);
   if (!folded_) y = bn2_(y);
-  return torch::relu(x + y);
+  return torch::relu(x + y) * mask;
 }
 
 void ResidualBlockImpl::fold_batch_norms() {
@@ -45,17 +45,18 @@ torch::nn::Conv2d fold_batch_norm(const torch::nn::Conv2d& conv, const torch::nn
 AtaxxNetImpl::AtaxxNetImpl(ModelShape shape) : shape_(shape) {
   const int c = shape.channels;
   constexpr int kHeadChannels = 32;
+  constexpr int kPooledFeatures = 3;  // see pool
   input_conv_ = register_module("input_conv", torch::nn::Conv2d(conv(kInputPlanes, c, 3)));
   input_bn_ = register_module("input_bn", torch::nn::BatchNorm2d(c));
-  tower_ = register_module("tower", torch::nn::Sequential());
+  tower_ = register_module("tower", torch::nn::ModuleList());
   for (int i = 0; i < shape.blocks; ++i) tower_->push_back(ResidualBlock(c));
   policy_conv_ = register_module("policy_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 3)));
   policy_bn_ = register_module("policy_bn", torch::nn::BatchNorm2d(kHeadChannels));
-  policy_out_ = register_module("policy_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, kMovesPerSquare, 1)));
+  policy_out_ = register_module("policy_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, kMoveTypes, 1)));
   pass_out_ = register_module("pass_out", torch::nn::Linear(c, 1));
   value_conv_ = register_module("value_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 1)));
   value_bn_ = register_module("value_bn", torch::nn::BatchNorm2d(kHeadChannels));
-  value_hidden_ = register_module("value_hidden", torch::nn::Linear(kHeadChannels * kNumSquares, 128));
+  value_hidden_ = register_module("value_hidden", torch::nn::Linear(kPooledFeatures * kHeadChannels, 128));
   wdl_out_ = register_module("wdl_out", torch::nn::Linear(128, 3));
   piece_diff_out_ = register_module("piece_diff_out", torch::nn::Linear(128, 1));
   ownership_out_ = register_module("ownership_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, 1, 1)));
@@ -63,17 +64,27 @@ AtaxxNetImpl::AtaxxNetImpl(ModelShape shape) : shape_(shape) {
 
 NetworkOutput AtaxxNetImpl::forward(const torch::Tensor& x) {
   const auto n = x.size(0);
-  auto trunk = tower_->forward(torch::relu(conv_norm(input_conv_, input_bn_, x)));
+  const auto mask = x.narrow(1, kMaskPlane, 1);
+  const auto cells = mask.sum({2, 3});  // [N, 1]
+  auto trunk = torch::relu(conv_norm(input_conv_, input_bn_, x)) * mask;
+  for (const auto& block : *tower_) trunk = block->as<ResidualBlockImpl>()->forward(trunk, mask);
 
-  // [N, 17, 7, 7] -> [N, 7, 7, 17] -> destination-major logits, index = square * 17 + kind.
-  auto policy = policy_out_(torch::relu(conv_norm(policy_conv_, policy_bn_, trunk)));
-  policy = policy.permute({0, 2, 3, 1}).reshape({n, kNumSquares * kMovesPerSquare});
-  auto pass = pass_out_(trunk.mean({2, 3}));
+  // [N, kMoveTypes, C, C] flattened type-major, as Encoding::policy_index counts.
+  auto policy = policy_out_(torch::relu(conv_norm(policy_conv_, policy_bn_, trunk))).reshape({n, -1});
+  auto pass = pass_out_(trunk.sum({2, 3}) / cells);
 
-  auto value_planes = torch::relu(conv_norm(value_conv_, value_bn_, trunk));
-  auto hidden = torch::relu(value_hidden_(value_planes.flatten(1)));
+  auto value_planes = torch::relu(conv_norm(value_conv_, value_bn_, trunk)) * mask;
+  auto hidden = torch::relu(value_hidden_(pool(value_planes, cells)));
   return {torch::cat({policy, pass}, 1), wdl_out_(hidden), torch::tanh(ownership_out_(value_planes).flatten(1)),
           torch::tanh(piece_diff_out_(hidden)).squeeze(1)};
+}
+
+torch::Tensor AtaxxNetImpl::pool(const torch::Tensor& planes, const torch::Tensor& cells) {
+  // The mean over the board, the mean scaled by the board's width (about -1 on 4x4, +1 on 8x8),
+  // and the maximum (planes are >= 0 after the ReLU and 0 off the board).
+  const auto mean = planes.sum({2, 3}) / cells;
+  const auto width_scale = (torch::sqrt(cells) - 6.0) / 2.0;
+  return torch::cat({mean, mean * width_scale, planes.amax({2, 3})}, 1);
 }
 
 void AtaxxNetImpl::fold_batch_norms() {
@@ -81,18 +92,19 @@ void AtaxxNetImpl::fold_batch_norms() {
   input_conv_ = replace_module("input_conv", fold_batch_norm(input_conv_, input_bn_));
   policy_conv_ = replace_module("policy_conv", fold_batch_norm(policy_conv_, policy_bn_));
   value_conv_ = replace_module("value_conv", fold_batch_norm(value_conv_, value_bn_));
-  for (auto& block : *tower_) block.get<ResidualBlockImpl>().fold_batch_norms();
+  for (const auto& block : *tower_) block->as<ResidualBlockImpl>()->fold_batch_norms();
 }
 
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype) {
   return planes.to(device, dtype).contiguous(at::MemoryFormat::ChannelsLast);
 }
 
-torch::Tensor encode_batch(std::span<const Position* const> positions) {
-  auto planes = torch::empty({static_cast<long>(positions.size()), kInputPlanes, kBoardSize, kBoardSize});
+torch::Tensor encode_batch(const Encoding& encoding, std::span<const Position* const> positions) {
+  const int c = encoding.canvas();
+  auto planes = torch::empty({static_cast<long>(positions.size()), kInputPlanes, c, c});
   float* data = planes.data_ptr<float>();
-  for (std::size_t i = 0; i < positions.size(); ++i)
-    encode_position(*positions[i], std::span<float, kInputSize>(data + i * kInputSize, kInputSize));
+  const std::size_t size = encoding.input_size();
+  for (std::size_t i = 0; i < positions.size(); ++i) encoding.encode(*positions[i], {data + i * size, size});
   return planes;
 }
 

@@ -8,11 +8,13 @@
 
 namespace ataxx {
 
+// For inputs on a C x C canvas (see Encoding): every output is independent of the canvas around
+// the board, so one network plays every board that fits.
 struct NetworkOutput {
-  torch::Tensor policy_logits;  // [N, kPolicySize]
+  torch::Tensor policy_logits;  // [N, Encoding(C).policy_size()]
   torch::Tensor wdl_logits;     // [N, 3]: win, draw, loss for the side to move
-  torch::Tensor ownership;      // [N, 49] in [-1, 1]: final owner of each square, side to move's view
-  torch::Tensor piece_diff;     // [N]: final (own - opponent) pieces / 49
+  torch::Tensor ownership;      // [N, C * C] in [-1, 1]: final owner of each cell, side to move's view
+  torch::Tensor piece_diff;     // [N]: final (own - opponent) pieces / cells of the board
 };
 
 // For inference, each batch norm can be folded into the convolution before it: the convolution
@@ -23,7 +25,8 @@ torch::nn::Conv2d fold_batch_norm(const torch::nn::Conv2d& conv, const torch::nn
 class ResidualBlockImpl : public torch::nn::Module {
  public:
   explicit ResidualBlockImpl(int channels);
-  torch::Tensor forward(const torch::Tensor& x);
+  // mask: [N, 1, C, C], the board's cells; activations off the board stay zero.
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask);
   void fold_batch_norms();
 
  private:
@@ -36,7 +39,9 @@ TORCH_MODULE(ResidualBlock);
 class AtaxxNetImpl : public torch::nn::Module {
  public:
   explicit AtaxxNetImpl(ModelShape shape);
-  // x: [N, kInputPlanes, 7, 7]
+  // x: [N, kInputPlanes, C, C], any canvas C that holds the boards (see Encoding). The trunk is
+  // masked to the board after every layer and the heads pool over the board's cells only
+  // (KataGo's masked global pooling), so the board's size and shape reach the net through the mask.
   NetworkOutput forward(const torch::Tensor& x);
   const ModelShape& shape() const { return shape_; }
   // Folds every batch norm into its convolution (see fold_batch_norm): inference only.
@@ -47,10 +52,11 @@ class AtaxxNetImpl : public torch::nn::Module {
   torch::Tensor conv_norm(torch::nn::Conv2d& conv, torch::nn::BatchNorm2d& norm, const torch::Tensor& x) const {
     return folded_ ? conv(x) : norm(conv(x));
   }
+  static torch::Tensor pool(const torch::Tensor& planes, const torch::Tensor& cells);
   ModelShape shape_;
   torch::nn::Conv2d input_conv_{nullptr};
   torch::nn::BatchNorm2d input_bn_{nullptr};
-  torch::nn::Sequential tower_{nullptr};
+  torch::nn::ModuleList tower_{nullptr};
   torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr};
   torch::nn::BatchNorm2d policy_bn_{nullptr};
   torch::nn::Linear pass_out_{nullptr};
@@ -62,8 +68,8 @@ class AtaxxNetImpl : public torch::nn::Module {
 };
 TORCH_MODULE(AtaxxNet);
 
-// Encodes positions into one [N, kInputPlanes, 7, 7] float tensor on the CPU.
-torch::Tensor encode_batch(std::span<const Position* const> positions);
+// Encodes positions into one [N, kInputPlanes, C, C] float tensor on the CPU.
+torch::Tensor encode_batch(const Encoding& encoding, std::span<const Position* const> positions);
 // The batch as inference wants it: one copy to the device, in channels-last layout (oneDNN on
 // the CPU and tensor cores on CUDA are faster with it; measured 1.3x on the 2-core CPU).
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype);

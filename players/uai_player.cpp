@@ -24,7 +24,7 @@ class UaiPlayer final : public Player {
     std::string position = "position fen " + game.start().fen();
     if (!game.moves().empty()) {
       position += " moves";
-      for (const Move m : game.moves()) position.append(" ").append(to_string(m));
+      for (const Move m : game.moves()) position.append(" ").append(to_string(m, game.position().board()));
     }
     try {
       engine_->send(position);
@@ -33,7 +33,7 @@ class UaiPlayer final : public Player {
       const auto space = line.find(' ');
       if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
       const std::string text = line.substr(space + 1, line.find(' ', space + 1) - space - 1);
-      return parse_move(text);
+      return parse_move(text, game.position().board());
     } catch (...) {
       engine_.reset();  // restarted for the next game
       throw;

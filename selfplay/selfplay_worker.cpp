@@ -7,7 +7,6 @@
 
 #include "game/game.h"
 #include "mcts/search.h"
-#include "nn/encoding.h"
 #include "util/parallel.h"
 
 namespace ataxx {
@@ -29,9 +28,16 @@ TrainingSample policy_sample(const Position& pos, const SearchResult& result) {
   sample.position = pos;
   sample.root_value = result.value;
   for (std::size_t i = 0; i < result.moves.size(); ++i)
-    if (result.visits[i] > 0)
-      sample.visits.emplace_back(policy_index(result.moves[i]), std::min(result.visits[i], 65535));
+    if (result.visits[i] > 0) sample.visits.emplace_back(result.moves[i], std::min(result.visits[i], 65535));
   return sample;
+}
+
+const BoardOpenings& draw_board(const std::vector<BoardOpenings>& boards, double uniform) {
+  for (const BoardOpenings& b : boards) {
+    if (uniform < b.share) return b;
+    uniform -= b.share;
+  }
+  return boards.back();
 }
 
 }  // namespace
@@ -46,8 +52,10 @@ void SelfPlayStats::add(const SelfPlayStats& o) {
   simulations += o.simulations;
 }
 
-SelfPlayWorker::SelfPlayWorker(const RunConfig& config, std::vector<Position> openings, std::uint64_t seed)
-    : config_(config), openings_(std::move(openings)), seed_(seed) {}
+SelfPlayWorker::SelfPlayWorker(const RunConfig& config, std::vector<BoardOpenings> boards, std::uint64_t seed)
+    : config_(config), boards_(std::move(boards)), seed_(seed) {
+  if (boards_.empty()) throw std::invalid_argument("self-play: no boards to play on");
+}
 
 SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_left,
                                   const std::function<bool()>& stopped,
@@ -71,8 +79,9 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
       slot.active = false;
       return;
     }
-    const bool from_suite = !openings_.empty() && uniform(rng) < sp.opening_share;
-    const Position start = from_suite ? openings_[rng() % openings_.size()] : Position::startpos();
+    const BoardOpenings& board = draw_board(boards_, uniform(rng));
+    const bool from_suite = !board.openings.empty() && uniform(rng) < sp.opening_share;
+    const Position start = from_suite ? board.openings[rng() % board.openings.size()] : Position::startpos(*board.board);
     slot.game = std::make_unique<Game>(start, config_.rules);
     slot.search->set_root(start);
     slot.samples.clear();
@@ -162,7 +171,7 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
   return stats;
 }
 
-SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Position>& openings, std::uint64_t seed,
+SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<BoardOpenings>& boards, std::uint64_t seed,
                                   Evaluator& evaluator, int games, const std::atomic<bool>& stop,
                                   const std::function<void(SelfPlayBatch&&)>& emit) {
   std::atomic<int> games_left{games};
@@ -174,7 +183,7 @@ SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Pos
       config.selfplay.threads,
       [&](int w) {
         try {
-          SelfPlayWorker worker(config, openings, seed + w);
+          SelfPlayWorker worker(config, boards, seed + w);
           const SelfPlayStats stats = worker.run(evaluator, games_left, stopped, emit);
           std::lock_guard lock(mutex);
           total.add(stats);

@@ -31,9 +31,18 @@ struct SelfPlayBatch {
   std::vector<TrainingSample> samples;
 };
 
+// Where a run's games start: each board with its share of games and its opening suite.
+struct BoardOpenings {
+  const Board* board;
+  double share;
+  std::vector<Position> openings;
+};
+
 class SelfPlayWorker {
  public:
-  SelfPlayWorker(const RunConfig& config, std::vector<Position> openings, std::uint64_t seed);
+  // Each game draws a board by share, then starts from one of its openings (with probability
+  // selfplay.opening_share) or from its start position.
+  SelfPlayWorker(const RunConfig& config, std::vector<BoardOpenings> boards, std::uint64_t seed);
   // Plays until `games_left` (shared by all workers) runs out or `stopped()` says so (then the
   // games in progress are dropped). Every games_per_chunk finished games, and at the end, hands a
   // batch to `emit`.
@@ -42,7 +51,7 @@ class SelfPlayWorker {
 
  private:
   RunConfig config_;
-  std::vector<Position> openings_;
+  std::vector<BoardOpenings> boards_;
   std::uint64_t seed_;
 };
 
@@ -50,7 +59,7 @@ class SelfPlayWorker {
 // with seed + w); `emit` may be
 // called from any of them at once. When a worker fails the others stop, and the error is rethrown
 // as std::runtime_error naming the worker.
-SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Position>& openings, std::uint64_t seed,
+SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<BoardOpenings>& boards, std::uint64_t seed,
                                   Evaluator& evaluator, int games, const std::atomic<bool>& stop,
                                   const std::function<void(SelfPlayBatch&&)>& emit);
 

@@ -11,7 +11,6 @@
 #include <memory>
 #include <stdexcept>
 
-#include "nn/encoding.h"
 #include "util/atomic_file.h"
 
 namespace ataxx {
@@ -20,10 +19,12 @@ namespace {
 constexpr char kMagicV1[4] = {'A', 'X', 'Z', '1'};
 constexpr char kMagicV2[4] = {'A', 'X', 'Z', '2'};
 constexpr char kMagicV3[4] = {'A', 'X', 'Z', '3'};
+constexpr char kMagicV4[4] = {'A', 'X', 'Z', '4'};
 constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
-// Bytes of a sample: position 3 x 8 + 1 + 2 + 2, root value 4, result 1, flags 1 (version 2 on),
-// model 2 (version 3), final board 2 x 8, visit count 2, then 4 a visited move.
-std::size_t fixed_sample_size(int version) { return version == 1 ? 52 : version == 2 ? 53 : 55; }
+// Bytes of a sample: position 3 x 8 + 1 + 2 + 2, board 1 (version 4), root value 4, result 1,
+// flags 1 (version 2 on), model 2 (version 3 on), final board 2 x 8, visit count 2, then 4 a
+// visited move: its policy index on 7x7 and a count up to version 3, from, to and a count in 4.
+std::size_t fixed_sample_size(int version) { return version == 1 ? 52 : version == 2 ? 53 : version == 3 ? 55 : 56; }
 // The model table of version 3: a count of 2 bytes, then each name as a length byte and its text.
 constexpr std::size_t kMaxModelTableSize = 2 + kMaxChunkModels * (1 + kMaxModelNameLength);
 
@@ -63,7 +64,9 @@ struct Header {
 Header parse_header(std::string_view bytes, const std::string& name) {
   if (bytes.size() < kHeaderSize) fail(name, "not an ataxx-zero game chunk (too short)");
   Header header;
-  if (std::memcmp(bytes.data(), kMagicV3, 4) == 0)
+  if (std::memcmp(bytes.data(), kMagicV4, 4) == 0)
+    header.version = 4;
+  else if (std::memcmp(bytes.data(), kMagicV3, 4) == 0)
     header.version = 3;
   else if (std::memcmp(bytes.data(), kMagicV2, 4) == 0)
     header.version = 2;
@@ -99,17 +102,47 @@ std::string decompress(std::string_view frame, const Header& header, const std::
   return raw;
 }
 
-Position read_position(Reader& in, const std::string& name) {
+Position read_position(Reader& in, int version, const std::string& name) {
   const Bitboard x = in.get<Bitboard>(), o = in.get<Bitboard>(), gaps = in.get<Bitboard>();
   const std::uint8_t side = in.get<std::uint8_t>();
   const int halfmove = in.get<std::uint16_t>();
   const int fullmove = in.get<std::uint16_t>();
+  const std::uint8_t board_id = version >= 4 ? in.get<std::uint8_t>() : static_cast<std::uint8_t>(BoardId::k7x7);
   if (side > 1) fail(name, "a sample has side to move " + std::to_string(side));
+  if (board_id >= kNumBoards) fail(name, "a sample is on unknown board " + std::to_string(board_id));
   try {
-    return Position::from_bitboards(x, o, gaps, static_cast<Color>(side), halfmove, fullmove);
+    return Position::from_bitboards(board(static_cast<BoardId>(board_id)), x, o, gaps, static_cast<Color>(side),
+                                    halfmove, fullmove);
   } catch (const std::invalid_argument& e) {
     fail(name, std::string("a sample holds an impossible position: ") + e.what());
   }
+}
+
+// A move of version 4: from and to, a pass or a single or a jump of the sample's board.
+Move read_move(Reader& in, const Board& board, const std::string& name) {
+  const Move move{in.get<std::uint8_t>(), in.get<std::uint8_t>()};
+  const bool is_move = move.is_pass() ? move.from == Move::kPassSquare
+                       : move.is_single() ? (board.cells & bit(move.to)) != 0
+                                          : move.from < kMaxCells && (board.jump_targets[move.from] & bit(move.to));
+  if (!is_move) fail(name, "a sample lists a move that is not one on the " + std::string(board.name) + " board");
+  return move;
+}
+
+// A move as chunks up to version 3 wrote it: its index in the 7x7 policy of encoding version 1,
+// destination * 17 + kind (0 a single, then the 16 jump sources by offset), 833 the pass.
+Move legacy_move(int index, const std::string& name) {
+  constexpr int kLegacyPass = 49 * 17;
+  if (index == kLegacyPass) return Move::pass();
+  const Square to = index / 17;
+  int kind = index % 17;
+  if (index < kLegacyPass && kind == 0) return Move::single(to);
+  for (int dr = -2; dr <= 2 && index < kLegacyPass; ++dr)
+    for (int df = -2; df <= 2; ++df) {
+      if (std::max(std::abs(df), std::abs(dr)) != 2 || --kind != 0) continue;
+      const int file = to % 7 + df, rank = to / 7 + dr;
+      if (file >= 0 && file < 7 && rank >= 0 && rank < 7) return Move::jump(rank * 7 + file, to);
+    }
+  fail(name, "a sample's policy index " + std::to_string(index) + " is not a move");
 }
 
 std::vector<std::string> read_models(Reader& in, const std::string& name) {
@@ -130,7 +163,7 @@ std::vector<std::string> read_models(Reader& in, const std::string& name) {
 
 TrainingSample read_sample(Reader& in, int version, const std::vector<std::string>& models, const std::string& name) {
   TrainingSample s;
-  s.position = read_position(in, name);
+  s.position = read_position(in, version, name);
   s.root_value = in.get<float>();
   if (!(std::abs(s.root_value) <= 1.0f)) fail(name, "a sample's root value is not in [-1, 1]");
   s.result = in.get<std::int8_t>();
@@ -147,17 +180,15 @@ TrainingSample read_sample(Reader& in, int version, const std::vector<std::strin
   }
   s.final_x = in.get<Bitboard>();
   s.final_o = in.get<Bitboard>();
-  if ((s.final_x & s.final_o) || ((s.final_x | s.final_o) & ~kAllSquares))
+  const Board& board = s.position.board();
+  if ((s.final_x & s.final_o) || ((s.final_x | s.final_o) & ~board.cells))
     fail(name, "a sample's final board is impossible");
   const int count = in.get<std::uint16_t>();
   if (count > kMaxMoves) fail(name, "a sample has " + std::to_string(count) + " visited moves");
   s.visits.resize(count);
-  for (auto& [index, visits] : s.visits) {
-    index = in.get<std::uint16_t>();
+  for (auto& [move, visits] : s.visits) {
+    move = version >= 4 ? read_move(in, board, name) : legacy_move(in.get<std::uint16_t>(), name);
     visits = in.get<std::uint16_t>();
-    // Only indices of real moves: every symmetry maps them to valid indices again.
-    if (index >= kPolicySize || policy_index(move_from_policy_index(index)) != index)
-      fail(name, "a sample's policy index " + std::to_string(index) + " is not a move");
     if (visits == 0) fail(name, "a sample lists a move with no visits");
   }
   return s;
@@ -184,7 +215,7 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
     if (std::find(models.begin(), models.end(), s.model) == models.end()) models.push_back(s.model);
   if (models.size() > kMaxChunkModels) throw std::invalid_argument("a chunk holds games of too many models");
   std::string raw;
-  raw.reserve(samples.size() * fixed_sample_size(3));
+  raw.reserve(samples.size() * fixed_sample_size(4));
   put<std::uint16_t>(raw, static_cast<std::uint16_t>(models.size()));
   for (const std::string& model : models) {
     if (model.size() > kMaxModelNameLength ||
@@ -201,6 +232,7 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
     put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.side_to_move()));
     put<std::uint16_t>(raw, static_cast<std::uint16_t>(p.halfmove_clock()));
     put<std::uint16_t>(raw, static_cast<std::uint16_t>(p.fullmove_number()));
+    put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.board().id));
     put(raw, s.root_value);
     put(raw, s.result);
     put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
@@ -208,8 +240,9 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
     put(raw, s.final_x);
     put(raw, s.final_o);
     put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
-    for (const auto& [index, count] : s.visits) {
-      put(raw, index);
+    for (const auto& [move, count] : s.visits) {
+      put(raw, move.from);
+      put(raw, move.to);
       put(raw, count);
     }
   }
@@ -220,7 +253,7 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
   const std::size_t size = ZSTD_compress2(context.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
   if (ZSTD_isError(size)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
   compressed.resize(size);
-  std::string file(kMagicV3, sizeof kMagicV3);
+  std::string file(kMagicV4, sizeof kMagicV4);
   put<std::uint32_t>(file, static_cast<std::uint32_t>(games));
   put<std::uint32_t>(file, static_cast<std::uint32_t>(samples.size()));
   file += compressed;

@@ -1,9 +1,11 @@
 // Training samples from self-play and the compressed chunk files that carry them.
-// A chunk is "AXZ3", the number of games and of samples it holds, then one zstd frame (with its
-// content checksum) holding the names of the models that played, then fixed-layout samples.
+// A chunk is "AXZ4", the number of games and of samples it holds, then one zstd frame (with its
+// content checksum) holding the names of the models that played, then fixed-layout samples, each
+// naming its board.
 // Chunks are written atomically, so a reader sees whole chunks or none; everything read is
-// checked, so a damaged chunk is an error, never a wrong sample. Older chunks still load:
-// version 2 ("AXZ2": no model names) and 1 ("AXZ1": no checksum, no final-board flag).
+// checked, so a damaged chunk is an error, never a wrong sample. Older chunks (all 7x7) still
+// load: version 3 (policy indices of the 7x7 layout instead of moves), 2 ("AXZ2": no model names)
+// and 1 ("AXZ1": no checksum, no final-board flag).
 #pragma once
 
 #include <cstdint>
@@ -18,7 +20,7 @@ namespace ataxx {
 
 struct TrainingSample {
   Position position;
-  std::vector<std::pair<std::uint16_t, std::uint16_t>> visits;  // (policy index, visit count), the policy target
+  std::vector<std::pair<Move, std::uint16_t>> visits;  // (move, visit count), the policy target
   float root_value = 0.0f;  // search value for the side to move
   std::int8_t result = 0;   // final result for the side to move: 1, 0, -1
   bool final_board_known = true;  // false for resigned games: no ownership or piece targets

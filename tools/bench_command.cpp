@@ -169,7 +169,7 @@ struct SelfPlayBenchOptions {
 // Evaluations per second of the simulated device running full batches back to back.
 double measure_raw_simulated(const SimulatedDeviceModel& model, int batch, double seconds) {
   SimulatedDevice device(model, batch);
-  std::vector<float> inputs(static_cast<std::size_t>(batch) * kInputSize);
+  std::vector<float> inputs(static_cast<std::size_t>(batch) * device.encoding().input_size());
   const auto begin = std::chrono::steady_clock::now();
   long long evaluated = 0;
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < seconds) {
@@ -215,7 +215,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   const InferenceStats before = stats();
   const auto begin = std::chrono::steady_clock::now();
   const SelfPlayStats played =
-      play_selfplay_games(config, default_openings(), 1, *evaluator, std::numeric_limits<int>::max(), stop, [](SelfPlayBatch&&) {});
+      play_selfplay_games(config, {{&board_7x7(), 1.0, default_openings()}}, 1, *evaluator, std::numeric_limits<int>::max(), stop, [](SelfPlayBatch&&) {});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   timer.join();
   const InferenceStats after = stats();
@@ -251,7 +251,7 @@ void bench_uai(const std::string& engine_command, int moves, int movetime_ms) {
     if (game.outcome().is_over()) game = Game();
     std::string position = "position startpos";
     if (!game.moves().empty()) position += " moves";
-    for (const Move m : game.moves()) position.append(" ").append(to_string(m));
+    for (const Move m : game.moves()) position.append(" ").append(to_string(m, game.position().board()));
     engine.send(position);
     engine.send("isready");
     engine.expect("readyok", 10'000);

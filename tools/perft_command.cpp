@@ -22,7 +22,7 @@ void add_perft_command(CLI::App& app) {
     if (options->split) {
       std::uint64_t total = 0;
       for (const auto& [move, nodes] : perft_split(pos, options->depth)) {
-        std::cout << to_string(move) << ": " << nodes << '\n';
+        std::cout << to_string(move, pos.board()) << ": " << nodes << '\n';
         total += nodes;
       }
       std::cout << "\nNodes: " << total << '\n';

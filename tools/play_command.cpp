@@ -10,17 +10,36 @@
 namespace ataxx::cli {
 namespace {
 
+char cell_char(const Position& pos, Square sq) {
+  const Bitboard b = bit(sq);
+  return (pos.pieces(Color::kX) & b) ? 'x' : (pos.pieces(Color::kO) & b) ? 'o' : (pos.gaps() & b) ? '#' : '.';
+}
+
+// Rows from the top. A square board is a grid; on the hexagon each row is shifted half a cell per
+// row from the middle, so that a cell's six neighbours sit around it on the screen.
 void draw(const Position& pos) {
-  std::printf("\n  +---------------+\n");
-  for (int rank = kBoardSize - 1; rank >= 0; --rank) {
-    std::printf("%d |", rank + 1);
-    for (int file = 0; file < kBoardSize; ++file) {
-      const Bitboard b = bit(make_square(file, rank));
-      std::printf(" %c", (pos.pieces(Color::kX) & b) ? 'x' : (pos.pieces(Color::kO) & b) ? 'o' : (pos.gaps() & b) ? '#' : '.');
+  const Board& board = pos.board();
+  std::printf("\n");
+  for (int row = board.size - 1; row >= 0; --row) {
+    std::string line(2 * board.size + 8, ' ');
+    int first = -1, last = -1;
+    for (int column = 0; column < board.size; ++column) {
+      const auto sq = board.find(column, row);
+      if (!sq) continue;
+      if (first < 0) first = column;
+      last = column;
+      line[board.hexagonal ? 2 * column - row + 4 : 2 * column] = cell_char(pos, *sq);
     }
-    std::printf(" |\n");
+    line.erase(line.find_last_not_of(' ') + 1);
+    if (board.hexagonal) line += std::string(2 * board.size + 2 - line.size(), ' ') + "  " + static_cast<char>('a' + first) +
+                                 std::to_string(row + 1) + "-" + static_cast<char>('a' + last) + std::to_string(row + 1);
+    std::printf("%d   %s\n", row + 1, line.c_str());
   }
-  std::printf("  +---------------+\n    a b c d e f g\n");
+  if (!board.hexagonal) {
+    std::string files;
+    for (int column = 0; column < board.size; ++column) files += std::string(1, static_cast<char>('a' + column)) + " ";
+    std::printf("    %s\n", files.c_str());
+  }
   std::printf("x %d  o %d   %s to move   %s\n", popcount(pos.pieces(Color::kX)), popcount(pos.pieces(Color::kO)),
               pos.side_to_move() == Color::kX ? "x" : "o", pos.fen().c_str());
 }
@@ -29,7 +48,7 @@ std::string legal_list(const Position& pos) {
   MoveList moves;
   pos.generate_moves(moves);
   std::string text;
-  for (const Move m : moves) text.append(" ").append(to_string(m));
+  for (const Move m : moves) text.append(" ").append(to_string(m, pos.board()));
   return text;
 }
 
@@ -49,7 +68,8 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--engine", options->engine, "Engine player spec when there is no model");
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
-  cmd->add_option("--fen", options->fen, "Start position");
+  cmd->add_option("--fen", options->fen, "Start position, on any board (e.g. the hexagon's " +
+                                           std::string(board(BoardId::kHexagon).start_fen) + ")");
   cmd->callback([options] {
     const std::string spec = options->model.empty()
                                  ? options->engine
@@ -66,7 +86,7 @@ void add_play_command(CLI::App& app) {
       if (!human_turn) {
         const Move move = engine->choose_move(game);
         const MoveReport report = engine->last_report();
-        std::printf("engine plays %s   eval %+d cp, %llu nodes, %.2f s\n", to_string(move).c_str(), report.score_cp,
+        std::printf("engine plays %s   eval %+d cp, %llu nodes, %.2f s\n", to_string(move, game.position().board()).c_str(), report.score_cp,
                     static_cast<unsigned long long>(report.nodes), report.seconds);
         game.play(move);
         continue;

@@ -7,25 +7,29 @@
 #include <random>
 #include <span>
 
+#include "nn/encoding.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
 
 class ReplayBuffer;
 
+// C is the encoding's canvas; every board's cells sit on it as Encoding places them.
 struct TrainingBatch {
-  torch::Tensor input;              // [N, kInputPlanes, 7, 7]
+  torch::Tensor input;              // [N, kInputPlanes, C, C]
   torch::Tensor policy_indices;     // [N, K] (long): the policy entries of the visited moves, K the most in a row
   torch::Tensor policy_targets;     // [N, K]: their visit shares (0 for the padding)
   torch::Tensor wdl;                // [N] (long): 0 win, 1 draw, 2 loss for the side to move
-  torch::Tensor ownership;          // [N, 49]: 1 own, -1 the opponent's, 0 empty at the end, side to move's view
-  torch::Tensor piece_diff;         // [N]: final (own - opponent) pieces / 49
+  torch::Tensor ownership;          // [N, C * C]: 1 own, -1 the opponent's, 0 empty at the end, side to move's view
+  torch::Tensor board_mask;         // [N, C * C]: 1 on the board's cells
+  torch::Tensor piece_diff;         // [N]: final (own - opponent) pieces / cells of the board
   torch::Tensor final_board_known;  // [N]: 1, or 0 where ownership and piece_diff are unknown (resigned)
 };
 
-// Sample i under symmetry symmetries[i] (see transform_position).
-TrainingBatch assemble_batch(std::span<const TrainingSample* const> samples, std::span<const int> symmetries);
-// `size` samples drawn from the replay window, each under a random symmetry.
-TrainingBatch sample_batch(const ReplayBuffer& buffer, int size, std::mt19937_64& rng);
+// Sample i under symmetry symmetries[i] of its board (see transform_position).
+TrainingBatch assemble_batch(const Encoding& encoding, std::span<const TrainingSample* const> samples,
+                             std::span<const int> symmetries);
+// `size` samples drawn from the replay window, each under a random one of its augmentation_symmetries.
+TrainingBatch sample_batch(const Encoding& encoding, const ReplayBuffer& buffer, int size, std::mt19937_64& rng);
 
 }  // namespace ataxx

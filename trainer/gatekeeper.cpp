@@ -15,15 +15,23 @@ std::string nn_spec(const RunConfig& config, const RunDirectory& dir, const std:
   return network_player_spec(config, dir.model_path(model), visits);
 }
 
-PairResult play_pair(const std::string& first_name, const std::string& first_spec, const std::string& second_name,
-                     const std::string& second_spec, int games, int concurrency, std::uint64_t seed,
+// The openings of every board of the run, one board after the other, so that every match plays
+// them all.
+std::vector<Position> match_openings(const RunConfig& config) {
+  std::vector<std::vector<Position>> suites;
+  for (const BoardPlan& plan : board_plans(config)) suites.push_back(board_openings(*plan.board, plan.openings));
+  return interleave(suites);
+}
+
+PairResult play_pair(const RunConfig& config, const std::string& first_name, const std::string& first_spec,
+                     const std::string& second_name, const std::string& second_spec, int games, std::uint64_t seed,
                      const std::optional<SprtParams>& sprt, SprtVerdict* verdict = nullptr) {
   MatchConfig match;
   match.player1 = first_spec;
   match.player2 = second_spec;
   match.games = games;
-  match.concurrency = concurrency;
-  match.openings = default_openings();
+  match.concurrency = config.gating.concurrency;
+  match.openings = match_openings(config);
   match.seed = seed;
   match.sprt = sprt;
   const MatchResult result = run_match(match);
@@ -40,8 +48,8 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, spdl
   if (!g.sprt.empty()) sprt = parse_sprt(g.sprt);
   SprtVerdict verdict = SprtVerdict::kContinue;
   const PairResult result =
-      play_pair(candidate, nn_spec(config, dir, candidate, g.visits), best, nn_spec(config, dir, best, g.visits),
-                g.games, g.concurrency, config.run.seed + generation, sprt, &verdict);
+      play_pair(config, candidate, nn_spec(config, dir, candidate, g.visits), best, nn_spec(config, dir, best, g.visits),
+                g.games, config.run.seed + generation, sprt, &verdict);
   const MatchScore score{result.first_wins, result.second_wins, result.draws};
   const bool by_threshold = !sprt || (verdict == SprtVerdict::kContinue && g.undecided == "threshold");
   const bool promoted = by_threshold ? score.score() >= g.threshold : verdict == SprtVerdict::kAcceptH1;
@@ -63,9 +71,8 @@ void play_ladder(const RunConfig& config, const RunDirectory& dir, spdlog::logge
   int generation = 0;
   std::sscanf(model.c_str(), "gen-%d", &generation);
   for (const std::string& baseline : config.ladder.baselines) {
-    const PairResult r = play_pair(model, nn_spec(config, dir, model, config.ladder.visits), baseline, baseline,
-                                   config.ladder.games, config.gating.concurrency, config.run.seed + 7 * generation,
-                                   std::nullopt);
+    const PairResult r = play_pair(config, model, nn_spec(config, dir, model, config.ladder.visits), baseline, baseline,
+                                   config.ladder.games, config.run.seed + 7 * generation, std::nullopt);
     log.info("ladder {} vs {}: {} - {} - {}", model, baseline, r.first_wins, r.second_wins, r.draws);
     dir.record_match(generation, r, "ladder");
   }

@@ -27,8 +27,11 @@ InferenceOptions inference_options(const RunConfig& config) {
   return options;
 }
 
-std::vector<Position> selfplay_openings(const RunConfig& config) {
-  return config.selfplay.openings.empty() ? default_openings() : load_openings(config.selfplay.openings);
+std::vector<BoardOpenings> selfplay_boards(const RunConfig& config) {
+  std::vector<BoardOpenings> boards;
+  for (const BoardPlan& plan : board_plans(config))
+    boards.push_back({plan.board, plan.share, board_openings(*plan.board, plan.openings)});
+  return boards;
 }
 
 // Every session plays other games: processes sharing a run must never repeat one another.
@@ -90,7 +93,7 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
       2,
       [&](int task) {
         if (task == 1) return watch();
-        session.stats = play_selfplay_games(config, selfplay_openings(config), session_seed(config), server,
+        session.stats = play_selfplay_games(config, selfplay_boards(config), session_seed(config), server,
                                             std::numeric_limits<int>::max(), halt, write);
         halt = true;
       },

@@ -27,15 +27,24 @@ void set_learning_rate(torch::optim::Optimizer& optimizer, double lr) {
 }
 
 void pin_memory(TrainingBatch& b) {
-  for (torch::Tensor* t : {&b.input, &b.policy_indices, &b.policy_targets, &b.wdl, &b.ownership, &b.piece_diff,
-                           &b.final_board_known})
+  for (torch::Tensor* t : {&b.input, &b.policy_indices, &b.policy_targets, &b.wdl, &b.ownership, &b.board_mask,
+                           &b.piece_diff, &b.final_board_known})
     *t = t->pin_memory();
+}
+
+BoardSet boards_of(const RunConfig& config) {
+  BoardSet set;
+  set.boards.clear();
+  for (const BoardPlan& plan : board_plans(config)) set.boards.push_back(plan.board);
+  return set;
 }
 
 }  // namespace
 
 struct Trainer::Impl {
   RunConfig config;
+  BoardSet boards;
+  Encoding encoding{kMaxBoardSize};
   std::string config_yaml;
   torch::Device device{torch::kCPU};
   AtaxxNet net{nullptr};
@@ -46,6 +55,8 @@ struct Trainer::Impl {
 Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path)
     : impl_(std::make_unique<Impl>()) {
   impl_->config = config;
+  impl_->boards = boards_of(config);
+  impl_->encoding = impl_->boards.encoding();
   impl_->config_yaml = config_yaml;
   impl_->device = torch_compat::parse_device(config.inference.device);
   torch::manual_seed(config.run.seed);
@@ -56,6 +67,9 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
       throw ModelFileError("checkpoint '" + checkpoint_path + "' holds a " + std::to_string(info.shape.blocks) + "x" +
                            std::to_string(info.shape.channels) + " network; the config asks for " +
                            std::to_string(shape.blocks) + "x" + std::to_string(shape.channels));
+    if (info.boards.names() != impl_->boards.names())
+      throw ModelFileError("checkpoint '" + checkpoint_path + "' was trained on " + info.boards.names() +
+                           "; the config names " + impl_->boards.names() + " (a run keeps its boards: start a new run)");
     impl_->step = info.step;
   }
   impl_->net = AtaxxNet(shape);
@@ -77,7 +91,7 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
   // The next batch is assembled on another thread while this one trains.
   auto assemble = [&] {
     return std::async(std::launch::async, [&] {
-      TrainingBatch batch = sample_batch(buffer, t.batch_size, rng);
+      TrainingBatch batch = sample_batch(impl_->encoding, buffer, t.batch_size, rng);
       if (device.is_cuda()) pin_memory(batch);  // so that the copies to the device are asynchronous
       return batch;
     });
@@ -97,8 +111,9 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
     // Ownership and piece difference only where the game was played out (not resigned).
     const auto known = batch.final_board_known.to(device, true);
     const auto known_count = known.sum().clamp_min(1.0);
-    const auto ownership_loss =
-        ((out.ownership - batch.ownership.to(device, true)).square().mean(1) * known).sum() / known_count;
+    const auto mask = batch.board_mask.to(device, true);
+    const auto ownership_error = ((out.ownership - batch.ownership.to(device, true)).square() * mask).sum(1) / mask.sum(1);
+    const auto ownership_loss = (ownership_error * known).sum() / known_count;
     const auto piece_diff_loss = ((out.piece_diff - batch.piece_diff.to(device, true)).square() * known).sum() / known_count;
     const auto loss = t.policy_weight * policy_loss + t.value_weight * value_loss +
                       t.ownership_weight * ownership_loss + t.piece_diff_weight * piece_diff_loss;
@@ -121,6 +136,7 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
 
 void Trainer::save_checkpoint(const std::string& path) const {
   CheckpointInfo info;
+  info.boards = impl_->boards;
   info.shape = impl_->net->shape();
   info.rules = impl_->config.rules;
   info.step = impl_->step;
@@ -133,6 +149,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
 
 void Trainer::save_play_file(const std::string& path, const ModelInfo& info) const {
   ModelInfo with_step = info;
+  with_step.boards = impl_->boards;
   with_step.shape = impl_->net->shape();
   with_step.step = impl_->step;
   with_step.rules = impl_->config.rules;

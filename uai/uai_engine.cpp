@@ -17,12 +17,12 @@ int to_int(const std::string& text, const std::string& what) {
   return static_cast<int>(std::clamp<long long>(*value, -1'000'000'000, 1'000'000'000));
 }
 
-std::string info_line(const MoveReport& r) {
+std::string info_line(const MoveReport& r, const Board& board) {
   std::ostringstream line;
   line << "info depth " << r.depth << " nodes " << r.nodes << " nps "
        << static_cast<long long>(r.nodes / std::max(r.seconds, 1e-6)) << " score cp " << r.score_cp << " time "
        << static_cast<int>(r.seconds * 1000) << " pv";
-  for (const Move m : r.pv) line << ' ' << to_string(m);
+  for (const Move m : r.pv) line << ' ' << to_string(m, board);
   return line.str();
 }
 
@@ -292,7 +292,8 @@ void UaiEngine::handle_go(std::string_view args, int go_number) {
   }
   limits.stop = &stop_;
   player_->set_limits(limits);
-  player_->on_progress([this](const MoveReport& r) { say(info_line(r)); });
+  const Board* board = &game_.position().board();
+  player_->on_progress([this, board](const MoveReport& r) { say(info_line(r, *board)); });
   Move best;
   try {
     best = player_->choose_move(game_);
@@ -304,8 +305,8 @@ void UaiEngine::handle_go(std::string_view args, int go_number) {
     std::lock_guard lock(mutex_);
     infinite_running_ = false;
   }
-  say(info_line(player_->last_report()));
-  say("bestmove " + to_string(best));
+  say(info_line(player_->last_report(), *board));
+  say("bestmove " + to_string(best, *board));
 }
 
 }  // namespace ataxx

@@ -74,16 +74,40 @@ TEST(RunConfig, KeysOfTheSynchronousLoopSayWhatReplacedThem) {
   EXPECT_NE(error_of("selfplay:\n  games_per_generation: 9\n").find("training.min_samples"), std::string::npos);
 }
 
+TEST(RunConfig, BoardsAreParallelListsCheckedAgainstEachOther) {
+  const RunConfig c = parse_run_config("boards:\n  names: [7x7, 8x8, hexagon]\n  shares: [2, 1, 1]\n", "test.yaml");
+  const std::vector<BoardPlan> plans = board_plans(c);
+  ASSERT_EQ(plans.size(), 3U);
+  EXPECT_EQ(plans[2].board, &board(BoardId::kHexagon));
+  EXPECT_DOUBLE_EQ(plans[0].share, 0.5);
+  EXPECT_DOUBLE_EQ(plans[1].share, 0.25);
+  EXPECT_EQ(plans[1].openings, "");
+  EXPECT_DOUBLE_EQ(board_plans(RunConfig{}).front().share, 1.0);
+  EXPECT_NE(error_of("boards:\n  names: [7x7, 9x9]\n").find("boards.names: unknown board '9x9'"), std::string::npos);
+  EXPECT_NE(error_of("boards:\n  names: [7x7, 7x7]\n").find("named twice"), std::string::npos);
+  EXPECT_NE(error_of("boards:\n  names: []\n").find("boards.names: names no board"), std::string::npos);
+  EXPECT_NE(error_of("boards:\n  names: [7x7, 8x8]\n  shares: [1]\n").find("boards.shares: has 1 entries for 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("boards:\n  names: [7x7]\n  shares: [-1]\n").find("positive"), std::string::npos);
+  EXPECT_NE(error_of("boards:\n  openings: [a.txt, b.txt]\n").find("boards.openings: has 2 entries for 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("selfplay:\n  openings: x.txt\n").find("boards.openings"), std::string::npos);
+}
+
 TEST(RunConfig, EffectiveConfigRoundTrips) {
   RunConfig c;
   c.selfplay.visits = 77;
   c.gating.sprt = "0,10,0.05,0.05";
   c.run.seed = 123456789012345ULL;
-  c.selfplay.openings = "suite: with 'quotes' and # marks";
+  c.boards.names = {"7x7", "hexagon"};
+  c.boards.shares = {2, 1.5};
+  c.boards.openings = {"suite: with 'quotes' and # marks", ""};
   c.ladder.baselines = {"random", "alphabeta:depth=2,time=100"};
   const std::string yaml = to_yaml(c);
   const RunConfig back = parse_run_config(yaml, "round trip");
-  EXPECT_EQ(back.selfplay.openings, c.selfplay.openings);
+  EXPECT_EQ(back.boards.names, c.boards.names);
+  EXPECT_EQ(back.boards.shares, c.boards.shares);
+  EXPECT_EQ(back.boards.openings, c.boards.openings);
   EXPECT_EQ(back.ladder.baselines, c.ladder.baselines);
   EXPECT_EQ(back.training.weight_decay, c.training.weight_decay);
   EXPECT_EQ(to_yaml(parse_run_config(yaml, "round trip")), yaml);

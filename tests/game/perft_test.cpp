@@ -74,7 +74,7 @@ TEST(Perft, BulkCountingMatchesMakingEveryMove) {
       grandchild.generate_moves(leaves);
       made += leaves.size();
     }
-    EXPECT_EQ(made, nodes) << to_string(move);
+    EXPECT_EQ(made, nodes) << to_string(move, pos.board());
   }
 }
 

@@ -9,7 +9,7 @@
 namespace ataxx {
 namespace {
 
-Square sq(const char* name) { return make_square(name[0] - 'a', name[1] - '1'); }
+Square sq(const char* name) { return *board_7x7().find(name[0] - 'a', name[1] - '1'); }
 
 TEST(Fen, StartPosition) {
   const Position pos = Position::startpos();
@@ -99,13 +99,13 @@ TEST(MoveGeneration, IsLegalAgreesWithGeneration) {
     MoveList moves;
     pos.generate_moves(moves);
     int legal = 0;
-    for (Square from = 0; from <= kNumSquares; ++from)
-      for (Square to = 0; to <= kNumSquares; ++to) {
+    for (Square from = 0; from <= kMaxCells; ++from)
+      for (Square to = 0; to <= kMaxCells; ++to) {
         const Move m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
-        if (from != to && (from == kNumSquares || to == kNumSquares)) continue;
+        if (from != to && (from == kMaxCells || to == kMaxCells)) continue;
         if (pos.is_legal(m)) {
           ++legal;
-          EXPECT_NE(std::find(moves.begin(), moves.end(), m), moves.end()) << to_string(m);
+          EXPECT_NE(std::find(moves.begin(), moves.end(), m), moves.end()) << to_string(m, pos.board());
         }
       }
     EXPECT_EQ(legal, moves.size());

@@ -23,7 +23,7 @@ class ThrowingPlayer final : public Player {
 class IllegalPlayer final : public Player {
  public:
   void new_game(std::uint64_t) override {}
-  Move choose_move(const Game&) override { return parse_move("d4"); }
+  Move choose_move(const Game&) override { return parse_move("d4", board_7x7()); }
 };
 
 MatchConfig config(const std::string& p1, const std::string& p2, int games, int concurrency) {
@@ -162,7 +162,7 @@ TEST(Pgn, WritesTagsMovesAndResult) {
   game.index = 4;
   game.player1_is_x = false;
   game.start = Position::startpos();
-  for (const char* m : {"g2", "a2", "a7c5"}) game.moves.push_back(parse_move(m));
+  for (const char* m : {"g2", "a2", "a7c5"}) game.moves.push_back(parse_move(m, board_7x7()));
   game.outcome = {Result::kDraw, EndReason::kHalfmoveClock};
   const std::string pgn = to_pgn(game, "alpha", "beta", "test");
   EXPECT_NE(pgn.find("[Round \"5\"]"), std::string::npos);

@@ -21,7 +21,7 @@ namespace {
 class ScriptedEvaluator final : public Evaluator {
  public:
   std::function<float(const Position&)> value_of = [](const Position&) { return 0.0f; };
-  std::map<Move, float, bool (*)(Move, Move)> root_priors{[](Move a, Move b) { return to_string(a) < to_string(b); }};
+  std::map<Move, float, bool (*)(Move, Move)> root_priors{[](Move a, Move b) { return to_string(a, board_7x7()) < to_string(b, board_7x7()); }};
   std::uint64_t root_hash = 0;
   int requests = 0;
   int batches = 0;
@@ -70,26 +70,26 @@ TEST(Search, FollowsTheMoveWhoseChildIsGood) {
   // Every position where x holds b6 is won for x: search should settle on b6.
   ScriptedEvaluator evaluator;
   evaluator.value_of = [](const Position& pos) {
-    const bool x_on_b6 = pos.pieces(Color::kX) & bit(make_square(1, 5));
+    const bool x_on_b6 = pos.pieces(Color::kX) & bit(5 * 7 + 1);
     return !x_on_b6 ? 0.0f : pos.side_to_move() == Color::kX ? 1.0f : -1.0f;
   };
   Search search(with_visits(400), 1);
   const SearchResult result = run_search(search, evaluator);
-  EXPECT_EQ(result.best_move(), parse_move("b6"));
-  EXPECT_GT(visits_of(result, parse_move("b6")), 300);
+  EXPECT_EQ(result.best_move(), parse_move("b6", board_7x7()));
+  EXPECT_GT(visits_of(result, parse_move("b6", board_7x7())), 300);
   EXPECT_GT(result.value, 0.5f);
 }
 
 TEST(Search, PriorsSteerExplorationWhenValuesAreEqual) {
   ScriptedEvaluator evaluator;
   evaluator.root_hash = Position::startpos().hash();
-  evaluator.root_priors[parse_move("f2")] = 50.0f;  // all others 1
+  evaluator.root_priors[parse_move("f2", board_7x7())] = 50.0f;  // all others 1
   Search search(with_visits(200), 1);
   const SearchResult result = run_search(search, evaluator);
-  EXPECT_EQ(result.best_move(), parse_move("f2"));
+  EXPECT_EQ(result.best_move(), parse_move("f2", board_7x7()));
   for (std::size_t i = 0; i < result.moves.size(); ++i)
-    if (result.moves[i] != parse_move("f2")) {
-      EXPECT_LT(result.visits[i], visits_of(result, parse_move("f2")));
+    if (result.moves[i] != parse_move("f2", board_7x7())) {
+      EXPECT_LT(result.visits[i], visits_of(result, parse_move("f2", board_7x7())));
     }
 }
 
@@ -143,7 +143,7 @@ TEST(Search, WithoutReuseAdvanceStartsAfresh) {
   params.reuse_tree = false;
   Search search(params, 1);
   run_search(search, evaluator);
-  search.advance(parse_move("b6"));
+  search.advance(parse_move("b6", board_7x7()));
   search.set_visits(0);
   EXPECT_EQ(run_search(search, evaluator).total_visits, 0);
 }
@@ -177,11 +177,11 @@ TEST(Search, AvoidsAThirdRepetitionThatLosesOnCount) {
   Search aware(with_visits(800), 1);
   aware.set_root(game.position(), game.recent_hashes());
   const SearchResult result = run_search(aware, evaluator);
-  EXPECT_LT(visits_of(result, parse_move("g5g7")), result.total_visits / 50);
+  EXPECT_LT(visits_of(result, parse_move("g5g7", board_7x7())), result.total_visits / 50);
   // Without the game's history the search cannot know, and treats g5g7 like any other jump.
   Search blind(with_visits(800), 1);
   blind.set_root(game.position());
-  EXPECT_GT(visits_of(run_search(blind, evaluator), parse_move("g5g7")), 3 * visits_of(result, parse_move("g5g7")));
+  EXPECT_GT(visits_of(run_search(blind, evaluator), parse_move("g5g7", board_7x7())), 3 * visits_of(result, parse_move("g5g7", board_7x7())));
 }
 
 TEST(Search, TreeReuseCarriesTheRepetitionHistory) {
@@ -191,11 +191,11 @@ TEST(Search, TreeReuseCarriesTheRepetitionHistory) {
   search.set_root(Position::from_fen("x5o/7/7/3x3/7/7/o5x x 0 1"));
   for (const char* m : {"a7a5", "g7g5", "a5a7", "g5g7", "a7a5", "g7g5", "a5a7"}) {
     run_search(search, evaluator);
-    search.advance(parse_move(m));
+    search.advance(parse_move(m, board_7x7()));
   }
   search.set_visits(800);
   const SearchResult result = run_search(search, evaluator);
-  EXPECT_LT(visits_of(result, parse_move("g5g7")), result.total_visits / 50);
+  EXPECT_LT(visits_of(result, parse_move("g5g7", board_7x7())), result.total_visits / 50);
 }
 
 TEST(Search, StopsAtTheNodeLimit) {
@@ -223,7 +223,7 @@ TEST(Search, PrincipalVariationStartsWithTheBestMove) {
 
 SearchResult three_moves() {
   SearchResult result;
-  result.moves = {parse_move("a6"), parse_move("b6"), parse_move("f2")};
+  result.moves = {parse_move("a6", board_7x7()), parse_move("b6", board_7x7()), parse_move("f2", board_7x7())};
   result.visits = {10, 70, 20};
   result.total_visits = 101;
   return result;
@@ -232,7 +232,7 @@ SearchResult three_moves() {
 TEST(ChooseMove, TemperatureZeroIsTheMostVisited) {
   const SearchResult result = three_moves();
   std::mt19937_64 rng(1);
-  for (int i = 0; i < 20; ++i) EXPECT_EQ(choose_move(result, 0.0f, rng), parse_move("b6"));
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(choose_move(result, 0.0f, rng), parse_move("b6", board_7x7()));
 }
 
 TEST(ChooseMove, TemperatureOneSamplesInProportionToVisits) {
@@ -240,33 +240,33 @@ TEST(ChooseMove, TemperatureOneSamplesInProportionToVisits) {
   std::mt19937_64 rng(1);
   std::map<std::string, int> counts;
   constexpr int kSamples = 20000;
-  for (int i = 0; i < kSamples; ++i) ++counts[to_string(choose_move(result, 1.0f, rng))];
+  for (int i = 0; i < kSamples; ++i) ++counts[to_string(choose_move(result, 1.0f, rng), board_7x7())];
   EXPECT_NEAR(counts["a6"] / double(kSamples), 0.1, 0.015);
   EXPECT_NEAR(counts["b6"] / double(kSamples), 0.7, 0.015);
   EXPECT_NEAR(counts["f2"] / double(kSamples), 0.2, 0.015);
   // A high temperature flattens the distribution.
   counts.clear();
-  for (int i = 0; i < kSamples; ++i) ++counts[to_string(choose_move(result, 10.0f, rng))];
+  for (int i = 0; i < kSamples; ++i) ++counts[to_string(choose_move(result, 10.0f, rng), board_7x7())];
   EXPECT_GT(counts["a6"] / double(kSamples), 0.25);
 }
 
 TEST(ChooseMove, TinyTemperaturesPickTheMostVisitedWithoutOverflow) {
   SearchResult result;
-  result.moves = {parse_move("a6"), parse_move("b6"), parse_move("f2")};
+  result.moves = {parse_move("a6", board_7x7()), parse_move("b6", board_7x7()), parse_move("f2", board_7x7())};
   result.visits = {50, 100, 1};
   result.total_visits = 152;
   std::mt19937_64 rng(1);
   for (const float temperature : {0.005f, 1e-6f, 1e-30f})
-    for (int i = 0; i < 200; ++i) ASSERT_EQ(choose_move(result, temperature, rng), parse_move("b6")) << temperature;
+    for (int i = 0; i < 200; ++i) ASSERT_EQ(choose_move(result, temperature, rng), parse_move("b6", board_7x7())) << temperature;
 }
 
 TEST(ChooseMove, NoVisitsAndBadTemperatures) {
   SearchResult result;
-  result.moves = {parse_move("a6"), parse_move("b6")};
+  result.moves = {parse_move("a6", board_7x7()), parse_move("b6", board_7x7())};
   result.visits = {0, 0};
   result.total_visits = 1;  // the root alone, as a search stopped at once leaves it
   std::mt19937_64 rng(1);
-  EXPECT_EQ(choose_move(result, 1.0f, rng), parse_move("a6"));
+  EXPECT_EQ(choose_move(result, 1.0f, rng), parse_move("a6", board_7x7()));
   EXPECT_THROW(choose_move(three_moves(), -1.0f, rng), std::invalid_argument);
   EXPECT_THROW(choose_move(three_moves(), std::nanf(""), rng), std::invalid_argument);
   EXPECT_THROW(choose_move(three_moves(), INFINITY, rng), std::invalid_argument);
@@ -302,7 +302,7 @@ TEST(Search, StaysUsableAfterTheEvaluatorFails) {
   UniformEvaluator working;
   expect_consistent(run_search(search, working), 300);
   // And across moves, with the subtree kept.
-  search.advance(parse_move("f2"));
+  search.advance(parse_move("f2", board_7x7()));
   search.set_visits(search.root_visits() + 100);
   EXPECT_THROW(run_search(search, failing), std::runtime_error);
   const int kept = search.root_visits();

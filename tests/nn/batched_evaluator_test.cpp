@@ -21,8 +21,8 @@ class CountingDevice final : public BatchDevice {
   Output run(int, const float* inputs, int n) override {
     auto rows = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n) * 3);
     for (int i = 0; i < n; ++i) {
-      const float* own = inputs + static_cast<std::size_t>(i) * kInputSize;
-      (*rows)[i * 3] = std::accumulate(own, own + kNumSquares, 0.0f) / 100;
+      const float* own = inputs + static_cast<std::size_t>(i) * encoding_.input_size();
+      (*rows)[i * 3] = std::accumulate(own, own + encoding_.area(), 0.0f) / 100;
     }
     {
       std::lock_guard lock(mutex);
@@ -33,11 +33,13 @@ class CountingDevice final : public BatchDevice {
   }
   std::uint64_t generation() const override { return 1; }
   std::string model_name() const override { return "counting"; }
+  Encoding encoding() const override { return encoding_; }
 
   std::mutex mutex;
   std::vector<int> batches;
   bool fail = false;
-  std::vector<float> logits = std::vector<float>(4096 * kPolicySize, 0.0f);
+  const Encoding encoding_{7};
+  std::vector<float> logits = std::vector<float>(4096 * encoding_.policy_size(), 0.0f);
 };
 
 struct Leaf {
@@ -137,7 +139,7 @@ TEST(SimulatedDevice, AnswersUniformPriorsAndAnEvenValue) {
     for (float p : leaf.priors) EXPECT_FLOAT_EQ(p, 1.0f / leaf.priors.size());
   }
   EXPECT_EQ(evaluator.model_name(), "simulated");
-  std::vector<float> too_many(33 * kInputSize);
+  std::vector<float> too_many(33 * device->encoding().input_size());
   EXPECT_THROW(device->run(0, too_many.data(), 33), std::invalid_argument);
 }
 

@@ -21,7 +21,7 @@ torch::Tensor parameter(AtaxxNet& net, const std::string& name) {
 
 TEST(Network, PolicyLogitsSitWherePolicyIndexLooksForThem) {
   // A network that passes the "empty squares" plane straight through to every policy channel,
-  // channel k scaled by k + 1: its logits are non-zero exactly at the one empty square's 17 entries.
+  // channel k scaled by k + 1: its logits are non-zero exactly at the one empty square's entries.
   torch::NoGradGuard no_grad;
   AtaxxNet net(ModelShape{1, 8});
   for (auto& p : net->parameters()) p.zero_();
@@ -30,30 +30,60 @@ TEST(Network, PolicyLogitsSitWherePolicyIndexLooksForThem) {
   parameter(net, "policy_conv.weight")[0][0][1][1] = 1.0f;
   parameter(net, "policy_bn.weight").fill_(1.0f);
   auto policy_out = parameter(net, "policy_out.weight");
-  for (int k = 0; k < kMovesPerSquare; ++k) policy_out[k][0][0][0] = k + 1.0f;
+  for (int k = 0; k < kMoveTypes; ++k) policy_out[k][0][0][0] = k + 1.0f;
   net->eval();
 
-  const Square hole = make_square(4, 4);  // e5
-  const Bitboard o = bit(make_square(0, 0));
-  const Position pos = Position::from_bitboards(kAllSquares & ~bit(hole) & ~o, o, 0, Color::kX);
+  const Board& board = board_7x7();
+  const Encoding encoding(7);
+  const Square hole = 4 * 7 + 4;  // e5
+  const Bitboard o = bit(0);
+  const Position pos = Position::from_bitboards(board, board.cells & ~bit(hole) & ~o, o, 0, Color::kX);
   const Position* positions[] = {&pos};
-  const torch::Tensor logits = net->forward(encode_batch(positions)).policy_logits[0];
-  ASSERT_EQ(logits.size(0), kPolicySize);
+  const torch::Tensor logits = net->forward(encode_batch(encoding, positions)).policy_logits[0];
+  ASSERT_EQ(logits.size(0), encoding.policy_size());
 
   int non_zero = 0;
-  for (int index = 0; index < kPassIndex; ++index) {
+  for (int index = 0; index < encoding.pass_index(); ++index) {
     if (logits[index].item<float>() == 0.0f) continue;
     ++non_zero;
-    const Move move = move_from_policy_index(index);
-    EXPECT_EQ(move.is_pass() ? -1 : move.to, hole) << "index " << index;
+    EXPECT_EQ(index % encoding.area(), encoding.canvas_cell(board, hole)) << "index " << index;
   }
-  EXPECT_EQ(non_zero, kMovesPerSquare);
+  EXPECT_EQ(non_zero, kMoveTypes);
   MoveList moves;
   pos.generate_moves(moves);
   ASSERT_EQ(moves.size(), 1 + 16);  // the single and all 16 jumps to e5
-  const float unit = logits[policy_index(Move::single(hole))].item<float>();
-  for (const Move move : moves)  // each move's kind is its channel: (kind + 1) units
-    EXPECT_FLOAT_EQ(logits[policy_index(move)].item<float>(), unit * (policy_index(move) % kMovesPerSquare + 1));
+  const float unit = logits[encoding.policy_index(board, Move::single(hole))].item<float>();
+  for (const Move move : moves) {  // each move's type is its channel: (type + 1) units
+    const int index = encoding.policy_index(board, move);
+    EXPECT_FLOAT_EQ(logits[index].item<float>(), unit * (index / encoding.area() + 1));
+  }
+}
+
+// Masked trunk and masked pooling: what lies around a board on a larger canvas changes nothing.
+TEST(Network, OutputsDoNotDependOnTheCanvas) {
+  torch::NoGradGuard no_grad;
+  torch::manual_seed(5);
+  AtaxxNet net(ModelShape{2, 16});
+  for (auto& buffer : net->named_buffers())
+    if (buffer.key().find("running_mean") != std::string::npos) buffer.value().uniform_(-0.5, 0.5);
+  net->eval();
+  for (const char* fen : {"x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1", "x2o/1x2/4/o2x o 7 4"}) {
+    const Position pos = Position::from_fen(fen);
+    const Position* positions[] = {&pos};
+    const Encoding tight(pos.board().size), wide(9);
+    const NetworkOutput a = net->forward(encode_batch(tight, positions));
+    const NetworkOutput b = net->forward(encode_batch(wide, positions));
+    EXPECT_TRUE(torch::allclose(a.wdl_logits, b.wdl_logits, 1e-4, 1e-5)) << fen;
+    EXPECT_TRUE(torch::allclose(a.piece_diff, b.piece_diff, 1e-4, 1e-5)) << fen;
+    MoveList moves;
+    pos.generate_moves(moves);
+    for (const Move m : moves)
+      EXPECT_NEAR(a.policy_logits[0][tight.policy_index(pos.board(), m)].item<float>(),
+                  b.policy_logits[0][wide.policy_index(pos.board(), m)].item<float>(), 1e-4)
+          << fen;
+    EXPECT_NEAR(a.policy_logits[0][tight.pass_index()].item<float>(), b.policy_logits[0][wide.pass_index()].item<float>(),
+                1e-4);
+  }
 }
 
 struct Answer {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <fstream>
 #include <thread>
+#include <tuple>
 
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
@@ -15,7 +16,7 @@ std::string temp(const std::string& name) { return testing::TempDir() + "/" + na
 torch::Tensor sample_input() {
   std::vector<Position> positions = {Position::startpos(), Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 2")};
   std::vector<const Position*> pointers = {&positions[0], &positions[1]};
-  return encode_batch(pointers);
+  return encode_batch(Encoding(7), pointers);
 }
 
 TEST(ModelFile, PlayFileGivesBitIdenticalOutputs) {
@@ -63,9 +64,9 @@ TEST(Network, FoldedBatchNormsGiveTheSameOutputs) {
   EXPECT_TRUE(torch::allclose(before.piece_diff, after.piece_diff, 1e-4, 1e-4));
 }
 
-TEST(ModelFile, ParameterNamesAndShapesMatchFileVersion1) {
+TEST(ModelFile, ParameterNamesAndShapesMatchEncodingVersion2) {
   // Renaming a module or changing a shape silently breaks every saved model; this pins them.
-  std::ifstream in(std::string(ATAXX_SOURCE_DIR) + "/tests/nn/data/parameters-v1.txt");
+  std::ifstream in(std::string(ATAXX_SOURCE_DIR) + "/tests/nn/data/parameters-encoding-v2.txt");
   std::vector<std::string> expected;
   for (std::string line; std::getline(in, line);)
     if (!line.empty() && line[0] != '#') expected.push_back(line);
@@ -145,11 +146,13 @@ TEST(ModelFile, RejectsMissingForeignTruncatedAndWrongKindFiles) {
 }
 
 // A play file whose header fields are written by hand.
-void write_play_header(const std::string& path, std::int64_t blocks, const c10::IValue& step) {
+void write_play_header(const std::string& path, std::int64_t blocks, const c10::IValue& step,
+                       std::int64_t encoding = kEncodingVersion, const std::string& boards = "7x7") {
   torch::serialize::OutputArchive archive;
   archive.write("format", c10::IValue(std::string("ataxx-zero play file")));
   archive.write("version", c10::IValue(std::int64_t{1}));
-  archive.write("encoding_version", c10::IValue(std::int64_t{kEncodingVersion}));
+  archive.write("encoding_version", c10::IValue(encoding));
+  archive.write("boards", c10::IValue(boards));
   archive.write("blocks", c10::IValue(blocks));
   archive.write("channels", c10::IValue(std::int64_t{64}));
   archive.write("halfmove_limit", c10::IValue(std::int64_t{100}));
@@ -172,6 +175,33 @@ TEST(ModelFile, BoundsTheShapeAndTypesEveryField) {
   // A field of the wrong type is a ModelFileError, not LibTorch's own exception.
   write_play_header(temp("typed.net"), 2, c10::IValue(std::string("many")));
   EXPECT_THROW(load_play_file(temp("typed.net")), ModelFileError);
+}
+
+TEST(ModelFile, NetworksOfTheFirstEncodingAndUnknownBoardsAreRefusedWithTheReason) {
+  const std::vector<std::tuple<std::int64_t, std::string, std::string>> cases = {
+      {1, "7x7", "uses input encoding 1; this build encodes version 2"},
+      {2, "7x7,9x9", "unknown board '9x9'"},
+  };
+  for (const auto& [encoding, boards, reason] : cases) {
+    write_play_header(temp("refused.net"), 1, c10::IValue(std::int64_t{0}), encoding, boards);
+    try {
+      load_play_file(temp("refused.net"));
+      ADD_FAILURE() << reason;
+    } catch (const ModelFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(ModelFile, FilesRecordTheBoardsTheNetWasTrainedOn) {
+  AtaxxNet net(ModelShape{1, 8});
+  ModelInfo info;
+  info.boards = BoardSet::parse("7x7,hexagon");
+  save_play_file(temp("family.net"), net, info);
+  ModelInfo back;
+  load_play_file(temp("family.net"), &back);
+  EXPECT_EQ(back.boards.names(), "7x7,hexagon");
+  EXPECT_EQ(back.boards.encoding().canvas(), 9);
 }
 
 TEST(ModelFile, ADamagedByteIsRefusedBeforeLibTorchReadsIt) {
@@ -199,6 +229,7 @@ TEST(ModelFile, FilesOfTheFirstReleaseStillLoad) {
   archive.write("format", c10::IValue(std::string("ataxx-zero play file")));
   archive.write("version", c10::IValue(std::int64_t{1}));
   archive.write("encoding_version", c10::IValue(std::int64_t{kEncodingVersion}));
+  archive.write("boards", c10::IValue(std::string("7x7")));
   archive.write("blocks", c10::IValue(std::int64_t{1}));
   archive.write("channels", c10::IValue(std::int64_t{8}));
   archive.write("halfmove_limit", c10::IValue(std::int64_t{100}));

@@ -55,7 +55,7 @@ TEST(Greedy, BreaksTiesAtRandom) {
   std::set<std::string> chosen;
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
     greedy.new_game(seed);
-    chosen.insert(to_string(greedy.choose_move(Game())));
+    chosen.insert(to_string(greedy.choose_move(Game()), board_7x7()));
   }
   EXPECT_GT(chosen.size(), 2U);  // the 6 clones at the start all gain one piece
 }
@@ -75,7 +75,7 @@ TEST(AlphaBeta, FindsTheMoveThatWinsOutright) {
     Position after = pos;
     const Move move = player.choose_move(Game(pos));
     after.make_move(move);
-    EXPECT_EQ(after.outcome().result, Result::kXWins) << "depth " << depth << ": " << to_string(move);
+    EXPECT_EQ(after.outcome().result, Result::kXWins) << "depth " << depth << ": " << to_string(move, pos.board());
   }
 }
 

@@ -36,7 +36,8 @@ Played play(const RunConfig& config, const std::vector<Position>& openings, Eval
   Played played;
   std::mutex mutex;
   const std::atomic<bool> stop{false};
-  played.stats = play_selfplay_games(config, openings, 7, evaluator, games, stop, [&](SelfPlayBatch&& batch) {
+  const std::vector<BoardOpenings> boards = {{&openings.front().board(), 1.0, openings}};
+  played.stats = play_selfplay_games(config, boards, 7, evaluator, games, stop, [&](SelfPlayBatch&& batch) {
     std::lock_guard lock(mutex);
     played.games_emitted += batch.games;
     for (auto& s : batch.samples) played.samples.push_back(std::move(s));

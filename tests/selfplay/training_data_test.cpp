@@ -4,6 +4,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "game/game.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
@@ -12,7 +13,7 @@ namespace {
 TEST(TrainingData, ChunkRoundTrips) {
   std::vector<TrainingSample> samples(3);
   samples[0].position = Position::startpos();
-  samples[0].visits = {{16, 30}, {833, 1}};  // any real move's index: legality is the search's business
+  samples[0].visits = {{parse_move("c3a1", board_7x7()), 30}, {Move::pass(), 1}};  // legality is the search's business
   samples[0].final_board_known = false;
   samples[0].root_value = 0.25f;
   samples[0].result = -1;
@@ -20,14 +21,20 @@ TEST(TrainingData, ChunkRoundTrips) {
   samples[0].final_o = 0x5600000;
   samples[1].position = Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 17 9");
   samples[2].position = Position::from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 3 2");
+  samples.resize(5);
+  samples[3].position = Position::startpos(board(BoardId::kHexagon));
+  samples[3].visits = {{parse_move("a1c2", samples[3].position.board()), 2}, {parse_move("b2", samples[3].position.board()), 5}};
+  samples[4].position = Position::from_fen("7x/8/8/8/8/8/8/o7 o 0 1");
+  samples[4].final_x = bit(63);
+  samples[4].visits = {{parse_move("a1c3", samples[4].position.board()), 1}};
   samples[0].model = samples[2].model = "gen-0002";
   samples[1].model = "gen-0003";
   const std::string path = testing::TempDir() + "/chunk.zst";
   write_chunk(path, 2, samples);
   EXPECT_EQ(chunk_games(path), 2);
   const auto loaded = read_chunk(path);
-  ASSERT_EQ(loaded.size(), 3U);
-  for (int i = 0; i < 3; ++i) {
+  ASSERT_EQ(loaded.size(), 5U);
+  for (int i = 0; i < 5; ++i) {
     EXPECT_EQ(loaded[i].position, samples[i].position);
     EXPECT_EQ(loaded[i].visits, samples[i].visits);
     EXPECT_EQ(loaded[i].root_value, samples[i].root_value);
@@ -44,13 +51,26 @@ TEST(TrainingData, ChunksOfVersionTwoStillLoad) {
   const auto loaded = read_chunk(std::string(ATAXX_SOURCE_DIR) + "/tests/selfplay/data/chunk-v2.zst");
   ASSERT_EQ(loaded.size(), 2U);
   EXPECT_EQ(loaded[0].position, Position::startpos());
-  EXPECT_EQ(loaded[0].visits, (std::vector<std::pair<std::uint16_t, std::uint16_t>>{{16, 30}, {833, 1}}));
+  // Policy index 16 of the 7x7 layout: the jump to a1 from two files and two ranks up.
+  EXPECT_EQ(loaded[0].visits,
+            (std::vector<std::pair<Move, std::uint16_t>>{{parse_move("c3a1", board_7x7()), 30}, {Move::pass(), 1}}));
   EXPECT_EQ(loaded[0].result, -1);
   EXPECT_EQ(loaded[0].final_x, 0x1234U);
   EXPECT_TRUE(loaded[0].final_board_known);
   EXPECT_FALSE(loaded[1].final_board_known);
   EXPECT_EQ(loaded[1].position, Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 17 9"));
   EXPECT_EQ(loaded[0].model, "");
+}
+
+TEST(TrainingData, ChunksOfVersionThreeStillLoadWithLegalMoves) {
+  // Written by self-play before the board family, when samples held 7x7 policy indices.
+  const auto loaded = read_chunk(std::string(ATAXX_SOURCE_DIR) + "/tests/selfplay/data/chunk-v3.zst");
+  ASSERT_GT(loaded.size(), 10U);
+  for (const TrainingSample& s : loaded) {
+    EXPECT_EQ(&s.position.board(), &board_7x7());
+    EXPECT_EQ(s.model, "gen-0000");
+    for (const auto& [move, visits] : s.visits) EXPECT_TRUE(s.position.is_legal(move)) << s.position.fen();
+  }
 }
 
 TEST(TrainingData, ModelNamesAreChecked) {
@@ -80,14 +100,17 @@ std::string valid_chunk(std::vector<TrainingSample> samples) {
   return bytes_of(path);
 }
 
-TEST(TrainingData, RejectsPolicyIndicesThatAreNotMoves) {
-  for (const std::uint16_t index : {std::uint16_t{834}, std::uint16_t{60000}, std::uint16_t{1}}) {
+TEST(TrainingData, RejectsMovesThatAreNotMovesOfTheBoard) {
+  const Move not_moves[] = {Move::jump(3, 40), Move::single(49), Move{64, 3}, Move::jump(70, 3),
+                            parse_move("e5f4", board(BoardId::kHexagon))};  // on 7x7 e5 and f4 are neighbours
+  for (const Move move : not_moves) {
     std::vector<TrainingSample> samples(1);
-    samples[0].visits = {{index, 3}};  // index 1: a jump to a1 from off the board
-    EXPECT_NE(error_of(valid_chunk(samples)).find("policy index"), std::string::npos) << index;
+    samples[0].visits = {{move, 3}};
+    EXPECT_NE(error_of(valid_chunk(samples)).find("not one on the 7x7 board"), std::string::npos)
+        << int(move.from) << " " << int(move.to);
   }
   std::vector<TrainingSample> no_visits(1);
-  no_visits[0].visits = {{0, 0}};
+  no_visits[0].visits = {{Move::pass(), 0}};
   EXPECT_NE(error_of(valid_chunk(no_visits)).find("no visits"), std::string::npos);
 }
 

@@ -45,7 +45,7 @@ TEST(ReplayBuffer, SkipsADamagedChunkAndGoesOn) {
   std::filesystem::create_directories(dir);
   write_chunk(dir + "/gen-0000-a.zst", 1, samples_tagged(10, 0.0f));
   std::vector<TrainingSample> bad = samples_tagged(5, 0.5f);
-  bad[2].visits = {{60000, 1}};  // an index past the policy
+  bad[2].visits = {{Move::jump(70, 3), 1}};  // a move from off the board
   write_chunk(dir + "/gen-0000-b.zst", 1, bad);
   { std::ofstream(dir + "/gen-0000-c.zst") << "not a chunk"; }
   write_chunk(dir + "/gen-0001-a.zst", 1, samples_tagged(20, 1.0f));

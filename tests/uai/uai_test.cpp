@@ -58,7 +58,7 @@ TEST(Uai, PlaysLegalMovesUnderEachKindOfLimit) {
     const std::string out = uai.go(go);
     EXPECT_NE(out.find("info depth"), std::string::npos) << go;
     EXPECT_NE(out.find(" pv "), std::string::npos) << go;
-    EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(out)))) << go << ": " << out;
+    EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << go << ": " << out;
   }
 }
 
@@ -90,7 +90,7 @@ TEST(Uai, StopAnswersAnInfiniteSearchAtOnce) {
   uai.post("go infinite");
   const std::string out = uai.send("stop");
   EXPECT_NE(out.find("bestmove"), std::string::npos);
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out))));
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7())));
 }
 
 TEST(Uai, SetOptionChangesThePlayer) {
@@ -153,21 +153,21 @@ TEST(UaiProcess, KeepsReadingWhileAnInfiniteSearchRuns) {
   uai.send("isready");
   uai.expect("readyok");  // at once, the search still running
   uai.send("stop");
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9))));
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9), board_7x7())));
   // The commands sent during the search took effect after it, in order.
   uai.send("position startpos moves g2");
   uai.send("go depth 1");
   Game game;
   game.play("g2");
   const std::string answer = uai.expect("bestmove");
-  EXPECT_TRUE(game.position().is_legal(parse_move(answer.substr(9, answer.find(' ', 9) - 9)))) << answer;
+  EXPECT_TRUE(game.position().is_legal(parse_move(answer.substr(9, answer.find(' ', 9) - 9), board_7x7()))) << answer;
   uai.send("quit");
 }
 
 TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
   UaiProcess uai;
   uai.send("position startpos\ngo infinite\nstop");
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9))));
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9), board_7x7())));
   uai.send("isready");
   uai.expect("readyok");
 }
