@@ -66,7 +66,8 @@ class InferenceServer::Network final : public BatchDevice {
       : device_(torch_compat::parse_device(options.device)),
         bf16_(checked_bf16(options, device_)),
         net_(load_for(play_file, device_, bf16_)),
-        encoding_(net_->info.boards.encoding()) {}
+        boards_(net_->info.boards),
+        encoding_(boards_.encoding()) {}
   Encoding encoding() const override { return encoding_; }
 
   Output run(int, const float* inputs, int n) override {
@@ -85,9 +86,9 @@ class InferenceServer::Network final : public BatchDevice {
 
   void load(const std::string& play_file) {
     auto loaded = load_for(play_file, device_, bf16_);
-    if (loaded->info.boards.encoding().canvas() != encoding_.canvas())
+    if (loaded->info.boards.names() != boards_.names())
       throw std::invalid_argument("inference: " + play_file + " plays " + loaded->info.boards.names() +
-                                  ", which needs another canvas than the network it would replace");
+                                  "; the network it would replace plays " + boards_.names());
     std::lock_guard lock(mutex_);
     net_ = std::move(loaded);
   }
@@ -101,6 +102,7 @@ class InferenceServer::Network final : public BatchDevice {
   bool bf16_;
   mutable std::mutex mutex_;  // guards net_
   std::shared_ptr<LoadedNet> net_;
+  const BoardSet boards_;  // every network this device loads plays these
   const Encoding encoding_;
 };
 
@@ -111,11 +113,21 @@ BatchingOptions batching(const InferenceOptions& o) { return {o.max_batch, o.dea
 }  // namespace
 
 InferenceServer::InferenceServer(const std::string& play_file, const InferenceOptions& options)
-    : network_(std::make_shared<Network>(play_file, options)), batcher_(network_, batching(options)) {}
+    : network_(std::make_shared<Network>(play_file, options)),
+      boards_(network_->current()->info.boards),
+      batcher_(network_, batching(options)) {}
 
 InferenceServer::~InferenceServer() = default;
 
-void InferenceServer::evaluate(std::span<const EvalRequest> batch) { batcher_.evaluate(batch); }
+void InferenceServer::evaluate(std::span<const EvalRequest> batch) {
+  for (const EvalRequest& request : batch) {
+    const Board& board = request.position->board();
+    if (boards_.contains(board)) continue;
+    throw std::invalid_argument("model " + model_name() + " was trained on " + boards_.names() + " and does not play " +
+                                std::string(board.name));
+  }
+  batcher_.evaluate(batch);
+}
 void InferenceServer::load(const std::string& play_file) { network_->load(play_file); }
 ModelInfo InferenceServer::info() const { return network_->current()->info; }
 std::string InferenceServer::model_name() const { return network_->model_name(); }

@@ -26,9 +26,10 @@ class InferenceServer final : public Evaluator {
   InferenceServer(const std::string& play_file, const InferenceOptions& options);
   ~InferenceServer() override;
 
+  // Throws std::invalid_argument for a position on a board the network was not trained on.
   void evaluate(std::span<const EvalRequest> batch) override;
-  // Loads another play file; batches already running finish on the old network, the next
-  // batch runs on the new one.
+  // Loads another play file of the same boards; batches already running finish on the old
+  // network, the next batch runs on the new one.
   void load(const std::string& play_file);
   ModelInfo info() const;
   std::string model_name() const override;
@@ -37,6 +38,7 @@ class InferenceServer final : public Evaluator {
  private:
   class Network;
   std::shared_ptr<Network> network_;
+  BoardSet boards_;
   BatchedEvaluator batcher_;
 };
 

@@ -29,9 +29,10 @@
 namespace ataxx::cli {
 namespace {
 
-void bench_perft(int min_depth, int max_depth) {
-  const Position start = Position::startpos();
-  std::printf("perft from the start position, 1 thread, leaves counted at the last ply\n");
+void bench_perft(const std::string& fen, int min_depth, int max_depth) {
+  const Position start = Position::from_fen(fen);
+  std::printf("perft from %s (%s), 1 thread, leaves counted at the last ply\n", start.fen().c_str(),
+              std::string(start.board().name).c_str());
   std::printf("%5s %14s %10s %16s\n", "depth", "leaves", "seconds", "leaves/s");
   for (int depth = min_depth; depth <= max_depth; ++depth) {
     const auto begin = std::chrono::steady_clock::now();
@@ -274,10 +275,18 @@ void add_bench_command(CLI::App& app) {
   bench->require_subcommand(1);
 
   auto* perft_bench = bench->add_subcommand("perft", "Move generation speed: perft leaves per second");
-  auto depths = std::make_shared<std::pair<int, int>>(6, 7);
-  perft_bench->add_option("--min-depth", depths->first, "First depth")->check(CLI::Range(1, 9));
-  perft_bench->add_option("--max-depth", depths->second, "Last depth")->check(CLI::Range(1, 9));
-  perft_bench->callback([depths] { bench_perft(depths->first, depths->second); });
+  struct PerftOptions {
+    std::string fen{Position::kStartFen};
+    int min_depth = 6;
+    int max_depth = 7;
+  };
+  auto perft_options = std::make_shared<PerftOptions>();
+  perft_bench->add_option("--fen", perft_options->fen, "Root position, on any board (default: the 7x7 start)");
+  perft_bench->add_option("--min-depth", perft_options->min_depth, "First depth")->check(CLI::Range(1, 9));
+  perft_bench->add_option("--max-depth", perft_options->max_depth, "Last depth")->check(CLI::Range(1, 9));
+  perft_bench->callback([perft_options] {
+    bench_perft(perft_options->fen, perft_options->min_depth, perft_options->max_depth);
+  });
 
   struct MctsOptions {
     int trees = 64;

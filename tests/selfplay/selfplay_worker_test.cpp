@@ -85,6 +85,34 @@ class TwoModels final : public Evaluator {
   std::atomic<int> batches_{0};
 };
 
+TEST(SelfPlayWorker, GamesSpreadOverTheBoardsByShareAndStartFromTheirOpenings) {
+  UniformEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.selfplay.opening_share = 0;  // every game from its board's start
+  config.selfplay.concurrent_games = 8;
+  const std::vector<BoardOpenings> boards = {{&board(BoardId::k4x4), 0.75, {}},
+                                             {&board(BoardId::kHexagon), 0.25, {}},
+                                             {&board(BoardId::k8x8), 0.0, {}}};
+  std::mutex mutex;
+  std::map<std::string, int> first_moves;  // games per board: samples of fullmove 1 with x to move
+  const std::atomic<bool> stop{false};
+  play_selfplay_games(config, boards, 11, evaluator, 40, stop, [&](SelfPlayBatch&& batch) {
+    std::lock_guard lock(mutex);
+    for (const TrainingSample& s : batch.samples) {
+      EXPECT_NE(&s.position.board(), &board(BoardId::k8x8));
+      for (const auto& [move, visits] : s.visits) EXPECT_TRUE(s.position.is_legal(move)) << s.position.fen();
+      if (s.position.fullmove_number() == 1 && s.position.side_to_move() == Color::kX) {
+        ++first_moves[std::string(s.position.board().name)];
+        EXPECT_EQ(s.position.fen(), s.position.board().start_fen);
+      }
+    }
+  });
+  EXPECT_EQ(first_moves["4x4"] + first_moves["hexagon"], 40);
+  EXPECT_GT(first_moves["4x4"], first_moves["hexagon"]);
+  EXPECT_GT(first_moves["hexagon"], 0);
+}
+
 TEST(SelfPlayWorker, EverySampleNamesTheModelThatPlayedIt) {
   TwoModels evaluator;
   RunConfig config = small_config();

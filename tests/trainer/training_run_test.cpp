@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "nn/model_file.h"
 #include "selfplay/training_data.h"
 
 namespace fs = std::filesystem;
@@ -97,7 +98,9 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
   std::string last_promoted = "gen-0000";
   for (std::size_t i = 0; i < gating.size(); ++i) {
     const auto& row = gating[i];
-    if (i > 0) EXPECT_GT(row[0], gating[i - 1][0]);
+    if (i > 0) {
+      EXPECT_GT(row[0], gating[i - 1][0]);
+    }
     EXPECT_EQ(row[1], last_promoted) << "each candidate plays the best model of its time";
     EXPECT_EQ(std::stoi(row[2]) + std::stoi(row[3]) + std::stoi(row[4]), 8);
     EXPECT_EQ(row[6], std::stod(row[5]) >= 0.5 ? "1" : "0") << "score " << row[5];
@@ -114,6 +117,32 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
   EXPECT_GE(ladder_rows, 2);
   EXPECT_TRUE(fs::exists(run + "/ratings.csv"));
   EXPECT_TRUE(fs::exists(run + "/plots/losses.png"));
+}
+
+// One network for three boards: self-play plays each, the trainer learns from all of them and the
+// models say which boards they play.
+TEST(TrainingRun, SlowTinyFamilyRunPlaysAndTrainsEveryBoard) {
+  const std::string run = testing::TempDir() + "/tiny-family-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  {
+    std::ifstream tiny(kTinyConfig);
+    std::ofstream out(config);
+    out << tiny.rdbuf() << "boards:\n  names: [5x5, 7x7, hexagon]\n  shares: [1, 1, 2]\n";
+  }
+  ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
+  std::map<std::string, int> samples_per_board;
+  for (const auto& entry : fs::directory_iterator(run + "/games"))
+    for (const TrainingSample& s : read_chunk(entry.path())) {
+      ++samples_per_board[std::string(s.position.board().name)];
+      for (const auto& [move, visits] : s.visits) ASSERT_TRUE(s.position.is_legal(move)) << s.position.fen();
+    }
+  EXPECT_EQ(samples_per_board.size(), 3U);
+  EXPECT_GT(samples_per_board["hexagon"], samples_per_board["5x5"]);  // twice the share of games, longer games
+  ModelInfo info;
+  load_play_file(run + "/models/gen-0003.net", &info);
+  EXPECT_EQ(info.boards.names(), "5x5,7x7,hexagon");
+  EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
 }
 
 TEST(TrainingRun, SlowSigkillAndResumeLosesNothing) {
@@ -194,7 +223,9 @@ TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
   std::ifstream best_file(run + "/models/best");
   std::string best;
   best_file >> best;
-  if (best != "gen-0000") EXPECT_GT(models.size(), 1U) << "self-play should follow promotions";
+  if (best != "gen-0000") {
+    EXPECT_GT(models.size(), 1U) << "self-play should follow promotions";
+  }
 }
 
 }  // namespace

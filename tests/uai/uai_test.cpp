@@ -4,6 +4,7 @@
 
 #include "match/match.h"
 #include "match/openings.h"
+#include "nn/inference_server.h"
 #include "players/engine_process.h"
 #include "uai/uai_engine.h"
 
@@ -60,6 +61,34 @@ TEST(Uai, PlaysLegalMovesUnderEachKindOfLimit) {
     EXPECT_NE(out.find(" pv "), std::string::npos) << go;
     EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << go << ": " << out;
   }
+}
+
+TEST(Uai, PlaysEveryBoardFromItsFenInItsNotation) {
+  for (int id = 0; id < kNumBoards; ++id) {
+    const Board& board = ataxx::board(static_cast<BoardId>(id));
+    Game game(Position::startpos(board));
+    MoveList moves;
+    game.position().generate_moves(moves);
+    const std::string first = to_string(moves[moves.size() - 1], board);
+    game.play(first);
+    UaiSession uai;
+    uai.send("position fen " + std::string(board.start_fen) + " moves " + first);
+    const std::string out = uai.go("go depth 2");
+    EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(out), board))) << board.name << ": " << out;
+  }
+}
+
+TEST(Uai, ANetworkAskedForABoardItWasNotTrainedOnSaysSo) {
+  const std::string model = testing::TempDir() + "/seven-only.net";
+  write_random_play_file(model, {1, 8}, 3);
+  UaiSession uai;
+  uai.send("setoption name Model value " + model);
+  uai.send("position fen " + std::string(board(BoardId::kHexagon).start_fen));
+  const std::string out = uai.go("go nodes 50");
+  EXPECT_NE(out.find("info string error: model random-init was trained on 7x7 and does not play hexagon"),
+            std::string::npos)
+      << out;
+  EXPECT_TRUE(Position::startpos(board(BoardId::kHexagon)).is_legal(parse_move(UaiSession::bestmove(out), board(BoardId::kHexagon))));
 }
 
 TEST(Uai, PassAndGameOverAnswerNullMove) {
