@@ -4,6 +4,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "nn/cpu_network.h"
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
 
@@ -14,16 +15,29 @@ using Clock = std::chrono::steady_clock;
 
 struct LoadedNet {
   AtaxxNet net{nullptr};
+  std::unique_ptr<const CpuNetwork> cpu;  // the CPU's forward pass, when it runs on the CPU in Eigen
   ModelInfo info;
   std::uint64_t generation = 0;  // which network of the process's life: cache entries carry it
 };
 
-std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device device, bool bf16) {
+FoldedParameters folded_parameters(AtaxxNetImpl& net) {
+  FoldedParameters parameters;
+  for (const auto& item : net.named_parameters()) {
+    const torch::Tensor t = item.value().detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    parameters[item.key()] = {t.sizes().vec(), std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel())};
+  }
+  return parameters;
+}
+
+std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device device, bool bf16, CpuPath cpu_path) {
   static std::atomic<std::uint64_t> loads{0};
   auto loaded = std::make_shared<LoadedNet>();
   loaded->generation = ++loads;
   loaded->net = load_play_file(path, &loaded->info);
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
+  if (device.is_cpu() && cpu_path == CpuPath::kEigen)
+    loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.boards.encoding(),
+                                               folded_parameters(*loaded->net));
   loaded->net->to(device, bf16 ? torch::kBFloat16 : torch::kFloat32);
   if (device.is_cuda()) {
     // The inputs arrive channels-last: the weights in the same format spare a conversion per layer.
@@ -45,6 +59,11 @@ struct HostOutputs {
 // One forward pass of encoded positions: one copy in, one copy of each output out.
 HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* inputs, int n, torch::Device device,
                     bool bf16) {
+  if (loaded.cpu) {
+    HostOutputs out{torch::empty({n, encoding.policy_size()}), torch::empty({n, 3})};
+    loaded.cpu->forward(inputs, n, out.policy_logits.data_ptr<float>(), out.wdl.data_ptr<float>());
+    return out;
+  }
   const int c = encoding.canvas();
   const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, c, c});
   const auto input = to_inference_input(planes, device, bf16 ? torch::kBFloat16 : torch::kFloat32);
@@ -65,7 +84,8 @@ class InferenceServer::Network final : public BatchDevice {
   Network(const std::string& play_file, const InferenceOptions& options)
       : device_(torch_compat::parse_device(options.device)),
         bf16_(checked_bf16(options, device_)),
-        net_(load_for(play_file, device_, bf16_)),
+        cpu_path_(options.cpu_path),
+        net_(load_for(play_file, device_, bf16_, cpu_path_)),
         boards_(net_->info.boards),
         encoding_(boards_.encoding()) {}
   Encoding encoding() const override { return encoding_; }
@@ -85,7 +105,7 @@ class InferenceServer::Network final : public BatchDevice {
   std::string model_name() const override { return current()->info.name; }
 
   void load(const std::string& play_file) {
-    auto loaded = load_for(play_file, device_, bf16_);
+    auto loaded = load_for(play_file, device_, bf16_, cpu_path_);
     if (loaded->info.boards.names() != boards_.names())
       throw std::invalid_argument("inference: " + play_file + " plays " + loaded->info.boards.names() +
                                   "; the network it would replace plays " + boards_.names());
@@ -100,6 +120,7 @@ class InferenceServer::Network final : public BatchDevice {
  private:
   torch::Device device_;
   bool bf16_;
+  CpuPath cpu_path_;
   mutable std::mutex mutex_;  // guards net_
   std::shared_ptr<LoadedNet> net_;
   const BoardSet boards_;  // every network this device loads plays these
@@ -148,7 +169,7 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
   torch_compat::use_one_intra_op_thread();
   c10::InferenceMode inference_mode;
   const torch::Device device = torch_compat::parse_device(options.device);
-  auto loaded = load_for(play_file, device, options.bf16);
+  auto loaded = load_for(play_file, device, options.bf16, options.cpu_path);
   const Encoding encoding = loaded->info.boards.encoding();
   const std::size_t size = encoding.input_size();
   std::vector<float> inputs(batch_size * size);

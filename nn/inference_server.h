@@ -11,6 +11,9 @@
 
 namespace ataxx {
 
+// How the network runs on the CPU: the Eigen forward pass (nn/cpu_network.h), or LibTorch's.
+enum class CpuPath { kEigen, kTorch };
+
 struct InferenceOptions {
   std::string device = "cpu";  // "cpu", "cuda" or "cuda:N"
   bool bf16 = false;           // CUDA only
@@ -18,6 +21,7 @@ struct InferenceOptions {
   int deadline_us = 1000;
   int threads = 1;             // server threads, each with one intra-op thread on the CPU
   int cache_entries = 0;       // 0 = no cache
+  CpuPath cpu_path = CpuPath::kEigen;
 };
 
 class InferenceServer final : public Evaluator {

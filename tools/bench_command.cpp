@@ -3,6 +3,7 @@
 #include <atomic>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <thread>
 #include <cstdio>
@@ -134,18 +135,25 @@ double measure_server(const std::string& play_file, const NnBenchOptions& o, int
 void bench_nn(const NnBenchOptions& o) {
   const std::string play_file = "/tmp/ataxx-zero-bench-" + std::to_string(::getpid()) + ".net";
   write_random_play_file(play_file, {o.blocks, o.channels}, 1);
+  // On the CPU the raw forward is the Eigen path the server runs; LibTorch's beside it.
+  const bool cpu = o.device == "cpu";
   std::printf("nn: %d blocks x %d channels on %s%s, one intra-op thread per inference thread\n", o.blocks, o.channels,
               o.device.c_str(), o.bf16 ? " (bf16)" : "");
-  std::printf("%6s %14s %14s %9s %11s\n", "batch", "raw evals/s", "server evals/s", "server %", "mean batch");
+  std::printf("%6s %14s %14s %14s %9s %11s\n", "batch", cpu ? "torch evals/s" : "", "raw evals/s", "server evals/s",
+              "server %", "mean batch");
   InferenceOptions raw;
   raw.device = o.device;
   raw.bf16 = o.bf16;
+  InferenceOptions torch_raw = raw;
+  torch_raw.cpu_path = CpuPath::kTorch;
   for (const int batch : o.batches) {
+    const std::string torch_forward =
+        cpu ? std::to_string(std::lround(measure_raw_forward(play_file, torch_raw, batch, o.seconds))) : "";
     const double forward = measure_raw_forward(play_file, raw, batch, o.seconds);
     InferenceStats stats;
     const double served = measure_server(play_file, o, batch, &stats);
-    std::printf("%6d %14.0f %14.0f %8.1f%% %11.1f\n", batch, forward, served, 100.0 * served / forward,
-                stats.mean_batch());
+    std::printf("%6d %14s %14.0f %14.0f %8.1f%% %11.1f\n", batch, torch_forward.c_str(), forward, served,
+                100.0 * served / forward, stats.mean_batch());
     std::fflush(stdout);
   }
   std::remove(play_file.c_str());

@@ -179,5 +179,51 @@ TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
   expect_same(ask(server, Position::startpos()), ask(fresh, Position::startpos()), "after load");
 }
 
+// The Eigen forward pass (nn/cpu_network.h) answers as LibTorch does: batch norms with real
+// statistics to fold, every board of a family net, several positions in one batch.
+TEST(InferenceServer, EigenAndTorchPathsAgreeOnEveryBoard) {
+  torch::manual_seed(7);
+  AtaxxNet net(ModelShape{2, 16});
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& buffer : net->named_buffers()) {
+      if (buffer.key().find("running_mean") != std::string::npos) buffer.value().uniform_(-0.5, 0.5);
+      if (buffer.key().find("running_var") != std::string::npos) buffer.value().uniform_(0.5, 2.0);
+    }
+    for (auto& p : net->named_parameters())
+      if (p.key().find("bn") != std::string::npos) p.value().uniform_(0.5, 1.5);
+  }
+  ModelInfo info;
+  info.shape = {2, 16};
+  info.boards = BoardSet::parse("7x7,8x8,hexagon");
+  info.name = "folded";
+  save_play_file(temp("family.net"), net, info);
+
+  InferenceOptions eigen, torch_path;
+  eigen.cpu_path = CpuPath::kEigen;
+  torch_path.cpu_path = CpuPath::kTorch;
+  InferenceServer a(temp("family.net"), eigen), b(temp("family.net"), torch_path);
+  const std::vector<Position> positions = {
+      Position::from_fen("x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1"), Position::from_fen("x6o/8/8/3xo3/8/8/8/o6x o 3 2"),
+      Position::startpos(*find_board("hexagon")), Position::from_fen("7/7/7/7/7/2xxo2/o5x o 5 9")};
+  std::vector<MoveList> moves(positions.size());
+  std::vector<std::array<float, kMaxMoves>> priors_a(positions.size()), priors_b(positions.size());
+  std::vector<Wdl> values_a(positions.size()), values_b(positions.size());
+  std::vector<EvalRequest> requests_a, requests_b;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    positions[i].generate_moves(moves[i]);
+    const std::span<const Move> legal(moves[i].begin(), moves[i].size());
+    requests_a.push_back({&positions[i], legal, std::span<float>(priors_a[i].data(), legal.size()), &values_a[i]});
+    requests_b.push_back({&positions[i], legal, std::span<float>(priors_b[i].data(), legal.size()), &values_b[i]});
+  }
+  a.evaluate(requests_a);
+  b.evaluate(requests_b);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    for (int m = 0; m < moves[i].size(); ++m) EXPECT_NEAR(priors_a[i][m], priors_b[i][m], 1e-5f) << positions[i].fen();
+    EXPECT_NEAR(values_a[i].win, values_b[i].win, 1e-5f) << positions[i].fen();
+    EXPECT_NEAR(values_a[i].loss, values_b[i].loss, 1e-5f) << positions[i].fen();
+  }
+}
+
 }  // namespace
 }  // namespace ataxx

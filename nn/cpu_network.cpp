@@ -1,0 +1,184 @@
+#include "nn/cpu_network.h"
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace ataxx {
+namespace {
+
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using RowVector = Eigen::RowVectorXf;
+
+constexpr int kHeadChannels = 32;
+constexpr int kValueHidden = 128;
+
+// A convolution (weights as im2col expects them: [kernel * kernel * in, out]) or a linear layer
+// ([in, out]), with its bias.
+struct Layer {
+  int kernel = 1;
+  Matrix weight;
+  RowVector bias;
+};
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+const HostTensor& find(const FoldedParameters& parameters, const std::string& name,
+                       const std::vector<std::int64_t>& shape) {
+  const auto it = parameters.find(name);
+  if (it == parameters.end()) throw std::invalid_argument("cpu network: no parameter " + name);
+  if (it->second.shape != shape)
+    throw std::invalid_argument("cpu network: " + name + " is " + shape_text(it->second.shape) + ", expected " +
+                                shape_text(shape));
+  return it->second;
+}
+
+// LibTorch's conv weight [out, in, k, k] (or linear [out, in] for kernel 0) as a Layer.
+Layer make_layer(const FoldedParameters& parameters, const std::string& name, int in, int out, int kernel) {
+  const bool linear = kernel == 0;
+  const int k = linear ? 1 : kernel;
+  const HostTensor& w = find(parameters, name + ".weight",
+                             linear ? std::vector<std::int64_t>{out, in} : std::vector<std::int64_t>{out, in, k, k});
+  const HostTensor& b = find(parameters, name + ".bias", {out});
+  Layer layer;
+  layer.kernel = k;
+  layer.weight.resize(k * k * in, out);
+  for (int o = 0; o < out; ++o)
+    for (int i = 0; i < in; ++i)
+      for (int tap = 0; tap < k * k; ++tap) layer.weight(tap * in + i, o) = w.values[(o * in + i) * k * k + tap];
+  layer.bias = Eigen::Map<const RowVector>(b.values.data(), out);
+  return layer;
+}
+
+// Each scratch matrix keeps its capacity between calls on a thread.
+struct Scratch {
+  Matrix input, columns, trunk, hidden, sum, policy, value, pooled, head;
+  Eigen::VectorXf mask;
+};
+
+}  // namespace
+
+struct CpuNetwork::Impl {
+  Encoding encoding;
+  Layer input;
+  std::vector<Layer> tower;  // two per block
+  Layer policy_conv, policy_out, pass_out, value_conv, value_hidden, wdl_out;
+
+  // rows [positions x cells] of `in` -> the same rows of `layer` applied with padding, the canvas
+  // edge as zeros.
+  void convolve(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out) const {
+    if (layer.kernel == 1) {
+      out.noalias() = in * layer.weight;
+    } else {
+      im2col(in, n, s.columns);
+      out.noalias() = s.columns * layer.weight;
+    }
+    out.rowwise() += layer.bias;
+  }
+
+  void im2col(const Matrix& in, int n, Matrix& columns) const {
+    const int canvas = encoding.canvas(), area = encoding.area(), channels = static_cast<int>(in.cols());
+    columns.resize(static_cast<Eigen::Index>(n) * area, 9 * channels);
+    const std::size_t bytes = sizeof(float) * channels;
+    for (int p = 0; p < n; ++p)
+      for (int row = 0; row < canvas; ++row)
+        for (int column = 0; column < canvas; ++column) {
+          float* out = columns.row((p * area) + row * canvas + column).data();
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx, out += channels) {
+              const int r = row + dy, c = column + dx;
+              if (r < 0 || r >= canvas || c < 0 || c >= canvas)
+                std::memset(out, 0, bytes);
+              else
+                std::memcpy(out, in.row(p * area + r * canvas + c).data(), bytes);
+            }
+        }
+  }
+
+  static void relu_masked(Matrix& m, const Eigen::VectorXf& mask) {
+    m = m.cwiseMax(0.0f);
+    m.array().colwise() *= mask.array();
+  }
+
+  void forward(const float* inputs, int n, float* policy_logits, float* wdl, Scratch& s) const {
+    const int area = encoding.area(), policy_size = encoding.policy_size();
+    // Planes [n, planes, cells] -> rows [n x cells, planes].
+    s.input.resize(static_cast<Eigen::Index>(n) * area, kInputPlanes);
+    for (int p = 0; p < n; ++p)
+      for (int plane = 0; plane < kInputPlanes; ++plane)
+        for (int cell = 0; cell < area; ++cell)
+          s.input(p * area + cell, plane) = inputs[(p * kInputPlanes + plane) * area + cell];
+    s.mask = s.input.col(kMaskPlane);
+
+    convolve(input, s.input, n, s, s.trunk);
+    relu_masked(s.trunk, s.mask);
+    for (std::size_t i = 0; i < tower.size(); i += 2) {
+      convolve(tower[i], s.trunk, n, s, s.hidden);
+      relu_masked(s.hidden, s.mask);
+      convolve(tower[i + 1], s.hidden, n, s, s.sum);
+      s.trunk += s.sum;
+      relu_masked(s.trunk, s.mask);
+    }
+
+    convolve(policy_conv, s.trunk, n, s, s.hidden);
+    s.hidden = s.hidden.cwiseMax(0.0f);
+    convolve(policy_out, s.hidden, n, s, s.policy);  // [n x cells, move types]
+    convolve(value_conv, s.trunk, n, s, s.value);
+    relu_masked(s.value, s.mask);
+
+    s.pooled.resize(n, 3 * kHeadChannels);
+    for (int p = 0; p < n; ++p) {
+      float* logits = policy_logits + static_cast<std::size_t>(p) * policy_size;
+      for (int type = 0; type < kMoveTypes; ++type)
+        for (int cell = 0; cell < area; ++cell) logits[type * area + cell] = s.policy(p * area + cell, type);
+      const float cells = s.mask.segment(p * area, area).sum();
+      const RowVector trunk_mean = s.trunk.middleRows(p * area, area).colwise().sum() / cells;
+      logits[encoding.pass_index()] = trunk_mean.dot(pass_out.weight.col(0)) + pass_out.bias(0);
+      // As AtaxxNet::pool: the mean, the mean scaled by the board's width, the maximum.
+      const RowVector value_mean = s.value.middleRows(p * area, area).colwise().sum() / cells;
+      s.pooled.row(p) << value_mean, value_mean * ((std::sqrt(cells) - 6.0f) / 2.0f),
+          s.value.middleRows(p * area, area).colwise().maxCoeff();
+    }
+    s.head.noalias() = s.pooled * value_hidden.weight;
+    s.head.rowwise() += value_hidden.bias;
+    s.head = s.head.cwiseMax(0.0f);
+    for (int p = 0; p < n; ++p) {
+      const RowVector logits = s.head.row(p) * wdl_out.weight + wdl_out.bias;
+      const RowVector e = (logits.array() - logits.maxCoeff()).exp();
+      Eigen::Map<RowVector>(wdl + 3 * p, 3) = e / e.sum();
+    }
+  }
+};
+
+CpuNetwork::CpuNetwork(const ModelShape& shape, const Encoding& encoding, const FoldedParameters& parameters)
+    : impl_(std::make_unique<Impl>(Impl{encoding, {}, {}, {}, {}, {}, {}, {}, {}})) {
+  const int c = shape.channels;
+  Impl& m = *impl_;
+  m.input = make_layer(parameters, "input_conv", kInputPlanes, c, 3);
+  for (int b = 0; b < shape.blocks; ++b) {
+    const std::string block = "tower." + std::to_string(b) + ".";
+    m.tower.push_back(make_layer(parameters, block + "conv1", c, c, 3));
+    m.tower.push_back(make_layer(parameters, block + "conv2", c, c, 3));
+  }
+  m.policy_conv = make_layer(parameters, "policy_conv", c, kHeadChannels, 3);
+  m.policy_out = make_layer(parameters, "policy_out", kHeadChannels, kMoveTypes, 1);
+  m.pass_out = make_layer(parameters, "pass_out", c, 1, 0);
+  m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1);
+  m.value_hidden = make_layer(parameters, "value_hidden", 3 * kHeadChannels, kValueHidden, 0);
+  m.wdl_out = make_layer(parameters, "wdl_out", kValueHidden, 3, 0);
+}
+
+CpuNetwork::~CpuNetwork() = default;
+
+void CpuNetwork::forward(const float* inputs, int n, float* policy_logits, float* wdl) const {
+  thread_local Scratch scratch;
+  impl_->forward(inputs, n, policy_logits, wdl, scratch);
+}
+
+}  // namespace ataxx

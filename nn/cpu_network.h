@@ -1,0 +1,42 @@
+// The network's inference forward pass on the CPU, in Eigen, built for the small batches of play
+// (UAI at 1-16 leaves a round), where LibTorch spends most of its time per operator rather than
+// per position: batch norms folded, each convolution one GEMM over the whole batch (im2col),
+// activations as [positions x cells, channels] row-major matrices. Plain C++: no torch here.
+// The same outputs as AtaxxNet::forward's policy logits and win/draw/loss (a test compares them).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nn/encoding.h"
+#include "nn/model_info.h"
+
+namespace ataxx {
+
+// A parameter as LibTorch lays it out (row-major, its shape), copied to the host.
+struct HostTensor {
+  std::vector<std::int64_t> shape;
+  std::vector<float> values;
+};
+// Parameters by AtaxxNet's names ("tower.0.conv1.weight"), after fold_batch_norms().
+using FoldedParameters = std::map<std::string, HostTensor>;
+
+class CpuNetwork {
+ public:
+  // Throws std::invalid_argument when a parameter is missing or has another shape.
+  CpuNetwork(const ModelShape& shape, const Encoding& encoding, const FoldedParameters& parameters);
+  ~CpuNetwork();
+
+  // inputs: n encoded positions; policy_logits: n rows of encoding.policy_size(); wdl: n rows of
+  // win, draw, loss probabilities. Safe from several threads at once (scratch is per thread).
+  void forward(const float* inputs, int n, float* policy_logits, float* wdl) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ataxx
