@@ -7,6 +7,7 @@
 #include "nn/cpu_network.h"
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
+#include "util/parallel.h"
 
 namespace ataxx {
 namespace {
@@ -56,14 +57,28 @@ struct HostOutputs {
   torch::Tensor wdl;
 };
 
+// The Eigen path's forward pass, the batch split over the team's threads when there is one.
+HostOutputs forward_on_cpu(const CpuNetwork& cpu, const Encoding& encoding, const float* inputs, int n,
+                           WorkerTeam* team) {
+  HostOutputs out{torch::empty({n, encoding.policy_size()}), torch::empty({n, 3})};
+  float* policy = out.policy_logits.data_ptr<float>();
+  float* wdl = out.wdl.data_ptr<float>();
+  const int parts = std::min(n, team ? team->size() : 1);
+  auto part = [&](int i) {
+    const std::size_t begin = n * i / parts, end = n * (i + 1) / parts;
+    cpu.forward(inputs + begin * encoding.input_size(), static_cast<int>(end - begin),
+                policy + begin * encoding.policy_size(), wdl + 3 * begin);
+  };
+  if (parts == 1)
+    part(0);
+  else
+    team->run(parts, part);
+  return out;
+}
+
 // One forward pass of encoded positions: one copy in, one copy of each output out.
 HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* inputs, int n, torch::Device device,
                     bool bf16) {
-  if (loaded.cpu) {
-    HostOutputs out{torch::empty({n, encoding.policy_size()}), torch::empty({n, 3})};
-    loaded.cpu->forward(inputs, n, out.policy_logits.data_ptr<float>(), out.wdl.data_ptr<float>());
-    return out;
-  }
   const int c = encoding.canvas();
   const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, c, c});
   const auto input = to_inference_input(planes, device, bf16 ? torch::kBFloat16 : torch::kFloat32);
@@ -87,7 +102,11 @@ class InferenceServer::Network final : public BatchDevice {
         cpu_path_(options.cpu_path),
         net_(load_for(play_file, device_, bf16_, cpu_path_)),
         boards_(net_->info.boards),
-        encoding_(boards_.encoding()) {}
+        encoding_(boards_.encoding()),
+        team_(options.batch_threads > 1 && net_->cpu ? std::make_unique<WorkerTeam>(options.batch_threads) : nullptr) {
+    if (options.batch_threads > 1 && options.threads > 1)
+      throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");
+  }
   Encoding encoding() const override { return encoding_; }
 
   Output run(int, const float* inputs, int n) override {
@@ -98,7 +117,9 @@ class InferenceServer::Network final : public BatchDevice {
     (void)configured;
     c10::InferenceMode inference_mode;
     const std::shared_ptr<LoadedNet> net = current();
-    auto host = std::make_shared<HostOutputs>(forward(*net, encoding_, inputs, n, device_, bf16_));
+    auto host = std::make_shared<HostOutputs>(
+        net->cpu ? forward_on_cpu(*net->cpu, encoding_, inputs, n, team_.get())
+                 : forward(*net, encoding_, inputs, n, device_, bf16_));
     return {host->policy_logits.data_ptr<float>(), host->wdl.data_ptr<float>(), host, net->generation};
   }
   std::uint64_t generation() const override { return current()->generation; }
@@ -125,6 +146,7 @@ class InferenceServer::Network final : public BatchDevice {
   std::shared_ptr<LoadedNet> net_;
   const BoardSet boards_;  // every network this device loads plays these
   const Encoding encoding_;
+  std::unique_ptr<WorkerTeam> team_;  // shares each batch of the Eigen path, with one server thread
 };
 
 namespace {

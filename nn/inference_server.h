@@ -20,6 +20,7 @@ struct InferenceOptions {
   int max_batch = 256;
   int deadline_us = 1000;
   int threads = 1;             // server threads, each with one intra-op thread on the CPU
+  int batch_threads = 1;       // threads that share each batch (the CPU's Eigen path, one server thread)
   int cache_entries = 0;       // 0 = no cache
   CpuPath cpu_path = CpuPath::kEigen;
 };

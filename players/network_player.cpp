@@ -11,7 +11,8 @@ namespace {
 
 std::string server_key(const std::string& model, const InferenceOptions& o) {
   return model + '\n' + o.device + '\n' + std::to_string(o.bf16) + ' ' + std::to_string(o.max_batch) + ' ' +
-         std::to_string(o.deadline_us) + ' ' + std::to_string(o.threads) + ' ' + std::to_string(o.cache_entries);
+         std::to_string(o.deadline_us) + ' ' + std::to_string(o.threads) + ' ' + std::to_string(o.cache_entries) + ' ' +
+         std::to_string(o.batch_threads) + ' ' + std::to_string(static_cast<int>(o.cpu_path));
 }
 
 }  // namespace
@@ -32,6 +33,7 @@ NetworkPlayerOptions read_network_player_options(PlayerSpec& spec) {
   inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);
   inference.threads = spec.get_int("threads", inference.threads, 1, 64);
+  inference.batch_threads = spec.get_int("batch_threads", inference.batch_threads, 1, 64);
   return options;
 }
 

@@ -216,7 +216,10 @@ std::unique_ptr<Player> UaiEngine::make_engine_player() const {
   network.inference.device = options_.device;
   network.inference.max_batch = options_.batch_size;
   network.inference.cache_entries = options_.cache_size;
-  network.inference.threads = options_.threads;
+  // On the CPU one search's batch is shared by the threads; a GPU gets a server thread each.
+  const bool cpu = options_.device == "cpu";
+  network.inference.threads = cpu ? 1 : options_.threads;
+  network.inference.batch_threads = cpu ? options_.threads : 1;
   return make_network_player(network);
 }
 

@@ -180,8 +180,11 @@ TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
 }
 
 // The Eigen forward pass (nn/cpu_network.h) answers as LibTorch does: batch norms with real
-// statistics to fold, every board of a family net, several positions in one batch.
-TEST(InferenceServer, EigenAndTorchPathsAgreeOnEveryBoard) {
+// statistics to fold, every board of a family net, several positions in one batch, whole or
+// split over threads.
+class EigenPath : public testing::TestWithParam<int> {};
+
+TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   torch::manual_seed(7);
   AtaxxNet net(ModelShape{2, 16});
   {
@@ -202,6 +205,8 @@ TEST(InferenceServer, EigenAndTorchPathsAgreeOnEveryBoard) {
   InferenceOptions eigen, torch_path;
   eigen.cpu_path = CpuPath::kEigen;
   torch_path.cpu_path = CpuPath::kTorch;
+  const int batch_threads = GetParam();
+  eigen.batch_threads = batch_threads;
   InferenceServer a(temp("family.net"), eigen), b(temp("family.net"), torch_path);
   const std::vector<Position> positions = {
       Position::from_fen("x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1"), Position::from_fen("x6o/8/8/3xo3/8/8/8/o6x o 3 2"),
@@ -224,6 +229,7 @@ TEST(InferenceServer, EigenAndTorchPathsAgreeOnEveryBoard) {
     EXPECT_NEAR(values_a[i].loss, values_b[i].loss, 1e-5f) << positions[i].fen();
   }
 }
+INSTANTIATE_TEST_SUITE_P(BatchThreads, EigenPath, testing::Values(1, 3));
 
 }  // namespace
 }  // namespace ataxx
