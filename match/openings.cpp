@@ -1,11 +1,13 @@
 #include "match/openings.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <stdexcept>
 #include <unordered_set>
 
+#include "game/game.h"
 #include "util/atomic_file.h"
 
 namespace ataxx {
@@ -34,6 +36,18 @@ std::vector<Position> generate_openings(const Position& root, int plies, std::ui
   expand(root, plies, seen, openings);
   std::shuffle(openings.begin(), openings.end(), std::mt19937_64(seed));
   return openings;
+}
+
+std::vector<Position> balanced_openings(const std::vector<Position>& openings, Player& judge, int max_cp,
+                                        std::size_t count) {
+  std::vector<Position> balanced;
+  for (const Position& pos : openings) {
+    if (balanced.size() >= count) break;
+    judge.new_game(balanced.size());
+    judge.choose_move(Game(pos));
+    if (std::abs(judge.last_report().score_cp) <= max_cp) balanced.push_back(pos);
+  }
+  return balanced;
 }
 
 std::vector<Position> default_openings(const Board& board) { return generate_openings(Position::startpos(board), 2); }

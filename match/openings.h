@@ -6,12 +6,17 @@
 #include <vector>
 
 #include "game/position.h"
+#include "players/player.h"
 
 namespace ataxx {
 
 // Every distinct position exactly `plies` moves after root that is not over, in a shuffled
 // but fixed order (so any prefix of the suite is a fair sample).
 std::vector<Position> generate_openings(const Position& root, int plies, std::uint64_t seed = 1);
+// The first `count` positions of `openings`, in order, that `judge` scores within max_cp of even
+// for the side to move (a balanced suite: neither colour starts ahead).
+std::vector<Position> balanced_openings(const std::vector<Position>& openings, Player& judge, int max_cp,
+                                        std::size_t count);
 // Two plies from a board's start position: the suite used when none is given.
 std::vector<Position> default_openings(const Board& board = board_7x7());
 // A board's suite: the positions of `file` (each must be on that board), or default_openings when

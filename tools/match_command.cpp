@@ -85,6 +85,9 @@ void add_openings_command(CLI::App& app) {
     std::string root{Position::kStartFen};
     std::string out;
     std::uint64_t seed = 1;
+    std::string judge;
+    int max_cp = 50;
+    std::size_t count = 0;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("openings", "Write an opening suite: every position N plies after a root");
@@ -92,11 +95,23 @@ void add_openings_command(CLI::App& app) {
   cmd->add_option("--root", options->root, "Root position FEN (for example a gap layout)");
   cmd->add_option("--out", options->out, "Output file")->required();
   cmd->add_option("--seed", options->seed, "Seed for the suite's order");
+  cmd->add_option("--judge", options->judge,
+                  "Keep only positions this player scores near even (a player spec, e.g. nn:model=F,visits=800)");
+  cmd->add_option("--max-cp", options->max_cp, "With --judge: the largest |score| kept, centipawns")
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--count", options->count, "With --judge: stop after this many positions (0 = judge them all)");
   cmd->callback([options] {
-    const auto openings = generate_openings(Position::from_fen(options->root), options->plies, options->seed);
-    save_openings(options->out, openings,
-                  std::to_string(openings.size()) + " positions " + std::to_string(options->plies) + " plies after " +
-                      options->root);
+    auto openings = generate_openings(Position::from_fen(options->root), options->plies, options->seed);
+    std::string comment =
+        std::to_string(openings.size()) + " positions " + std::to_string(options->plies) + " plies after " + options->root;
+    if (!options->judge.empty()) {
+      const auto judge = make_player(options->judge);
+      openings = balanced_openings(openings, *judge, options->max_cp, options->count ? options->count : openings.size());
+      comment = std::to_string(openings.size()) + " positions " + std::to_string(options->plies) + " plies after " +
+                options->root + " that " + options->judge + " scores within " + std::to_string(options->max_cp) +
+                " cp of even";
+    }
+    save_openings(options->out, openings, comment);
     std::printf("wrote %zu positions to %s\n", openings.size(), options->out.c_str());
   });
 }

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "match/openings.h"
+#include "players/alphabeta.h"
 #include "players/baseline_players.h"
 
 namespace ataxx {
@@ -182,6 +183,19 @@ TEST(Openings, TwoPliesFromTheStart) {
   }
   EXPECT_EQ(fens.size(), openings.size());
   EXPECT_EQ(default_openings()[0], openings[0]);  // a fixed order
+}
+
+TEST(Openings, BalancedKeepsOnlyWhatTheJudgeCallsEvenInOrder) {
+  // Two lopsided positions (x four pieces up, then o) around two even ones.
+  const std::vector<Position> suite = {
+      Position::from_fen("xxxxx1o/7/7/7/7/7/o5x x 0 1"), Position::startpos(),
+      Position::from_fen("oooooxx/7/7/7/7/7/o6 x 0 1"), Position::from_fen("x5o/7/7/7/7/7/o5x o 0 1")};
+  AlphaBetaPlayer judge({.depth = 1});
+  const auto balanced = balanced_openings(suite, judge, 150, 10);
+  ASSERT_EQ(balanced.size(), 2U);
+  EXPECT_EQ(balanced[0], suite[1]);
+  EXPECT_EQ(balanced[1], suite[3]);
+  EXPECT_EQ(balanced_openings(suite, judge, 150, 1).size(), 1U);
 }
 
 TEST(Openings, ShippedSuitesLoad) {
