@@ -91,6 +91,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"training.value_weight", Bound<double>{&t.value_weight, 0, 100}, "value loss weight"},
       {"training.ownership_weight", Bound<double>{&t.ownership_weight, 0, 100}, "ownership loss weight"},
       {"training.piece_diff_weight", Bound<double>{&t.piece_diff_weight, 0, 100}, "piece difference loss weight"},
+      {"training.search_value_share", Bound<double>{&t.search_value_share, 0, 1},
+       "share of the value target taken from the root search's value instead of the game's result"},
       {"gating.games", Bound<int>{&g.games, 2, kIntMax}, "games candidate vs best (at most, with SPRT)"},
       {"gating.visits", Bound<int>{&g.visits, 1, 1000000}, "visits per move in gating"},
       {"gating.threshold", Bound<double>{&g.threshold, 0, 1}, "score needed to promote"},

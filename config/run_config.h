@@ -60,6 +60,7 @@ struct RunConfig {
     double value_weight = 1.0;
     double ownership_weight = 0.1;
     double piece_diff_weight = 0.1;
+    double search_value_share = 0.0;  // of the value target: the root search's value, the rest the game's result
   } training;
   struct Gating {
     int games = 40;

@@ -15,7 +15,8 @@ struct BatchRows {
   std::int64_t* policy_indices;
   float* policy_targets;
   std::int64_t policy_width;
-  std::int64_t* wdl;
+  float* wdl;
+  float search_value_share;
   float* ownership;
   float* board_mask;
   float* piece_diff;
@@ -35,7 +36,12 @@ void fill_row(const TrainingSample& s, int symmetry, int i, const BatchRows& row
     rows.policy_indices[i * rows.policy_width + k] = encoding.policy_index(board, transform_move(board, symmetry, move));
     rows.policy_targets[i * rows.policy_width + k] = visits / total;
   }
-  rows.wdl[i] = s.result > 0 ? 0 : s.result == 0 ? 1 : 2;
+  // The game's result, blended with the search's value at the root (which has no draw share).
+  float* wdl = rows.wdl + 3 * i;
+  const float share = rows.search_value_share;
+  wdl[0] = (1 - share) * (s.result > 0) + share * (1 + s.root_value) / 2;
+  wdl[1] = (1 - share) * (s.result == 0);
+  wdl[2] = (1 - share) * (s.result < 0) + share * (1 - s.root_value) / 2;
   float* mask = rows.board_mask + i * encoding.area();
   for (Square sq = 0; sq < board.num_cells; ++sq) mask[encoding.canvas_cell(board, sq)] = 1.0f;
   rows.final_board_known[i] = s.final_board_known ? 1.0f : 0.0f;
@@ -54,7 +60,7 @@ void fill_row(const TrainingSample& s, int symmetry, int i, const BatchRows& row
 }  // namespace
 
 TrainingBatch assemble_batch(const Encoding& encoding, std::span<const TrainingSample* const> samples,
-                             std::span<const int> symmetries) {
+                             std::span<const int> symmetries, float search_value_share) {
   const auto n = static_cast<std::int64_t>(samples.size());
   const int c = encoding.canvas();
   TrainingBatch b;
@@ -63,7 +69,7 @@ TrainingBatch assemble_batch(const Encoding& encoding, std::span<const TrainingS
   for (const TrainingSample* s : samples) width = std::max<std::int64_t>(width, s->visits.size());
   b.policy_indices = torch::zeros({n, width}, torch::kLong);
   b.policy_targets = torch::zeros({n, width});
-  b.wdl = torch::empty({n}, torch::kLong);
+  b.wdl = torch::empty({n, 3});
   b.ownership = torch::zeros({n, c * c});
   b.board_mask = torch::zeros({n, c * c});
   b.piece_diff = torch::zeros({n});
@@ -73,7 +79,8 @@ TrainingBatch assemble_batch(const Encoding& encoding, std::span<const TrainingS
                        b.policy_indices.data_ptr<std::int64_t>(),
                        b.policy_targets.data_ptr<float>(),
                        width,
-                       b.wdl.data_ptr<std::int64_t>(),
+                       b.wdl.data_ptr<float>(),
+                       search_value_share,
                        b.ownership.data_ptr<float>(),
                        b.board_mask.data_ptr<float>(),
                        b.piece_diff.data_ptr<float>(),
@@ -82,7 +89,8 @@ TrainingBatch assemble_batch(const Encoding& encoding, std::span<const TrainingS
   return b;
 }
 
-TrainingBatch sample_batch(const Encoding& encoding, const ReplayBuffer& buffer, int size, std::mt19937_64& rng) {
+TrainingBatch sample_batch(const Encoding& encoding, const ReplayBuffer& buffer, int size, float search_value_share,
+                           std::mt19937_64& rng) {
   std::vector<const TrainingSample*> samples(size);
   std::vector<int> symmetries(size);
   for (int i = 0; i < size; ++i) {
@@ -90,7 +98,7 @@ TrainingBatch sample_batch(const Encoding& encoding, const ReplayBuffer& buffer,
     const SymmetryList allowed = augmentation_symmetries(samples[i]->position);
     symmetries[i] = allowed.symmetries[rng() % allowed.count];
   }
-  return assemble_batch(encoding, samples, symmetries);
+  return assemble_batch(encoding, samples, symmetries, search_value_share);
 }
 
 }  // namespace ataxx

@@ -91,7 +91,7 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
   // The next batch is assembled on another thread while this one trains.
   auto assemble = [&] {
     return std::async(std::launch::async, [&] {
-      TrainingBatch batch = sample_batch(impl_->encoding, buffer, t.batch_size, rng);
+      TrainingBatch batch = sample_batch(impl_->encoding, buffer, t.batch_size, static_cast<float>(t.search_value_share), rng);
       if (device.is_cuda()) pin_memory(batch);  // so that the copies to the device are asynchronous
       return batch;
     });
@@ -107,7 +107,7 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
     const NetworkOutput out = net->forward(batch.input.to(device, /*non_blocking=*/true));
     const auto log_policy = torch::log_softmax(out.policy_logits, 1).gather(1, batch.policy_indices.to(device, true));
     const auto policy_loss = -(batch.policy_targets.to(device, true) * log_policy).sum(1).mean();
-    const auto value_loss = torch::nn::functional::cross_entropy(out.wdl_logits, batch.wdl.to(device, true));
+    const auto value_loss = -(batch.wdl.to(device, true) * torch::log_softmax(out.wdl_logits, 1)).sum(1).mean();
     // Ownership and piece difference only where the game was played out (not resigned).
     const auto known = batch.final_board_known.to(device, true);
     const auto known_count = known.sum().clamp_min(1.0);

@@ -54,7 +54,8 @@ TEST(Batch, EverySymmetryMapsInputPolicyOwnershipAndValueAlike) {
       }
 
       // The value target is the side to move's, which no symmetry changes.
-      EXPECT_EQ(batch.wdl[0].item<std::int64_t>(), s.result > 0 ? 0 : 2);
+      EXPECT_EQ(batch.wdl[0][s.result > 0 ? 0 : 2].item<float>(), 1.0f);
+      EXPECT_EQ(batch.wdl[0].sum().item<float>(), 1.0f);
       // Ownership: the final board under the same symmetry, from the side to move's view, on the board's cells.
       const Position final_image = transform_position(
           symmetry, Position::from_bitboards(board, s.final_x, s.final_o, 0, s.position.side_to_move()));
@@ -87,6 +88,25 @@ TEST(Batch, ResignedGamesCarryNoOwnershipOrPieceTargets) {
   EXPECT_EQ(batch.ownership[0].abs().sum().item<float>(), 0.0f);
   EXPECT_EQ(batch.piece_diff[0].item<float>(), 0.0f);
   EXPECT_GT(batch.ownership[1].abs().sum().item<float>(), 0.0f);
+}
+
+TEST(TrainingBatch, ValueTargetBlendsResultAndSearchValue) {
+  TrainingSample won;
+  won.position = Position::startpos();
+  won.visits = {{Move::single(1), 1}};
+  won.result = 1;
+  won.root_value = -0.5f;  // the search thought x stood worse
+  TrainingSample drawn = won;
+  drawn.result = 0;
+  const TrainingSample* samples[] = {&won, &drawn};
+  const int symmetries[] = {0, 0};
+  const TrainingBatch batch = assemble_batch(Encoding(7), samples, symmetries, 0.25f);
+  // 0.75 of the result, 0.25 of the search's value as (1 + v) / 2 win, (1 - v) / 2 loss.
+  EXPECT_FLOAT_EQ(batch.wdl[0][0].item<float>(), 0.75f + 0.25f * 0.25f);
+  EXPECT_FLOAT_EQ(batch.wdl[0][1].item<float>(), 0.0f);
+  EXPECT_FLOAT_EQ(batch.wdl[0][2].item<float>(), 0.25f * 0.75f);
+  EXPECT_FLOAT_EQ(batch.wdl[1][1].item<float>(), 0.75f);
+  EXPECT_FLOAT_EQ(batch.wdl[1].sum().item<float>(), 1.0f);
 }
 
 }  // namespace
