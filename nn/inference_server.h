@@ -11,7 +11,8 @@
 
 namespace ataxx {
 
-// How the network runs on the CPU: the Eigen forward pass (nn/cpu_network.h), or LibTorch's.
+// How the network runs on the CPU: the Eigen forward pass (nn/cpu_network.h) for small batches
+// and LibTorch's for large ones (each where it is the faster), or LibTorch's for all.
 enum class CpuPath { kEigen, kTorch };
 
 struct InferenceOptions {

@@ -249,31 +249,49 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   if (!o.simulated) std::remove(play_file.c_str());
 }
 
-// Time from `go movetime T` to `bestmove` over pipes, as a match runner sees it.
-void bench_uai(const std::string& engine_command, int moves, int movetime_ms) {
+// The value after `key` in an info line ("info depth 3 nodes 1200 ..."), or -1.
+long long info_field(const std::string& line, const std::string& key) {
+  const std::string token = " " + key + " ";
+  const auto at = line.find(token);
+  return at == std::string::npos ? -1 : std::atoll(line.c_str() + at + token.size());
+}
+
+// Time from `go movetime T` to `bestmove` over pipes, as a match runner sees it, and the nodes
+// per second the engine's last info line of each move reports. Each move starts a new game
+// (same position), so that no search counts nodes kept from the one before.
+void bench_uai(const std::string& engine_command, int moves, int movetime_ms, int threads) {
   EngineProcess engine(engine_command);
   engine.send("uai");
   engine.expect("uaiok", 10'000);
+  if (threads > 0) engine.send("setoption name Threads value " + std::to_string(threads));
   Game game;
   std::vector<double> latencies;
+  long long nodes = 0, engine_ms = 0;
   for (int i = 0; i < moves; ++i) {
     if (game.outcome().is_over()) game = Game();
     std::string position = "position startpos";
     if (!game.moves().empty()) position += " moves";
     for (const Move m : game.moves()) position.append(" ").append(to_string(m, game.position().board()));
+    engine.send("uainewgame");
     engine.send(position);
     engine.send("isready");
     engine.expect("readyok", 10'000);
     const auto begin = std::chrono::steady_clock::now();
     engine.send("go movetime " + std::to_string(movetime_ms));
-    const std::string answer = engine.expect("bestmove", movetime_ms + 10'000);
+    const auto deadline = begin + std::chrono::milliseconds(movetime_ms + 10'000);
+    std::string line, last_info;
+    while ((line = engine.read_line(deadline)).rfind("bestmove", 0) != 0)
+      if (line.rfind("info", 0) == 0 && info_field(line, "nodes") >= 0) last_info = line;
     latencies.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count());
-    game.play(answer.substr(9, answer.find(' ', 9) - 9));
+    nodes += std::max(0LL, info_field(last_info, "nodes"));
+    engine_ms += std::max(0LL, info_field(last_info, "time"));
+    game.play(line.substr(9, line.find(' ', 9) - 9));
   }
   std::sort(latencies.begin(), latencies.end());
-  std::printf("uai: %s, %d moves of go movetime %d: answered in min %.1f ms, median %.1f ms, max %.1f ms\n",
+  std::printf("uai: %s, %d moves of go movetime %d: answered in min %.1f ms, median %.1f ms, max %.1f ms; "
+              "%.0f nodes/s\n",
               engine_command.c_str(), moves, movetime_ms, latencies.front(), latencies[latencies.size() / 2],
-              latencies.back());
+              latencies.back(), engine_ms > 0 ? 1000.0 * nodes / engine_ms : 0.0);
 }
 
 }  // namespace
@@ -343,16 +361,19 @@ void add_bench_command(CLI::App& app) {
     std::string engine;
     int moves = 50;
     int movetime = 100;
+    int threads = 0;
   };
   auto uai = std::make_shared<UaiOptions>();
   auto* uai_bench = bench->add_subcommand("uai", "UAI answer time for go movetime, over pipes");
   uai_bench->add_option("--engine", uai->engine, "Engine command (default: this binary's uai)");
   uai_bench->add_option("--moves", uai->moves, "Moves to time")->check(CLI::Range(1, 100000));
   uai_bench->add_option("--movetime", uai->movetime, "go movetime value, ms")->check(CLI::Range(1, 3'600'000));
+  uai_bench->add_option("--threads", uai->threads, "setoption Threads (default: the engine's own)")
+      ->check(CLI::Range(1, 64));
   uai_bench->callback([uai] {
     std::string engine = uai->engine;
     if (engine.empty()) engine = std::filesystem::read_symlink("/proc/self/exe").string().append(" uai");
-    bench_uai(engine, uai->moves, uai->movetime);
+    bench_uai(engine, uai->moves, uai->movetime, uai->threads);
   });
 }
 

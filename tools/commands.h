@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace ataxx::cli {
 
 void add_perft_command(CLI::App& app);
@@ -16,5 +18,9 @@ void add_selfplay_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_uai_command(CLI::App& app);
 void add_play_command(CLI::App& app);
+
+// The net shipped in nets/ (a 7x7 play file) when it is there, else "": what `uai` and `play`
+// search with when no model or player is given.
+std::string shipped_net();
 
 }  // namespace ataxx::cli

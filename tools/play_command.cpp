@@ -57,26 +57,30 @@ std::string legal_list(const Position& pos) {
 void add_play_command(CLI::App& app) {
   struct Options {
     std::string model;
-    std::string engine = "alphabeta:depth=4";
+    std::string engine;
     std::string human = "x";
     std::string fen{Position::kStartFen};
     int visits = 400;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("play", "Play in the terminal against a model or a baseline (or watch)");
-  cmd->add_option("--model", options->model, "Play file for the engine side")->check(CLI::ExistingFile);
-  cmd->add_option("--engine", options->engine, "Engine player spec when there is no model");
+  cmd->add_option("--model", options->model, "Play file for the engine side (default: the net in nets/ on 7x7)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--engine", options->engine, "Engine player spec instead of a model (default off 7x7: alphabeta:depth=4)");
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
   cmd->add_option("--fen", options->fen, "Start position, on any board (e.g. the hexagon's " +
                                            std::string(board(BoardId::kHexagon).start_fen) + ")");
   cmd->callback([options] {
-    const std::string spec = options->model.empty()
-                                 ? options->engine
-                                 : "nn:model=" + options->model + ",visits=" + std::to_string(options->visits);
+    Game game(Position::from_fen(options->fen));
+    const bool on_7x7 = &game.position().board() == &board_7x7();
+    std::string model = options->model;
+    if (model.empty() && options->engine.empty() && on_7x7) model = shipped_net();
+    const std::string spec = !model.empty()            ? "nn:model=" + model + ",visits=" + std::to_string(options->visits)
+                             : !options->engine.empty() ? options->engine
+                                                        : "alphabeta:depth=4";
     auto engine = make_player(spec);
     engine->new_game(std::random_device{}());
-    Game game(Position::from_fen(options->fen));
     std::printf("ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); quit to stop.\n",
                 options->human.c_str(), spec.c_str());
     while (!game.outcome().is_over()) {
