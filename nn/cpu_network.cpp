@@ -58,7 +58,8 @@ Layer make_layer(const FoldedParameters& parameters, const std::string& name, in
 
 // Each scratch matrix keeps its capacity between calls on a thread.
 struct Scratch {
-  Matrix input, columns, trunk, hidden, sum, policy, value, pooled, head;
+  Matrix input, columns, trunk, hidden, sum, policy, value, pooled, head, wdl_logits;
+  RowVector trunk_mean, value_mean;
   Eigen::VectorXf mask;
 };
 
@@ -138,20 +139,21 @@ struct CpuNetwork::Impl {
       for (int type = 0; type < kMoveTypes; ++type)
         for (int cell = 0; cell < area; ++cell) logits[type * area + cell] = s.policy(p * area + cell, type);
       const float cells = s.mask.segment(p * area, area).sum();
-      const RowVector trunk_mean = s.trunk.middleRows(p * area, area).colwise().sum() / cells;
-      logits[encoding.pass_index()] = trunk_mean.dot(pass_out.weight.col(0)) + pass_out.bias(0);
+      s.trunk_mean.noalias() = s.trunk.middleRows(p * area, area).colwise().sum() / cells;
+      logits[encoding.pass_index()] = s.trunk_mean.dot(pass_out.weight.col(0)) + pass_out.bias(0);
       // As AtaxxNet::pool: the mean, the mean scaled by the board's width, the maximum.
-      const RowVector value_mean = s.value.middleRows(p * area, area).colwise().sum() / cells;
-      s.pooled.row(p) << value_mean, value_mean * ((std::sqrt(cells) - 6.0f) / 2.0f),
+      s.value_mean.noalias() = s.value.middleRows(p * area, area).colwise().sum() / cells;
+      s.pooled.row(p) << s.value_mean, s.value_mean * ((std::sqrt(cells) - 6.0f) / 2.0f),
           s.value.middleRows(p * area, area).colwise().maxCoeff();
     }
     s.head.noalias() = s.pooled * value_hidden.weight;
     s.head.rowwise() += value_hidden.bias;
     s.head = s.head.cwiseMax(0.0f);
+    s.wdl_logits.noalias() = s.head * wdl_out.weight;
+    s.wdl_logits.rowwise() += wdl_out.bias;
     for (int p = 0; p < n; ++p) {
-      const RowVector logits = s.head.row(p) * wdl_out.weight + wdl_out.bias;
-      const RowVector e = (logits.array() - logits.maxCoeff()).exp();
-      Eigen::Map<RowVector>(wdl + 3 * p, 3) = e / e.sum();
+      const Eigen::Array3f e = (s.wdl_logits.row(p).array() - s.wdl_logits.row(p).maxCoeff()).exp().transpose();
+      Eigen::Map<Eigen::Array3f>(wdl + 3 * p) = e / e.sum();
     }
   }
 };
