@@ -100,7 +100,8 @@ MatchResult run_match(const MatchConfig& config,
   make_player(config.player1);
   make_player(config.player2);
 
-  MatchTally tally{config.sprt};
+  MatchTally tally;
+  tally.sprt = config.sprt;
   std::vector<std::optional<GameRecord>> games(config.games);
   std::mutex mutex;  // guards tally and games
   std::atomic<int> next_game{0};

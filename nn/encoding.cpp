@@ -87,7 +87,10 @@ Encoding BoardSet::encoding() const {
 
 std::string BoardSet::names() const {
   std::string out;
-  for (const Board* board : boards) out += (out.empty() ? "" : ",") + std::string(board->name);
+  for (const Board* board : boards) {
+    if (!out.empty()) out += ',';
+    out += board->name;
+  }
   return out;
 }
 

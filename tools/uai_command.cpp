@@ -1,4 +1,3 @@
-#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -31,11 +30,6 @@ void add_uai_command(CLI::App& app) {
       if (!engine.handle(line)) return;
     engine.finish();  // end of input: finish what was asked (an infinite search stops)
   });
-}
-
-std::string shipped_net() {
-  const std::string path = ATAXX_SHIPPED_NET;
-  return std::filesystem::exists(path) ? path : "";
 }
 
 }  // namespace ataxx::cli

@@ -84,7 +84,8 @@ TEST(Match, SprtStopsEarly) {
 }
 
 TEST(MatchTally, AVerdictOnceReachedIsFinal) {
-  MatchTally tally{SprtParams{.elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05}};
+  MatchTally tally;
+  tally.sprt = SprtParams{.elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05};
   GameRecord loss;
   loss.outcome.result = Result::kOWins;  // player 1 is x
   GameRecord win;

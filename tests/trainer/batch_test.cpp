@@ -13,7 +13,7 @@ namespace {
 TrainingSample sample_of(const std::string& fen, const std::string& final_fen, std::int8_t result) {
   TrainingSample s;
   s.position = Position::from_fen(fen);
-  MoveList moves;
+  MoveList moves{};
   s.position.generate_moves(moves);
   s.visits = {{moves[0], 3}, {moves[moves.size() - 1], 1}};
   s.result = result;

@@ -14,7 +14,9 @@ TEST(Trainer, RefusesADeviceItCannotUse) {
   config.inference.device = "tpu";
   EXPECT_THROW(Trainer(config, "", ""), std::invalid_argument);
   config.inference.device = "cuda";
-  if (!std::filesystem::exists("/dev/nvidia0")) EXPECT_THROW(Trainer(config, "", ""), std::invalid_argument);
+  if (!std::filesystem::exists("/dev/nvidia0")) {
+    EXPECT_THROW(Trainer(config, "", ""), std::invalid_argument);
+  }
   config.inference.device = "cpu";
   EXPECT_NO_THROW(Trainer(config, "", ""));
 }
