@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <mutex>
 #include <stdexcept>
 
 #include "util/parallel.h"
+#include "util/text.h"
 
 namespace ataxx {
 namespace {
@@ -28,27 +30,59 @@ GameRecord forfeit_before_start(const Position& start, Color loser, const std::s
 
 }  // namespace
 
+TimeControl parse_time_control(const std::string& text) {
+  const auto plus = text.find('+');
+  const std::optional<double> base = parse_number(text.substr(0, plus));
+  const std::optional<double> increment = plus == std::string::npos ? 0.0 : parse_number(text.substr(plus + 1));
+  constexpr double kMaxSeconds = 86'400;
+  if (!base || !increment || !(*base > 0) || !(*increment >= 0) || *base > kMaxSeconds || *increment > kMaxSeconds)
+    throw std::invalid_argument("time control '" + text + "': expected SECONDS or SECONDS+INCREMENT, e.g. 10+0.1");
+  return {static_cast<int>(std::lround(*base * 1000)), static_cast<int>(std::lround(*increment * 1000))};
+}
+
 double GameRecord::player1_score() const {
   return (result_for(player1_is_x ? Color::kX : Color::kO, outcome.result) + 1) / 2.0;
 }
 
-GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules) {
+GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules,
+                     const std::optional<TimeControl>& time_control) {
   GameRecord record;
   record.start = start;
   Game game(start, rules);
+  int clock_ms[2] = {0, 0};  // by colour, when timed
+  if (time_control) clock_ms[0] = clock_ms[1] = time_control->base_ms;
   while (!game.outcome().is_over()) {
     const Color mover = game.position().side_to_move();
+    const char* mover_name = mover == Color::kX ? "x" : "o";
     Player& player = mover == Color::kX ? x : o;
+    int& own_clock = clock_ms[mover == Color::kX ? 0 : 1];
+    if (time_control) {
+      MoveLimits limits;
+      limits.clock = {own_clock, time_control->increment_ms, clock_ms[mover == Color::kX ? 1 : 0],
+                      time_control->increment_ms, 0};
+      player.set_limits(limits);
+    }
     Move move;
+    const auto started = std::chrono::steady_clock::now();
     try {
       move = player.choose_move(game);
     } catch (const std::exception& e) {
-      record.failure = std::string(mover == Color::kX ? "x" : "o") + " failed: " + e.what();
+      record.failure = std::string(mover_name) + " failed: " + e.what();
       record.outcome = {win_for(~mover), EndReason::kNone};
       break;
     }
+    if (time_control) {
+      const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+      if (used.count() > own_clock) {
+        record.failure = std::string(mover_name) + " lost on time: " + std::to_string(used.count()) + " ms used with " +
+                         std::to_string(own_clock) + " ms left";
+        record.outcome = {win_for(~mover), EndReason::kNone};
+        break;
+      }
+      own_clock += time_control->increment_ms - static_cast<int>(used.count());
+    }
     if (!game.position().is_legal(move)) {
-      record.failure = std::string(mover == Color::kX ? "x" : "o") + " played the illegal move " + to_string(move, game.position().board()) +
+      record.failure = std::string(mover_name) + " played the illegal move " + to_string(move, game.position().board()) +
                        " in " + game.position().fen();
       record.outcome = {win_for(~mover), EndReason::kNone};
       break;
@@ -76,8 +110,8 @@ GameRecord play_match_game(const MatchConfig& config, int index, Player& player1
     record = forfeit_before_start(start, player1_is_x ? Color::kX : Color::kO, e.what());
   }
   if (record.failure.empty()) {
-    record = player1_is_x ? play_game(player1, player2, start, config.rules)
-                          : play_game(player2, player1, start, config.rules);
+    record = player1_is_x ? play_game(player1, player2, start, config.rules, config.time_control)
+                          : play_game(player2, player1, start, config.rules, config.time_control);
   }
   record.index = index;
   record.player1_is_x = player1_is_x;

@@ -25,6 +25,15 @@ struct GameRecord {
   double player1_score() const;
 };
 
+// A game clock for each side: base time, plus the increment after each move.
+struct TimeControl {
+  int base_ms = 0;
+  int increment_ms = 0;
+};
+// "SECONDS" or "SECONDS+INCREMENT" (e.g. "10+0.1"), as cutechess writes it; throws
+// std::invalid_argument for anything else.
+TimeControl parse_time_control(const std::string& text);
+
 struct MatchConfig {
   std::string player1;  // player specs
   std::string player2;
@@ -34,6 +43,7 @@ struct MatchConfig {
   std::uint64_t seed = 1;
   RuleSettings rules;
   std::optional<SprtParams> sprt;
+  std::optional<TimeControl> time_control;  // none: each player's own budget per move
 };
 
 struct MatchResult {
@@ -53,8 +63,11 @@ struct MatchTally {
   void add(const GameRecord& game);
 };
 
-// Plays one game from start; the players have had new_game() called.
-GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules);
+// Plays one game from start; the players have had new_game() called. With a time control each
+// player is given its clock before each move, and a player whose move takes longer than the time
+// it has left loses the game on time.
+GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules,
+                     const std::optional<TimeControl>& time_control = std::nullopt);
 
 // on_game runs after each game, one call at a time, with the running score. Throws
 // std::runtime_error naming the match when a game thread fails (a player that cannot be made,

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "mcts/simple_evaluators.h"
+#include "players/time_manager.h"
 
 namespace ataxx {
 namespace {
@@ -97,9 +98,10 @@ Move AlphaBetaPlayer::choose_move(const Game& game) {
   if (legal.size() == 1) return legal[0];
 
   const MoveLimits& outside = limits_from_outside_;
-  const int time_ms = outside.movetime_ms > 0 ? outside.movetime_ms : limits_.time_ms;
+  const int outside_time_ms = move_time_ms(pos, outside);
+  const int time_ms = outside_time_ms > 0 ? outside_time_ms : limits_.time_ms;
   // An outside limit other than depth (time, nodes, `go infinite`) lifts the player's own depth limit.
-  const bool outside_limit = outside.movetime_ms > 0 || outside.nodes > 0 || outside.infinite;
+  const bool outside_limit = outside_time_ms > 0 || outside.nodes > 0 || outside.infinite;
   const int max_depth = outside.depth > 0 ? outside.depth : outside_limit ? 64 : limits_.depth;
   const auto start = std::chrono::steady_clock::now();
   has_deadline_ = time_ms > 0;

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "players/time_manager.h"
+
 namespace ataxx {
 
 MctsPlayer::MctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator)
@@ -29,9 +31,10 @@ Move MctsPlayer::choose_move(const Game& game) {
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.
   constexpr int kUnlimited = 1'000'000'000;
-  const bool timed = limits_.movetime_ms > 0 || limits_.infinite;
+  const int movetime_ms = move_time_ms(game.position(), limits_);
+  const bool timed = movetime_ms > 0 || limits_.infinite;
   search_.set_visits(limits_.nodes > 0 ? limits_.nodes : timed ? kUnlimited : base_params_.visits);
-  search_.set_time_limit(limits_.movetime_ms > 0 ? limits_.movetime_ms / 1000.0 : base_params_.time_limit_s);
+  search_.set_time_limit(movetime_ms > 0 ? movetime_ms / 1000.0 : base_params_.time_limit_s);
   search_.set_stop_flag(limits_.stop);
   const auto start = std::chrono::steady_clock::now();
   auto report_of = [&](const SearchResult& result) {

@@ -16,13 +16,25 @@
 
 namespace ataxx {
 
-// Per-move limits from outside (the UAI `go` command); zero means the player's own setting.
-// With none given, a player searches within its own (finite) budget.
+// A timed game's clocks as the side to move sees them (UAI's wtime/btime, winc/binc, movestogo).
+struct GameClock {
+  int own_ms = -1;  // -1: the game is not timed
+  int own_increment_ms = 0;
+  int opponent_ms = -1;
+  int opponent_increment_ms = 0;
+  int moves_to_go = 0;  // moves until the next time control; 0 for sudden death
+  bool timed() const { return own_ms >= 0; }
+};
+
+// Per-move limits from outside (the UAI `go` command, a match's clock); zero means the player's
+// own setting. With none given, a player searches within its own (finite) budget. A clock
+// without movetime leaves the player to plan its time (players/time_manager.h).
 struct MoveLimits {
   int movetime_ms = 0;
   int nodes = 0;
   int depth = 0;
   bool infinite = false;                    // search until stopped
+  GameClock clock;
   const std::atomic<bool>* stop = nullptr;  // set from another thread: answer now
 };
 

@@ -1,5 +1,6 @@
 #include "players/uai_player.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "players/engine_process.h"
@@ -19,6 +20,8 @@ class UaiPlayer final : public Player {
     engine_->expect("readyok", timeout_ms_);
   }
 
+  void set_limits(const MoveLimits& limits) override { limits_ = limits; }
+
   Move choose_move(const Game& game) override {
     if (!engine_) start();
     std::string position = "position fen " + game.start().fen();
@@ -28,8 +31,9 @@ class UaiPlayer final : public Player {
     }
     try {
       engine_->send(position);
-      engine_->send(go_);
-      const std::string line = engine_->expect("bestmove", timeout_ms_);
+      const GameClock& clock = limits_.clock;
+      engine_->send(clock.timed() ? go_with_clock(clock, game.position().side_to_move()) : go_);
+      const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, clock.own_ms));
       const auto space = line.find(' ');
       if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
       const std::string text = line.substr(space + 1, line.find(' ', space + 1) - space - 1);
@@ -41,6 +45,18 @@ class UaiPlayer final : public Player {
   }
 
  private:
+  // UAI names x's clock btime and o's wtime (x moves first, like Black in chess).
+  static std::string go_with_clock(const GameClock& clock, Color mover) {
+    const bool x = mover == Color::kX;
+    const int x_ms = x ? clock.own_ms : clock.opponent_ms, o_ms = x ? clock.opponent_ms : clock.own_ms;
+    const int x_inc = x ? clock.own_increment_ms : clock.opponent_increment_ms;
+    const int o_inc = x ? clock.opponent_increment_ms : clock.own_increment_ms;
+    std::string go = "go btime " + std::to_string(std::max(0, x_ms)) + " wtime " + std::to_string(std::max(0, o_ms)) +
+                     " binc " + std::to_string(x_inc) + " winc " + std::to_string(o_inc);
+    if (clock.moves_to_go > 0) go += " movestogo " + std::to_string(clock.moves_to_go);
+    return go;
+  }
+
   void start() {
     engine_ = std::make_unique<EngineProcess>(command_);
     engine_->send("uai");
@@ -54,6 +70,7 @@ class UaiPlayer final : public Player {
   std::map<std::string, std::string> engine_options_;
   std::string go_;
   int timeout_ms_;
+  MoveLimits limits_;
   std::unique_ptr<EngineProcess> engine_;
 };
 

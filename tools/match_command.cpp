@@ -14,6 +14,7 @@ struct MatchOptions {
   std::string openings_path;
   std::string pgn_path;
   std::string sprt;
+  std::string time_control;
   bool quiet = false;
 };
 
@@ -30,6 +31,7 @@ void run(MatchOptions& options) {
   MatchConfig& config = options.config;
   config.openings = options.openings_path.empty() ? default_openings() : load_openings(options.openings_path);
   if (!options.sprt.empty()) config.sprt = parse_sprt(options.sprt);
+  if (!options.time_control.empty()) config.time_control = parse_time_control(options.time_control);
   std::ofstream pgn;
   if (!options.pgn_path.empty()) {
     pgn.open(options.pgn_path, std::ios::app);
@@ -74,6 +76,8 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--concurrency", options->config.concurrency, "Games played at once")->check(CLI::Range(1, 1024));
   cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
   cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");
+  cmd->add_option("--tc", options->time_control,
+                  "SECONDS+INCREMENT: a clock for each side (e.g. 10+0.1); a player past it loses on time");
   cmd->add_option("--seed", options->config.seed, "Seed for the players' random choices");
   cmd->add_flag("--quiet", options->quiet, "Print only the final summary");
   cmd->callback([options] { run(*options); });

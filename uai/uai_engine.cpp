@@ -36,12 +36,6 @@ std::pair<std::string, std::string_view> command_of(std::string_view line) {
 
 }  // namespace
 
-int allocate_move_time(int remaining_ms, int increment_ms, int moves_to_go, int margin_ms) {
-  const long long moves = moves_to_go > 0 ? std::min(moves_to_go, 40) : 30;
-  const long long planned = remaining_ms / moves + static_cast<long long>(increment_ms) * 3 / 4;
-  return static_cast<int>(std::max<long long>(1, std::min<long long>(planned, remaining_ms - margin_ms)));
-}
-
 UaiEngine::UaiEngine(std::ostream& out) : out_(out), thread_([this] { run_commands(); }) {}
 
 UaiEngine::~UaiEngine() {
@@ -256,9 +250,9 @@ void UaiEngine::handle_go(std::string_view args, int go_number) {
     if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
     const int value = to_int(tokens[++i], "go " + key);
     if (key == "btime")
-      x_time = value;  // x moves first, like Black in chess
+      x_time = std::max(0, value);  // x moves first, like Black in chess
     else if (key == "wtime")
-      o_time = value;
+      o_time = std::max(0, value);
     else if (key == "binc")
       x_inc = value;
     else if (key == "winc")
@@ -272,11 +266,11 @@ void UaiEngine::handle_go(std::string_view args, int go_number) {
     else if (key == "depth")
       limits.depth = std::max(1, value);
   }
-  // Only the side to move's clock counts; without any limit the player's own budget applies.
+  // The player plans its time from the clocks (players/time_manager.h); without any limit its
+  // own budget applies.
   const bool x_to_move = game_.position().side_to_move() == Color::kX;
-  const int clock = x_to_move ? x_time : o_time;
-  if (clock >= 0 && limits.movetime_ms == 0)
-    limits.movetime_ms = allocate_move_time(clock, std::max(0, x_to_move ? x_inc : o_inc), moves_to_go);
+  limits.clock = {x_to_move ? x_time : o_time, std::max(0, x_to_move ? x_inc : o_inc), x_to_move ? o_time : x_time,
+                  std::max(0, x_to_move ? o_inc : x_inc), std::max(0, moves_to_go)};
 
   MoveList moves;
   game_.position().generate_moves(moves);

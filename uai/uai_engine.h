@@ -88,7 +88,4 @@ class UaiEngine {
   std::thread thread_;  // last: starts after everything above exists
 };
 
-// Milliseconds to spend on a move from the clock, never more than the time left minus margin_ms.
-int allocate_move_time(int remaining_ms, int increment_ms, int moves_to_go, int margin_ms = 50);
-
 }  // namespace ataxx

@@ -27,6 +27,22 @@ class IllegalPlayer final : public Player {
   Move choose_move(const Game&) override { return parse_move("d4", board_7x7()); }
 };
 
+// Records the clock it is given before each move and takes `think` over each move.
+class ClockedPlayer final : public Player {
+ public:
+  explicit ClockedPlayer(std::chrono::milliseconds think) : think_(think) {}
+  void new_game(std::uint64_t) override {}
+  void set_limits(const MoveLimits& limits) override { clocks.push_back(limits.clock); }
+  Move choose_move(const Game& game) override {
+    std::this_thread::sleep_for(think_);
+    return legal_moves(game)[0];
+  }
+  std::vector<GameClock> clocks;
+
+ private:
+  std::chrono::milliseconds think_;
+};
+
 MatchConfig config(const std::string& p1, const std::string& p2, int games, int concurrency) {
   MatchConfig c;
   c.player1 = p1;
@@ -72,6 +88,41 @@ TEST(Match, AFailingPlayerLosesAndTheMatchGoesOn) {
     EXPECT_EQ(result.score.wins, 6) << bad;
     for (const GameRecord& game : result.games) EXPECT_FALSE(game.failure.empty());
   }
+}
+
+TEST(Match, EachPlayerIsGivenItsOwnClockWithTheIncrement) {
+  ClockedPlayer x(std::chrono::milliseconds(0));
+  ClockedPlayer o(std::chrono::milliseconds(20));
+  const GameRecord game = play_game(x, o, Position::startpos(), {}, TimeControl{10'000, 5});
+  EXPECT_EQ(game.failure, "");
+  ASSERT_GE(o.clocks.size(), 3U);
+  EXPECT_EQ(x.clocks[0].own_ms, 10'000);
+  EXPECT_EQ(x.clocks[0].own_increment_ms, 5);
+  EXPECT_EQ(o.clocks[0].own_ms, 10'000);
+  for (std::size_t i = 1; i < o.clocks.size(); ++i) {
+    const int spent = o.clocks[i - 1].own_ms - o.clocks[i].own_ms;  // 20 ms or a little more, less the increment
+    EXPECT_GE(spent, 15) << i;
+    EXPECT_LT(spent, 1000) << i;
+    EXPECT_EQ(x.clocks[i].opponent_ms, o.clocks[i].own_ms) << i;  // x sees o's clock
+  }
+}
+
+TEST(Match, APlayerPastItsClockLosesOnTime) {
+  register_player_kind("test-slow", [](PlayerSpec&) { return std::make_unique<ClockedPlayer>(std::chrono::milliseconds(40)); });
+  MatchConfig c = config("test-slow", "random", 2, 1);
+  c.time_control = parse_time_control("0.1");
+  const MatchResult result = run_match(c);
+  EXPECT_EQ(result.score.losses, 2);
+  for (const GameRecord& game : result.games) EXPECT_NE(game.failure.find("lost on time"), std::string::npos) << game.failure;
+}
+
+TEST(Match, TimeControlsReadAsCutechessWritesThem) {
+  EXPECT_EQ(parse_time_control("10+0.1").base_ms, 10'000);
+  EXPECT_EQ(parse_time_control("10+0.1").increment_ms, 100);
+  EXPECT_EQ(parse_time_control("0.5").base_ms, 500);
+  EXPECT_EQ(parse_time_control("0.5").increment_ms, 0);
+  for (const char* bad : {"", "+1", "0", "-5+1", "10+", "10+-1", "ten", "10+0.1+1", "1e9"})
+    EXPECT_THROW(parse_time_control(bad), std::invalid_argument) << bad;
 }
 
 TEST(Match, SprtStopsEarly) {

@@ -1,6 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "match/match.h"
 #include "match/openings.h"
@@ -151,17 +157,6 @@ TEST(Uai, AGoWithoutAUsableLimitUsesThePlayersOwnBudget) {
   }
 }
 
-TEST(Uai, TimeAllocationKeepsTheMargin) {
-  EXPECT_EQ(allocate_move_time(30000, 0, 0), 1000);
-  EXPECT_EQ(allocate_move_time(10000, 1000, 0), 333 + 750);
-  EXPECT_EQ(allocate_move_time(100, 1000, 0), 50);  // never past remaining - 50 ms
-  EXPECT_EQ(allocate_move_time(20, 0, 0), 1);
-  EXPECT_EQ(allocate_move_time(5000, 0, 5), 1000);
-  // Large increments do not overflow.
-  EXPECT_EQ(allocate_move_time(1'000'000'000, 1'000'000'000, 0), 33'333'333 + 750'000'000);
-  EXPECT_EQ(allocate_move_time(2'000'000'000, 2'000'000'000, 0), 66'666'666 + 1'500'000'000);
-}
-
 // The real binary over pipes, with generous deadlines: an engine that stops reading fails them.
 class UaiProcess {
  public:
@@ -216,6 +211,32 @@ TEST(UaiPlayer, OurBinaryThroughPipesPlaysWholeGames) {
   ASSERT_EQ(result.games.size(), 4U);
   for (const GameRecord& game : result.games) EXPECT_EQ(game.failure, "") << game.failure;
   EXPECT_EQ(result.score.wins, 4);  // greedy beats random
+}
+
+// A timed match tells the engine both clocks in UAI's words (x is btime), its own as it runs down.
+TEST(UaiPlayer, SendsTheMatchClocks) {
+  const auto dir = std::filesystem::temp_directory_path() / ("uai-clock-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string log = (dir / "go.log").string();
+  std::ofstream(dir / "engine.sh") << "while read -r line; do case \"$line\" in\n"
+                                      "  uai) echo uaiok;; isready) echo readyok;;\n"
+                                      "  go*) echo \"$line\" >> " << log << "; echo bestmove 0000;;\n"
+                                      "esac; done\n";
+  MatchConfig c = engine_match("uai:cmd=sh " + (dir / "engine.sh").string(), 2);
+  c.player2 = "greedy";
+  c.time_control = parse_time_control("3+0.25");
+  const MatchResult result = run_match(c);
+  std::ifstream in(log);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::filesystem::remove_all(dir);
+  // The engine answers a pass it may not play, so each game ends at its first move: as x, then
+  // as o after greedy's move, whose few milliseconds came off x's 3,000 before the increment.
+  EXPECT_EQ(result.score.losses, 2);
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(lines[0], "go btime 3000 wtime 3000 binc 250 winc 250");
+  EXPECT_TRUE(lines[1].starts_with("go btime 32")) << lines[1];
+  EXPECT_TRUE(lines[1].ends_with(" wtime 3000 binc 250 winc 250")) << lines[1];
 }
 
 TEST(UaiPlayer, CrashesAndSilenceAreScoredLosses) {

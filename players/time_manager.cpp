@@ -1,0 +1,36 @@
+#include "players/time_manager.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ataxx {
+namespace {
+
+// Fitted to the games of a match of the default run's net against alphabeta:time=100.
+constexpr double kMovesLeftPerEmpty = 0.6;
+constexpr double kMovesLeftAtFull = 2.0;
+constexpr int kMinMovesLeft = 3;
+constexpr int kMaxMovesLeft = 30;
+
+}  // namespace
+
+int expected_moves_left(const Position& position) {
+  const int empties = popcount(position.empty());
+  return std::clamp(static_cast<int>(std::lround(kMovesLeftPerEmpty * empties + kMovesLeftAtFull)), kMinMovesLeft,
+                    kMaxMovesLeft);
+}
+
+int plan_move_time(const Position& position, const GameClock& clock, int margin_ms) {
+  const long long remaining = std::max(0, clock.own_ms);
+  const long long moves = clock.moves_to_go > 0 ? std::min(clock.moves_to_go, expected_moves_left(position))
+                                                : expected_moves_left(position);
+  const long long planned = remaining / moves + static_cast<long long>(std::max(0, clock.own_increment_ms)) * 3 / 4;
+  return static_cast<int>(std::max<long long>(1, std::min(planned, remaining - margin_ms)));
+}
+
+int move_time_ms(const Position& position, const MoveLimits& limits) {
+  if (limits.movetime_ms > 0) return limits.movetime_ms;
+  return limits.clock.timed() ? plan_move_time(position, limits.clock) : 0;
+}
+
+}  // namespace ataxx
