@@ -6,8 +6,8 @@
 
 namespace ataxx {
 
-// The moves the side to move is still expected to make, from the empty cells left: every move
-// but a jump fills one, and both sides move (the fit is in docs/experiments.md).
+// The moves the side to move is still expected to make, from the empty cells left (a fit to
+// played games: about one per empty cell, as jumps fill nothing).
 int expected_moves_left(const Position& position);
 
 // Milliseconds for this move: the time left shared over the moves still to make (movestogo when

@@ -15,7 +15,7 @@ GameClock clock_of(int own_ms, int increment_ms = 0, int moves_to_go = 0) {
 
 TEST(TimeManager, ExpectsFewerMovesAsTheBoardFills) {
   EXPECT_GT(expected_moves_left(kStart), expected_moves_left(kNearlyFull));
-  EXPECT_LE(expected_moves_left(kStart), 30);
+  EXPECT_LE(expected_moves_left(kStart), 50);
   EXPECT_GE(expected_moves_left(kNearlyFull), 1);
 }
 
