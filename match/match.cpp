@@ -58,8 +58,9 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
     int& own_clock = clock_ms[mover == Color::kX ? 0 : 1];
     if (time_control) {
       MoveLimits limits;
-      limits.clock = {own_clock, time_control->increment_ms, clock_ms[mover == Color::kX ? 1 : 0],
-                      time_control->increment_ms, 0};
+      limits.clock.own_ms = own_clock;
+      limits.clock.own_increment_ms = limits.clock.opponent_increment_ms = time_control->increment_ms;
+      limits.clock.opponent_ms = clock_ms[mover == Color::kX ? 1 : 0];
       player.set_limits(limits);
     }
     Move move;

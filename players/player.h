@@ -23,6 +23,7 @@ struct GameClock {
   int opponent_ms = -1;
   int opponent_increment_ms = 0;
   int moves_to_go = 0;  // moves until the next time control; 0 for sudden death
+  int move_overhead_ms = 50;  // kept in hand on each move for what the search does not see (answering)
   bool timed() const { return own_ms >= 0; }
 };
 

@@ -22,12 +22,12 @@ int expected_moves_left(const Position& position) {
                     kMaxMovesLeft);
 }
 
-int plan_move_time(const Position& position, const GameClock& clock, int margin_ms) {
+int plan_move_time(const Position& position, const GameClock& clock) {
   const long long remaining = std::max(0, clock.own_ms);
   const long long moves = clock.moves_to_go > 0 ? std::min(clock.moves_to_go, expected_moves_left(position))
                                                 : expected_moves_left(position);
   const long long planned = remaining / moves + static_cast<long long>(std::max(0, clock.own_increment_ms)) * 3 / 4;
-  return static_cast<int>(std::max<long long>(1, std::min(planned, remaining - margin_ms)));
+  return static_cast<int>(std::max<long long>(1, std::min(planned, remaining - std::max(0, clock.move_overhead_ms))));
 }
 
 int move_time_ms(const Position& position, const MoveLimits& limits) {

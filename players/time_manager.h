@@ -12,8 +12,8 @@ int expected_moves_left(const Position& position);
 
 // Milliseconds for this move: the time left shared over the moves still to make (movestogo when
 // the clock has one), plus three quarters of the increment; never more than the time left minus
-// margin_ms, never less than 1.
-int plan_move_time(const Position& position, const GameClock& clock, int margin_ms = 50);
+// the clock's move overhead, never less than 1.
+int plan_move_time(const Position& position, const GameClock& clock);
 
 // The time a player's search may take on this move: movetime when given, else the clock's plan,
 // else 0 (the player's own budget).

@@ -142,6 +142,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name BatchSize type spin default 64 min 1 max 65536");
       say("option name Device type string default cpu");
       say("option name CacheSize type spin default 0 min 0 max 67108864");
+      say("option name MoveOverhead type spin default 50 min 0 max 10000");
       say("uaiok");
     } else if (name == "isready") {
       say("readyok");
@@ -190,6 +191,8 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.device = value;
   else if (key == "cachesize")
     next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
+  else if (key == "moveoverhead")
+    next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
   else
     throw std::invalid_argument("unknown option '" + name + "'");
   const Options previous = std::exchange(options_, next);
@@ -270,7 +273,7 @@ void UaiEngine::handle_go(std::string_view args, int go_number) {
   // own budget applies.
   const bool x_to_move = game_.position().side_to_move() == Color::kX;
   limits.clock = {x_to_move ? x_time : o_time, std::max(0, x_to_move ? x_inc : o_inc), x_to_move ? o_time : x_time,
-                  std::max(0, x_to_move ? o_inc : x_inc), std::max(0, moves_to_go)};
+                  std::max(0, x_to_move ? o_inc : x_inc), std::max(0, moves_to_go), options_.move_overhead_ms};
 
   MoveList moves;
   game_.position().generate_moves(moves);

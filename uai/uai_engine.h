@@ -48,6 +48,7 @@ class UaiEngine {
     int batch_size = 64;
     std::string device = "cpu";
     int cache_size = 0;
+    int move_overhead_ms = 50;  // kept in hand on each timed move
   };
   struct Command {
     std::string line;

@@ -31,8 +31,11 @@ TEST(TimeManager, SharesTheClockOverTheMovesLeftPlusMostOfTheIncrement) {
   EXPECT_EQ(plan_move_time(kStart, clock_of(5000, 0, 500)), 5000 / moves);
 }
 
-TEST(TimeManager, KeepsTheMarginAndAFloorAndDoesNotOverflow) {
+TEST(TimeManager, KeepsTheMoveOverheadAndAFloorAndDoesNotOverflow) {
   EXPECT_EQ(plan_move_time(kStart, clock_of(100, 1000)), 50);  // never past the time left - 50 ms
+  GameClock clock = clock_of(1000, 1000);
+  clock.move_overhead_ms = 990;
+  EXPECT_EQ(plan_move_time(kStart, clock), 10);
   EXPECT_EQ(plan_move_time(kStart, clock_of(20)), 1);
   EXPECT_EQ(plan_move_time(kStart, clock_of(0)), 1);
   const int moves = expected_moves_left(kStart);

@@ -45,7 +45,7 @@ TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
-  for (const char* option : {"Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize"})
+  for (const char* option : {"Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
