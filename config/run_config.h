@@ -53,6 +53,8 @@ struct RunConfig {
     double momentum = 0.9;
     double weight_decay = 1e-4;
     int warmup_steps = 100;
+    double lr_drop_at = 1.0;      // share of run.max_minutes after which the rate is lr_drop_factor of itself (1: never)
+    double lr_drop_factor = 0.1;
     int min_window = 5000;        // replay window in samples: grows with the data as in KataGo
     int max_window = 500000;
     double window_exponent = 0.75;

@@ -41,6 +41,12 @@ BoardSet boards_of(const RunConfig& config) {
 
 }  // namespace
 
+double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
+  const double warmup = t.warmup_steps > 0 ? std::min(1.0, (step + 1.0) / t.warmup_steps) : 1.0;
+  const double drop = t.lr_drop_at < 1 && run_share >= t.lr_drop_at ? t.lr_drop_factor : 1.0;
+  return t.learning_rate * warmup * drop;
+}
+
 struct Trainer::Impl {
   RunConfig config;
   BoardSet boards;
@@ -82,7 +88,7 @@ Trainer::~Trainer() = default;
 
 std::int64_t Trainer::step() const { return impl_->step; }
 
-Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rng) {
+Losses Trainer::train(const ReplayBuffer& buffer, int steps, double run_share, std::mt19937_64& rng) {
   const auto& t = impl_->config.training;
   const auto& device = impl_->device;
   auto& net = impl_->net;
@@ -100,8 +106,7 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rn
   if (steps > 0) next = assemble();
   torch::Tensor sums = torch::zeros({5}, torch::TensorOptions().device(device));  // read back once, at the end
   for (int i = 0; i < steps; ++i) {
-    const double warmup = t.warmup_steps > 0 ? std::min(1.0, (impl_->step + 1.0) / t.warmup_steps) : 1.0;
-    set_learning_rate(*impl_->optimizer, t.learning_rate * warmup);
+    set_learning_rate(*impl_->optimizer, scheduled_learning_rate(t, impl_->step, run_share));
     const TrainingBatch batch = next.get();
     if (i + 1 < steps) next = assemble();
     const NetworkOutput out = net->forward(batch.input.to(device, /*non_blocking=*/true));

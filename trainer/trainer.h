@@ -17,13 +17,18 @@ struct Losses {
   int steps = 0;
 };
 
+// The learning rate of the step after `step`, when run_share of the run's wall time is used:
+// a linear warm-up, then learning_rate, then learning_rate x lr_drop_factor from lr_drop_at on.
+double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share);
+
 class Trainer {
  public:
   // A fresh network from the config, or the state in checkpoint_path when it is not empty.
   Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path);
   ~Trainer();
 
-  Losses train(const ReplayBuffer& buffer, int steps, std::mt19937_64& rng);
+  // `steps` steps at the scheduled learning rate for run_share of the run's wall time used.
+  Losses train(const ReplayBuffer& buffer, int steps, double run_share, std::mt19937_64& rng);
   std::int64_t step() const;
   void save_checkpoint(const std::string& path) const;
   void save_play_file(const std::string& path, const ModelInfo& info) const;

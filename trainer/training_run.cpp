@@ -54,6 +54,7 @@ class Budget {
   Budget(const RunDirectory& dir, double minutes) : dir_(dir), limit_(minutes), before_(dir.elapsed_minutes()) {}
   double used() const { return before_ + seconds_since(start_) / 60.0; }
   double limit() const { return limit_; }
+  double share_used() const { return std::min(1.0, used() / limit_); }
   bool spent() const { return used() >= limit_; }
   void bank() const { dir_.set_elapsed_minutes(used()); }  // one thread at a time
 
@@ -107,17 +108,18 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
       continue;
     }
     const auto start = Clock::now();
-    losses += trainer.train(buffer, static_cast<int>(steps), rng);
+    losses += trainer.train(buffer, static_cast<int>(steps), budget.share_used(), rng);
     train_seconds += seconds_since(start);
     if ((to_export -= steps) > 0) continue;
 
     export_candidate(trainer, dir, ++generation);
     budget.bank();
     const double trained_per_second = losses.steps * t.batch_size / std::max(train_seconds, 1e-9);
-    log.info("candidate {}: step {}, {} games, {} samples (window {}), {:.0f} samples/s trained, loss {:.3f} "
+    log.info("candidate {}: step {}, {} games, {} samples (window {}), {:.0f} samples/s trained, lr {:.3g}, loss {:.3f} "
              "(policy {:.3f} value {:.3f})",
              generation_name(generation), trainer.step(), buffer.total_games(), played, buffer.window(),
-             trained_per_second, losses.total, losses.policy, losses.value);
+             trained_per_second, scheduled_learning_rate(t, trainer.step(), budget.share_used()), losses.total,
+             losses.policy, losses.value);
     dir.record_metrics(
         "generation,step,games,samples,window,samples_trained,train_samples_per_second,loss,policy_loss,value_loss,"
         "ownership_loss,piece_diff_loss,best,elapsed_minutes",
