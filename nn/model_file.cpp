@@ -277,56 +277,18 @@ void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim:
   }
 }
 
-ModelInfo read_checkpoint_model(const std::string& path, AtaxxNet* net) {
-  auto archive = open_archive(path, kCheckpointFormat);
+void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
+  auto archive = open_archive(checkpoint_path, kCheckpointFormat);
   ModelInfo info;
-  info.boards = read_encoding(archive, path);
-  info.shape = read_shape(archive, path);
-  info.rules = read_rules(archive, path, false);
-  info.step = get_int(archive, "step", path);
-  *net = AtaxxNet(info.shape);
-  load_weights(archive, *net, path);
-  return info;
-}
-
-// Adds `net`'s floating-point parameters and buffers (batch-norm statistics included) into `sum`.
-void accumulate(AtaxxNet& sum, AtaxxNet& net) {
-  torch::NoGradGuard no_grad;
-  auto add = [](std::vector<torch::Tensor> into, std::vector<torch::Tensor> from) {
-    for (std::size_t i = 0; i < into.size(); ++i)
-      if (into[i].is_floating_point()) into[i].add_(from[i]);
-  };
-  add(sum->parameters(), net->parameters());
-  add(sum->buffers(), net->buffers());
-}
-
-void scale(AtaxxNet& net, double factor) {
-  torch::NoGradGuard no_grad;
-  for (auto tensors : {net->parameters(), net->buffers()})
-    for (auto& t : tensors)
-      if (t.is_floating_point()) t.mul_(factor);
-}
-
-void export_checkpoints(const std::vector<std::string>& paths, const std::string& play_path, const std::string& name) {
-  if (paths.empty()) throw ModelFileError("export needs at least one checkpoint");
-  AtaxxNet sum{nullptr};
-  ModelInfo info = guarded(paths.front(), [&] { return read_checkpoint_model(paths.front(), &sum); });
-  for (std::size_t i = 1; i < paths.size(); ++i) {
-    AtaxxNet net{nullptr};
-    const ModelInfo more = guarded(paths[i], [&] { return read_checkpoint_model(paths[i], &net); });
-    if (more.shape.blocks != info.shape.blocks || more.shape.channels != info.shape.channels ||
-        more.boards.names() != info.boards.names())
-      throw ModelFileError("checkpoint '" + paths[i] + "' holds another network than '" + paths.front() +
-                           "': only checkpoints of one run can be averaged");
-    accumulate(sum, net);
-    info.step = std::max(info.step, more.step);
-  }
-  scale(sum, 1.0 / static_cast<double>(paths.size()));
+  info.boards = read_encoding(archive, checkpoint_path);
+  info.shape = read_shape(archive, checkpoint_path);
+  info.rules = read_rules(archive, checkpoint_path, false);
+  info.step = get_int(archive, "step", checkpoint_path);
   info.name = name;
-  info.parent = paths.size() == 1 ? paths.front()
-                                  : "average of " + std::to_string(paths.size()) + " checkpoints, " + paths.front() +
-                                        " .. " + paths.back();
-  save_play_file(play_path, sum, info);
+  info.parent = checkpoint_path;
+  AtaxxNet net(info.shape);
+  load_weights(archive, net, checkpoint_path);
+  save_play_file(play_path, net, info);
 }
 
 }  // namespace
@@ -343,9 +305,8 @@ void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
   guarded(path, [&] { read_checkpoint_state(path, net, optimizer, device); });
 }
 
-void export_play_file(const std::vector<std::string>& checkpoint_paths, const std::string& play_path,
-                      const std::string& name) {
-  export_checkpoints(checkpoint_paths, play_path, name);
+void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
+  guarded(checkpoint_path, [&] { export_checkpoint(checkpoint_path, play_path, name); });
 }
 
 }  // namespace ataxx

@@ -40,9 +40,7 @@ class ModelFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Makes a play file from a checkpoint, or from the average of several checkpoints of one run
-// (weights and batch-norm statistics, as in stochastic weight averaging) (`ataxx-zero export`).
-void export_play_file(const std::vector<std::string>& checkpoint_paths, const std::string& play_path,
-                      const std::string& name);
+// Makes a play file from a checkpoint (`ataxx-zero export`).
+void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name);
 
 }  // namespace ataxx

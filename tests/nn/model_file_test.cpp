@@ -256,7 +256,7 @@ TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
   info.rules.halfmove_limit = 60;
   info.rules.repetition_limit = 0;
   save_checkpoint(temp("e.ckpt"), net, sgd, info);
-  export_play_file({temp("e.ckpt")}, temp("e.net"), "exported");
+  export_play_file(temp("e.ckpt"), temp("e.net"), "exported");
   ModelInfo exported;
   AtaxxNet loaded = load_play_file(temp("e.net"), &exported);
   EXPECT_EQ(exported.step, 77);
@@ -265,42 +265,6 @@ TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
   EXPECT_EQ(exported.name, "exported");
   torch::NoGradGuard no_grad;
   EXPECT_TRUE(torch::equal(net->forward(sample_input()).policy_logits, loaded->forward(sample_input()).policy_logits));
-}
-
-TEST(ModelFile, ExportAveragesTheWeightsOfSeveralCheckpoints) {
-  torch::manual_seed(3);
-  AtaxxNet a(ModelShape{1, 8}), b(ModelShape{1, 8}), mean(ModelShape{1, 8});
-  {
-    torch::NoGradGuard no_grad;
-    for (auto* net : {&a, &b})  // distinct batch-norm statistics too
-      for (auto& t : (*net)->buffers())
-        if (t.is_floating_point()) t.uniform_(0.5, 2.0);
-    auto params = mean->parameters(), pa = a->parameters(), pb = b->parameters();
-    for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_((pa[i] + pb[i]) / 2);
-    auto bufs = mean->buffers(), ba = a->buffers(), bb = b->buffers();
-    for (std::size_t i = 0; i < bufs.size(); ++i)
-      if (bufs[i].is_floating_point()) bufs[i].copy_((ba[i] + bb[i]) / 2);
-  }
-  CheckpointInfo info;
-  torch::optim::SGD sgd_a(a->parameters(), torch::optim::SGDOptions(0.1)), sgd_b(b->parameters(), torch::optim::SGDOptions(0.1));
-  info.step = 10;
-  save_checkpoint(temp("a.ckpt"), a, sgd_a, info);
-  info.step = 20;
-  save_checkpoint(temp("b.ckpt"), b, sgd_b, info);
-  export_play_file({temp("a.ckpt"), temp("b.ckpt")}, temp("mean.net"), "swa");
-  ModelInfo exported;
-  AtaxxNet loaded = load_play_file(temp("mean.net"), &exported);
-  EXPECT_EQ(exported.step, 20);
-  mean->eval();
-  a->eval();
-  torch::NoGradGuard no_grad;
-  EXPECT_TRUE(torch::allclose(mean->forward(sample_input()).wdl_logits, loaded->forward(sample_input()).wdl_logits, 1e-4, 1e-5));
-  EXPECT_FALSE(torch::allclose(a->forward(sample_input()).wdl_logits, loaded->forward(sample_input()).wdl_logits, 1e-4, 1e-5));
-
-  AtaxxNet other(ModelShape{2, 8});
-  torch::optim::SGD sgd_o(other->parameters(), torch::optim::SGDOptions(0.1));
-  save_checkpoint(temp("other.ckpt"), other, sgd_o, info);
-  EXPECT_THROW(export_play_file({temp("a.ckpt"), temp("other.ckpt")}, temp("bad.net"), "x"), ModelFileError);
 }
 
 TEST(InferenceServer, AnswersManyThreadsWithPriorsOverLegalMoves) {
