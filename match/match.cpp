@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <mutex>
 #include <stdexcept>
@@ -40,6 +41,16 @@ TimeControl parse_time_control(const std::string& text) {
   return {static_cast<int>(std::lround(*base * 1000)), static_cast<int>(std::lround(*increment * 1000))};
 }
 
+std::string to_string(const TimeControl& time_control) {
+  auto seconds = [](int ms) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", ms / 1000.0);
+    return std::string(text);
+  };
+  const std::string base = seconds(time_control.base_ms);
+  return time_control.increment_ms == 0 ? base : base + "+" + seconds(time_control.increment_ms);
+}
+
 double GameRecord::player1_score() const {
   return (result_for(player1_is_x ? Color::kX : Color::kO, outcome.result) + 1) / 2.0;
 }
@@ -74,13 +85,13 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
     }
     if (time_control) {
       const auto used = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-      if (used.count() > own_clock) {
+      if (used.count() > own_clock + time_control->margin_ms) {
         record.failure = std::string(mover_name) + " lost on time: " + std::to_string(used.count()) + " ms used with " +
                          std::to_string(own_clock) + " ms left";
         record.outcome = {win_for(~mover), EndReason::kNone};
         break;
       }
-      own_clock += time_control->increment_ms - static_cast<int>(used.count());
+      own_clock = std::max(0, own_clock - static_cast<int>(used.count())) + time_control->increment_ms;
     }
     if (!game.position().is_legal(move)) {
       record.failure = std::string(mover_name) + " played the illegal move " + to_string(move, game.position().board()) +
@@ -166,7 +177,7 @@ MatchResult run_match(const MatchConfig& config,
 }
 
 std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
-                   const std::string& event) {
+                   const std::string& event, const std::optional<TimeControl>& time_control) {
   const std::time_t now = std::time(nullptr);
   char date[16];
   std::strftime(date, sizeof date, "%Y.%m.%d", std::gmtime(&now));
@@ -185,6 +196,7 @@ std::string to_pgn(const GameRecord& game, const std::string& player1, const std
   tag("Result", to_string(game.outcome.result));
   tag("FEN", game.start.fen());
   tag("PlyCount", std::to_string(game.moves.size()));
+  if (time_control) tag("TimeControl", to_string(*time_control));
   if (!game.failure.empty()) tag("Termination", game.failure);
   else tag("Termination", to_string(game.outcome.reason));
   pgn += '\n';

@@ -29,10 +29,15 @@ struct GameRecord {
 struct TimeControl {
   int base_ms = 0;
   int increment_ms = 0;
+  // How far a move may overrun its clock before it loses (cutechess's timemargin); an overrun
+  // within it leaves the clock at zero.
+  int margin_ms = 0;
 };
 // "SECONDS" or "SECONDS+INCREMENT" (e.g. "10+0.1"), as cutechess writes it; throws
 // std::invalid_argument for anything else.
 TimeControl parse_time_control(const std::string& text);
+// The same notation back, as PGN's TimeControl tag holds it: "10+0.1", "0.5".
+std::string to_string(const TimeControl& time_control);
 
 struct MatchConfig {
   std::string player1;  // player specs
@@ -75,8 +80,9 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
 MatchResult run_match(const MatchConfig& config,
                       const std::function<void(const GameRecord&, const MatchScore&)>& on_game = {});
 
-// The game as PGN, as the Ataxx tool chain writes it (x is Black and moves first).
+// The game as PGN, as the Ataxx tool chain writes it (x is Black and moves first); a TimeControl
+// tag when the game was played on a clock.
 std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
-                   const std::string& event);
+                   const std::string& event, const std::optional<TimeControl>& time_control = std::nullopt);
 
 }  // namespace ataxx

@@ -15,6 +15,7 @@ struct MatchOptions {
   std::string pgn_path;
   std::string sprt;
   std::string time_control;
+  int time_margin_ms = 0;
   bool quiet = false;
 };
 
@@ -31,7 +32,10 @@ void run(MatchOptions& options) {
   MatchConfig& config = options.config;
   config.openings = options.openings_path.empty() ? default_openings() : load_openings(options.openings_path);
   if (!options.sprt.empty()) config.sprt = parse_sprt(options.sprt);
-  if (!options.time_control.empty()) config.time_control = parse_time_control(options.time_control);
+  if (!options.time_control.empty()) {
+    config.time_control = parse_time_control(options.time_control);
+    config.time_control->margin_ms = options.time_margin_ms;
+  }
   std::ofstream pgn;
   if (!options.pgn_path.empty()) {
     pgn.open(options.pgn_path, std::ios::app);
@@ -49,7 +53,7 @@ void run(MatchOptions& options) {
       std::fflush(stdout);
     }
     if (!game.failure.empty()) std::fprintf(stderr, "game %d: %s\n", game.index + 1, game.failure.c_str());
-    if (pgn) pgn << to_pgn(game, p1, p2, "ataxx-zero match") << std::flush;
+    if (pgn) pgn << to_pgn(game, p1, p2, "ataxx-zero match", config.time_control) << std::flush;
   });
   const MatchScore& score = result.score;
   const EloEstimate elo = estimate_elo(score);
@@ -76,8 +80,11 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--concurrency", options->config.concurrency, "Games played at once")->check(CLI::Range(1, 1024));
   cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
   cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");
-  cmd->add_option("--tc", options->time_control,
-                  "SECONDS+INCREMENT: a clock for each side (e.g. 10+0.1); a player past it loses on time");
+  auto* tc = cmd->add_option("--tc", options->time_control,
+                             "SECONDS+INCREMENT: a clock for each side (e.g. 10+0.1); a player past it loses on time");
+  cmd->add_option("--timemargin", options->time_margin_ms, "Milliseconds a move may overrun the clock before it loses")
+      ->check(CLI::Range(0, 86'400'000))
+      ->needs(tc);
   cmd->add_option("--seed", options->config.seed, "Seed for the players' random choices");
   cmd->add_flag("--quiet", options->quiet, "Print only the final summary");
   cmd->callback([options] { run(*options); });

@@ -116,6 +116,20 @@ TEST(Match, APlayerPastItsClockLosesOnTime) {
   for (const GameRecord& game : result.games) EXPECT_NE(game.failure.find("lost on time"), std::string::npos) << game.failure;
 }
 
+TEST(Match, AnOverrunWithinTheTimeMarginLeavesTheClockAtZero) {
+  ClockedPlayer x(std::chrono::milliseconds(10));
+  RandomPlayer o;
+  o.new_game(1);
+  const GameRecord game = play_game(x, o, Position::startpos(), {}, TimeControl{.base_ms = 20, .increment_ms = 5, .margin_ms = 500});
+  EXPECT_EQ(game.failure, "");  // x overruns its clock within a few moves
+  ASSERT_GE(x.clocks.size(), 6U);
+  for (const GameClock& clock : x.clocks) {
+    EXPECT_GE(clock.own_ms, 0);
+    EXPECT_LE(clock.own_ms, 20);
+  }
+  EXPECT_EQ(x.clocks.back().own_ms, 5);  // zero after the overrun, plus the increment
+}
+
 TEST(Match, TimeControlsReadAsCutechessWritesThem) {
   EXPECT_EQ(parse_time_control("10+0.1").base_ms, 10'000);
   EXPECT_EQ(parse_time_control("10+0.1").increment_ms, 100);
@@ -123,6 +137,7 @@ TEST(Match, TimeControlsReadAsCutechessWritesThem) {
   EXPECT_EQ(parse_time_control("0.5").increment_ms, 0);
   for (const char* bad : {"", "+1", "0", "-5+1", "10+", "10+-1", "ten", "10+0.1+1", "1e9"})
     EXPECT_THROW(parse_time_control(bad), std::invalid_argument) << bad;
+  for (const char* text : {"10+0.1", "0.5", "3+0.03", "60"}) EXPECT_EQ(to_string(parse_time_control(text)), text);
 }
 
 TEST(Match, SprtStopsEarly) {
@@ -223,6 +238,9 @@ TEST(Pgn, WritesTagsMovesAndResult) {
   EXPECT_NE(pgn.find("[White \"alpha\"]"), std::string::npos);
   EXPECT_NE(pgn.find("[FEN \"x5o/7/7/7/7/7/o5x x 0 1\"]"), std::string::npos);
   EXPECT_NE(pgn.find("\n1. g2 a2 2. a7c5 1/2-1/2\n"), std::string::npos) << pgn;
+  EXPECT_EQ(pgn.find("TimeControl"), std::string::npos);
+  EXPECT_NE(to_pgn(game, "alpha", "beta", "test", TimeControl{3000, 30}).find("[TimeControl \"3+0.03\"]\n"),
+            std::string::npos);
 }
 
 TEST(Openings, TwoPliesFromTheStart) {
