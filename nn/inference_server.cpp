@@ -80,7 +80,8 @@ HostOutputs forward_on_cpu(const CpuNetwork& cpu, const Encoding& encoding, cons
   return out;
 }
 
-// One forward pass of encoded positions: one copy in, one copy of each output out.
+// One forward pass of encoded positions: one copy in, and both outputs back in one copy (so one
+// host-device synchronisation per batch on a GPU).
 HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* inputs, int n, torch::Device device,
                     bool bf16, WorkerTeam* team = nullptr) {
   if (loaded.cpu && n <= kEigenMaxBatch) return forward_on_cpu(*loaded.cpu, encoding, inputs, n, team);
@@ -88,8 +89,11 @@ HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* in
   const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, c, c});
   const auto input = to_inference_input(planes, device, bf16 ? torch::kBFloat16 : torch::kFloat32);
   const NetworkOutput out = loaded.net->forward(input);
-  return {out.policy_logits.to(torch::kCPU, torch::kFloat32).contiguous(),
-          torch::softmax(out.wdl_logits.to(torch::kCPU, torch::kFloat32), 1).contiguous()};
+  const auto policy = out.policy_logits.to(torch::kFloat32).reshape(-1);
+  const auto wdl = torch::softmax(out.wdl_logits.to(torch::kFloat32), 1).reshape(-1);
+  const auto host = torch::cat({policy, wdl}).to(torch::kCPU);
+  return {host.narrow(0, 0, policy.numel()).view({n, encoding.policy_size()}),
+          host.narrow(0, policy.numel(), wdl.numel()).view({n, 3})};
 }
 
 bool checked_bf16(const InferenceOptions& options, torch::Device device) {
