@@ -69,6 +69,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.leaves_per_round", Bound<int>{&s.leaves_per_round, 1, 1024}, "leaves per tree per batch"},
       {"selfplay.dirichlet_alpha", Bound<double>{&s.dirichlet_alpha, 1e-3, 100}, "root noise alpha"},
       {"selfplay.dirichlet_weight", Bound<double>{&s.dirichlet_weight, 0, 1}, "root noise weight"},
+      {"selfplay.forced_playouts_k", Bound<double>{&s.forced_playouts_k, 0, 100},
+       "forced playouts at the root of full searches, sqrt(k x prior x visits), pruned from the policy target; 0 = none"},
       {"selfplay.temperature_plies", Bound<int>{&s.temperature_plies, 0, 10000}, "plies chosen at temperature"},
       {"selfplay.temperature", Bound<double>{&s.temperature, 0, 100}, "move choice temperature"},
       {"selfplay.opening_share", Bound<double>{&s.opening_share, 0, 1}, "share of games from the opening suite"},

@@ -106,7 +106,7 @@ bool Search::select_one() {
   path_hashes_.clear();
   path_kept_history_ = true;
   while (nodes_[current].state == State::kExpanded) {
-    current = select_child(nodes_[current]);
+    current = select_child(nodes_[current], current == kRoot && forces_playouts());
     const Move move = nodes_[current].move;
     pos.make_move(move);
     if (move.is_single()) {
@@ -150,8 +150,19 @@ bool Search::ends_by_repetition(const Position& pos) const {
   return seen >= limit;
 }
 
-std::uint32_t Search::select_child(const Node& node) const {
+float Search::forced_playouts(float prior, int parent_visits) const {
+  return std::sqrt(params_.forced_playouts_k * prior * static_cast<float>(parent_visits));
+}
+
+std::uint32_t Search::select_child(const Node& node, bool force) const {
   const int parent_visits = node.visits + node.in_flight;
+  const std::uint32_t end = node.first_child + node.num_children;
+  if (force) {
+    for (std::uint32_t i = node.first_child; i < end; ++i) {
+      const int n = nodes_[i].visits + nodes_[i].in_flight;
+      if (n > 0 && n < forced_playouts(nodes_[i].prior, parent_visits)) return i;
+    }
+  }
   const float exploration = params_.c_puct * std::sqrt(static_cast<float>(std::max(parent_visits, 1)));
   // One pass: visited children are scored as they come; unvisited ones all share the first-play
   // value, so the best of them is the one with the largest prior, scored once at the end.
@@ -160,7 +171,6 @@ std::uint32_t Search::select_child(const Node& node) const {
   std::uint32_t best_unvisited = 0;
   float best_unvisited_prior = -1.0f;
   float visited_prior = 0.0f;
-  const std::uint32_t end = node.first_child + node.num_children;
   for (std::uint32_t i = node.first_child; i < end; ++i) {
     const Node& child = nodes_[i];
     const int n = child.visits + child.in_flight;
@@ -265,6 +275,7 @@ SearchResult Search::result() const {
     result.moves.push_back(nodes_[root.first_child + i].move);
     result.visits.push_back(nodes_[root.first_child + i].visits);
   }
+  result.policy_target = forces_playouts() ? pruned_root_visits() : result.visits;
   for (const Node* node = &root; node->state == State::kExpanded;) {
     const Node* best = nullptr;
     for (std::uint32_t i = 0; i < node->num_children; ++i) {
@@ -276,6 +287,34 @@ SearchResult Search::result() const {
     node = best;
   }
   return result;
+}
+
+// KataGo's policy target pruning: every child but the most visited gives back as many of its
+// forced playouts as it can while PUCT, at its fewer visits, would still not prefer it to the most
+// visited one; a child so left with a single visit drops out.
+std::vector<int> Search::pruned_root_visits() const {
+  const Node& root = nodes_[kRoot];
+  std::vector<int> target(root.num_children);
+  if (root.num_children == 0) return target;
+  const Node* children = &nodes_[root.first_child];
+  const auto most = std::max_element(children, children + root.num_children,
+                                     [](const Node& a, const Node& b) { return a.visits < b.visits; });
+  if (most->visits == 0) return target;
+  const float exploration = params_.c_puct * std::sqrt(static_cast<float>(root.visits));
+  const float best_score = most->value_sum / most->visits + exploration * most->prior / (1 + most->visits);
+  for (int i = 0; i < root.num_children; ++i) {
+    const Node& child = children[i];
+    target[i] = child.visits;
+    if (&child == most || child.visits == 0) continue;
+    const float q = child.value_sum / child.visits;
+    // The visits at which PUCT would score this child level with the most visited one.
+    const float level = best_score > q ? exploration * child.prior / (best_score - q) - 1 : child.visits;
+    const float surplus = std::min(forced_playouts(child.prior, root.visits), child.visits - level);
+    if (surplus < 1) continue;
+    target[i] -= static_cast<int>(surplus);
+    if (target[i] <= 1) target[i] = 0;
+  }
+  return target;
 }
 
 void search_round(std::span<Search* const> searches, Evaluator& evaluator, std::vector<EvalRequest>& requests) {

@@ -26,6 +26,9 @@ struct SearchParams {
   float fpu_reduction = 0.25f;  // unvisited children score parent Q minus this x sqrt(visited prior mass)
   float dirichlet_alpha = 0.3f;
   float dirichlet_weight = 0.0f;  // share of root prior replaced by noise; 0 = no noise
+  // KataGo's forced playouts, at a noised root only: a visited child with fewer than
+  // sqrt(k x prior x root visits) is descended first; the policy target takes them back. 0 = none.
+  float forced_playouts_k = 0.0f;
   int leaves_per_round = 8;       // leaves one tree sends per evaluator batch
   bool reuse_tree = true;
   std::size_t max_nodes = 20'000'000;  // the tree's memory bound (32 bytes a node): the search stops there
@@ -34,7 +37,9 @@ struct SearchParams {
 
 struct SearchResult {
   std::vector<Move> moves;    // the root's legal moves
-  std::vector<int> visits;    // visits of each, the policy target
+  std::vector<int> visits;    // visits of each
+  // The policy target: the visits, less the forced playouts that PUCT would not have given.
+  std::vector<int> policy_target;
   float value = 0.0f;         // root value for the side to move, in [-1, 1]
   int total_visits = 0;
   std::vector<Move> principal_variation;
@@ -100,7 +105,10 @@ class Search {
   // Descends from the root under virtual loss. Returns false on a collision with a leaf
   // already awaiting evaluation.
   bool select_one();
-  std::uint32_t select_child(const Node& node) const;
+  std::uint32_t select_child(const Node& node, bool force) const;
+  bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }
+  float forced_playouts(float prior, int parent_visits) const;
+  std::vector<int> pruned_root_visits() const;
   // Whether pos, reached by the current selection path, occurs for the repetition_limit-th time.
   bool ends_by_repetition(const Position& pos) const;
   void add_in_flight(std::uint32_t leaf, int delta);

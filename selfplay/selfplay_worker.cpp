@@ -28,7 +28,7 @@ TrainingSample policy_sample(const Position& pos, const SearchResult& result) {
   sample.position = pos;
   sample.root_value = result.value;
   for (std::size_t i = 0; i < result.moves.size(); ++i)
-    if (result.visits[i] > 0) sample.visits.emplace_back(result.moves[i], std::min(result.visits[i], 65535));
+    if (result.policy_target[i] > 0) sample.visits.emplace_back(result.moves[i], std::min(result.policy_target[i], 65535));
   return sample;
 }
 
@@ -67,6 +67,7 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
   params.visits = sp.visits;
   params.leaves_per_round = sp.leaves_per_round;
   params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
+  params.forced_playouts_k = static_cast<float>(sp.forced_playouts_k);
   params.rules = config_.rules;
 
   SelfPlayStats stats;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -120,6 +121,59 @@ TEST(Search, DirichletNoiseChangesTheSearchAndIsSeeded) {
   EXPECT_NE(visits_with(0.5f, 7), visits_with(0.5f, 8));
   EXPECT_NE(visits_with(0.5f, 7), visits_with(0.0f, 7));
   EXPECT_EQ(visits_with(0.0f, 7), visits_with(0.0f, 8));  // without noise the seed does not matter
+}
+
+// f2 wins for x and has most of the prior at the start; every other move draws.
+SearchResult search_with_a_winning_favourite(float forced_playouts_k) {
+  ScriptedEvaluator evaluator;
+  evaluator.root_hash = Position::startpos().hash();
+  evaluator.root_priors[parse_move("f2", board_7x7())] = 20.0f;  // 20/35; the 15 others 1/35 each
+  const Bitboard f2 = bit(1 * 7 + 5);
+  evaluator.value_of = [f2](const Position& pos) {
+    const bool won = pos.pieces(Color::kX) & f2;
+    return !won ? 0.0f : pos.side_to_move() == Color::kX ? 1.0f : -1.0f;
+  };
+  SearchParams params = with_visits(400);
+  params.dirichlet_weight = 1e-6f;  // forced playouts need a noised root; this noise moves nothing
+  params.forced_playouts_k = forced_playouts_k;
+  Search search(params, 1);
+  return run_search(search, evaluator);
+}
+
+TEST(Search, ForcedPlayoutsGiveEveryVisitedRootChildItsShare) {
+  const float prior = 1.0f / 35;
+  const float share = std::sqrt(2 * prior * 400);  // 4.8 visits
+  auto least_visited = [](const SearchResult& result) {
+    int least = 1 << 30;
+    for (const int v : result.visits)
+      if (v > 0) least = std::min(least, v);
+    return least;
+  };
+  EXPECT_LT(least_visited(search_with_a_winning_favourite(0)), share - 1);
+  const SearchResult forced = search_with_a_winning_favourite(2);
+  EXPECT_GE(least_visited(forced), share - 1);  // the root's visits grew after the last check
+  EXPECT_EQ(forced.best_move(), parse_move("f2", board_7x7()));
+}
+
+TEST(Search, PolicyTargetTakesTheForcedPlayoutsBack) {
+  const SearchResult plain = search_with_a_winning_favourite(0);
+  EXPECT_EQ(plain.policy_target, plain.visits);
+  const SearchResult forced = search_with_a_winning_favourite(2);
+  const int f2 = static_cast<int>(std::find(forced.moves.begin(), forced.moves.end(), parse_move("f2", board_7x7())) -
+                                  forced.moves.begin());
+  EXPECT_EQ(forced.policy_target[f2], forced.visits[f2]);
+  int taken_back = 0;
+  for (std::size_t i = 0; i < forced.visits.size(); ++i) {
+    EXPECT_LE(forced.policy_target[i], forced.visits[i]);
+    EXPECT_NE(forced.policy_target[i], 1);  // a child left with one visit drops out
+    taken_back += forced.visits[i] - forced.policy_target[i];
+  }
+  // The drawing moves were given about 15 x 4 visits by force; most of them go.
+  EXPECT_GT(taken_back, 30);
+  const int plain_others = std::accumulate(plain.visits.begin(), plain.visits.end(), 0) - visits_of(plain, plain.best_move());
+  const int target_others = std::accumulate(forced.policy_target.begin(), forced.policy_target.end(), 0) -
+                            forced.policy_target[f2];
+  EXPECT_LE(target_others, plain_others + 15);
 }
 
 TEST(Search, TreeReuseKeepsTheChosenSubtree) {
