@@ -96,7 +96,7 @@ void AtaxxNetImpl::fold_batch_norms() {
 }
 
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype) {
-  return planes.to(device, dtype).contiguous(at::MemoryFormat::ChannelsLast);
+  return planes.to(device, dtype, /*non_blocking=*/device.is_cuda()).contiguous(at::MemoryFormat::ChannelsLast);
 }
 
 torch::Tensor encode_batch(const Encoding& encoding, std::span<const Position* const> positions) {
