@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <stdexcept>
 #include <thread>
 
 #include "match/match.h"
 #include "match/openings.h"
+#include "players/player.h"
 
 namespace ataxx {
 namespace {
@@ -64,6 +66,21 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, spdl
   dir.record_gating(candidate, best, result, promoted);
   if (promoted) dir.set_best(candidate);
 }
+
+}  // namespace
+
+void check_ladder_baselines(const RunConfig& config) {
+  if (config.ladder.games == 0) return;
+  for (const std::string& baseline : config.ladder.baselines) {
+    try {
+      make_player(baseline);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("ladder.baselines: '" + baseline + "' cannot play: " + e.what());
+    }
+  }
+}
+
+namespace {
 
 void play_ladder(const RunConfig& config, const RunDirectory& dir, spdlog::logger& log) {
   const std::string model = dir.best();

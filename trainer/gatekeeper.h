@@ -23,6 +23,11 @@ std::string network_player_spec(const RunConfig& config, const std::string& mode
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log);
 
+// Throws std::invalid_argument naming the baseline when a spec of the ladder cannot be made into a
+// player (a model file not found from where the run started, say): at the run's start rather than
+// at its first ladder. Nothing to check when the ladder plays no games.
+void check_ladder_baselines(const RunConfig& config);
+
 // The ratings of every model and baseline from all rated games so far; also written to ratings.csv.
 std::string ratings_table(const RunDirectory& dir);
 

@@ -203,6 +203,7 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
   const RunConfig config = open_config(dir, config_path, &yaml);
   auto log = make_logger(dir);
   try {
+    check_ladder_baselines(config);
     return run_pipeline(config, yaml, dir, *log, stop);
   } catch (const std::exception& e) {
     log->error("the run stopped: {}", e.what());

@@ -1,0 +1,29 @@
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "trainer/gatekeeper.h"
+
+namespace ataxx {
+namespace {
+
+TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
+  RunConfig config;
+  config.ladder.baselines = {"random", "nn:model=/nonexistent/anchor.net,visits=8"};
+  try {
+    check_ladder_baselines(config);
+    ADD_FAILURE() << "a missing model was accepted as a ladder baseline";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("ladder.baselines: 'nn:model=/nonexistent/anchor.net,visits=8'"),
+              std::string::npos)
+        << e.what();
+  }
+  config.ladder.games = 0;  // a ladder that plays nothing has nothing to check
+  EXPECT_NO_THROW(check_ladder_baselines(config));
+  config.ladder.games = 10;
+  config.ladder.baselines = {"random", "greedy", "alphabeta:depth=2"};
+  EXPECT_NO_THROW(check_ladder_baselines(config));
+}
+
+}  // namespace
+}  // namespace ataxx
