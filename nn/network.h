@@ -70,8 +70,9 @@ TORCH_MODULE(AtaxxNet);
 
 // Encodes positions into one [N, kInputPlanes, C, C] float tensor on the CPU.
 torch::Tensor encode_batch(const Encoding& encoding, std::span<const Position* const> positions);
-// The batch as inference wants it: one copy to the device (asynchronous from pinned memory), in channels-last layout (oneDNN on
-// the CPU and tensor cores on CUDA are faster with it; measured 1.3x on the 2-core CPU).
+// The batch as inference wants it: one copy to the device (asynchronous from pinned memory), in
+// channels-last layout (oneDNN on the CPU and tensor cores on CUDA are faster with it; measured
+// 1.3x on the 2-core CPU).
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype);
 
 }  // namespace ataxx
