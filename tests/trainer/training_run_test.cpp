@@ -191,12 +191,29 @@ std::int64_t games_written(const std::string& output) {
   return games;
 }
 
+bool chunk_of_model_exists(const std::string& games_dir, const std::string& model) {
+  for (const auto& entry : fs::directory_iterator(games_dir)) {
+    const std::string name = entry.path().filename();
+    if (name.find(".tmp.") != std::string::npos || !name.ends_with(".zst")) continue;  // still being written
+    for (const TrainingSample& sample : read_chunk(entry.path()))
+      if (sample.model == model) return true;
+  }
+  return false;
+}
+
 TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
   const std::string run = testing::TempDir() + "/shared-run";
   fs::remove_all(run);
   const pid_t train = start_train(run, true);
   const std::vector<pid_t> extra = {start_selfplay(run, run + ".1.out"), start_selfplay(run, run + ".2.out")};
   ASSERT_EQ(wait_exit(train), 0);
+  std::string best;
+  std::ifstream(run + "/models/best") >> best;
+  // A promotion at the run's very end reaches the extra processes after the trainer has stopped:
+  // they go on playing until a chunk of the final best is on disk (or a minute has passed).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (best != "gen-0000" && !chunk_of_model_exists(run + "/games", best) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   for (const pid_t pid : extra) kill(pid, SIGTERM);
   for (const pid_t pid : extra) EXPECT_EQ(wait_exit(pid), 0);
 
@@ -220,9 +237,6 @@ TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
   }
   // Each move names the model that played it, one of the run's.
   for (const std::string& model : models) EXPECT_TRUE(fs::exists(run + "/models/" + model + ".net")) << model;
-  std::ifstream best_file(run + "/models/best");
-  std::string best;
-  best_file >> best;
   if (best != "gen-0000") {
     EXPECT_GT(models.size(), 1U) << "self-play should follow promotions";
   }
