@@ -20,6 +20,7 @@ struct RunConfig {
   struct Network {
     int blocks = 4;
     int channels = 32;
+    std::string init_from;  // a play file whose weights a new run starts from ("" = random weights)
   } network;
   // The boards one network learns, as KataGo's bSizes and bSizeRelProbs: parallel lists.
   struct Boards {

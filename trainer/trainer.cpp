@@ -39,6 +39,26 @@ BoardSet boards_of(const RunConfig& config) {
   return set;
 }
 
+// A file's network must have the run's shape and boards; `what` names the file in the error.
+void check_fits_run(const std::string& what, const ModelShape& shape, const BoardSet& boards,
+                    const ModelShape& run_shape, const BoardSet& run_boards) {
+  auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
+  if (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels)
+    throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
+  if (boards.names() != run_boards.names())
+    throw ModelFileError(what + " was trained on " + boards.names() + "; the config names " + run_boards.names() +
+                         " (a run keeps its boards: start a new run)");
+}
+
+// Every weight and batch-norm statistic of `from` into `to`, which has the same shape.
+void copy_weights(const AtaxxNet& from, AtaxxNet& to) {
+  torch::NoGradGuard no_grad;
+  const auto parameters = from->named_parameters();
+  const auto buffers = from->named_buffers();
+  for (auto& p : to->named_parameters()) p.value().copy_(parameters[p.key()]);
+  for (auto& b : to->named_buffers()) b.value().copy_(buffers[b.key()]);
+}
+
 }  // namespace
 
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
@@ -69,16 +89,17 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
   ModelShape shape{config.network.blocks, config.network.channels};
   if (!checkpoint_path.empty()) {
     const CheckpointInfo info = read_checkpoint_info(checkpoint_path);
-    if (info.shape.blocks != shape.blocks || info.shape.channels != shape.channels)
-      throw ModelFileError("checkpoint '" + checkpoint_path + "' holds a " + std::to_string(info.shape.blocks) + "x" +
-                           std::to_string(info.shape.channels) + " network; the config asks for " +
-                           std::to_string(shape.blocks) + "x" + std::to_string(shape.channels));
-    if (info.boards.names() != impl_->boards.names())
-      throw ModelFileError("checkpoint '" + checkpoint_path + "' was trained on " + info.boards.names() +
-                           "; the config names " + impl_->boards.names() + " (a run keeps its boards: start a new run)");
+    check_fits_run("checkpoint '" + checkpoint_path + "'", info.shape, info.boards, shape, impl_->boards);
     impl_->step = info.step;
   }
   impl_->net = AtaxxNet(shape);
+  if (checkpoint_path.empty() && !config.network.init_from.empty()) {
+    const std::string& path = config.network.init_from;
+    ModelInfo info;
+    AtaxxNet start = load_play_file(path, &info);
+    check_fits_run("network.init_from: play file '" + path + "'", info.shape, info.boards, shape, impl_->boards);
+    copy_weights(start, impl_->net);
+  }
   impl_->net->to(impl_->device);
   impl_->optimizer = make_optimizer(impl_->net, config.training);
   if (!checkpoint_path.empty()) load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device);

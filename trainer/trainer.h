@@ -23,7 +23,8 @@ double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, 
 
 class Trainer {
  public:
-  // A fresh network from the config, or the state in checkpoint_path when it is not empty.
+  // The state in checkpoint_path when it is not empty, else a new network: the weights of the
+  // config's network.init_from play file where it names one, else random ones.
   Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path);
   ~Trainer();
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "nn/model_file.h"
 #include "trainer/trainer.h"
 
 namespace ataxx {
@@ -34,6 +35,57 @@ TEST(Trainer, LearningRateWarmsUpThenDropsLateInTheRun) {
   EXPECT_DOUBLE_EQ(scheduled_learning_rate(t, 5000, 1.0), 0.002);
   t.lr_drop_at = 1;  // never, even at the very end
   EXPECT_DOUBLE_EQ(scheduled_learning_rate(t, 5000, 1.0), 0.02);
+}
+
+std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
+
+// Every parameter and batch-norm statistic of a and b, bit for bit.
+bool same_weights(const AtaxxNet& a, const AtaxxNet& b) {
+  const auto b_parameters = b->named_parameters();
+  const auto b_buffers = b->named_buffers();
+  for (const auto& p : a->named_parameters())
+    if (!torch::equal(p.value(), b_parameters[p.key()])) return false;
+  for (const auto& buffer : a->named_buffers())
+    if (!torch::equal(buffer.value(), b_buffers[buffer.key()])) return false;
+  return true;
+}
+
+TEST(Trainer, ANewRunStartsFromTheWeightsOfItsInitFromPlayFile) {
+  torch::manual_seed(3);
+  AtaxxNet source(ModelShape{1, 8});
+  for (auto& buffer : source->named_buffers())  // statistics a trained net would have, not the defaults
+    if (buffer.value().is_floating_point()) buffer.value().uniform_(0.5, 1.5);
+  save_play_file(temp("source.net"), source, ModelInfo{});
+
+  RunConfig config;
+  config.network.blocks = 1;
+  config.network.channels = 8;
+  Trainer random_start(config, "", "");
+  random_start.save_play_file(temp("random.net"), ModelInfo{});
+  EXPECT_FALSE(same_weights(load_play_file(temp("random.net")), source));
+
+  config.network.init_from = temp("source.net");
+  Trainer started(config, "", "");
+  started.save_play_file(temp("started.net"), ModelInfo{});
+  EXPECT_TRUE(same_weights(load_play_file(temp("started.net")), source));
+}
+
+TEST(Trainer, AnInitFromFileOfAnotherShapeOrMissingIsRefusedByName) {
+  AtaxxNet two_blocks(ModelShape{2, 8});
+  save_play_file(temp("two_blocks.net"), two_blocks, ModelInfo{});
+  RunConfig config;
+  config.network.blocks = 1;
+  config.network.channels = 8;
+  config.network.init_from = temp("two_blocks.net");
+  try {
+    Trainer(config, "", "");
+    FAIL() << "a 2x8 play file started a 1x8 run";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("network.init_from: play file '" + temp("two_blocks.net") + "' holds a 2x8"),
+              std::string::npos) << e.what();
+  }
+  config.network.init_from = temp("no_such.net");
+  EXPECT_THROW(Trainer(config, "", ""), ModelFileError);
 }
 
 }  // namespace
