@@ -77,7 +77,52 @@ struct BatchedEvaluator::Impl {
 
   void serve(int thread);
   std::vector<std::shared_ptr<Job>> take_batch(std::unique_lock<std::mutex>& lock);
+  std::vector<const EvalRequest*> cache_misses(std::span<const EvalRequest> batch);
+  std::shared_ptr<Job> encode_job(std::span<const EvalRequest* const> requests) const;
+  void finish(Job& job);
 };
+
+std::vector<const EvalRequest*> BatchedEvaluator::Impl::cache_misses(std::span<const EvalRequest> batch) {
+  std::vector<const EvalRequest*> misses;
+  if (!cache.enabled()) {
+    for (const EvalRequest& r : batch) misses.push_back(&r);
+    return misses;
+  }
+  const std::uint64_t generation = device->generation();
+  for (const EvalRequest& r : batch)
+    if (!cache.find(r, generation)) misses.push_back(&r);
+  std::lock_guard lock(mutex);
+  stats.cache_lookups += batch.size();
+  stats.cache_hits += batch.size() - misses.size();
+  return misses;
+}
+
+std::shared_ptr<Job> BatchedEvaluator::Impl::encode_job(std::span<const EvalRequest* const> requests) const {
+  auto job = std::make_shared<Job>();
+  job->requests.assign(requests.begin(), requests.end());
+  const std::size_t size = encoding.input_size();
+  job->inputs.resize(requests.size() * size);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const Position& pos = *requests[i]->position;
+    if (!encoding.fits(pos.board()))
+      throw std::invalid_argument("the " + std::string(pos.board().name) + " board does not fit the network's canvas of " +
+                                  std::to_string(encoding.canvas()));
+    encoding.encode(pos, {job->inputs.data() + i * size, size});
+  }
+  return job;
+}
+
+// Waits for the job's rows, then turns them into its requests' priors and values.
+void BatchedEvaluator::Impl::finish(Job& job) {
+  job.done.wait(0, std::memory_order_acquire);
+  if (job.error) std::rethrow_exception(job.error);
+  const BatchDevice::Output& out = job.output;
+  for (std::size_t i = 0; i < job.requests.size(); ++i) {
+    const std::size_t row = job.first_row + i;
+    fill_request(encoding, *job.requests[i], out.policy_logits + row * encoding.policy_size(), out.wdl + row * 3);
+    if (cache.enabled()) cache.insert(*job.requests[i], out.generation);
+  }
+}
 
 std::vector<std::shared_ptr<Job>> BatchedEvaluator::Impl::take_batch(std::unique_lock<std::mutex>& lock) {
   work_ready.wait(lock, [&] { return stopping || (!queue.empty() && !forming); });
@@ -153,48 +198,24 @@ BatchedEvaluator::~BatchedEvaluator() {
 }
 
 void BatchedEvaluator::evaluate(std::span<const EvalRequest> batch) {
-  auto job = std::make_shared<Job>();
-  std::uint64_t hits = 0;
-  if (impl_->cache.enabled()) {
-    const std::uint64_t generation = impl_->device->generation();
-    for (const EvalRequest& r : batch) {
-      if (impl_->cache.find(r, generation)) ++hits;
-      else job->requests.push_back(&r);
-    }
-  } else {
-    for (const EvalRequest& r : batch) job->requests.push_back(&r);
+  const std::vector<const EvalRequest*> misses = impl_->cache_misses(batch);
+  // A batch never holds more than max_batch positions (the device's buffers are sized for that):
+  // a larger call goes as several jobs.
+  const std::size_t max_batch = impl_->options.max_batch;
+  std::vector<std::shared_ptr<Job>> jobs;
+  for (std::size_t first = 0; first < misses.size(); first += max_batch) {
+    const std::size_t count = std::min(max_batch, misses.size() - first);
+    jobs.push_back(impl_->encode_job({misses.data() + first, count}));
   }
-  if (impl_->cache.enabled()) {
-    std::lock_guard lock(impl_->mutex);
-    impl_->stats.cache_lookups += batch.size();
-    impl_->stats.cache_hits += hits;
-  }
-  if (job->requests.empty()) return;
-  const Encoding& encoding = impl_->encoding;
-  const std::size_t size = encoding.input_size();
-  job->inputs.resize(job->requests.size() * size);
-  for (std::size_t i = 0; i < job->requests.size(); ++i) {
-    const Position& pos = *job->requests[i]->position;
-    if (!encoding.fits(pos.board()))
-      throw std::invalid_argument("the " + std::string(pos.board().name) + " board does not fit the network's canvas of " +
-                                  std::to_string(encoding.canvas()));
-    encoding.encode(pos, {job->inputs.data() + i * size, size});
-  }
+  if (jobs.empty()) return;
   bool forming = false;
   {
     std::lock_guard lock(impl_->mutex);
-    impl_->queue.push_back(job);
+    impl_->queue.insert(impl_->queue.end(), jobs.begin(), jobs.end());
     forming = impl_->forming;
   }
   (forming ? impl_->job_arrived : impl_->work_ready).notify_one();
-  job->done.wait(0, std::memory_order_acquire);
-  if (job->error) std::rethrow_exception(job->error);
-  const BatchDevice::Output& out = job->output;
-  for (std::size_t i = 0; i < job->requests.size(); ++i) {
-    const std::size_t row = job->first_row + i;
-    fill_request(encoding, *job->requests[i], out.policy_logits + row * encoding.policy_size(), out.wdl + row * 3);
-    if (impl_->cache.enabled()) impl_->cache.insert(*job->requests[i], out.generation);
-  }
+  for (const auto& job : jobs) impl_->finish(*job);
 }
 
 std::string BatchedEvaluator::model_name() const { return impl_->device->model_name(); }

@@ -1,12 +1,15 @@
 #include <unistd.h>
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
-#include <thread>
+#include <condition_variable>
 #include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <stop_token>
+#include <thread>
 
 #include <functional>
 #include <limits>
@@ -217,8 +220,12 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   std::printf("%d worker threads x %d games, %d/%d visits, max batch %d, %d server threads, %.0f s\n", o.threads,
               o.concurrent_games, o.visits, o.fast_visits, o.max_batch, o.server_threads, o.seconds);
   std::atomic<bool> stop{false};
-  std::thread timer([&] {
-    std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+  // Stops self-play after o.seconds; should self-play throw first, it is woken and joined.
+  std::jthread timer([&](std::stop_token cancelled) {
+    std::mutex mutex;
+    std::condition_variable_any never_notified;
+    std::unique_lock lock(mutex);
+    never_notified.wait_for(lock, cancelled, std::chrono::duration<double>(o.seconds), [] { return false; });
     stop = true;
   });
   const InferenceStats before = stats();

@@ -106,6 +106,28 @@ TEST(BatchedEvaluator, OneServerThreadFormsABatchAtATime) {
   EXPECT_EQ(device->batches, std::vector<int>{64});
 }
 
+TEST(BatchedEvaluator, ACallLargerThanMaxBatchGoesAsSeveralBatchesThatFitIt) {
+  // A worker of 256 games x 4 leaves sends 1,024 positions in one call; the simulated device,
+  // whose buffers hold max_batch rows, threw on such a batch and aborted `bench selfplay`.
+  auto device = std::make_shared<CountingDevice>();
+  BatchedEvaluator evaluator(device, {16, 1000, 2, 0});
+  std::atomic<int> wrong{0};
+  evaluate_at_once(evaluator, 2, 40, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>& leaves) {
+    e.evaluate(requests);
+    for (const Leaf& leaf : leaves)
+      wrong += leaf.value.win != popcount(leaf.position.pieces(leaf.position.side_to_move())) / 100.0f;
+  });
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(std::accumulate(device->batches.begin(), device->batches.end(), 0), 80);
+  EXPECT_LE(*std::max_element(device->batches.begin(), device->batches.end()), 16);
+
+  auto simulated = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 16);
+  BatchedEvaluator on_simulated(simulated, {16, 1000, 1, 0});
+  std::vector<Leaf> leaves(40);
+  EXPECT_NO_THROW(on_simulated.evaluate(requests_for(leaves)));
+  for (const Leaf& leaf : leaves) EXPECT_FLOAT_EQ(leaf.value.draw, 1.0f);
+}
+
 TEST(BatchedEvaluator, ADeviceErrorReachesEveryCallerOfTheBatch) {
   auto device = std::make_shared<CountingDevice>();
   device->fail = true;
