@@ -115,18 +115,19 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     export_candidate(trainer, dir, ++generation);
     budget.bank();
     const double trained_per_second = losses.steps * t.batch_size / std::max(train_seconds, 1e-9);
+    const double learning_rate = scheduled_learning_rate(t, trainer.step(), budget.share_used());
     log.info("candidate {}: step {}, {} games, {} samples (window {}), {:.0f} samples/s trained, lr {:.3g}, loss {:.3f} "
              "(policy {:.3f} value {:.3f})",
              generation_name(generation), trainer.step(), buffer.total_games(), played, buffer.window(),
-             trained_per_second, scheduled_learning_rate(t, trainer.step(), budget.share_used()), losses.total,
+             trained_per_second, learning_rate, losses.total,
              losses.policy, losses.value);
     dir.record_metrics(
         "generation,step,games,samples,window,samples_trained,train_samples_per_second,loss,policy_loss,value_loss,"
-        "ownership_loss,piece_diff_loss,best,elapsed_minutes",
-        fmt::format("{},{},{},{},{},{},{:.0f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.2f}", generation, trainer.step(),
+        "ownership_loss,piece_diff_loss,best,elapsed_minutes,learning_rate",
+        fmt::format("{},{},{},{},{},{},{:.0f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.2f},{:.6g}", generation, trainer.step(),
                     buffer.total_games(), played, buffer.window(), trainer.step() * t.batch_size, trained_per_second,
                     losses.total, losses.policy, losses.value, losses.ownership, losses.piece_diff, dir.best(),
-                    budget.used()));
+                    budget.used(), learning_rate));
     losses = {};
     train_seconds = 0;
     to_export = t.steps_per_candidate;

@@ -88,8 +88,10 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
   ASSERT_EQ(metrics.size(), 3U);
   const double first_loss = std::stod(metrics.front()[7]), last_loss = std::stod(metrics.back()[7]);
   EXPECT_LT(last_loss, first_loss * 0.9) << "the loss should fall";
-  for (const auto& row : metrics)  // the reuse cap: never more samples trained than 8 per sample played
+  for (const auto& row : metrics) {  // the reuse cap: never more samples trained than 8 per sample played
     EXPECT_LE(std::stoll(row[5]), 8 * std::stoll(row[3])) << "step " << row[1];
+    EXPECT_DOUBLE_EQ(std::stod(row.at(14)), 0.05) << "no drop in tiny.yaml";
+  }
   // Candidates are decided in order (one still waiting when a newer one is ready is passed
   // over) by the config's threshold (0.5); the last is decided; the best is the last promoted.
   const auto gating = csv_rows(run + "/gating.csv");
@@ -117,6 +119,29 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
   EXPECT_GE(ladder_rows, 2);
   EXPECT_TRUE(fs::exists(run + "/ratings.csv"));
   EXPECT_TRUE(fs::exists(run + "/plots/losses.png"));
+}
+
+// The run's wall time reaches the trainer's schedule: with lr_drop_at at 0.2 % of 10 minutes (1.2 s,
+// before the first step), every candidate is trained at a tenth of the learning rate.
+TEST(TrainingRun, SlowTinyRunDropsItsLearningRateAfterItsShareOfWallTime) {
+  const std::string run = testing::TempDir() + "/tiny-lr-drop-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  {
+    std::ifstream tiny(kTinyConfig);
+    std::string yaml((std::istreambuf_iterator<char>(tiny)), {});
+    auto replace = [&](const std::string& from, const std::string& to) {
+      ASSERT_NE(yaml.find(from), std::string::npos) << from;
+      yaml.replace(yaml.find(from), from.size(), to);
+    };
+    replace("max_generations: 3", "max_generations: 2");
+    replace("learning_rate: 0.05", "learning_rate: 0.05\n  lr_drop_at: 0.002\n  lr_drop_factor: 0.1");
+    std::ofstream(config) << yaml;
+  }
+  ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
+  const auto metrics = csv_rows(run + "/metrics.csv");
+  ASSERT_EQ(metrics.size(), 2U);
+  for (const auto& row : metrics) EXPECT_DOUBLE_EQ(std::stod(row.at(14)), 0.005) << "candidate " << row[0];
 }
 
 // One network for three boards: self-play plays each, the trainer learns from all of them and the
