@@ -6,6 +6,9 @@
 #include <cstring>
 #include <mutex>
 
+#include <c10/core/StreamGuard.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
+
 #include "nn/cpu_network.h"
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
@@ -48,6 +51,8 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device devic
     for (auto& p : loaded->net->parameters())
       if (p.dim() == 4) p.set_data(p.contiguous(at::MemoryFormat::ChannelsLast));
     at::globalContext().setBenchmarkCuDNN(true);  // the few batch sizes recur: autotune them once
+    // The server threads run on streams of their own, which do not wait for this thread's.
+    torch_compat::synchronize(device);
   }
   loaded->net->eval();
   return loaded;
@@ -134,19 +139,22 @@ class InferenceServer::Network final : public BatchDevice {
         net_(load_for(play_file, device_, bf16_, cpu_path_)),
         boards_(net_->info.boards),
         encoding_(boards_.encoding()),
-        team_(options.batch_threads > 1 && net_->cpu ? std::make_unique<WorkerTeam>(options.batch_threads) : nullptr) {
+        team_(options.batch_threads > 1 && net_->cpu ? std::make_unique<WorkerTeam>(options.batch_threads) : nullptr),
+        streams_(streams_for(device_, options.threads)) {
     if (options.batch_threads > 1 && options.threads > 1)
       throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");
   }
   Encoding encoding() const override { return encoding_; }
 
-  Output run(int, const float* inputs, int n) override {
+  Output run(int thread, const float* inputs, int n) override {
     static thread_local bool configured = [] {
       torch_compat::use_one_intra_op_thread();
       return true;
     }();
     (void)configured;
     c10::InferenceMode inference_mode;
+    c10::OptionalStreamGuard on_own_stream;
+    if (!streams_.empty()) on_own_stream.reset_stream(streams_.at(thread));
     const std::shared_ptr<LoadedNet> net = current();
     auto host = std::make_shared<HostOutputs>(
         forward(*net, encoding_, inputs, n, device_, bf16_, team_.get()));
@@ -177,6 +185,16 @@ class InferenceServer::Network final : public BatchDevice {
   const BoardSet boards_;  // every network this device loads plays these
   const Encoding encoding_;
   std::unique_ptr<WorkerTeam> team_;  // shares each batch of the Eigen path, with one server thread
+  // On a GPU, a stream per server thread: one thread's copies overlap another's forward pass.
+  const std::vector<c10::Stream> streams_;
+
+  static std::vector<c10::Stream> streams_for(torch::Device device, int threads) {
+    std::vector<c10::Stream> streams;
+    if (!device.is_cuda()) return streams;
+    c10::impl::VirtualGuardImpl cuda(device.type());
+    for (int i = 0; i < threads; ++i) streams.push_back(cuda.getStreamFromGlobalPool(device));
+    return streams;
+  }
 };
 
 namespace {
