@@ -4,11 +4,8 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
-#include <mutex>
-#include <stop_token>
 #include <thread>
 
 #include <functional>
@@ -29,6 +26,7 @@
 #include "players/engine_process.h"
 #include "match/openings.h"
 #include "tools/commands.h"
+#include "util/parallel.h"
 
 namespace ataxx::cli {
 namespace {
@@ -220,20 +218,14 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   std::printf("%d worker threads x %d games, %d/%d visits, max batch %d, %d server threads, %.0f s\n", o.threads,
               o.concurrent_games, o.visits, o.fast_visits, o.max_batch, o.server_threads, o.seconds);
   std::atomic<bool> stop{false};
-  // Stops self-play after o.seconds; should self-play throw first, it is woken and joined.
-  std::jthread timer([&](std::stop_token cancelled) {
-    std::mutex mutex;
-    std::condition_variable_any never_notified;
-    std::unique_lock lock(mutex);
-    never_notified.wait_for(lock, cancelled, std::chrono::duration<double>(o.seconds), [] { return false; });
-    stop = true;
-  });
   const InferenceStats before = stats();
   const auto begin = std::chrono::steady_clock::now();
-  const SelfPlayStats played =
-      play_selfplay_games(config, {{&board_7x7(), 1.0, default_openings()}}, 1, *evaluator, std::numeric_limits<int>::max(), stop, [](SelfPlayBatch&&) {});
+  SelfPlayStats played;
+  run_for(o.seconds, stop, [&] {
+    played = play_selfplay_games(config, {{&board_7x7(), 1.0, default_openings()}}, 1, *evaluator,
+                                 std::numeric_limits<int>::max(), stop, [](SelfPlayBatch&&) {});
+  });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  timer.join();
   const InferenceStats after = stats();
   evaluator.reset();
   const double evals = (after.positions - before.positions) / seconds;

@@ -1,13 +1,26 @@
 #include "util/parallel.h"
 
+#include <chrono>
 #include <exception>
 #include <mutex>
+#include <stop_token>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace ataxx {
+
+void run_for(double seconds, std::atomic<bool>& stop, const std::function<void()>& task) {
+  std::jthread timer([&](std::stop_token cancelled) {
+    std::mutex mutex;
+    std::condition_variable_any never_notified;
+    std::unique_lock lock(mutex);
+    never_notified.wait_for(lock, cancelled, std::chrono::duration<double>(seconds), [] { return false; });
+    stop = true;
+  });
+  task();
+}
 
 void run_in_parallel(int threads, const std::function<void(int)>& body, const std::function<void()>& on_error) {
   std::mutex mutex;  // guards first_error

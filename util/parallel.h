@@ -1,6 +1,7 @@
 // Worker threads whose failures end the work instead of the process.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -15,6 +16,11 @@ namespace ataxx {
 // throws, on_error runs (once, so that the others can stop early) and the first exception is
 // rethrown here after every thread has ended.
 void run_in_parallel(int threads, const std::function<void(int)>& body, const std::function<void()>& on_error = {});
+
+// Runs task on the calling thread and sets `stop` once `seconds` have passed (the task is to
+// return soon after). If the task throws first, the timer ends at once and the exception reaches
+// the caller.
+void run_for(double seconds, std::atomic<bool>& stop, const std::function<void()>& task);
 
 
 // A team of threads kept for one job at a time split in parts, for jobs too short to pay for

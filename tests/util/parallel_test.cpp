@@ -11,6 +11,27 @@
 namespace ataxx {
 namespace {
 
+TEST(RunFor, SetsStopOnceItsTimeHasPassed) {
+  std::atomic<bool> stop{false};
+  int polls = 0;
+  run_for(0.05, stop, [&] {
+    while (!stop) {
+      ++polls;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  EXPECT_TRUE(stop);
+  EXPECT_GT(polls, 0);
+}
+
+TEST(RunFor, ATaskThatThrowsEndsTheTimerAndReachesTheCaller) {
+  // `bench selfplay` kept a plain std::thread sleeping here: an error in self-play destroyed it
+  // joinable and the process died in std::terminate (or would have slept out the hour).
+  std::atomic<bool> stop{false};
+  EXPECT_THROW(run_for(3600, stop, [] { throw std::runtime_error("self-play failed"); }), std::runtime_error);
+  EXPECT_TRUE(stop);
+}
+
 TEST(RunInParallel, RunsEveryBody) {
   std::atomic<int> sum{0};
   run_in_parallel(4, [&](int i) { sum += i + 1; });
