@@ -50,15 +50,6 @@ void check_fits_run(const std::string& what, const ModelShape& shape, const Boar
                          " (a run keeps its boards: start a new run)");
 }
 
-// Every weight and batch-norm statistic of `from` into `to`, which has the same shape.
-void copy_weights(const AtaxxNet& from, AtaxxNet& to) {
-  torch::NoGradGuard no_grad;
-  const auto parameters = from->named_parameters();
-  const auto buffers = from->named_buffers();
-  for (auto& p : to->named_parameters()) p.value().copy_(parameters[p.key()]);
-  for (auto& b : to->named_buffers()) b.value().copy_(buffers[b.key()]);
-}
-
 }  // namespace
 
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
@@ -92,13 +83,13 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
     check_fits_run("checkpoint '" + checkpoint_path + "'", info.shape, info.boards, shape, impl_->boards);
     impl_->step = info.step;
   }
-  impl_->net = AtaxxNet(shape);
-  if (checkpoint_path.empty() && !config.network.init_from.empty()) {
-    const std::string& path = config.network.init_from;
+  const std::string& init_from = config.network.init_from;
+  if (checkpoint_path.empty() && !init_from.empty()) {
     ModelInfo info;
-    AtaxxNet start = load_play_file(path, &info);
-    check_fits_run("network.init_from: play file '" + path + "'", info.shape, info.boards, shape, impl_->boards);
-    copy_weights(start, impl_->net);
+    impl_->net = load_play_file(init_from, &info);
+    check_fits_run("network.init_from: play file '" + init_from + "'", info.shape, info.boards, shape, impl_->boards);
+  } else {
+    impl_->net = AtaxxNet(shape);
   }
   impl_->net->to(impl_->device);
   impl_->optimizer = make_optimizer(impl_->net, config.training);
