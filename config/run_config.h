@@ -65,6 +65,7 @@ struct RunConfig {
     double ownership_weight = 0.1;
     double piece_diff_weight = 0.1;
     double search_value_share = 0.0;  // of the value target: the root search's value, the rest the game's result
+    bool bf16 = false;                // bfloat16 autocast of the training steps (weights stay float32)
   } training;
   struct Gating {
     int games = 40;
@@ -73,6 +74,7 @@ struct RunConfig {
     std::string sprt;         // "elo0,elo1,alpha,beta": decide by SPRT, at most `games` games
     std::string undecided = "reject";  // SPRT without a verdict after `games` games: reject, or decide by threshold
     int concurrency = 2;
+    double time_share = 1;  // largest share of wall time that gating and the ladder spend playing
   } gating;
   struct Ladder {
     std::vector<std::string> baselines{"random", "greedy", "alphabeta:depth=2"};  // player specs

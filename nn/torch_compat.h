@@ -2,7 +2,9 @@
 // and the device names both accept.
 #pragma once
 
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <stdexcept>
 #include <string>
@@ -39,5 +41,43 @@ inline torch::Device parse_device(const std::string& name) {
 inline void synchronize(const torch::Device& device) {
   if (device.is_cuda()) torch::cuda::synchronize(device.index() < 0 ? -1 : device.index());
 }
+
+// While it lives, the calling thread's work on `device` runs under bfloat16 autocast (the weights
+// stay float32). At its end the bfloat16 copies of the weights that autocast cached are dropped:
+// the next optimiser step changes the weights.
+class Bf16Autocast {
+ public:
+  Bf16Autocast(const torch::Device& device, bool enabled) : type_(device.type()), enabled_(enabled) {
+    if (!enabled_) return;
+    set(true);
+    at::autocast::increment_nesting();
+  }
+  ~Bf16Autocast() {
+    if (!enabled_) return;
+    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
+    set(false);
+  }
+  Bf16Autocast(const Bf16Autocast&) = delete;
+  Bf16Autocast& operator=(const Bf16Autocast&) = delete;
+
+ private:
+  void set(bool on) const {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+    at::autocast::set_autocast_dtype(type_, torch::kBFloat16);
+    at::autocast::set_autocast_enabled(type_, on);
+#else
+    if (type_ == torch::kCUDA) {
+      at::autocast::set_autocast_gpu_dtype(torch::kBFloat16);
+      at::autocast::set_enabled(on);
+    } else {
+      at::autocast::set_autocast_cpu_dtype(torch::kBFloat16);
+      at::autocast::set_cpu_enabled(on);
+    }
+#endif
+  }
+
+  torch::DeviceType type_;
+  bool enabled_;
+};
 
 }  // namespace ataxx::torch_compat

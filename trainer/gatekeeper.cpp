@@ -110,17 +110,32 @@ std::string network_player_spec(const RunConfig& config, const std::string& mode
 
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log) {
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  const Clock::time_point start = Clock::now();
+  TimeShare share(config.gating.time_share);
+  auto play = [&](const std::function<void()>& matches) {
+    const Clock::time_point begin = Clock::now();
+    matches();
+    share.add_busy(seconds_since(begin));
+  };
   int passed_over = 0;  // candidates below this one were gated or passed over
   while (!stopped()) {
-    play_ladder(config, dir, log);
+    if (share.rest(seconds_since(start)) > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    play([&] { play_ladder(config, dir, log); });
     const int newest = dir.newest_model().value_or(0);
     const std::optional<bool> verdict = newest > 0 ? dir.gating_verdict(generation_name(newest)) : std::nullopt;
     if (newest > 0 && !verdict) {
       for (int g = std::max(passed_over, 1); g < newest; ++g)
         if (!dir.gating_verdict(generation_name(g))) log.info("gating: {} passed over, {} is newer", generation_name(g), generation_name(newest));
       passed_over = newest;
-      gate(config, dir, newest, log);
-      play_ladder(config, dir, log);
+      play([&] {
+        gate(config, dir, newest, log);
+        play_ladder(config, dir, log);
+      });
       update_ratings_and_plots(dir, log);
     } else if (newest >= config.run.max_generations) {
       return;  // the last candidate is decided

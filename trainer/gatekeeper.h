@@ -5,6 +5,7 @@
 
 #include <spdlog/logger.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -17,9 +18,24 @@ namespace ataxx {
 // and server settings, `visits` per move.
 std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits);
 
+// Keeps gating and the ladder within a share of the wall time since they started: after `busy`
+// seconds of matches they rest until busy / share seconds have passed, and self-play and training
+// have the machine meanwhile.
+class TimeShare {
+ public:
+  explicit TimeShare(double share) : share_(share) {}
+  void add_busy(double seconds) { busy_ += seconds; }
+  double rest(double elapsed) const { return std::max(0.0, busy_ / share_ - elapsed); }  // seconds
+
+ private:
+  double share_;
+  double busy_ = 0;
+};
+
 // Gates the newest candidate whenever it has no verdict yet (older ones without a verdict are
 // passed over), and plays the ladder of each new best model. Returns once the run's last
-// candidate (run.max_generations) is decided, or when stopped() says so.
+// candidate (run.max_generations) is decided, or when stopped() says so. Within gating.time_share
+// of the wall time: candidates exported while it rests are passed over.
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log);
 

@@ -50,6 +50,32 @@ void check_fits_run(const std::string& what, const ModelShape& shape, const Boar
                          " (a run keeps its boards: start a new run)");
 }
 
+struct StepLosses {
+  torch::Tensor total, policy, value, ownership, piece_diff;
+};
+
+// The batch's losses, in float32 whatever precision the forward ran in.
+StepLosses losses_of(AtaxxNet& net, const TrainingBatch& batch, const torch::Device& device, const RunConfig::Training& t) {
+  const NetworkOutput out = net->forward(batch.input.to(device, /*non_blocking=*/true));
+  StepLosses l;
+  const auto log_policy =
+      torch::log_softmax(out.policy_logits.to(torch::kFloat), 1).gather(1, batch.policy_indices.to(device, true));
+  l.policy = -(batch.policy_targets.to(device, true) * log_policy).sum(1).mean();
+  l.value = -(batch.wdl.to(device, true) * torch::log_softmax(out.wdl_logits.to(torch::kFloat), 1)).sum(1).mean();
+  // Ownership and piece difference only where the game was played out (not resigned).
+  const auto known = batch.final_board_known.to(device, true);
+  const auto known_count = known.sum().clamp_min(1.0);
+  const auto mask = batch.board_mask.to(device, true);
+  const auto ownership = out.ownership.to(torch::kFloat);
+  const auto ownership_error = ((ownership - batch.ownership.to(device, true)).square() * mask).sum(1) / mask.sum(1);
+  l.ownership = (ownership_error * known).sum() / known_count;
+  const auto piece_diff = out.piece_diff.to(torch::kFloat);
+  l.piece_diff = ((piece_diff - batch.piece_diff.to(device, true)).square() * known).sum() / known_count;
+  l.total = t.policy_weight * l.policy + t.value_weight * l.value + t.ownership_weight * l.ownership +
+            t.piece_diff_weight * l.piece_diff;
+  return l;
+}
+
 }  // namespace
 
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
@@ -121,24 +147,15 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, double run_share, s
     set_learning_rate(*impl_->optimizer, scheduled_learning_rate(t, impl_->step, run_share));
     const TrainingBatch batch = next.get();
     if (i + 1 < steps) next = assemble();
-    const NetworkOutput out = net->forward(batch.input.to(device, /*non_blocking=*/true));
-    const auto log_policy = torch::log_softmax(out.policy_logits, 1).gather(1, batch.policy_indices.to(device, true));
-    const auto policy_loss = -(batch.policy_targets.to(device, true) * log_policy).sum(1).mean();
-    const auto value_loss = -(batch.wdl.to(device, true) * torch::log_softmax(out.wdl_logits, 1)).sum(1).mean();
-    // Ownership and piece difference only where the game was played out (not resigned).
-    const auto known = batch.final_board_known.to(device, true);
-    const auto known_count = known.sum().clamp_min(1.0);
-    const auto mask = batch.board_mask.to(device, true);
-    const auto ownership_error = ((out.ownership - batch.ownership.to(device, true)).square() * mask).sum(1) / mask.sum(1);
-    const auto ownership_loss = (ownership_error * known).sum() / known_count;
-    const auto piece_diff_loss = ((out.piece_diff - batch.piece_diff.to(device, true)).square() * known).sum() / known_count;
-    const auto loss = t.policy_weight * policy_loss + t.value_weight * value_loss +
-                      t.ownership_weight * ownership_loss + t.piece_diff_weight * piece_diff_loss;
+    const StepLosses losses = [&] {
+      const torch_compat::Bf16Autocast autocast(device, t.bf16);  // the forward only, not the backward
+      return losses_of(net, batch, device, t);
+    }();
     impl_->optimizer->zero_grad();
-    loss.backward();
+    losses.total.backward();
     impl_->optimizer->step();
     ++impl_->step;
-    sums += torch::stack({loss, policy_loss, value_loss, ownership_loss, piece_diff_loss}).detach();
+    sums += torch::stack({losses.total, losses.policy, losses.value, losses.ownership, losses.piece_diff}).detach();
   }
   net->eval();
   Losses mean;

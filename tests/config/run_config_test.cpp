@@ -39,6 +39,13 @@ TEST(RunConfig, LadderBaselinesAreAYamlListOfSpecsWithCommas) {
   EXPECT_NE(error_of("ladder:\n  baselines: [[a]]\n").find("ladder.baselines"), std::string::npos);
 }
 
+TEST(RunConfig, GatingTakesAShareOfTheWallTimeAboveNoneAndUpToAll) {
+  EXPECT_EQ(RunConfig{}.gating.time_share, 1);
+  EXPECT_EQ(parse_run_config("gating:\n  time_share: 0.25\n", "t").gating.time_share, 0.25);
+  EXPECT_NE(error_of("gating:\n  time_share: 0\n").find("gating.time_share"), std::string::npos);
+  EXPECT_NE(error_of("gating:\n  time_share: 1.5\n").find("gating.time_share"), std::string::npos);
+}
+
 TEST(RunConfig, GatingSaysWhatAnUndecidedSprtDoes) {
   EXPECT_EQ(RunConfig{}.gating.undecided, "reject");
   EXPECT_EQ(parse_run_config("gating:\n  undecided: threshold\n", "t").gating.undecided, "threshold");

@@ -25,5 +25,20 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
   EXPECT_NO_THROW(check_ladder_baselines(config));
 }
 
+TEST(Gatekeeper, ATimeShareRestsUntilItsBusyTimeIsItsShareOfTheWallTime) {
+  TimeShare quarter(0.25);
+  EXPECT_EQ(quarter.rest(0), 0);  // nothing played yet
+  quarter.add_busy(10);
+  EXPECT_DOUBLE_EQ(quarter.rest(10), 30);
+  EXPECT_DOUBLE_EQ(quarter.rest(25), 15);
+  EXPECT_EQ(quarter.rest(40), 0);
+  quarter.add_busy(5);  // 15 busy seconds: a quarter of 60
+  EXPECT_DOUBLE_EQ(quarter.rest(45), 15);
+
+  TimeShare all(1);
+  all.add_busy(10);
+  EXPECT_EQ(all.rest(10), 0);  // always playing
+}
+
 }  // namespace
 }  // namespace ataxx
