@@ -1,5 +1,6 @@
 #include "trainer/selfplay_loop.h"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <random>
@@ -52,6 +53,13 @@ std::string wait_for_first_model(const RunDirectory& dir, const SelfPlayLimits& 
 
 }  // namespace
 
+int busy_inference_threads(const RunConfig& config) {
+  const auto& s = config.selfplay;
+  const std::int64_t in_flight = std::int64_t{s.threads} * s.concurrent_games * s.leaves_per_round;
+  const std::int64_t batches = (in_flight + config.inference.max_batch - 1) / config.inference.max_batch;
+  return static_cast<int>(std::min<std::int64_t>(batches, config.inference.threads));
+}
+
 SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
                               spdlog::logger& log) {
   SelfPlaySession session;
@@ -59,6 +67,10 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
   if (best.empty()) return session;
   InferenceServer server(dir.model_path(best), inference_options(config));
   log.info("self-play: playing with {}", best);
+  if (const int busy = busy_inference_threads(config); busy < config.inference.threads)
+    log.warn("self-play: its positions in flight fill {} batch(es) of inference.max_batch {}, so only {} of the {} "
+             "inference threads work: lower max_batch or raise selfplay.concurrent_games",
+             busy, config.inference.max_batch, busy, config.inference.threads);
 
   std::atomic<bool> halt{false};   // set by the watcher: the workers' stop flag
   std::atomic<std::int64_t> games_written{0};

@@ -29,6 +29,10 @@ struct SelfPlaySession {
   double evals_per_second = 0;
 };
 
+// How many of the inference server's threads self-play keeps busy: its positions in flight (worker
+// threads x concurrent games x leaves per round) fill that many batches of inference.max_batch.
+int busy_inference_threads(const RunConfig& config);
+
 // Plays until limits say stop, then writes the games already finished (those in progress are
 // dropped). Waits for the run's first model when it has none yet.
 SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
