@@ -30,6 +30,7 @@
 #include "players/engine_process.h"
 #include "match/openings.h"
 #include "tools/commands.h"
+#include "util/clock.h"
 #include "util/parallel.h"
 
 namespace ataxx::cli {
@@ -311,11 +312,10 @@ void bench_train(const TrainBenchOptions& o) {
   std::mt19937_64 rng(1);
   constexpr int kStepsPerCall = 10;
   trainer.train(buffer, kStepsPerCall, 0, rng);  // warm-up: the first steps build the kernels
-  const auto begin = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
+  const SteadyClock::time_point begin = SteadyClock::now();
   int steps = 0;
-  for (; elapsed() < o.seconds; steps += kStepsPerCall) trainer.train(buffer, kStepsPerCall, 0, rng);
-  const double seconds = elapsed();
+  for (; seconds_since(begin) < o.seconds; steps += kStepsPerCall) trainer.train(buffer, kStepsPerCall, 0, rng);
+  const double seconds = seconds_since(begin);
   std::printf("train: %d blocks x %d channels on %s%s, batch %d, window %lld samples\n", o.blocks, o.channels,
               o.device.c_str(), o.bf16 ? " (bf16 autocast)" : "", o.batch, static_cast<long long>(buffer.window()));
   std::printf("%d steps in %.1f s: %.1f steps/s, %.0f samples/s\n", steps, seconds, steps / seconds,

@@ -9,9 +9,12 @@
 #include "match/match.h"
 #include "match/openings.h"
 #include "players/player.h"
+#include "util/clock.h"
 
 namespace ataxx {
 namespace {
+
+constexpr auto kPollInterval = std::chrono::milliseconds(100);
 
 std::string nn_spec(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
   return network_player_spec(config, dir.model_path(model), visits);
@@ -110,19 +113,17 @@ std::string network_player_spec(const RunConfig& config, const std::string& mode
 
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log) {
-  using Clock = std::chrono::steady_clock;
-  auto seconds_since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-  const Clock::time_point start = Clock::now();
+  const SteadyClock::time_point start = SteadyClock::now();
   TimeShare share(config.gating.time_share);
   auto play = [&](const std::function<void()>& matches) {
-    const Clock::time_point begin = Clock::now();
+    const SteadyClock::time_point begin = SteadyClock::now();
     matches();
     share.add_busy(seconds_since(begin));
   };
   int passed_over = 0;  // candidates below this one were gated or passed over
   while (!stopped()) {
     if (share.rest(seconds_since(start)) > 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::this_thread::sleep_for(kPollInterval);
       continue;
     }
     play([&] { play_ladder(config, dir, log); });
@@ -140,7 +141,7 @@ void gate_continuously(const RunConfig& config, const RunDirectory& dir, const s
     } else if (newest >= config.run.max_generations) {
       return;  // the last candidate is decided
     } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::this_thread::sleep_for(kPollInterval);
     }
   }
 }

@@ -8,15 +8,13 @@
 
 #include "match/openings.h"
 #include "nn/inference_server.h"
+#include "util/clock.h"
 #include "util/parallel.h"
 
 namespace ataxx {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 InferenceOptions inference_options(const RunConfig& config) {
   InferenceOptions options;
@@ -75,7 +73,7 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
   std::atomic<bool> halt{false};   // set by the watcher: the workers' stop flag
   std::atomic<std::int64_t> games_written{0};
   std::mutex write_mutex;          // chunk numbers and the progress line
-  const auto start = Clock::now();
+  const auto start = SteadyClock::now();
   auto write = [&](SelfPlayBatch&& batch) {
     std::lock_guard lock(write_mutex);
     write_chunk(dir.new_chunk_path(server.model_name()), batch.games, batch.samples);

@@ -14,16 +14,14 @@
 #include "trainer/selfplay_loop.h"
 #include "trainer/trainer.h"
 #include "util/atomic_file.h"
+#include "util/clock.h"
 #include "util/parallel.h"
 
 namespace ataxx {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 constexpr std::int64_t kStepsBetweenRefreshes = 10;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   auto console = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
@@ -62,7 +60,7 @@ class Budget {
   const RunDirectory& dir_;
   double limit_;
   double before_;
-  Clock::time_point start_ = Clock::now();
+  SteadyClock::time_point start_ = SteadyClock::now();
 };
 
 // Writes generation's checkpoint, then its play file (a kill between the two is repaired on resume).
@@ -107,7 +105,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
       std::this_thread::sleep_for(kPollInterval);  // waiting for self-play
       continue;
     }
-    const auto start = Clock::now();
+    const auto start = SteadyClock::now();
     losses += trainer.train(buffer, static_cast<int>(steps), budget.share_used(), rng);
     train_seconds += seconds_since(start);
     if ((to_export -= steps) > 0) continue;
