@@ -114,6 +114,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"ladder.visits", Bound<int>{&l.visits, 1, 1000000}, "visits per move in ladder games"},
       {"inference.device", &i.device, "cpu, cuda or cuda:N"},
       {"inference.bf16", &i.bf16, "bfloat16 inference (CUDA)"},
+      {"inference.cuda_graphs", &i.cuda_graphs, "replay inference batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)"},
       {"inference.max_batch", Bound<int>{&i.max_batch, 1, 65536}, "largest batch"},
       {"inference.threads", Bound<int>{&i.threads, 1, 256}, "inference threads"},
       {"inference.cache_entries", Bound<int>{&i.cache_entries, 0, kIntMax}, "evaluation cache size (0: none)"},

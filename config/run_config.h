@@ -84,6 +84,7 @@ struct RunConfig {
   struct Inference {
     std::string device = "cpu";
     bool bf16 = false;
+    bool cuda_graphs = false;
     int max_batch = 256;
     int threads = 1;
     int cache_entries = 0;

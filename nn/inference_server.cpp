@@ -10,6 +10,7 @@
 #include <c10/core/impl/VirtualGuardImpl.h>
 
 #include "nn/cpu_network.h"
+#include "nn/graphed_forward.h"
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
 #include "util/parallel.h"
@@ -21,10 +22,22 @@ using Clock = std::chrono::steady_clock;
 
 struct LoadedNet {
   AtaxxNet net{nullptr};
+  torch::Device device{torch::kCPU};
+  torch::ScalarType dtype = torch::kFloat32;
   std::unique_ptr<const CpuNetwork> cpu;  // the CPU's forward pass, when it runs on the CPU in Eigen
+  std::vector<std::unique_ptr<GraphedForward>> graphs;  // one per server thread, with CUDA graphs on
   ModelInfo info;
   std::uint64_t generation = 0;  // which network of the process's life: cache entries carry it
 };
+
+// The network's outputs for a batch, as one float32 tensor on the batch's device: the policy logits
+// (rows x policy size), then the win, draw, loss probabilities (rows x 3).
+torch::Tensor flat_outputs(AtaxxNetImpl& net, const torch::Tensor& planes, torch::Device device,
+                           torch::ScalarType dtype) {
+  const NetworkOutput out = net.forward(to_inference_input(planes, device, dtype));
+  return torch::cat({out.policy_logits.to(torch::kFloat32).reshape(-1),
+                     torch::softmax(out.wdl_logits.to(torch::kFloat32), 1).reshape(-1)});
+}
 
 FoldedParameters folded_parameters(AtaxxNetImpl& net) {
   FoldedParameters parameters;
@@ -35,16 +48,19 @@ FoldedParameters folded_parameters(AtaxxNetImpl& net) {
   return parameters;
 }
 
-std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device device, bool bf16, CpuPath cpu_path) {
+std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOptions& options) {
   static std::atomic<std::uint64_t> loads{0};
+  const torch::Device device = torch_compat::parse_device(options.device);
   auto loaded = std::make_shared<LoadedNet>();
   loaded->generation = ++loads;
+  loaded->device = device;
+  loaded->dtype = options.bf16 ? torch::kBFloat16 : torch::kFloat32;
   loaded->net = load_play_file(path, &loaded->info);
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
-  if (device.is_cpu() && cpu_path == CpuPath::kEigen)
+  if (device.is_cpu() && options.cpu_path == CpuPath::kEigen)
     loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.boards.encoding(),
                                                folded_parameters(*loaded->net));
-  loaded->net->to(device, bf16 ? torch::kBFloat16 : torch::kFloat32);
+  loaded->net->to(device, loaded->dtype);
   if (device.is_cuda()) {
     // The inputs arrive channels-last: the weights in the same format spare a conversion per layer.
     torch::NoGradGuard no_grad;
@@ -55,6 +71,12 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, torch::Device devic
     torch_compat::synchronize(device);
   }
   loaded->net->eval();
+  if (options.cuda_graphs)
+    for (int i = 0; i < options.threads; ++i)
+      loaded->graphs.push_back(std::make_unique<GraphedForward>(
+          device, [net = loaded->net.ptr(), device, dtype = loaded->dtype](const torch::Tensor& planes) {
+            return flat_outputs(*net, planes, device, dtype);
+          }));
   return loaded;
 }
 
@@ -87,9 +109,10 @@ HostOutputs forward_on_cpu(const CpuNetwork& cpu, const Encoding& encoding, cons
   return out;
 }
 
-// A batch on a GPU is padded up to one of a few sizes (eight to each power of two), so that cuDNN
-// autotunes a handful of shapes once rather than one per batch size it meets (unpadded, self-play's
-// ever-changing batch sizes kept the H100 autotuning: 24k evals/s against 686k raw). Waste <= 1/8.
+// A batch on a GPU is padded up to one of a few sizes (every size up to 8, then four to each power
+// of two), so that cuDNN autotunes, and CUDA graphs capture, a handful of shapes once rather than
+// one per batch size met (unpadded, self-play's ever-changing batch sizes kept the H100
+// autotuning: 24k evals/s against 686k raw). At most a fifth of a padded batch is padding.
 int padded_batch(int n) {
   const int step = std::max(1, static_cast<int>(std::bit_ceil(static_cast<unsigned>(n))) / 8);
   return (n + step - 1) / step * step;
@@ -106,26 +129,44 @@ torch::Tensor staged_on_pinned_memory(const float* inputs, int n, int rows, int 
   return pinned;
 }
 
-// One forward pass of encoded positions: one copy in, and both outputs back in one copy (so one
-// host-device synchronisation per batch on a GPU).
-HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* inputs, int n, torch::Device device,
-                    bool bf16, WorkerTeam* team = nullptr) {
-  if (loaded.cpu && n <= kEigenMaxBatch) return forward_on_cpu(*loaded.cpu, encoding, inputs, n, team);
-  const int c = encoding.canvas();
-  const auto planes = device.is_cuda() ? staged_on_pinned_memory(inputs, n, padded_batch(n), c)
-                                       : torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, c, c});
-  const auto input = to_inference_input(planes, device, bf16 ? torch::kBFloat16 : torch::kFloat32);
-  const NetworkOutput out = loaded.net->forward(input);
-  const auto policy = out.policy_logits.narrow(0, 0, n).to(torch::kFloat32).reshape(-1);
-  const auto wdl = torch::softmax(out.wdl_logits.narrow(0, 0, n).to(torch::kFloat32), 1).reshape(-1);
-  const auto host = torch::cat({policy, wdl}).to(torch::kCPU);
-  return {host.narrow(0, 0, policy.numel()).view({n, encoding.policy_size()}),
-          host.narrow(0, policy.numel(), wdl.numel()).view({n, 3})};
+// The first n of `rows` positions' flat outputs, in host memory. From a GPU: two asynchronous
+// copies into pinned memory and one wait for the calling thread's stream.
+HostOutputs host_outputs(const torch::Tensor& flat, int n, int rows, int policy_size) {
+  const std::int64_t policy = std::int64_t{n} * policy_size, wdl = std::int64_t{n} * 3;
+  torch::Tensor host = flat;
+  if (flat.is_cuda()) {
+    host = torch::empty({policy + wdl}, torch::TensorOptions().pinned_memory(true));
+    host.narrow(0, 0, policy).copy_(flat.narrow(0, 0, policy), /*non_blocking=*/true);
+    host.narrow(0, policy, wdl).copy_(flat.narrow(0, std::int64_t{rows} * policy_size, wdl), /*non_blocking=*/true);
+    c10::impl::VirtualGuardImpl(flat.device().type()).getStream(flat.device()).synchronize();
+  }
+  return {host.narrow(0, 0, policy).view({n, policy_size}), host.narrow(0, policy, wdl).view({n, 3})};
 }
 
-bool checked_bf16(const InferenceOptions& options, torch::Device device) {
-  if (options.bf16 && !device.is_cuda()) throw std::invalid_argument("inference: bf16 needs a CUDA device");
-  return options.bf16;
+// One forward pass of encoded positions, on server thread `thread`: one copy in, the outputs back
+// in one wait for the device.
+HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* inputs, int n, int thread,
+                    WorkerTeam* team = nullptr) {
+  if (loaded.cpu && n <= kEigenMaxBatch) return forward_on_cpu(*loaded.cpu, encoding, inputs, n, team);
+  const int c = encoding.canvas();
+  if (!loaded.device.is_cuda()) {
+    const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, c, c});
+    return host_outputs(flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype), n, n, encoding.policy_size());
+  }
+  const int rows = padded_batch(n);
+  const auto planes = staged_on_pinned_memory(inputs, n, rows, c);
+  const auto flat = loaded.graphs.empty() ? flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype)
+                                          : loaded.graphs.at(thread)->run(planes);
+  return host_outputs(flat, n, rows, encoding.policy_size());
+}
+
+const InferenceOptions& checked(const InferenceOptions& options) {
+  const bool cuda = torch_compat::parse_device(options.device).is_cuda();
+  if (options.bf16 && !cuda) throw std::invalid_argument("inference: bf16 needs a CUDA device");
+  if (options.cuda_graphs && !cuda) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
+  if (options.batch_threads > 1 && options.threads > 1)
+    throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");
+  return options;
 }
 
 }  // namespace
@@ -133,17 +174,12 @@ bool checked_bf16(const InferenceOptions& options, torch::Device device) {
 class InferenceServer::Network final : public BatchDevice {
  public:
   Network(const std::string& play_file, const InferenceOptions& options)
-      : device_(torch_compat::parse_device(options.device)),
-        bf16_(checked_bf16(options, device_)),
-        cpu_path_(options.cpu_path),
-        net_(load_for(play_file, device_, bf16_, cpu_path_)),
+      : options_(checked(options)),
+        net_(load_for(play_file, options_)),
         boards_(net_->info.boards),
         encoding_(boards_.encoding()),
         team_(options.batch_threads > 1 && net_->cpu ? std::make_unique<WorkerTeam>(options.batch_threads) : nullptr),
-        streams_(streams_for(device_, options.threads)) {
-    if (options.batch_threads > 1 && options.threads > 1)
-      throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");
-  }
+        streams_(streams_for(net_->device, options.threads)) {}
   Encoding encoding() const override { return encoding_; }
 
   Output run(int thread, const float* inputs, int n) override {
@@ -156,15 +192,14 @@ class InferenceServer::Network final : public BatchDevice {
     c10::OptionalStreamGuard on_own_stream;
     if (!streams_.empty()) on_own_stream.reset_stream(streams_.at(thread));
     const std::shared_ptr<LoadedNet> net = current();
-    auto host = std::make_shared<HostOutputs>(
-        forward(*net, encoding_, inputs, n, device_, bf16_, team_.get()));
+    auto host = std::make_shared<HostOutputs>(forward(*net, encoding_, inputs, n, thread, team_.get()));
     return {host->policy_logits.data_ptr<float>(), host->wdl.data_ptr<float>(), host, net->generation};
   }
   std::uint64_t generation() const override { return current()->generation; }
   std::string model_name() const override { return current()->info.name; }
 
   void load(const std::string& play_file) {
-    auto loaded = load_for(play_file, device_, bf16_, cpu_path_);
+    auto loaded = load_for(play_file, options_);
     if (loaded->info.boards.names() != boards_.names())
       throw std::invalid_argument("inference: " + play_file + " plays " + loaded->info.boards.names() +
                                   "; the network it would replace plays " + boards_.names());
@@ -177,9 +212,7 @@ class InferenceServer::Network final : public BatchDevice {
   }
 
  private:
-  torch::Device device_;
-  bool bf16_;
-  CpuPath cpu_path_;
+  const InferenceOptions options_;
   mutable std::mutex mutex_;  // guards net_
   std::shared_ptr<LoadedNet> net_;
   const BoardSet boards_;  // every network this device loads plays these
@@ -238,15 +271,15 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
                            double seconds) {
   torch_compat::use_one_intra_op_thread();
   c10::InferenceMode inference_mode;
-  const torch::Device device = torch_compat::parse_device(options.device);
-  auto loaded = load_for(play_file, device, options.bf16, options.cpu_path);
+  const torch::Device device = torch_compat::parse_device(checked(options).device);
+  auto loaded = load_for(play_file, options);
   const Encoding encoding = loaded->info.boards.encoding();
   const std::size_t size = encoding.input_size();
   std::vector<float> inputs(batch_size * size);
   const Position start = Position::startpos(*loaded->info.boards.boards.front());
   for (int i = 0; i < batch_size; ++i) encoding.encode(start, {inputs.data() + i * size, size});
   // As the server runs a batch, the inputs already encoded by the callers.
-  auto run_once = [&] { forward(*loaded, encoding, inputs.data(), batch_size, device, options.bf16); };
+  auto run_once = [&] { forward(*loaded, encoding, inputs.data(), batch_size, /*thread=*/0); };
   for (int i = 0; i < 3; ++i) run_once();  // warm-up
   torch_compat::synchronize(device);
   const auto begin = Clock::now();

@@ -18,6 +18,7 @@ enum class CpuPath { kEigen, kTorch };
 struct InferenceOptions {
   std::string device = "cpu";  // "cpu", "cuda" or "cuda:N"
   bool bf16 = false;           // CUDA only
+  bool cuda_graphs = false;    // CUDA only, in a build with ATAXX_CUDA_GRAPHS (nn/graphed_forward.h)
   int max_batch = 256;
   int deadline_us = 1000;
   int threads = 1;             // server threads, each with one intra-op thread on the CPU

@@ -96,7 +96,9 @@ void AtaxxNetImpl::fold_batch_norms() {
 }
 
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype) {
-  return planes.to(device, dtype, /*non_blocking=*/device.is_cuda()).contiguous(at::MemoryFormat::ChannelsLast);
+  // Copied as float32 and converted on the device: a copy that also converts the type converts on
+  // the host, into pageable memory, and so is no longer asynchronous.
+  return planes.to(device, /*non_blocking=*/device.is_cuda()).to(dtype).contiguous(at::MemoryFormat::ChannelsLast);
 }
 
 torch::Tensor encode_batch(const Encoding& encoding, std::span<const Position* const> positions) {

@@ -10,7 +10,8 @@ namespace ataxx {
 namespace {
 
 std::string server_key(const std::string& model, const InferenceOptions& o) {
-  return model + '\n' + o.device + '\n' + std::to_string(o.bf16) + ' ' + std::to_string(o.max_batch) + ' ' +
+  return model + '\n' + o.device + '\n' + std::to_string(o.bf16) + ' ' + std::to_string(o.cuda_graphs) + ' ' +
+         std::to_string(o.max_batch) + ' ' +
          std::to_string(o.deadline_us) + ' ' + std::to_string(o.threads) + ' ' + std::to_string(o.cache_entries) + ' ' +
          std::to_string(o.batch_threads) + ' ' + std::to_string(static_cast<int>(o.cpu_path));
 }
@@ -30,6 +31,7 @@ NetworkPlayerOptions read_network_player_options(PlayerSpec& spec) {
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
   inference.bf16 = spec.get_int("bf16", inference.bf16, 0, 1) == 1;
+  inference.cuda_graphs = spec.get_int("cuda_graphs", inference.cuda_graphs, 0, 1) == 1;
   inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);
   inference.threads = spec.get_int("threads", inference.threads, 1, 64);

@@ -1,6 +1,6 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam. Spec: `nn:model=FILE[,visits=N,device=cpu|cuda|cuda:N,bf16=0|1,
-// threads=N,batch_threads=N,max_batch=N,cache=ENTRIES, the mcts options]`.
+// cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,cache=ENTRIES, the mcts options]`.
 #pragma once
 
 #include <memory>

@@ -87,6 +87,7 @@ struct NnBenchOptions {
   int channels = 64;
   std::string device = "cpu";
   bool bf16 = false;
+  bool cuda_graphs = false;
   std::vector<int> batches{1, 8, 32, 128, 512};
   int clients = 8;
   double seconds = 2.0;
@@ -98,6 +99,7 @@ double measure_server(const std::string& play_file, const NnBenchOptions& o, int
   InferenceOptions options;
   options.device = o.device;
   options.bf16 = o.bf16;
+  options.cuda_graphs = o.cuda_graphs;
   options.max_batch = batch;
   options.deadline_us = 2000;
   InferenceServer server(play_file, options);
@@ -143,13 +145,14 @@ void bench_nn(const NnBenchOptions& o) {
   write_random_play_file(play_file, {o.blocks, o.channels}, 1);
   // On the CPU the raw forward is the Eigen path the server runs; LibTorch's beside it.
   const bool cpu = o.device == "cpu";
-  std::printf("nn: %d blocks x %d channels on %s%s, one intra-op thread per inference thread\n", o.blocks, o.channels,
-              o.device.c_str(), o.bf16 ? " (bf16)" : "");
+  std::printf("nn: %d blocks x %d channels on %s%s%s, one intra-op thread per inference thread\n", o.blocks,
+              o.channels, o.device.c_str(), o.bf16 ? " (bf16)" : "", o.cuda_graphs ? " (CUDA graphs)" : "");
   std::printf("%6s %14s %14s %14s %9s %11s\n", "batch", cpu ? "torch evals/s" : "", "raw evals/s", "server evals/s",
               "server %", "mean batch");
   InferenceOptions raw;
   raw.device = o.device;
   raw.bf16 = o.bf16;
+  raw.cuda_graphs = o.cuda_graphs;
   InferenceOptions torch_raw = raw;
   torch_raw.cpu_path = CpuPath::kTorch;
   for (const int batch : o.batches) {
@@ -170,6 +173,7 @@ struct SelfPlayBenchOptions {
   int channels = 64;
   std::string device = "cpu";
   bool bf16 = false;
+  bool cuda_graphs = false;
   int threads = 2;             // self-play worker threads
   int concurrent_games = 64;   // per worker
   int visits = 96;
@@ -214,11 +218,13 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
     std::printf("selfplay on a %s (SIMULATED figures)\n", o.model.describe().c_str());
   } else {
     write_random_play_file(play_file, {o.blocks, o.channels}, 1);
-    InferenceOptions options{o.device, o.bf16, o.max_batch, 1000, o.server_threads, 0};
+    InferenceOptions options{
+        .device = o.device, .bf16 = o.bf16, .cuda_graphs = o.cuda_graphs, .max_batch = o.max_batch, .threads = o.server_threads};
     auto server = std::make_unique<InferenceServer>(play_file, options);
     stats = [e = server.get()] { return e->stats(); };
     evaluator = std::move(server);
-    std::printf("selfplay with a %dx%d network on %s%s\n", o.blocks, o.channels, o.device.c_str(), o.bf16 ? " (bf16)" : "");
+    std::printf("selfplay with a %dx%d network on %s%s%s\n", o.blocks, o.channels, o.device.c_str(),
+                o.bf16 ? " (bf16)" : "", o.cuda_graphs ? " (CUDA graphs)" : "");
   }
   std::printf("%d worker threads x %d games, %d/%d visits, max batch %d, %d server threads, %.0f s\n", o.threads,
               o.concurrent_games, o.visits, o.fast_visits, o.max_batch, o.server_threads, o.seconds);
@@ -239,7 +245,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   const int mean = std::max(1, static_cast<int>(mean_batch + 0.5));
   auto raw = [&](int batch) {
     if (o.simulated) return measure_raw_simulated(o.model, batch, 2.0);
-    InferenceOptions options{o.device, o.bf16, batch, 1000, 1, 0};
+    InferenceOptions options{.device = o.device, .bf16 = o.bf16, .cuda_graphs = o.cuda_graphs, .max_batch = batch};
     return measure_raw_forward(play_file, options, batch, 2.0);
   };
   const double raw_full = raw(o.max_batch), raw_mean = raw(mean);
@@ -398,6 +404,7 @@ void add_bench_command(CLI::App& app) {
   nn_bench->add_option("--channels", nn->channels, "Channels")->check(CLI::Range(8, 1024));
   nn_bench->add_option("--device", nn->device, "cpu, cuda or cuda:N");
   nn_bench->add_flag("--bf16", nn->bf16, "bfloat16 weights and inputs (CUDA)");
+  nn_bench->add_flag("--cuda-graphs", nn->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   nn_bench->add_option("--batches", nn->batches, "Batch sizes")->check(CLI::Range(1, 65536));
   nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
   nn_bench->add_option("--seconds", nn->seconds, "Seconds per measurement")->check(CLI::Range(0.1, 600.0));
@@ -409,6 +416,7 @@ void add_bench_command(CLI::App& app) {
   sp_bench->add_option("--channels", sp->channels, "Channels")->check(CLI::Range(8, 1024));
   sp_bench->add_option("--device", sp->device, "cpu, cuda or cuda:N");
   sp_bench->add_flag("--bf16", sp->bf16, "bfloat16 weights and inputs (CUDA)");
+  sp_bench->add_flag("--cuda-graphs", sp->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   sp_bench->add_option("--threads", sp->threads, "Self-play worker threads")->check(CLI::Range(1, 256));
   sp_bench->add_option("--games", sp->concurrent_games, "Concurrent games per worker")->check(CLI::Range(1, 65536));
   sp_bench->add_option("--visits", sp->visits, "Visits of a full search")->check(CLI::Range(1, 1'000'000));

@@ -20,6 +20,7 @@ InferenceOptions inference_options(const RunConfig& config) {
   InferenceOptions options;
   options.device = config.inference.device;
   options.bf16 = config.inference.bf16;
+  options.cuda_graphs = config.inference.cuda_graphs;
   options.max_batch = config.inference.max_batch;
   options.threads = config.inference.threads;
   options.cache_entries = config.inference.cache_entries;

@@ -45,6 +45,12 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
     EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
   }
   EXPECT_THROW(make_player("nn:model=" + model + ",bf16=1"), std::invalid_argument);  // bf16 needs CUDA
+  try {
+    make_player("nn:model=" + model + ",cuda_graphs=1");
+    ADD_FAILURE() << "cuda_graphs accepted on the CPU";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda_graphs needs a CUDA device"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

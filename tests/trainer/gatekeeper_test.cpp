@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "players/network_player.h"
 #include "trainer/gatekeeper.h"
 
 namespace ataxx {
@@ -23,6 +24,22 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
   config.ladder.games = 10;
   config.ladder.baselines = {"random", "greedy", "alphabeta:depth=2"};
   EXPECT_NO_THROW(check_ladder_baselines(config));
+}
+
+TEST(Gatekeeper, GatingPlaysWithTheRunsInferenceSettings) {
+  RunConfig config;
+  config.inference = {.device = "cuda:1", .bf16 = true, .cuda_graphs = true, .max_batch = 96, .threads = 3,
+                      .cache_entries = 5000};
+  PlayerSpec spec(network_player_spec(config, "/runs/a/models/gen-0007.net", 40));
+  const NetworkPlayerOptions options = read_network_player_options(spec);
+  EXPECT_EQ(options.model, "/runs/a/models/gen-0007.net");
+  EXPECT_EQ(options.search.visits, 40);
+  EXPECT_EQ(options.inference.device, "cuda:1");
+  EXPECT_TRUE(options.inference.bf16);
+  EXPECT_TRUE(options.inference.cuda_graphs);
+  EXPECT_EQ(options.inference.max_batch, 96);
+  EXPECT_EQ(options.inference.threads, 3);
+  EXPECT_EQ(options.inference.cache_entries, 5000);
 }
 
 TEST(Gatekeeper, ATimeShareRestsUntilItsBusyTimeIsItsShareOfTheWallTime) {

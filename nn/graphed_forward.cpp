@@ -1,0 +1,108 @@
+#include "nn/graphed_forward.h"
+
+#include <map>
+#include <stdexcept>
+
+#ifdef ATAXX_CUDA_GRAPHS
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+namespace ataxx {
+
+#ifdef ATAXX_CUDA_GRAPHS
+
+namespace {
+
+// Eager passes before a capture: cuDNN autotunes the batch's shape and cuBLAS sets up its handle
+// and workspace, none of which may happen inside a capture.
+constexpr int kWarmUpPasses = 3;
+
+struct CapturedBatch {
+  std::unique_ptr<at::cuda::CUDAGraph> graph;
+  torch::Tensor planes;   // the graph's input on the device, written before each replay
+  torch::Tensor outputs;  // the graph's outputs on the device
+};
+
+c10::DeviceIndex cuda_index(torch::Device device) {
+  if (!device.is_cuda()) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
+  return device.has_index() ? device.index() : c10::cuda::current_device();
+}
+
+}  // namespace
+
+struct GraphedForward::Impl {
+  Impl(torch::Device device, Forward forward) : device(cuda_index(device)), forward(std::move(forward)) {
+    c10::cuda::CUDAGuard on_device(this->device);
+    C10_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream, cudaStreamNonBlocking));
+  }
+  ~Impl() {
+    batches.clear();
+    cudaStreamDestroy(capture_stream);
+  }
+
+  CapturedBatch& batch_for(const torch::Tensor& planes) {
+    const std::int64_t rows = planes.size(0);
+    auto found = batches.find(rows);
+    if (found == batches.end()) found = batches.emplace(rows, capture(planes.sizes())).first;
+    return found->second;
+  }
+
+  // Captures on a stream of its own: work that another thread sends to a stream while it is being
+  // captured would be captured too, and the pool's streams can be shared by threads. ThreadLocal
+  // mode lets the other server threads go on (allocating, synchronising) meanwhile.
+  CapturedBatch capture(torch::IntArrayRef sizes) {
+    const c10::cuda::CUDAStream stream = c10::cuda::getStreamFromExternal(capture_stream, device);
+    c10::cuda::CUDAStreamGuard on_capture_stream(stream);
+    CapturedBatch batch;
+    batch.planes = torch::zeros(sizes, torch::TensorOptions().device(torch::kCUDA, device));
+    for (int i = 0; i < kWarmUpPasses; ++i) forward(batch.planes);
+    stream.synchronize();
+    batch.graph = std::make_unique<at::cuda::CUDAGraph>();
+    batch.graph->capture_begin(pool, cudaStreamCaptureModeThreadLocal);
+    batch.outputs = forward(batch.planes);
+    batch.graph->capture_end();
+    if (pool == at::cuda::MempoolId_t{0, 0}) pool = batch.graph->pool();
+    return batch;
+  }
+
+  c10::DeviceIndex device;
+  Forward forward;
+  cudaStream_t capture_stream = nullptr;
+  std::map<std::int64_t, CapturedBatch> batches;  // by batch size
+  // The graphs share one memory pool. Safe because they replay one at a time on one thread and
+  // each replay's outputs are copied out (stream-ordered) before the next replay.
+  at::cuda::MempoolId_t pool{0, 0};
+};
+
+GraphedForward::GraphedForward(torch::Device device, Forward forward)
+    : impl_(std::make_unique<Impl>(device, std::move(forward))) {}
+
+torch::Tensor GraphedForward::run(const torch::Tensor& planes) {
+  CapturedBatch& batch = impl_->batch_for(planes);
+  batch.planes.copy_(planes, /*non_blocking=*/true);
+  batch.graph->replay();
+  return batch.outputs;
+}
+
+int GraphedForward::captured_sizes() const { return static_cast<int>(impl_->batches.size()); }
+
+#else
+
+struct GraphedForward::Impl {};
+
+GraphedForward::GraphedForward(torch::Device, Forward) {
+  throw std::invalid_argument(
+      "inference: cuda_graphs needs a build with -DATAXX_CUDA_GRAPHS=ON (LibTorch 2.x with CUDA; tools/gpu/build.sh)");
+}
+
+torch::Tensor GraphedForward::run(const torch::Tensor&) { throw std::logic_error("GraphedForward: not built"); }
+
+int GraphedForward::captured_sizes() const { return 0; }
+
+#endif
+
+GraphedForward::~GraphedForward() = default;
+
+}  // namespace ataxx
