@@ -1,0 +1,28 @@
+// The `bench` subcommands that live in files of their own; bench_command.cpp adds them all.
+// Each prints figures and asserts nothing: speed is read, never tested.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace ataxx::cli {
+
+void add_inference_benches(CLI::App& bench);  // bench nn, bench selfplay
+void add_train_bench(CLI::App& bench);        // bench train
+
+// A scratch file or folder of this process in the temporary directory, `name` telling them apart;
+// removed when the scratch path goes out of scope, a failed benchmark's too.
+class ScratchPath {
+ public:
+  explicit ScratchPath(const std::string& name);
+  ~ScratchPath();
+  ScratchPath(const ScratchPath&) = delete;
+  ScratchPath& operator=(const ScratchPath&) = delete;
+  const std::string& str() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace ataxx::cli
