@@ -1,0 +1,86 @@
+// The benchmarks through the real binary: each runs briefly and prints its figures. Their speed is
+// read from those figures, never asserted; a crash, a missing figure or a left-over file fails.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace ataxx {
+namespace {
+
+struct Ran {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+// `ataxx-zero ARGS` with its scratch files in `temp`.
+Ran run(const std::string& args, const std::string& temp = testing::TempDir()) {
+  const std::string command = "TMPDIR='" + temp + "' " + ATAXX_ZERO_BINARY + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  Ran ran;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) ran.output.append(buffer, n);
+  const int status = pclose(pipe);
+  ran.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return ran;
+}
+
+// The numbers that `pattern`'s groups catch in the output, or none when it does not match.
+std::vector<double> figures(const std::string& output, const std::string& pattern) {
+  std::smatch match;
+  std::vector<double> numbers;
+  if (!std::regex_search(output, match, std::regex(pattern))) return numbers;
+  for (std::size_t i = 1; i < match.size(); ++i) numbers.push_back(std::stod(match[i]));
+  return numbers;
+}
+
+TEST(Bench, TrainPrintsTheSamplesItTrainedPerSecond) {
+  const Ran ran = run("bench train --blocks 1 --channels 8 --samples 500 --batch 32 --seconds 0.3");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  const auto f = figures(ran.output, R"((\d+) steps in [\d.]+ s: ([\d.]+) steps/s, (\d+) samples/s)");
+  ASSERT_EQ(f.size(), 3U) << ran.output;
+  EXPECT_GE(f[0], 10);  // the first call of 10 steps is a warm-up, then at least one timed call
+  EXPECT_NEAR(f[2], f[1] * 32, 0.01 * f[2] + 1) << ran.output;  // samples are steps of the batch
+}
+
+TEST(Bench, NnMeasuresTheRawForwardAndTheServerAtEachBatch) {
+  const Ran ran = run("bench nn --blocks 1 --channels 8 --batches 4 16 --clients 2 --seconds 0.1");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  for (const std::string batch : {"4", "16"}) {
+    const auto f = figures(ran.output, "\n +" + batch + R"( +(\d+) +(\d+) +(\d+) +[\d.]+% +([\d.]+))");
+    ASSERT_EQ(f.size(), 4U) << "batch " << batch << "\n" << ran.output;
+    for (int i = 0; i < 3; ++i) EXPECT_GT(f[i], 0) << ran.output;
+    EXPECT_LE(f[3], std::stod(batch)) << ran.output;  // the server's mean batch fits its max_batch
+  }
+}
+
+TEST(Bench, SelfPlayOnASimulatedDeviceLabelsItsFigures) {
+  const Ran ran = run("bench selfplay --simulated --threads 1 --games 16 --max-batch 64 --seconds 0.5");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("SIMULATED"), std::string::npos) << ran.output;
+  const auto evals = figures(ran.output, R"(self-play +(\d+))");
+  ASSERT_EQ(evals.size(), 1U) << ran.output;
+  EXPECT_GT(evals[0], 0);
+  const auto batch = figures(ran.output, R"(mean batch ([\d.]+))");
+  ASSERT_EQ(batch.size(), 1U) << ran.output;
+  EXPECT_GT(batch[0], 0);
+  EXPECT_LE(batch[0], 64);
+}
+
+// A benchmark that fails after writing its scratch play file removes it all the same.
+TEST(Bench, AFailedBenchmarkLeavesNoScratchFile) {
+  const std::string temp = testing::TempDir() + "/bench-scratch";
+  fs::remove_all(temp);
+  fs::create_directories(temp);
+  const Ran ran = run("bench nn --device cuda:99 --blocks 1 --channels 8 --batches 4 --seconds 0.1", temp);
+  EXPECT_NE(ran.status, 0) << ran.output;
+  EXPECT_TRUE(fs::is_empty(temp)) << fs::directory_iterator(temp)->path();
+}
+
+}  // namespace
+}  // namespace ataxx
