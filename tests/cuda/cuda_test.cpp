@@ -64,27 +64,6 @@ void expect_near(const Evaluations& a, const Evaluations& b, float tolerance, co
   }
 }
 
-TEST(CudaInference, AgreesWithTheCpuInFp32AndCloselyInBf16) {
-  torch::manual_seed(3);
-  AtaxxNet net(ModelShape{2, 32});
-  ModelInfo info;
-  info.shape = {2, 32};
-  info.boards = BoardSet::parse("7x7");
-  info.name = "cuda";
-  save_play_file(temp("cuda.net"), net, info);
-  const std::vector<Position> positions = random_positions(200);
-
-  InferenceOptions cpu, gpu, gpu_bf16;
-  cpu.cpu_path = CpuPath::kTorch;
-  gpu.device = gpu_bf16.device = "cuda";
-  gpu_bf16.bf16 = true;
-  InferenceServer on_cpu(temp("cuda.net"), cpu), on_gpu(temp("cuda.net"), gpu), on_gpu_bf16(temp("cuda.net"), gpu_bf16);
-  const Evaluations reference = evaluate(on_cpu, positions);
-  expect_near(reference, evaluate(on_gpu, positions), 2e-3f, "fp32");
-  expect_near(reference, evaluate(on_gpu_bf16, positions), 5e-2f, "bf16");
-}
-
-#ifdef ATAXX_CUDA_GRAPHS
 std::string saved_net(const std::string& name, std::uint64_t seed) {
   torch::manual_seed(seed);
   AtaxxNet net(ModelShape{2, 32});
@@ -96,6 +75,21 @@ std::string saved_net(const std::string& name, std::uint64_t seed) {
   return temp(name);
 }
 
+TEST(CudaInference, AgreesWithTheCpuInFp32AndCloselyInBf16) {
+  const std::string model = saved_net("cuda.net", 3);
+  const std::vector<Position> positions = random_positions(200);
+
+  InferenceOptions cpu, gpu, gpu_bf16;
+  cpu.cpu_path = CpuPath::kTorch;
+  gpu.device = gpu_bf16.device = "cuda";
+  gpu_bf16.bf16 = true;
+  InferenceServer on_cpu(model, cpu), on_gpu(model, gpu), on_gpu_bf16(model, gpu_bf16);
+  const Evaluations reference = evaluate(on_cpu, positions);
+  expect_near(reference, evaluate(on_gpu, positions), 2e-3f, "fp32");
+  expect_near(reference, evaluate(on_gpu_bf16, positions), 5e-2f, "bf16");
+}
+
+#ifdef ATAXX_CUDA_GRAPHS
 // Replayed graphs answer as the eager forward does, at sizes that pad differently and on a
 // second batch of a size already captured; a network loaded later is captured anew, not
 // replayed with the old weights.
