@@ -86,8 +86,6 @@ torch::Tensor GraphedForward::run(const torch::Tensor& planes) {
   return batch.outputs;
 }
 
-int GraphedForward::captured_sizes() const { return static_cast<int>(impl_->batches.size()); }
-
 #else
 
 struct GraphedForward::Impl {};
@@ -98,8 +96,6 @@ GraphedForward::GraphedForward(torch::Device, Forward) {
 }
 
 torch::Tensor GraphedForward::run(const torch::Tensor&) { throw std::logic_error("GraphedForward: not built"); }
-
-int GraphedForward::captured_sizes() const { return 0; }
 
 #endif
 

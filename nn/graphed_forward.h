@@ -27,7 +27,6 @@ class GraphedForward {
   // the calling thread's current stream. The outputs are overwritten by the next call. One thread
   // at a time.
   torch::Tensor run(const torch::Tensor& planes);
-  int captured_sizes() const;
 
  private:
   struct Impl;
