@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <bit>
-#include <chrono>
 #include <cstring>
 #include <mutex>
 
@@ -13,12 +12,11 @@
 #include "nn/graphed_forward.h"
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
+#include "util/clock.h"
 #include "util/parallel.h"
 
 namespace ataxx {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 struct LoadedNet {
   AtaxxNet net{nullptr};
@@ -282,14 +280,14 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
   auto run_once = [&] { forward(*loaded, encoding, inputs.data(), batch_size, /*thread=*/0); };
   for (int i = 0; i < 3; ++i) run_once();  // warm-up
   torch_compat::synchronize(device);
-  const auto begin = Clock::now();
+  const SteadyClock::time_point begin = SteadyClock::now();
   long long evaluated = 0;
-  while (std::chrono::duration<double>(Clock::now() - begin).count() < seconds) {
+  while (seconds_since(begin) < seconds) {
     run_once();
     evaluated += batch_size;
   }
   torch_compat::synchronize(device);
-  return evaluated / std::chrono::duration<double>(Clock::now() - begin).count();
+  return evaluated / seconds_since(begin);
 }
 
 }  // namespace ataxx

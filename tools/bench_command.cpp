@@ -17,6 +17,7 @@
 #include "players/engine_process.h"
 #include "tools/benches.h"
 #include "tools/commands.h"
+#include "util/clock.h"
 
 namespace ataxx::cli {
 namespace {
@@ -27,9 +28,9 @@ void bench_perft(const std::string& fen, int min_depth, int max_depth) {
               std::string(start.board().name).c_str());
   std::printf("%5s %14s %10s %16s\n", "depth", "leaves", "seconds", "leaves/s");
   for (int depth = min_depth; depth <= max_depth; ++depth) {
-    const auto begin = std::chrono::steady_clock::now();
+    const SteadyClock::time_point begin = SteadyClock::now();
     const std::uint64_t leaves = perft(start, depth);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const double seconds = seconds_since(begin);
     std::printf("%5d %14llu %10.3f %16.0f\n", depth, static_cast<unsigned long long>(leaves), seconds,
                 leaves / seconds);
   }
@@ -58,9 +59,9 @@ void bench_mcts(int trees, int visits, int leaves_per_round) {
     // One untimed search first: self-play reuses each tree's node arena, already grown.
     run_searches(pointers, *evaluator);
     for (int i = 0; i < trees; ++i) searches[i]->set_root(openings[(i + trees) % openings.size()]);
-    const auto begin = std::chrono::steady_clock::now();
+    const SteadyClock::time_point begin = SteadyClock::now();
     run_searches(pointers, *evaluator);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const double seconds = seconds_since(begin);
     long long simulations = 0;
     for (const auto& search : searches) simulations += search->result().total_visits;
     std::printf("%-10s %12lld %10.3f %14.0f\n", name, simulations, seconds, simulations / seconds);
@@ -91,13 +92,13 @@ void bench_uai(const std::string& engine_command, int moves, int movetime_ms, in
     engine.send(position);
     engine.send("isready");
     engine.expect("readyok", 10'000);
-    const auto begin = std::chrono::steady_clock::now();
+    const SteadyClock::time_point begin = SteadyClock::now();
     engine.send("go movetime " + std::to_string(movetime_ms));
     const auto deadline = begin + std::chrono::milliseconds(movetime_ms + 10'000);
     std::string line, last_info;
     while ((line = engine.read_line(deadline)).rfind("bestmove", 0) != 0)
       if (line.rfind("info", 0) == 0 && info_field(line, "nodes") >= 0) last_info = line;
-    latencies.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count());
+    latencies.push_back(1000 * seconds_since(begin));
     nodes += std::max(0LL, info_field(last_info, "nodes"));
     engine_ms += std::max(0LL, info_field(last_info, "time"));
     game.play(line.substr(9, line.find(' ', 9) - 9));
@@ -110,6 +111,13 @@ void bench_uai(const std::string& engine_command, int moves, int movetime_ms, in
 }
 
 }  // namespace
+
+void add_network_options(CLI::App& bench, BenchNetwork& network, const std::string& bf16_help) {
+  bench.add_option("--blocks", network.blocks, "Residual blocks")->check(CLI::Range(1, 64));
+  bench.add_option("--channels", network.channels, "Channels")->check(CLI::Range(8, 1024));
+  bench.add_option("--device", network.device, "cpu, cuda or cuda:N");
+  bench.add_flag("--bf16", network.bf16, bf16_help);
+}
 
 ScratchPath::ScratchPath(const std::string& name)
     : path_((std::filesystem::temp_directory_path() / fmt::format("ataxx-zero-bench-{}-{}", ::getpid(), name)).string()) {}

@@ -15,16 +15,13 @@
 #include "nn/simulated_device.h"
 #include "selfplay/selfplay_worker.h"
 #include "tools/benches.h"
+#include "util/clock.h"
 #include "util/parallel.h"
 
 namespace ataxx::cli {
 namespace {
 
-struct NnBenchOptions {
-  int blocks = 6;
-  int channels = 64;
-  std::string device = "cpu";
-  bool bf16 = false;
+struct NnBenchOptions : BenchNetwork {
   bool cuda_graphs = false;
   std::vector<int> batches{1, 8, 32, 128, 512};
   int clients = 8;
@@ -69,9 +66,9 @@ double measure_server(const std::string& play_file, const NnBenchOptions& o, int
   // Warm-up, as the raw measurement has: the first batches of a thread build its kernels.
   std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.5, o.seconds / 2)));
   evaluated = 0;
-  const auto begin = std::chrono::steady_clock::now();
+  const SteadyClock::time_point begin = SteadyClock::now();
   std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
-  const double measured = evaluated / std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  const double measured = evaluated / seconds_since(begin);
   stop = true;
   for (auto& t : threads) t.join();
   *stats = server.stats();
@@ -106,11 +103,7 @@ void bench_nn(const NnBenchOptions& o) {
   }
 }
 
-struct SelfPlayBenchOptions {
-  int blocks = 6;
-  int channels = 64;
-  std::string device = "cpu";
-  bool bf16 = false;
+struct SelfPlayBenchOptions : BenchNetwork {
   bool cuda_graphs = false;
   int threads = 2;             // self-play worker threads
   int concurrent_games = 64;   // per worker
@@ -127,13 +120,13 @@ struct SelfPlayBenchOptions {
 double measure_raw_simulated(const SimulatedDeviceModel& model, int batch, double seconds) {
   SimulatedDevice device(model, batch);
   std::vector<float> inputs(static_cast<std::size_t>(batch) * device.encoding().input_size());
-  const auto begin = std::chrono::steady_clock::now();
+  const SteadyClock::time_point begin = SteadyClock::now();
   long long evaluated = 0;
-  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() < seconds) {
+  while (seconds_since(begin) < seconds) {
     device.run(0, inputs.data(), batch);
     evaluated += batch;
   }
-  return evaluated / std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  return evaluated / seconds_since(begin);
 }
 
 // Self-play as `train` runs it, for a fixed time: evaluations per second beside the raw forward
@@ -169,13 +162,13 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
               o.concurrent_games, o.visits, o.fast_visits, o.max_batch, o.server_threads, o.seconds);
   std::atomic<bool> stop{false};
   const InferenceStats before = stats();
-  const auto begin = std::chrono::steady_clock::now();
+  const SteadyClock::time_point begin = SteadyClock::now();
   SelfPlayStats played;
   run_for(o.seconds, stop, [&] {
     played = play_selfplay_games(config, {{&board_7x7(), 1.0, default_openings()}}, 1, *evaluator,
                                  std::numeric_limits<int>::max(), stop, [](SelfPlayBatch&&) {});
   });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  const double seconds = seconds_since(begin);
   const InferenceStats after = stats();
   evaluator.reset();
   const double evals = (after.positions - before.positions) / seconds;
@@ -202,10 +195,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
 void add_inference_benches(CLI::App& bench) {
   auto nn = std::make_shared<NnBenchOptions>();
   auto* nn_bench = bench.add_subcommand("nn", "Network speed: evaluations per second, raw forward and through the server");
-  nn_bench->add_option("--blocks", nn->blocks, "Residual blocks")->check(CLI::Range(1, 64));
-  nn_bench->add_option("--channels", nn->channels, "Channels")->check(CLI::Range(8, 1024));
-  nn_bench->add_option("--device", nn->device, "cpu, cuda or cuda:N");
-  nn_bench->add_flag("--bf16", nn->bf16, "bfloat16 weights and inputs (CUDA)");
+  add_network_options(*nn_bench, *nn, "bfloat16 weights and inputs (CUDA)");
   nn_bench->add_flag("--cuda-graphs", nn->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   nn_bench->add_option("--batches", nn->batches, "Batch sizes")->check(CLI::Range(1, 65536));
   nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
@@ -214,10 +204,7 @@ void add_inference_benches(CLI::App& bench) {
 
   auto sp = std::make_shared<SelfPlayBenchOptions>();
   auto* sp_bench = bench.add_subcommand("selfplay", "Self-play speed against the raw forward of the same network and device");
-  sp_bench->add_option("--blocks", sp->blocks, "Residual blocks")->check(CLI::Range(1, 64));
-  sp_bench->add_option("--channels", sp->channels, "Channels")->check(CLI::Range(8, 1024));
-  sp_bench->add_option("--device", sp->device, "cpu, cuda or cuda:N");
-  sp_bench->add_flag("--bf16", sp->bf16, "bfloat16 weights and inputs (CUDA)");
+  add_network_options(*sp_bench, *sp, "bfloat16 weights and inputs (CUDA)");
   sp_bench->add_flag("--cuda-graphs", sp->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   sp_bench->add_option("--threads", sp->threads, "Self-play worker threads")->check(CLI::Range(1, 256));
   sp_bench->add_option("--games", sp->concurrent_games, "Concurrent games per worker")->check(CLI::Range(1, 65536));

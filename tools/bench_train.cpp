@@ -13,11 +13,7 @@
 namespace ataxx::cli {
 namespace {
 
-struct TrainBenchOptions {
-  int blocks = 6;
-  int channels = 64;
-  std::string device = "cpu";
-  bool bf16 = false;
+struct TrainBenchOptions : BenchNetwork {
   int batch = 256;
   int samples = 20000;  // in the replay window
   double seconds = 10;
@@ -83,10 +79,7 @@ void bench_train(const TrainBenchOptions& o) {
 void add_train_bench(CLI::App& bench) {
   auto train = std::make_shared<TrainBenchOptions>();
   auto* train_bench = bench.add_subcommand("train", "Training speed: samples trained per second");
-  train_bench->add_option("--blocks", train->blocks, "Residual blocks")->check(CLI::Range(1, 64));
-  train_bench->add_option("--channels", train->channels, "Channels")->check(CLI::Range(8, 1024));
-  train_bench->add_option("--device", train->device, "cpu, cuda or cuda:N");
-  train_bench->add_flag("--bf16", train->bf16, "bfloat16 autocast (weights stay float32)");
+  add_network_options(*train_bench, *train, "bfloat16 autocast (weights stay float32)");
   train_bench->add_option("--batch", train->batch, "Samples per step")->check(CLI::Range(1, 65536));
   train_bench->add_option("--samples", train->samples, "Samples in the replay window")->check(CLI::Range(1, 10'000'000));
   train_bench->add_option("--seconds", train->seconds, "Seconds of training")->check(CLI::Range(0.1, 600.0));

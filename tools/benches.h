@@ -8,6 +8,17 @@
 
 namespace ataxx::cli {
 
+// The network a benchmark builds: its shape, device and precision.
+struct BenchNetwork {
+  int blocks = 6;
+  int channels = 64;
+  std::string device = "cpu";
+  bool bf16 = false;
+};
+
+// --blocks, --channels, --device and --bf16, whose help says what bf16 means to that benchmark.
+void add_network_options(CLI::App& bench, BenchNetwork& network, const std::string& bf16_help);
+
 void add_inference_benches(CLI::App& bench);  // bench nn, bench selfplay
 void add_train_bench(CLI::App& bench);        // bench train
 
