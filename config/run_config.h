@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "game/position.h"
+#include "nn/inference_options.h"
 
 namespace ataxx {
 
@@ -81,14 +82,9 @@ struct RunConfig {
     int games = 20;  // per baseline and promoted model
     int visits = 64;
   } ladder;
-  struct Inference {
-    std::string device = "cpu";
-    bool bf16 = false;
-    bool cuda_graphs = false;
-    int max_batch = 256;
-    int threads = 1;
-    int cache_entries = 0;
-  } inference;
+  // Self-play's inference server, and gating's and the ladder's (players/network_player.h's
+  // inference_spec); the inference.* keys set device to cache_entries, the rest keep their defaults.
+  InferenceOptions inference;
   RuleSettings rules;
 };
 

@@ -182,6 +182,18 @@ void load_weights(torch::serialize::InputArchive& archive, AtaxxNet& net, const 
   }
 }
 
+// What play files and checkpoints both begin with: their format, the file version, what the network
+// reads and is, the rules it was trained under and its training step.
+void write_header(torch::serialize::OutputArchive& archive, std::string_view format, const BoardSet& boards,
+                  const ModelShape& shape, const RuleSettings& rules, std::int64_t step) {
+  put(archive, "format", std::string(format));
+  put(archive, "version", kFileVersion);
+  write_encoding(archive, boards);
+  write_shape(archive, shape);
+  write_rules(archive, rules);
+  put(archive, "step", step);
+}
+
 }  // namespace
 
 void write_model_archive(torch::serialize::OutputArchive& archive, const std::string& path) {
@@ -199,12 +211,7 @@ void write_model_archive(torch::serialize::OutputArchive& archive, const std::st
 
 void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& info) {
   torch::serialize::OutputArchive archive;
-  put(archive, "format", std::string(kPlayFormat));
-  put(archive, "version", kFileVersion);
-  write_encoding(archive, info.boards);
-  write_shape(archive, net->shape());
-  write_rules(archive, info.rules);
-  put(archive, "step", info.step);
+  write_header(archive, kPlayFormat, info.boards, net->shape(), info.rules, info.step);
   put(archive, "name", info.name);
   put(archive, "parent", info.parent);
   torch::serialize::OutputArchive weights;
@@ -216,12 +223,7 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
                      const CheckpointInfo& info) {
   torch::serialize::OutputArchive archive;
-  put(archive, "format", std::string(kCheckpointFormat));
-  put(archive, "version", kFileVersion);
-  write_encoding(archive, info.boards);
-  write_shape(archive, net->shape());
-  write_rules(archive, info.rules);
-  put(archive, "step", info.step);
+  write_header(archive, kCheckpointFormat, info.boards, net->shape(), info.rules, info.step);
   put(archive, "optimizer_kind", info.optimizer);
   put(archive, "config", info.config_yaml);
   torch::serialize::OutputArchive weights, optimizer_state;

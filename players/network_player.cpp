@@ -1,23 +1,15 @@
 #include "players/network_player.h"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 #include "players/mcts_player.h"
 
 namespace ataxx {
-namespace {
-
-std::string server_key(const std::string& model, const InferenceOptions& o) {
-  return model + '\n' + o.device + '\n' + std::to_string(o.bf16) + ' ' + std::to_string(o.cuda_graphs) + ' ' +
-         std::to_string(o.max_batch) + ' ' +
-         std::to_string(o.deadline_us) + ' ' + std::to_string(o.threads) + ' ' + std::to_string(o.cache_entries) + ' ' +
-         std::to_string(o.batch_threads) + ' ' + std::to_string(static_cast<int>(o.cpu_path));
-}
-
-}  // namespace
-
 NetworkPlayerOptions::NetworkPlayerOptions() {
   search.visits = 200;
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
@@ -39,6 +31,11 @@ NetworkPlayerOptions read_network_player_options(PlayerSpec& spec) {
   return options;
 }
 
+std::string inference_spec(const InferenceOptions& o) {
+  return fmt::format("device={},bf16={:d},cuda_graphs={:d},threads={},batch_threads={},max_batch={},cache={}", o.device,
+                     o.bf16, o.cuda_graphs, o.threads, o.batch_threads, o.max_batch, o.cache_entries);
+}
+
 std::unique_ptr<Player> make_network_player(const NetworkPlayerOptions& options) {
   auto server = shared_inference_server(options.model, options.inference);
   SearchParams search = options.search;
@@ -48,10 +45,10 @@ std::unique_ptr<Player> make_network_player(const NetworkPlayerOptions& options)
 
 std::shared_ptr<InferenceServer> shared_inference_server(const std::string& model, const InferenceOptions& options) {
   static std::mutex mutex;  // guards servers; a model loads under it, so a second caller waits for the first
-  static std::map<std::string, std::weak_ptr<InferenceServer>> servers;
+  static std::map<std::pair<std::string, InferenceOptions>, std::weak_ptr<InferenceServer>> servers;
   std::lock_guard lock(mutex);
   std::erase_if(servers, [](const auto& entry) { return entry.second.expired(); });
-  std::weak_ptr<InferenceServer>& slot = servers[server_key(model, options)];
+  std::weak_ptr<InferenceServer>& slot = servers[{model, options}];
   if (auto server = slot.lock()) return server;
   auto server = std::make_shared<InferenceServer>(model, options);
   slot = server;

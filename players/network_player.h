@@ -8,6 +8,7 @@
 
 #include "mcts/search.h"
 #include "nn/inference_server.h"
+#include "nn/inference_options.h"
 #include "players/player.h"
 
 namespace ataxx {
@@ -21,6 +22,8 @@ struct NetworkPlayerOptions {
 
 // Reads the options of an `nn` spec.
 NetworkPlayerOptions read_network_player_options(PlayerSpec& spec);
+// The spec fields that set `options` (all but deadline_us and cpu_path, which specs leave alone).
+std::string inference_spec(const InferenceOptions& options);
 // Throws ModelFileError for a bad model, std::invalid_argument for bad options.
 std::unique_ptr<Player> make_network_player(const NetworkPlayerOptions& options);
 

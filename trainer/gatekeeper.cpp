@@ -8,6 +8,7 @@
 
 #include "match/match.h"
 #include "match/openings.h"
+#include "players/network_player.h"
 #include "players/player.h"
 #include "util/clock.h"
 
@@ -106,9 +107,7 @@ void update_ratings_and_plots(const RunDirectory& dir, spdlog::logger& log) {
 }  // namespace
 
 std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits) {
-  const auto& i = config.inference;
-  return fmt::format("nn:model={},visits={},device={},bf16={:d},cuda_graphs={:d},max_batch={},threads={},cache={}",
-                     model_path, visits, i.device, i.bf16, i.cuda_graphs, i.max_batch, i.threads, i.cache_entries);
+  return fmt::format("nn:model={},visits={},{}", model_path, visits, inference_spec(config.inference));
 }
 
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,

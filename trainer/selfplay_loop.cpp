@@ -16,17 +16,6 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 
-InferenceOptions inference_options(const RunConfig& config) {
-  InferenceOptions options;
-  options.device = config.inference.device;
-  options.bf16 = config.inference.bf16;
-  options.cuda_graphs = config.inference.cuda_graphs;
-  options.max_batch = config.inference.max_batch;
-  options.threads = config.inference.threads;
-  options.cache_entries = config.inference.cache_entries;
-  return options;
-}
-
 std::vector<BoardOpenings> selfplay_boards(const RunConfig& config) {
   std::vector<BoardOpenings> boards;
   for (const BoardPlan& plan : board_plans(config))
@@ -64,7 +53,7 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
   SelfPlaySession session;
   std::string best = wait_for_first_model(dir, limits, log);
   if (best.empty()) return session;
-  InferenceServer server(dir.model_path(best), inference_options(config));
+  InferenceServer server(dir.model_path(best), config.inference);
   log.info("self-play: playing with {}", best);
   if (const int busy = busy_inference_threads(config); busy < config.inference.threads)
     log.warn("self-play: its positions in flight fill {} batch(es) of inference.max_batch {}, so only {} of the {} "

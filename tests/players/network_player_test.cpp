@@ -53,5 +53,21 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
   }
 }
 
+TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
+  NetworkPlayerOptions defaults;
+  InferenceOptions options = defaults.inference;
+  options.device = "cuda:1";
+  options.bf16 = true;
+  options.cuda_graphs = true;
+  options.threads = 3;
+  options.batch_threads = 2;
+  options.max_batch = 96;
+  options.cache_entries = 5000;
+  PlayerSpec spec("nn:model=a.net," + inference_spec(options));
+  EXPECT_EQ(read_network_player_options(spec).inference, options) << spec.text();
+  PlayerSpec plain("nn:model=a.net," + inference_spec(defaults.inference));
+  EXPECT_EQ(read_network_player_options(plain).inference, defaults.inference) << plain.text();
+}
+
 }  // namespace
 }  // namespace ataxx

@@ -1,0 +1,28 @@
+// How an inference server runs a network: device, precision, batching, threads, cache. A plain
+// struct, so that configs and player specs can hold one without linking the network.
+#pragma once
+
+#include <compare>
+#include <string>
+
+namespace ataxx {
+
+// How the network runs on the CPU: the Eigen forward pass (nn/cpu_network.h) for small batches
+// and LibTorch's for large ones (each where it is the faster), or LibTorch's for all.
+enum class CpuPath { kEigen, kTorch };
+
+struct InferenceOptions {
+  std::string device = "cpu";  // "cpu", "cuda" or "cuda:N"
+  bool bf16 = false;           // CUDA only
+  bool cuda_graphs = false;    // CUDA only, in a build with ATAXX_CUDA_GRAPHS (nn/graphed_forward.h)
+  int max_batch = 256;
+  int deadline_us = 1000;
+  int threads = 1;             // server threads, each with one intra-op thread on the CPU
+  int batch_threads = 1;       // threads that share each batch (the CPU's Eigen path, one server thread)
+  int cache_entries = 0;       // 0 = no cache
+  CpuPath cpu_path = CpuPath::kEigen;
+
+  auto operator<=>(const InferenceOptions&) const = default;
+};
+
+}  // namespace ataxx
