@@ -253,8 +253,7 @@ AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
   return net;
 }
 
-CheckpointInfo read_checkpoint_fields(const std::string& path) {
-  auto archive = open_archive(path, kCheckpointFormat);
+CheckpointInfo read_checkpoint_header(torch::serialize::InputArchive& archive, const std::string& path) {
   CheckpointInfo info;
   info.boards = read_encoding(archive, path);
   info.shape = read_shape(archive, path);
@@ -263,6 +262,11 @@ CheckpointInfo read_checkpoint_fields(const std::string& path) {
   info.optimizer = get_string(archive, "optimizer_kind", path);
   info.config_yaml = get_string(archive, "config", path);
   return info;
+}
+
+CheckpointInfo read_checkpoint_fields(const std::string& path) {
+  auto archive = open_archive(path, kCheckpointFormat);
+  return read_checkpoint_header(archive, path);
 }
 
 void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
@@ -281,16 +285,12 @@ void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim:
 
 void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
   auto archive = open_archive(checkpoint_path, kCheckpointFormat);
-  ModelInfo info;
-  info.boards = read_encoding(archive, checkpoint_path);
-  info.shape = read_shape(archive, checkpoint_path);
-  info.rules = read_rules(archive, checkpoint_path, false);
-  info.step = get_int(archive, "step", checkpoint_path);
-  info.name = name;
-  info.parent = checkpoint_path;
-  AtaxxNet net(info.shape);
+  const CheckpointInfo checkpoint = read_checkpoint_header(archive, checkpoint_path);
+  AtaxxNet net(checkpoint.shape);
   load_weights(archive, net, checkpoint_path);
-  save_play_file(play_path, net, info);
+  save_play_file(play_path, net,
+                 {.shape = checkpoint.shape, .boards = checkpoint.boards, .rules = checkpoint.rules,
+                  .step = checkpoint.step, .name = name, .parent = checkpoint_path});
 }
 
 }  // namespace
