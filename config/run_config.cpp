@@ -101,7 +101,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"training.search_value_share", Bound<double>{&t.search_value_share, 0, 1},
        "share of the value target taken from the root search's value instead of the game's result"},
       {"training.bf16", &t.bf16, "bfloat16 autocast of the training steps (for CUDA; slow on the CPU)"},
-      {"gating.games", Bound<int>{&g.games, 2, kIntMax}, "games candidate vs best (at most, with SPRT)"},
+      {"gating.games", Bound<int>{&g.games, 0, kIntMax}, "games candidate vs best (at most, with SPRT; 0: no gating, every candidate promoted)"},
       {"gating.visits", Bound<int>{&g.visits, 1, 1000000}, "visits per move in gating"},
       {"gating.threshold", Bound<double>{&g.threshold, 0, 1}, "score needed to promote"},
       {"gating.sprt", &g.sprt, "elo0,elo1,alpha,beta (empty: fixed games and threshold)"},
@@ -195,6 +195,8 @@ void validate(const RunConfig& c, const std::string& source) {
     fail(source, "training.min_window", "is larger than training.max_window");
   if (c.gating.undecided != "reject" && c.gating.undecided != "threshold")
     fail(source, "gating.undecided", "'" + c.gating.undecided + "' is neither reject nor threshold");
+  if (c.gating.games == 1) fail(source, "gating.games", "is 1: a gating plays both colours, so 0 (no gating) or at least 2");
+  if (c.gating.games == 0 && !c.gating.sprt.empty()) fail(source, "gating.sprt", "needs gating games, and gating.games is 0");
   if (!c.gating.sprt.empty()) {
     try {
       parse_sprt(c.gating.sprt);

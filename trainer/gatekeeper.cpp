@@ -50,6 +50,12 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, spdl
   const std::string candidate = generation_name(generation);
   const std::string best = dir.best();
   const auto& g = config.gating;
+  if (g.games == 0) {  // no gating: each candidate is the new best at once, as lc0 and KataGo run
+    log.info("gating off: {} replaces {}", candidate, best);
+    dir.record_gating(candidate, best, {candidate, best}, true);
+    dir.set_best(candidate);
+    return;
+  }
   std::optional<SprtParams> sprt;
   if (!g.sprt.empty()) sprt = parse_sprt(g.sprt);
   SprtVerdict verdict = SprtVerdict::kContinue;

@@ -52,6 +52,14 @@ TEST(RunConfig, GatingSaysWhatAnUndecidedSprtDoes) {
   EXPECT_NE(error_of("gating:\n  undecided: flip\n").find("gating.undecided"), std::string::npos);
 }
 
+TEST(RunConfig, GatingGamesAreNoneOrBothColours) {
+  EXPECT_EQ(parse_run_config("gating:\n  games: 0\n", "t").gating.games, 0);
+  EXPECT_NE(error_of("gating:\n  games: 1\n").find("gating.games: is 1"), std::string::npos);
+  EXPECT_NE(error_of("gating:\n  games: -2\n").find("gating.games"), std::string::npos);
+  EXPECT_NE(error_of("gating:\n  games: 0\n  sprt: 0,10,0.05,0.05\n").find("gating.sprt: needs gating games"),
+            std::string::npos);
+}
+
 TEST(RunConfig, ValuesOverrideDefaults) {
   const RunConfig c = parse_run_config(
       "selfplay:\n  visits: 33\ntraining:\n  optimizer: adamw\ninference:\n  bf16: true\n  cuda_graphs: true\n", "t");

@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "nn/model_file.h"
 #include "selfplay/training_data.h"
@@ -66,6 +68,18 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
     rows.push_back(cells);
   }
   return rows;
+}
+
+// configs/tiny.yaml with each edit's first text replaced by its second, written to `path`.
+void write_tiny_config(const std::string& path, const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::ifstream tiny(kTinyConfig);
+  std::string yaml((std::istreambuf_iterator<char>(tiny)), {});
+  for (const auto& [from, to] : edits) {
+    const std::size_t at = yaml.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    yaml.replace(at, from.size(), to);
+  }
+  std::ofstream(path) << yaml;
 }
 
 std::map<std::string, std::string> file_contents(const std::string& dir) {
@@ -127,21 +141,37 @@ TEST(TrainingRun, SlowTinyRunDropsItsLearningRateAfterItsShareOfWallTime) {
   const std::string run = testing::TempDir() + "/tiny-lr-drop-run";
   fs::remove_all(run);
   const std::string config = run + ".yaml";
-  {
-    std::ifstream tiny(kTinyConfig);
-    std::string yaml((std::istreambuf_iterator<char>(tiny)), {});
-    auto replace = [&](const std::string& from, const std::string& to) {
-      ASSERT_NE(yaml.find(from), std::string::npos) << from;
-      yaml.replace(yaml.find(from), from.size(), to);
-    };
-    replace("max_generations: 3", "max_generations: 2");
-    replace("learning_rate: 0.05", "learning_rate: 0.05\n  lr_drop_at: 0.002\n  lr_drop_factor: 0.1");
-    std::ofstream(config) << yaml;
-  }
+  write_tiny_config(config, {{"max_generations: 3", "max_generations: 2"},
+                             {"learning_rate: 0.05", "learning_rate: 0.05\n  lr_drop_at: 0.002\n  lr_drop_factor: 0.1"}});
   ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
   const auto metrics = csv_rows(run + "/metrics.csv");
   ASSERT_EQ(metrics.size(), 2U);
   for (const auto& row : metrics) EXPECT_DOUBLE_EQ(std::stod(row.at(14)), 0.005) << "candidate " << row[0];
+}
+
+// gating.games 0: no gating games, each candidate is the new best in turn (a candidate still waiting
+// when a newer one is ready is passed over, as with gating).
+TEST(TrainingRun, SlowTinyRunWithoutGatingPromotesEveryCandidate) {
+  const std::string run = testing::TempDir() + "/tiny-no-gating-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"gating:\n  games: 8", "gating:\n  games: 0"}});
+  ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
+  const auto gating = csv_rows(run + "/gating.csv");
+  ASSERT_FALSE(gating.empty());
+  std::string best = "gen-0000";
+  for (const auto& row : gating) {
+    EXPECT_EQ(row[1], best) << row[0] << " replaces the best of its time";
+    EXPECT_EQ(row[2] + row[3] + row[4], "000") << row[0] << " played no games";
+    EXPECT_EQ(row[6], "1") << row[0];
+    best = row[0];
+  }
+  EXPECT_EQ(best, "gen-0003");
+  std::ifstream best_file(run + "/models/best");
+  std::string name;
+  best_file >> name;
+  EXPECT_EQ(name, "gen-0003");
+  for (const auto& row : csv_rows(run + "/matches.csv")) EXPECT_EQ(row[6], "ladder");
 }
 
 // One network for three boards: self-play plays each, the trainer learns from all of them and the
