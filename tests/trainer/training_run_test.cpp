@@ -82,6 +82,14 @@ void write_tiny_config(const std::string& path, const std::vector<std::pair<std:
   std::ofstream(path) << yaml;
 }
 
+// The name in a run's models/best.
+std::string best_model(const std::string& run) {
+  std::ifstream best(run + "/models/best");
+  std::string name;
+  best >> name;
+  return name;
+}
+
 std::map<std::string, std::string> file_contents(const std::string& dir) {
   std::map<std::string, std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
@@ -122,9 +130,7 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
     EXPECT_EQ(row[6], std::stod(row[5]) >= 0.5 ? "1" : "0") << "score " << row[5];
     if (row[6] == "1") last_promoted = row[0];
   }
-  std::ifstream best(run + "/models/best");
-  std::string name;
-  best >> name;
+  const std::string name = best_model(run);
   EXPECT_EQ(name, last_promoted);
   EXPECT_TRUE(fs::exists(run + "/models/" + name + ".net"));
   // Every promoted model played the ladder's two baselines.
@@ -167,10 +173,7 @@ TEST(TrainingRun, SlowTinyRunWithoutGatingPromotesEveryCandidate) {
     best = row[0];
   }
   EXPECT_EQ(best, "gen-0003");
-  std::ifstream best_file(run + "/models/best");
-  std::string name;
-  best_file >> name;
-  EXPECT_EQ(name, "gen-0003");
+  EXPECT_EQ(best_model(run), "gen-0003");
   for (const auto& row : csv_rows(run + "/matches.csv")) EXPECT_EQ(row[6], "ladder");
 }
 
@@ -267,8 +270,7 @@ TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
   const pid_t train = start_train(run, true);
   const std::vector<pid_t> extra = {start_selfplay(run, run + ".1.out"), start_selfplay(run, run + ".2.out")};
   ASSERT_EQ(wait_exit(train), 0);
-  std::string best;
-  std::ifstream(run + "/models/best") >> best;
+  const std::string best = best_model(run);
   // A promotion at the run's very end reaches the extra processes after the trainer has stopped:
   // they go on playing until a chunk of the final best is on disk (or a minute has passed).
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
