@@ -222,8 +222,7 @@ class InferenceServer::Network final : public BatchDevice {
   static std::vector<c10::Stream> streams_for(torch::Device device, int threads) {
     std::vector<c10::Stream> streams;
     if (!device.is_cuda()) return streams;
-    c10::impl::VirtualGuardImpl cuda(device.type());
-    for (int i = 0; i < threads; ++i) streams.push_back(cuda.getStreamFromGlobalPool(device));
+    for (int i = 0; i < threads; ++i) streams.push_back(*torch_compat::pool_stream(device));
     return streams;
   }
 };

@@ -5,7 +5,10 @@
 #include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 #include <torch/version.h>
+#include <c10/core/StreamGuard.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -37,6 +40,24 @@ inline torch::Device parse_device(const std::string& name) {
     throw std::invalid_argument("unknown device '" + name + "' (expected cpu, cuda or cuda:N)");
   }
 }
+
+// A stream from the device's pool, none on the CPU. On a busy GPU the blocks of a high-priority
+// stream's kernels are scheduled ahead of those of the others.
+inline std::optional<c10::Stream> pool_stream(const torch::Device& device, bool high_priority = false) {
+  if (!device.is_cuda()) return std::nullopt;
+  return c10::impl::VirtualGuardImpl(device.type()).getStreamFromGlobalPool(device, high_priority);
+}
+
+// While it lives, `stream` is the calling thread's current stream on its device; without one, nothing.
+class OnStream {
+ public:
+  explicit OnStream(const std::optional<c10::Stream>& stream) {
+    if (stream) guard_.reset_stream(*stream);
+  }
+
+ private:
+  c10::OptionalStreamGuard guard_;
+};
 
 inline void synchronize(const torch::Device& device) {
   if (device.is_cuda()) torch::cuda::synchronize(device.index() < 0 ? -1 : device.index());

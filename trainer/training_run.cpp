@@ -22,6 +22,7 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 constexpr std::int64_t kStepsBetweenRefreshes = 10;
+constexpr double kSecondsBetweenProgressLines = 60;
 
 std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   auto console = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
@@ -84,6 +85,28 @@ Losses& operator+=(Losses& sum, const Losses& more) {
   return sum;
 }
 
+// A line a minute on where the trainer stands: between two candidates it is otherwise silent.
+class TrainingProgress {
+ public:
+  TrainingProgress(std::int64_t step, spdlog::logger& log) : step_(step), log_(log) {}
+  void log_now_and_then(std::int64_t step, std::int64_t played, std::int64_t allowed, std::int64_t min_samples) {
+    const double seconds = seconds_since(since_);
+    if (seconds < kSecondsBetweenProgressLines) return;
+    if (played < min_samples)
+      log_.info("training: waiting for {} samples, {} played", min_samples, played);
+    else
+      log_.info("training: step {}, {:.1f} steps/s, {} samples played allow {} steps", step, (step - step_) / seconds,
+                played, allowed);
+    step_ = step;
+    since_ = SteadyClock::now();
+  }
+
+ private:
+  std::int64_t step_;
+  SteadyClock::time_point since_ = SteadyClock::now();
+  spdlog::logger& log_;
+};
+
 // The trainer's side of the run: trains whenever the samples played allow it (at most
 // max_sample_reuse samples trained per sample played, nothing before min_samples), and exports
 // a candidate every steps_per_candidate steps, until the run's last candidate.
@@ -95,12 +118,14 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
   Losses losses;
   double train_seconds = 0;
   std::int64_t to_export = t.steps_per_candidate;
+  TrainingProgress progress(trainer.step(), log);
   while (generation < config.run.max_generations && !stopped()) {
     const ReplayBuffer::Refresh refresh = buffer.refresh(dir.games_dir());
     for (const std::string& why : refresh.skipped) log.warn("training: skipped a damaged chunk: {}", why);
     const std::int64_t played = buffer.total_samples();
     const std::int64_t allowed = played < t.min_samples ? 0 : static_cast<std::int64_t>(played * t.max_sample_reuse / t.batch_size);
     const std::int64_t steps = std::min({allowed - trainer.step(), to_export, kStepsBetweenRefreshes});
+    progress.log_now_and_then(trainer.step(), played, allowed, t.min_samples);
     if (steps <= 0 || buffer.empty()) {
       std::this_thread::sleep_for(kPollInterval);  // waiting for self-play
       continue;
