@@ -4,8 +4,9 @@
 # CUDA ones too) and CUDA graphs on where they build, against the LibTorch of the machine's pip PyTorch.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mkdir -p .deps/root
-for deb in .deps/*.deb; do dpkg-deb -x "$deb" .deps/root; done
+# Unpacked outside .deps/: a later call that carries .deps/ again replaces that folder on the machine.
+mkdir -p .deps-root
+for deb in .deps/*.deb; do dpkg-deb -x "$deb" .deps-root; done
 source tools/gpu/env.sh
 root="$ataxx_deps_root"
 torch_prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')"
