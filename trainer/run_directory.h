@@ -5,6 +5,7 @@
 //   config.yaml                      the effective configuration
 //   models/gen-NNNN.net, models/best play files; the name of the current best
 //   checkpoints/gen-NNNN.ckpt        trainer state after producing gen-NNNN
+//   checkpoints/stopped.ckpt         trainer state where a session stopped between two candidates
 //   games/MODEL-HOST-PID-TOKEN-C.zst self-play chunks, named after the best model when written
 //   matches.csv, gating.csv          every rated game result; each candidate's gating verdict
 //   metrics.csv, ratings.csv         per-generation figures; the current ratings table
@@ -29,6 +30,7 @@ class RunDirectory {
   std::string model_path(int generation) const;
   std::string model_path(const std::string& name) const;  // name: "gen-0007"
   std::string checkpoint_path(int generation) const;
+  std::string stopped_checkpoint_path() const { return root_ + "/checkpoints/stopped.ckpt"; }
   std::string games_dir() const { return root_ + "/games"; }
   std::string log_path() const { return root_ + "/log.txt"; }
 

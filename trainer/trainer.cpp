@@ -1,6 +1,7 @@
 #include "trainer/trainer.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <future>
 #include <optional>
 
@@ -49,6 +50,14 @@ void check_fits_run(const std::string& what, const ModelShape& shape, const Boar
   if (boards.names() != run_boards.names())
     throw ModelFileError(what + " was trained on " + boards.names() + "; the config names " + run_boards.names() +
                          " (a run keeps its boards: start a new run)");
+}
+
+// The header of a checkpoint of this run: its shape and boards must be the run's.
+CheckpointInfo checked_checkpoint(const std::string& path, const RunConfig& config, const BoardSet& boards) {
+  const CheckpointInfo info = read_checkpoint_info(path);
+  check_fits_run("checkpoint '" + path + "'", info.shape, info.boards, {config.network.blocks, config.network.channels},
+                 boards);
+  return info;
 }
 
 struct StepLosses {
@@ -108,11 +117,7 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
   impl_->device = torch_compat::parse_device(config.inference.device);
   torch::manual_seed(config.run.seed);
   ModelShape shape{config.network.blocks, config.network.channels};
-  if (!checkpoint_path.empty()) {
-    const CheckpointInfo info = read_checkpoint_info(checkpoint_path);
-    check_fits_run("checkpoint '" + checkpoint_path + "'", info.shape, info.boards, shape, impl_->boards);
-    impl_->step = info.step;
-  }
+  if (!checkpoint_path.empty()) impl_->step = checked_checkpoint(checkpoint_path, config, impl_->boards).step;
   const std::string& init_from = config.network.init_from;
   if (checkpoint_path.empty() && !init_from.empty()) {
     ModelInfo info;
@@ -129,6 +134,17 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
 }
 
 Trainer::~Trainer() = default;
+
+bool Trainer::resume_if_further(const std::string& checkpoint_path) {
+  if (!std::filesystem::exists(checkpoint_path)) return false;
+  const CheckpointInfo info = checked_checkpoint(checkpoint_path, impl_->config, impl_->boards);
+  if (info.step <= impl_->step) return false;
+  const torch_compat::OnStream on_stream(impl_->stream);
+  load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device);
+  torch_compat::synchronize(impl_->device);
+  impl_->step = info.step;
+  return true;
+}
 
 std::int64_t Trainer::step() const { return impl_->step; }
 

@@ -28,6 +28,10 @@ class Trainer {
   Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path);
   ~Trainer();
 
+  // The state in checkpoint_path when it holds more steps than this one's (a run's state where
+  // a session stopped between two candidates); returns whether it was taken.
+  bool resume_if_further(const std::string& checkpoint_path);
+
   // `steps` steps at the scheduled learning rate for run_share of the run's wall time used.
   Losses train(const ReplayBuffer& buffer, int steps, double run_share, std::mt19937_64& rng);
   std::int64_t step() const;

@@ -109,15 +109,18 @@ class TrainingProgress {
 
 // The trainer's side of the run: trains whenever the samples played allow it (at most
 // max_sample_reuse samples trained per sample played, nothing before min_samples), and exports
-// a candidate every steps_per_candidate steps, until the run's last candidate.
+// a candidate every steps_per_candidate steps, until the run's last candidate. `steps_done` were
+// trained towards the next candidate in earlier sessions; the steps of this one that no
+// candidate holds are saved at its end for the next.
 void train_continuously(const RunConfig& config, const RunDirectory& dir, Trainer& trainer, int generation,
-                        const Budget& budget, const std::function<bool()>& stopped, spdlog::logger& log) {
+                        std::int64_t steps_done, const Budget& budget, const std::function<bool()>& stopped,
+                        spdlog::logger& log) {
   const auto& t = config.training;
   ReplayBuffer buffer(t);
   std::mt19937_64 rng(config.run.seed * 7919 + generation);
   Losses losses;
   double train_seconds = 0;
-  std::int64_t to_export = t.steps_per_candidate;
+  std::int64_t to_export = std::max<std::int64_t>(1, t.steps_per_candidate - steps_done);
   TrainingProgress progress(trainer.step(), log);
   while (generation < config.run.max_generations && !stopped()) {
     const ReplayBuffer::Refresh refresh = buffer.refresh(dir.games_dir());
@@ -136,6 +139,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     if ((to_export -= steps) > 0) continue;
 
     export_candidate(trainer, dir, ++generation);
+    std::filesystem::remove(dir.stopped_checkpoint_path());  // the candidate holds its steps
     budget.bank();
     const double trained_per_second = losses.steps * t.batch_size / std::max(train_seconds, 1e-9);
     const double learning_rate = scheduled_learning_rate(t, trainer.step(), budget.share_used());
@@ -154,6 +158,11 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     losses = {};
     train_seconds = 0;
     to_export = t.steps_per_candidate;
+  }
+  if (const std::int64_t unexported = t.steps_per_candidate - to_export; unexported > 0) {
+    trainer.save_checkpoint(dir.stopped_checkpoint_path());
+    log.info("training: stopped {} steps after {}; the next session goes on from there", unexported,
+             generation_name(generation));
   }
 }
 
@@ -192,6 +201,12 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
   const std::optional<int> checkpoint = dir.newest_checkpoint();
   Trainer trainer(config, yaml, checkpoint ? dir.checkpoint_path(*checkpoint) : "");
   const int generation = newest_generation(dir, trainer);
+  const std::int64_t generation_step = trainer.step();
+  const bool went_on = trainer.resume_if_further(dir.stopped_checkpoint_path());
+  const std::int64_t steps_done = trainer.step() - generation_step;
+  if (went_on)
+    log.info("training: goes on at step {}, {} steps after {}, where the last session stopped", trainer.step(),
+             steps_done, generation_name(generation));
   if (dir.best().empty()) dir.set_best(generation_name(0));
   log.info("run {}: candidate {}, best {}, {:.1f} of {:.1f} minutes used", dir.root(), generation, dir.best(),
            budget.used(), budget.limit());
@@ -202,7 +217,7 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
   run_in_parallel(
       3,
       [&](int part) {
-        if (part == 0) with_context("training", [&] { train_continuously(config, dir, trainer, generation, budget, stopped, log); });
+        if (part == 0) with_context("training", [&] { train_continuously(config, dir, trainer, generation, steps_done, budget, stopped, log); });
         if (part == 1) with_context("gating", [&] { gate_continuously(config, dir, stopped, log); });
         if (part == 1) finished = true;
         if (part == 2) with_context("self-play", [&] { selfplay = play_selfplay(config, dir, {stopped}, log); });

@@ -1,5 +1,6 @@
 // End to end through the real binary: a tiny run that trains, and a run killed with SIGKILL at
 // arbitrary moments that must resume without losing or corrupting anything.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -175,6 +176,38 @@ TEST(TrainingRun, SlowTinyRunWithoutGatingPromotesEveryCandidate) {
   EXPECT_EQ(best, "gen-0003");
   EXPECT_EQ(best_model(run), "gen-0003");
   for (const auto& row : csv_rows(run + "/matches.csv")) EXPECT_EQ(row[6], "ladder");
+}
+
+// A run stopped with SIGTERM between two candidates keeps its trainer's steps: the next session goes
+// on from them (before, they were trained again from the last candidate's checkpoint).
+TEST(TrainingRun, SlowStoppedRunGoesOnFromItsTrainersLastStep) {
+  const std::string run = testing::TempDir() + "/stopped-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"max_generations: 3", "max_generations: 1"},
+                             {"steps_per_candidate: 40", "steps_per_candidate: 400"}});
+  const pid_t first = start_process({"train", "--config", config, "--run-dir", run}, run + ".out");
+  auto chunks = [&] {
+    return fs::exists(run + "/games") ? std::distance(fs::directory_iterator(run + "/games"), {}) : 0;
+  };
+  while (chunks() < 5) std::this_thread::sleep_for(std::chrono::milliseconds(50));  // past min_samples
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  kill(first, SIGTERM);
+  ASSERT_EQ(wait_exit(first), 0);
+  ASSERT_FALSE(fs::exists(run + "/models/gen-0001.net")) << "the candidate came before the stop: raise its steps";
+  const std::string stopped = run + "/checkpoints/stopped.ckpt";
+  ASSERT_TRUE(fs::exists(stopped));
+  const std::int64_t step = read_checkpoint_info(stopped).step;
+  EXPECT_GT(step, 0);
+
+  ASSERT_EQ(wait_exit(start_process({"train", "--run-dir", run}, run + ".out")), 0);
+  std::ifstream log(run + "/log.txt");
+  const std::string text((std::istreambuf_iterator<char>(log)), {});
+  EXPECT_NE(text.find(fmt::format("training: goes on at step {}, {} steps after gen-0000", step, step)),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(read_checkpoint_info(run + "/checkpoints/gen-0001.ckpt").step, 400);
+  EXPECT_FALSE(fs::exists(stopped)) << "the candidate holds its steps";
 }
 
 // One network for three boards: self-play plays each, the trainer learns from all of them and the
