@@ -1,6 +1,7 @@
 #include "nn/graphed_forward.h"
 
 #include <map>
+#include <mutex>
 #include <stdexcept>
 
 #ifdef ATAXX_CUDA_GRAPHS
@@ -8,6 +9,8 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #endif
+
+#include "nn/torch_compat.h"
 
 namespace ataxx {
 
@@ -51,8 +54,10 @@ struct GraphedForward::Impl {
 
   // Captures on a stream of its own: work that another thread sends to a stream while it is being
   // captured would be captured too, and the pool's streams can be shared by threads. ThreadLocal
-  // mode lets the other server threads go on (allocating, synchronising) meanwhile.
+  // mode lets the other server threads go on replaying and copying meanwhile; what would break the
+  // capture (their own warm-ups and captures, a device-wide sync) waits for capture_mutex().
   CapturedBatch capture(torch::IntArrayRef sizes) {
+    const std::lock_guard<std::mutex> one_capture_at_a_time(torch_compat::capture_mutex());
     const c10::cuda::CUDAStream stream = c10::cuda::getStreamFromExternal(capture_stream, device);
     c10::cuda::CUDAStreamGuard on_capture_stream(stream);
     CapturedBatch batch;

@@ -8,6 +8,7 @@
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
 
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -59,8 +60,18 @@ class OnStream {
   c10::OptionalStreamGuard guard_;
 };
 
+// Held while a thread warms up and captures a CUDA graph (nn/graphed_forward.cpp), and by
+// synchronize(): a device-wide synchronisation, or another thread's first cuBLAS or cuDNN call or
+// autotuning, in the middle of a capture breaks it, whatever the capture mode.
+inline std::mutex& capture_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 inline void synchronize(const torch::Device& device) {
-  if (device.is_cuda()) torch::cuda::synchronize(device.index() < 0 ? -1 : device.index());
+  if (!device.is_cuda()) return;
+  const std::lock_guard<std::mutex> no_capture_meanwhile(capture_mutex());
+  torch::cuda::synchronize(device.index() < 0 ? -1 : device.index());
 }
 
 // While it lives, the calling thread's work on `device` runs under bfloat16 autocast (the weights
