@@ -38,6 +38,12 @@ for shape in "6 64" "10 128"; do
       --threads $(( $(nproc) - 2 )) --games 256 --max-batch 2048 --server-threads 2 --seconds 15
   done
 done
+# One graphed 10x128 fp32 run of eight failed on the H100 (2026-11-24) before captures took a lock:
+# a few more of them say whether that is gone.
+for run in 1 2 3; do
+  bench bench-graph-repeats.txt selfplay --device cuda --cuda-graphs --blocks 10 --channels 128 \
+    --threads $(( $(nproc) - 2 )) --games 256 --max-batch 2048 --server-threads 2 --seconds 8
+done
 for shape in "6 64" "10 128"; do
   set -- $shape
   for precision in "" "--bf16"; do
