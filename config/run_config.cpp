@@ -136,7 +136,8 @@ void assign(const YAML::Node& node, Bound<T> bound, const std::string& source, c
     fail(source, key, "'" + node.as<std::string>("?") + "' is not " +
                           (std::is_integral_v<T> ? "an integer" : "a number"));
   }
-  if (value < bound.min || value > bound.max) {
+  // Written so that NaN fails too (every comparison with it is false).
+  if (!(value >= bound.min && value <= bound.max)) {
     std::ostringstream range;
     range << "[" << bound.min << ", " << bound.max << "]";
     fail(source, key, node.as<std::string>() + " is out of range " + range.str());

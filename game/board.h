@@ -64,6 +64,8 @@ struct Board {
     const Bitboard row_spread = (b | ((b << 1) & not_first_file_) | ((b >> 1) & not_last_file_)) & cells;
     return (row_spread | (row_spread << size) | (row_spread >> size)) & cells;
   }
+  // Whether sq, an index from outside (a file, a line), is a cell of this board.
+  constexpr bool has_cell(int sq) const { return sq >= 0 && sq < kMaxCells && (cells & bit(sq)); }
   // The cell at (column, row), if the board has one there.
   constexpr std::optional<Square> find(int column_index, int row_index) const {
     if (column_index < 0 || row_index < 0 || column_index >= size || row_index >= size) return std::nullopt;

@@ -39,8 +39,9 @@ std::vector<std::string_view> split_whitespace(std::string_view text) {
 int parse_counter(std::string_view fen, std::string_view field, const char* name, int minimum) {
   int value = 0;
   const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (error != std::errc() || end != field.data() + field.size() || value < minimum)
-    fen_error(fen, std::string(name) + " '" + std::string(field) + "' is not an integer >= " + std::to_string(minimum));
+  if (error != std::errc() || end != field.data() + field.size() || value < minimum || value > Position::kMaxCounter)
+    fen_error(fen, std::string(name) + " '" + std::string(field) + "' is not an integer in [" +
+                       std::to_string(minimum) + ", " + std::to_string(Position::kMaxCounter) + "]");
   return value;
 }
 
@@ -159,7 +160,8 @@ Position Position::from_bitboards(const Board& board, Bitboard x, Bitboard o, Bi
   if ((x & o) || (x & gaps) || (o & gaps) || ((x | o | gaps) & ~board.cells))
     throw std::invalid_argument("position: pieces and gaps overlap or lie off the " + std::string(board.name) +
                                 " board");
-  if (halfmove_clock < 0 || fullmove_number < 1) throw std::invalid_argument("position: counters out of range");
+  if (halfmove_clock < 0 || fullmove_number < 1 || halfmove_clock > kMaxCounter || fullmove_number > kMaxCounter)
+    throw std::invalid_argument("position: counters out of range");
   Position pos;
   pos.board_ = &board;
   pos.pieces_[0] = x;

@@ -91,6 +91,9 @@ class Position {
   Bitboard gaps() const { return gaps_; }
   Bitboard empty() const { return ~(pieces_[0] | pieces_[1] | gaps_) & board_->cells; }
   Color side_to_move() const { return side_; }
+  // The counters read from outside (FEN, files) are at most this: no game played on from there
+  // can overflow an int.
+  static constexpr int kMaxCounter = 1'000'000;
   int halfmove_clock() const { return halfmove_clock_; }
   int fullmove_number() const { return fullmove_number_; }
   std::uint64_t hash() const { return hash_; }

@@ -56,13 +56,17 @@ double GameRecord::player1_score() const {
 }
 
 GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules,
-                     const std::optional<TimeControl>& time_control) {
+                     const std::optional<TimeControl>& time_control, const std::function<bool()>& stopped) {
   GameRecord record;
   record.start = start;
   Game game(start, rules);
   int clock_ms[2] = {0, 0};  // by colour, when timed
   if (time_control) clock_ms[0] = clock_ms[1] = time_control->base_ms;
   while (!game.outcome().is_over()) {
+    if (stopped && stopped()) {
+      record.interrupted = true;
+      break;
+    }
     const Color mover = game.position().side_to_move();
     const char* mover_name = mover == Color::kX ? "x" : "o";
     Player& player = mover == Color::kX ? x : o;
@@ -122,8 +126,8 @@ GameRecord play_match_game(const MatchConfig& config, int index, Player& player1
     record = forfeit_before_start(start, player1_is_x ? Color::kX : Color::kO, e.what());
   }
   if (record.failure.empty()) {
-    record = player1_is_x ? play_game(player1, player2, start, config.rules, config.time_control)
-                          : play_game(player2, player1, start, config.rules, config.time_control);
+    record = player1_is_x ? play_game(player1, player2, start, config.rules, config.time_control, config.stopped)
+                          : play_game(player2, player1, start, config.rules, config.time_control, config.stopped);
   }
   record.index = index;
   record.player1_is_x = player1_is_x;
@@ -143,8 +147,8 @@ MatchResult run_match(const MatchConfig& config,
   if (config.openings.empty()) throw std::invalid_argument("match: no openings");
   if (config.games < 1) throw std::invalid_argument("match: the number of games must be at least 1");
   // Made up front so that a bad spec fails before any game starts.
-  make_player(config.player1);
-  make_player(config.player2);
+  config.player1.make();
+  config.player2.make();
 
   MatchTally tally;
   tally.sprt = config.sprt;
@@ -154,10 +158,12 @@ MatchResult run_match(const MatchConfig& config,
   std::atomic<bool> stop{false};  // a verdict was reached, or a thread failed
   auto play = [&](int) {
     try {
-      auto player1 = make_player(config.player1);
-      auto player2 = make_player(config.player2);
+      auto player1 = config.player1.make();
+      auto player2 = config.player2.make();
       for (int index = next_game++; index < config.games && !stop; index = next_game++) {
+        if (config.stopped && config.stopped()) break;
         GameRecord record = play_match_game(config, index, *player1, *player2);
+        if (record.interrupted) break;
         std::lock_guard lock(mutex);
         tally.add(record);
         if (tally.verdict != SprtVerdict::kContinue) stop = true;
@@ -165,7 +171,7 @@ MatchResult run_match(const MatchConfig& config,
         games[index] = std::move(record);
       }
     } catch (const std::exception& e) {
-      throw std::runtime_error("match " + config.player1 + " vs " + config.player2 + ": " + e.what());
+      throw std::runtime_error("match " + config.player1.name + " vs " + config.player2.name + ": " + e.what());
     }
   };
   run_in_parallel(std::clamp(config.concurrency, 1, config.games), play, [&] { stop = true; });
@@ -173,6 +179,7 @@ MatchResult run_match(const MatchConfig& config,
   MatchResult result{tally.score, {}, tally.verdict, tally.llr};
   for (auto& game : games)
     if (game) result.games.push_back(std::move(*game));
+  result.stopped = tally.verdict == SprtVerdict::kContinue && static_cast<int>(result.games.size()) < config.games;
   return result;
 }
 

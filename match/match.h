@@ -21,6 +21,7 @@ struct GameRecord {
   std::vector<Move> moves;
   Outcome outcome;
   std::string failure;       // why a player forfeited, if one did
+  bool interrupted = false;  // the match was stopped before the game ended: it has no result
   // From player 1's view: 1 win, 0.5 draw, 0 loss.
   double player1_score() const;
 };
@@ -40,8 +41,8 @@ TimeControl parse_time_control(const std::string& text);
 std::string to_string(const TimeControl& time_control);
 
 struct MatchConfig {
-  std::string player1;  // player specs
-  std::string player2;
+  PlayerSource player1;
+  PlayerSource player2;
   int games = 100;
   std::vector<Position> openings;  // game i starts from openings[(i / 2) % size]
   int concurrency = 1;
@@ -49,6 +50,8 @@ struct MatchConfig {
   RuleSettings rules;
   std::optional<SprtParams> sprt;
   std::optional<TimeControl> time_control;  // none: each player's own budget per move
+  // Asked between moves: once it says so the match ends, its unfinished games left out.
+  std::function<bool()> stopped;
 };
 
 struct MatchResult {
@@ -56,6 +59,7 @@ struct MatchResult {
   std::vector<GameRecord> games;  // in order of index
   SprtVerdict verdict = SprtVerdict::kContinue;
   double llr = 0.0;               // the SPRT's log-likelihood ratio when it decided (or at the end)
+  bool stopped = false;           // config.stopped ended it before its games were played
 };
 
 // The running score of a match. The SPRT verdict, once reached, is final: games that were still
@@ -71,8 +75,10 @@ struct MatchTally {
 // Plays one game from start; the players have had new_game() called. With a time control each
 // player is given its clock before each move, and a player whose move takes longer than the time
 // it has left loses the game on time.
+// `stopped`, asked before each move, ends the game unfinished (interrupted).
 GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules,
-                     const std::optional<TimeControl>& time_control = std::nullopt);
+                     const std::optional<TimeControl>& time_control = std::nullopt,
+                     const std::function<bool()>& stopped = {});
 
 // on_game runs after each game, one call at a time, with the running score. Throws
 // std::runtime_error naming the match when a game thread fails (a player that cannot be made,

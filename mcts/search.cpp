@@ -8,7 +8,8 @@
 
 namespace ataxx {
 Move SearchResult::best_move() const {
-  assert(!moves.empty());
+  if (moves.empty())
+    throw std::runtime_error("no move to choose: the game is over at the search's root (under the search's rules)");
   return moves[std::max_element(visits.begin(), visits.end()) - visits.begin()];
 }
 

@@ -43,7 +43,8 @@ struct SearchResult {
   float value = 0.0f;         // root value for the side to move, in [-1, 1]
   int total_visits = 0;
   std::vector<Move> principal_variation;
-  Move best_move() const;     // most visited
+  // The most visited move; throws std::runtime_error when the root is a finished game (no moves).
+  Move best_move() const;
 };
 
 class Search {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -34,8 +34,13 @@ Encoding::Encoding(int canvas) : canvas_(canvas) {
 }
 
 void Encoding::encode(const Position& pos, std::span<float> planes) const {
-  assert(planes.size() == static_cast<std::size_t>(input_size()) && fits(pos.board()));
   const Board& board = pos.board();
+  if (!fits(board))
+    throw std::invalid_argument("a " + std::string(board.name) + " position does not fit a network canvas of " +
+                                std::to_string(canvas_) + " cells a side");
+  if (planes.size() != static_cast<std::size_t>(input_size()))
+    throw std::invalid_argument("encode: " + std::to_string(planes.size()) + " floats given for " +
+                                std::to_string(input_size()) + " inputs");
   const Color us = pos.side_to_move();
   std::fill(planes.begin(), planes.end(), 0.0f);
   const float clock = static_cast<float>(std::min(pos.halfmove_clock(), kClockCap)) / kClockCap;
@@ -55,8 +60,10 @@ int Encoding::policy_index(const Board& board, Move move) const {
   if (move.is_pass()) return pass_index();
   const int dc = board.column[move.from] - board.column[move.to];
   const int dr = board.row[move.from] - board.row[move.to];
-  const int type = kTypeOfOffset[dr + 2][dc + 2];
-  assert(type >= 0 && (type == 0) == move.is_single());
+  const int type = std::abs(dc) <= 2 && std::abs(dr) <= 2 ? kTypeOfOffset[dr + 2][dc + 2] : -1;
+  if (type < 0 || (type == 0) != move.is_single() || !fits(board))
+    throw std::invalid_argument("policy_index: " + to_string(move, board) + " is not a move of the " + std::string(board.name) +
+                                " board on a canvas of " + std::to_string(canvas_));
   return type * area() + canvas_cell(board, move.to);
 }
 

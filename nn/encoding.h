@@ -38,8 +38,10 @@ class Encoding {
   int pass_index() const { return kMoveTypes * area(); }
   bool fits(const Board& board) const { return board.size <= canvas_; }
 
-  void encode(const Position& pos, std::span<float> planes) const;  // planes.size() == input_size()
-  int policy_index(const Board& board, Move move) const;            // move must be a move of board
+  // Throw std::invalid_argument for a board that does not fit the canvas (and for planes of
+  // another size than input_size(), a move that is none of the board's).
+  void encode(const Position& pos, std::span<float> planes) const;
+  int policy_index(const Board& board, Move move) const;
   // The move of `board` at a policy entry; the pass for entries that are no move there.
   Move move_at(const Board& board, int index) const;
   // The canvas cell of a board's cell.

@@ -254,12 +254,14 @@ ModelInfo InferenceServer::info() const { return network_->current()->info; }
 std::string InferenceServer::model_name() const { return network_->model_name(); }
 InferenceStats InferenceServer::stats() const { return batcher_.stats(); }
 
-void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed, const BoardSet& boards) {
+void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed, const BoardSet& boards,
+                            const RuleSettings& rules) {
   torch::manual_seed(seed);
   AtaxxNet net(shape);
   ModelInfo info;
   info.shape = shape;
   info.boards = boards;
+  info.rules = rules;
   info.name = "random-init";
   save_play_file(path, net, info);
 }

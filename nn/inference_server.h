@@ -37,7 +37,7 @@ class InferenceServer final : public Evaluator {
 // Plain-C++ entry points for the benchmarks (`ataxx-zero bench nn`, `bench selfplay`).
 // A fresh network of the given shape, saved as a play file (untrained weights).
 void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed,
-                            const BoardSet& boards = {});
+                            const BoardSet& boards = {}, const RuleSettings& rules = {});
 // Evaluations per second of the raw forward pass at one batch size, one intra-op thread.
 double measure_raw_forward(const std::string& play_file, const InferenceOptions& options, int batch_size,
                            double seconds);

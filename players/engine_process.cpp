@@ -9,14 +9,16 @@
 #include <stdexcept>
 
 #include "util/process.h"
+#include "util/text.h"
 
 namespace ataxx {
 
 using Clock = std::chrono::steady_clock;
 
 EngineProcess::EngineProcess(const std::string& command) : command_(command) {
-  // Through the shell, so that the command may carry arguments; exec so that the engine itself is our child.
-  const ChildWithPipes child = spawn_with_pipes({"/bin/sh", "-c", "exec " + command});
+  const std::vector<std::string> argv = split_words(command);
+  if (argv.empty()) throw std::runtime_error("uai engine: no command");
+  const ChildWithPipes child = spawn_with_pipes(argv);
   pid_ = child.pid;
   in_ = child.to_child;
   out_ = child.from_child;

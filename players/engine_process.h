@@ -11,7 +11,9 @@ namespace ataxx {
 
 class EngineProcess {
  public:
-  // Runs `command` through /bin/sh (posix_spawn). Throws std::runtime_error when it cannot start.
+  // Runs `command`, a program and its arguments separated by blanks, with no shell between
+  // (posix_spawn; no quotes, variables or redirections). Throws std::runtime_error when it
+  // cannot start.
   explicit EngineProcess(const std::string& command);
   ~EngineProcess();  // sends quit, then kills the process if it lingers
   EngineProcess(const EngineProcess&) = delete;

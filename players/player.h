@@ -99,4 +99,18 @@ void register_player_kind(const std::string& kind, PlayerFactory factory);
 // Throws std::invalid_argument for an unknown kind, unknown option or out-of-range value.
 std::unique_ptr<Player> make_player(std::string_view spec);
 
+// Where a match gets its players, one for each of its threads: a spec, as users write them, or
+// code (a run's networks, whose model paths never go through a spec, where a ',' or '=' in the
+// path would change its meaning).
+struct PlayerSource {
+  std::string name;  // the spec itself, for a spec
+  std::function<std::unique_ptr<Player>()> make;
+
+  PlayerSource() = default;
+  PlayerSource(std::string spec);  // NOLINT(google-explicit-constructor): a spec is a source
+  PlayerSource(const char* spec) : PlayerSource(std::string(spec)) {}  // NOLINT(google-explicit-constructor)
+  PlayerSource(std::string name, std::function<std::unique_ptr<Player>()> make)
+      : name(std::move(name)), make(std::move(make)) {}
+};
+
 }  // namespace ataxx

@@ -112,4 +112,8 @@ std::unique_ptr<Player> make_player(std::string_view text) {
   return player;
 }
 
+PlayerSource::PlayerSource(std::string spec) : name(std::move(spec)) {
+  make = [text = name] { return make_player(text); };
+}
+
 }  // namespace ataxx

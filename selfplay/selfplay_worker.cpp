@@ -1,5 +1,7 @@
 #include "selfplay/selfplay_worker.h"
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -23,15 +25,6 @@ struct Slot {
   int lowest_value_side = -1;  // the side (0 x, 1 o) that first fell below the resign threshold
 };
 
-TrainingSample policy_sample(const Position& pos, const SearchResult& result) {
-  TrainingSample sample;
-  sample.position = pos;
-  sample.root_value = result.value;
-  for (std::size_t i = 0; i < result.moves.size(); ++i)
-    if (result.policy_target[i] > 0) sample.visits.emplace_back(result.moves[i], std::min(result.policy_target[i], 65535));
-  return sample;
-}
-
 const BoardOpenings& draw_board(const std::vector<BoardOpenings>& boards, double uniform) {
   for (const BoardOpenings& b : boards) {
     if (uniform < b.share) return b;
@@ -41,6 +34,20 @@ const BoardOpenings& draw_board(const std::vector<BoardOpenings>& boards, double
 }
 
 }  // namespace
+
+TrainingSample policy_sample(const Position& pos, const SearchResult& result) {
+  TrainingSample sample;
+  sample.position = pos;
+  sample.root_value = result.value;
+  const int most = result.policy_target.empty() ? 0 : *std::max_element(result.policy_target.begin(), result.policy_target.end());
+  const double scale = most > kMaxRecordedVisits ? static_cast<double>(kMaxRecordedVisits) / most : 1.0;
+  for (std::size_t i = 0; i < result.moves.size(); ++i) {
+    if (result.policy_target[i] <= 0) continue;
+    const long scaled = std::max(1L, std::lround(result.policy_target[i] * scale));
+    sample.visits.emplace_back(result.moves[i], static_cast<std::uint16_t>(scaled));
+  }
+  return sample;
+}
 
 void SelfPlayStats::add(const SelfPlayStats& o) {
   games += o.games;
@@ -55,6 +62,11 @@ void SelfPlayStats::add(const SelfPlayStats& o) {
 SelfPlayWorker::SelfPlayWorker(const RunConfig& config, std::vector<BoardOpenings> boards, std::uint64_t seed)
     : config_(config), boards_(std::move(boards)), seed_(seed) {
   if (boards_.empty()) throw std::invalid_argument("self-play: no boards to play on");
+  for (const BoardOpenings& b : boards_)
+    for (const Position& opening : b.openings)
+      if (opening.outcome(config_.rules).is_over())
+        throw std::invalid_argument("self-play: opening '" + opening.fen() + "' of the " + std::string(b.board->name) +
+                                    " board is a finished game under the run's rules");
 }
 
 SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_left,

@@ -32,6 +32,12 @@ struct SelfPlayBatch {
 };
 
 // Where a run's games start: each board with its share of games and its opening suite.
+struct SearchResult;
+
+// A full search's sample: its policy target as visit counts, scaled down (never clipped) so that
+// the largest fits a chunk's kMaxRecordedVisits, and every visited move keeps at least one.
+TrainingSample policy_sample(const Position& pos, const SearchResult& result);
+
 struct BoardOpenings {
   const Board* board;
   double share;

@@ -27,6 +27,8 @@ constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
 std::size_t fixed_sample_size(int version) { return version == 1 ? 52 : version == 2 ? 53 : version == 3 ? 55 : 56; }
 // The model table of version 3: a count of 2 bytes, then each name as a length byte and its text.
 constexpr std::size_t kMaxModelTableSize = 2 + kMaxChunkModels * (1 + kMaxModelNameLength);
+// Output grows by at most this much at a time as it comes.
+constexpr std::size_t kDecompressionStep = std::size_t{1} << 20;
 
 template <typename T>
 void put(std::string& out, T value) {
@@ -82,6 +84,30 @@ Header parse_header(std::string_view bytes, const std::string& name) {
   return header;
 }
 
+// The frame's content, which must be `claimed` bytes long. Memory grows with what the frame
+// really holds as it is decompressed, never with the claim: a frame of a few bytes that claims
+// gigabytes fails after at most a block's worth (what zstd's run-length blocks can make of them).
+std::string decompress_frame(std::string_view frame, std::size_t claimed, const std::string& name) {
+  std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!context) throw std::bad_alloc();
+  std::string raw;
+  ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+  std::size_t left = 1;  // ZSTD_decompressStream's hint: 0 once the frame is whole
+  while (left != 0) {
+    const std::size_t used = raw.size();
+    raw.resize(used + std::min(kDecompressionStep, claimed + 1 - used));  // one byte more: a longer frame shows
+    ZSTD_outBuffer out{raw.data(), raw.size(), used};
+    left = ZSTD_decompressStream(context.get(), &out, &in);
+    raw.resize(out.pos);
+    if (ZSTD_isError(left)) fail(name, std::string("the compressed data is damaged (") + ZSTD_getErrorName(left) + ")");
+    if (raw.size() > claimed) fail(name, "the compressed data is longer than it says");
+    if (left != 0 && in.pos == in.size && out.pos < out.size) fail(name, "the compressed data is truncated");
+  }
+  if (raw.size() != claimed) fail(name, "the compressed data is shorter than it says");
+  if (in.pos != in.size) fail(name, "trailing data after the compressed data");
+  return raw;
+}
+
 // The decompressed samples, after checking the frame's claimed size against what the header
 // allows and, in version 2, that the frame carries its checksum (verified by zstd on the way).
 std::string decompress(std::string_view frame, const Header& header, const std::string& name) {
@@ -95,11 +121,7 @@ std::string decompress(std::string_view frame, const Header& header, const std::
       info.frameContentSize > header.samples * (fixed + 4 * kMaxMoves) + table)
     fail(name, "the compressed size does not fit " + std::to_string(header.samples) + " samples");
   if (header.version >= 2 && !info.checksumFlag) fail(name, "the compressed data has no checksum");
-  std::string raw(info.frameContentSize, '\0');
-  const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
-  if (ZSTD_isError(got)) fail(name, std::string("the compressed data is damaged (") + ZSTD_getErrorName(got) + ")");
-  if (got != raw.size()) fail(name, "the compressed data is shorter than it says");
-  return raw;
+  return decompress_frame(frame, info.frameContentSize, name);
 }
 
 Position read_position(Reader& in, int version, const std::string& name) {
@@ -121,9 +143,11 @@ Position read_position(Reader& in, int version, const std::string& name) {
 // A move of version 4: from and to, a pass or a single or a jump of the sample's board.
 Move read_move(Reader& in, const Board& board, const std::string& name) {
   const Move move{in.get<std::uint8_t>(), in.get<std::uint8_t>()};
+  // Both cells are checked before either indexes a table or a shift.
   const bool is_move = move.is_pass() ? move.from == Move::kPassSquare
-                       : move.is_single() ? (board.cells & bit(move.to)) != 0
-                                          : move.from < kMaxCells && (board.jump_targets[move.from] & bit(move.to));
+                       : move.is_single() ? board.has_cell(move.to)
+                                          : board.has_cell(move.from) && board.has_cell(move.to) &&
+                                                (board.jump_targets[move.from] & bit(move.to));
   if (!is_move) fail(name, "a sample lists a move that is not one on the " + std::string(board.name) + " board");
   return move;
 }
@@ -226,12 +250,15 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
   }
   for (const TrainingSample& s : samples) {
     const Position& p = s.position;
+    if (s.visits.size() > static_cast<std::size_t>(kMaxMoves))
+      throw std::invalid_argument("a sample lists " + std::to_string(s.visits.size()) + " moves");
     put(raw, p.pieces(Color::kX));
     put(raw, p.pieces(Color::kO));
     put(raw, p.gaps());
     put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.side_to_move()));
-    put<std::uint16_t>(raw, static_cast<std::uint16_t>(p.halfmove_clock()));
-    put<std::uint16_t>(raw, static_cast<std::uint16_t>(p.fullmove_number()));
+    // 16 bits, saturated: the network sees the clock only up to 100.
+    put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.halfmove_clock(), 65535)));
+    put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.fullmove_number(), 65535)));
     put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.board().id));
     put(raw, s.root_value);
     put(raw, s.result);
@@ -274,8 +301,9 @@ std::vector<TrainingSample> parse_chunk(std::string_view bytes, const std::strin
 
 std::vector<TrainingSample> read_chunk(const std::string& path) { return parse_chunk(read_file(path, 0), path); }
 
-int chunk_games(const std::string& path) {
-  return static_cast<int>(parse_header(read_file(path, kHeaderSize), path).games);
+ChunkCounts chunk_counts(const std::string& path) {
+  const Header header = parse_header(read_file(path, kHeaderSize), path);
+  return {static_cast<int>(header.games), static_cast<int>(header.samples)};
 }
 
 }  // namespace ataxx

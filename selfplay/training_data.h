@@ -34,13 +34,18 @@ inline constexpr std::uint32_t kMaxChunkGames = 1u << 20;
 inline constexpr std::uint32_t kMaxChunkSamples = 1u << 22;
 inline constexpr std::size_t kMaxChunkModels = 1024;
 inline constexpr std::size_t kMaxModelNameLength = 64;
+inline constexpr int kMaxRecordedVisits = 65535;  // a visit count is 16 bits in a chunk
 
 void write_chunk(const std::string& path, int games, const std::vector<TrainingSample>& samples);
 // Throws std::runtime_error naming the file and the fault when it is not a whole, valid chunk.
 std::vector<TrainingSample> read_chunk(const std::string& path);
 // The same for a chunk's bytes; `name` goes into the messages.
 std::vector<TrainingSample> parse_chunk(std::string_view bytes, const std::string& name);
-// The number of games in a chunk, from its header alone (throws as read_chunk does).
-int chunk_games(const std::string& path);
+struct ChunkCounts {
+  int games = 0;
+  int samples = 0;
+};
+// The numbers of games and samples in a chunk, from its header alone (throws as read_chunk does).
+ChunkCounts chunk_counts(const std::string& path);
 
 }  // namespace ataxx

@@ -119,14 +119,6 @@ void add_network_options(CLI::App& bench, BenchNetwork& network, const std::stri
   bench.add_flag("--bf16", network.bf16, bf16_help);
 }
 
-ScratchPath::ScratchPath(const std::string& name)
-    : path_((std::filesystem::temp_directory_path() / fmt::format("ataxx-zero-bench-{}-{}", ::getpid(), name)).string()) {}
-
-ScratchPath::~ScratchPath() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
 void add_bench_command(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Measure speed and print figures");
   bench->require_subcommand(1);

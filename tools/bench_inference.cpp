@@ -17,6 +17,7 @@
 #include "tools/benches.h"
 #include "util/clock.h"
 #include "util/parallel.h"
+#include "util/temporary_directory.h"
 
 namespace ataxx::cli {
 namespace {
@@ -76,8 +77,8 @@ double measure_server(const std::string& play_file, const NnBenchOptions& o, int
 }
 
 void bench_nn(const NnBenchOptions& o) {
-  const ScratchPath scratch("net");
-  const std::string& play_file = scratch.str();
+  const TemporaryDirectory scratch("ataxx-zero-bench");  // removed when the bench ends, or fails
+  const std::string play_file = scratch.path() + "/net";
   write_random_play_file(play_file, {o.blocks, o.channels}, 1);
   // On the CPU the raw forward is the Eigen path the server runs; LibTorch's beside it.
   const bool cpu = o.device == "cpu";
@@ -138,8 +139,8 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   config.selfplay.visits = o.visits;
   config.selfplay.fast_visits = o.fast_visits;
   BatchingOptions batching{o.max_batch, 1000, o.server_threads, 0};
-  const ScratchPath scratch("net");
-  const std::string& play_file = scratch.str();
+  const TemporaryDirectory scratch("ataxx-zero-bench");  // removed when the bench ends, or fails
+  const std::string play_file = scratch.path() + "/net";
   std::unique_ptr<Evaluator> evaluator;
   std::function<InferenceStats()> stats;
   if (o.simulated) {

@@ -9,6 +9,7 @@
 #include "trainer/replay_buffer.h"
 #include "trainer/trainer.h"
 #include "util/clock.h"
+#include "util/temporary_directory.h"
 
 namespace ataxx::cli {
 namespace {
@@ -45,8 +46,8 @@ std::vector<TrainingSample> random_samples(int count, std::uint64_t seed) {
 // Samples trained per second: the trainer's steps (batch assembly, forward, backward, optimiser)
 // on a replay window of random positions, timed over whole calls (each ends in one host sync).
 void bench_train(const TrainBenchOptions& o) {
-  const ScratchPath scratch("games");
-  const std::string& games = scratch.str();
+  const TemporaryDirectory scratch("ataxx-zero-bench");  // removed when the bench ends, or fails
+  const std::string games = scratch.path() + "/games";
   std::filesystem::create_directories(games);
   write_chunk(games + "/gen-0000-bench.zst", 1, random_samples(o.samples, 1));
   RunConfig config;

@@ -22,18 +22,4 @@ void add_network_options(CLI::App& bench, BenchNetwork& network, const std::stri
 void add_inference_benches(CLI::App& bench);  // bench nn, bench selfplay
 void add_train_bench(CLI::App& bench);        // bench train
 
-// A scratch file or folder of this process in the temporary directory, `name` telling them apart;
-// removed when the scratch path goes out of scope, a failed benchmark's too.
-class ScratchPath {
- public:
-  explicit ScratchPath(const std::string& name);
-  ~ScratchPath();
-  ScratchPath(const ScratchPath&) = delete;
-  ScratchPath& operator=(const ScratchPath&) = delete;
-  const std::string& str() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 }  // namespace ataxx::cli

@@ -11,6 +11,8 @@ namespace {
 
 struct MatchOptions {
   MatchConfig config;
+  std::string player1;  // specs
+  std::string player2;
   std::string openings_path;
   std::string pgn_path;
   std::string sprt;
@@ -30,6 +32,8 @@ const char* verdict_text(SprtVerdict verdict) {
 
 void run(MatchOptions& options) {
   MatchConfig& config = options.config;
+  config.player1 = options.player1;
+  config.player2 = options.player2;
   config.openings = options.openings_path.empty() ? default_openings() : load_openings(options.openings_path);
   if (!options.sprt.empty()) config.sprt = parse_sprt(options.sprt);
   if (!options.time_control.empty()) {
@@ -41,8 +45,8 @@ void run(MatchOptions& options) {
     pgn.open(options.pgn_path, std::ios::app);
     if (!pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "'");
   }
-  const std::string& p1 = config.player1;
-  const std::string& p2 = config.player2;
+  const std::string& p1 = options.player1;
+  const std::string& p2 = options.player2;
   const MatchResult result = run_match(config, [&](const GameRecord& game, const MatchScore& score) {
     if (!options.quiet) {
       std::printf("Finished game %d (%s vs %s): %s {%s}\n", game.index + 1, game.player1_is_x ? p1.c_str() : p2.c_str(),
@@ -71,9 +75,9 @@ void run(MatchOptions& options) {
 void add_match_command(CLI::App& app) {
   auto options = std::make_shared<MatchOptions>();
   auto* cmd = app.add_subcommand("match", "Play a match between two players and report score, Elo and SPRT");
-  cmd->add_option("--p1", options->config.player1, "First player spec (random, greedy, alphabeta:depth=3, mcts:visits=800, ...)")
+  cmd->add_option("--p1", options->player1, "First player spec (random, greedy, alphabeta:depth=3, mcts:visits=800, ...)")
       ->required();
-  cmd->add_option("--p2", options->config.player2, "Second player spec")->required();
+  cmd->add_option("--p2", options->player2, "Second player spec")->required();
   cmd->add_option("--games", options->config.games, "Number of games (each opening is played twice)")
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");

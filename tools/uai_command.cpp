@@ -10,25 +10,28 @@ void add_uai_command(CLI::App& app) {
   struct Options {
     std::string model;
     std::string player;
+    bool allow_external_engines = false;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("uai", "Speak UAI on stdin/stdout, for Ataxx GUIs and match runners");
   cmd->add_option("--model", options->model, "Play file to search with (default: the net in nets/)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--player", options->player, "Player spec used instead of a model (e.g. alphabeta)");
+  cmd->add_flag("--allow-external-engines", options->allow_external_engines,
+                "Let `setoption name Player` start external engines (uai:cmd=...): only for trusted input");
   cmd->callback([options] {
     std::ios::sync_with_stdio(false);
     // Untied: reading a line must not flush std::cout from this thread while the engine's thread
     // writes to it (that race duplicated output lines).
     std::cin.tie(nullptr);
-    UaiEngine engine(std::cout);
+    UaiEngine engine(std::cout, options->allow_external_engines);
     if (!options->player.empty()) engine.set_option("Player", options->player);
     const std::string model = options->model.empty() && options->player.empty() ? shipped_net() : options->model;
     if (!model.empty()) engine.set_option("Model", model);
     std::string line;
-    while (std::getline(std::cin, line))
-      if (!engine.handle(line)) return;
-    engine.finish();  // end of input: finish what was asked (an infinite search stops)
+    while (std::getline(std::cin, line) && engine.handle(line)) {
+    }
+    engine.finish();  // `quit` or the end of input: finish what was asked (a search stops at once)
   });
 }
 

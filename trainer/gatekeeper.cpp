@@ -17,36 +17,27 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 
-std::string nn_spec(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
-  return network_player_spec(config, dir.model_path(model), visits);
+PlayerSource run_model(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
+  return run_network_player(config, model, dir.model_path(model), visits);
 }
 
-// The openings of every board of the run, one board after the other, so that every match plays
-// them all.
-std::vector<Position> match_openings(const RunConfig& config) {
-  std::vector<std::vector<Position>> suites;
-  for (const BoardPlan& plan : board_plans(config)) suites.push_back(board_openings(*plan.board, plan.openings));
-  return interleave(suites);
-}
-
-PairResult play_pair(const RunConfig& config, const std::string& first_name, const std::string& first_spec,
-                     const std::string& second_name, const std::string& second_spec, int games, std::uint64_t seed,
-                     const std::optional<SprtParams>& sprt, SprtVerdict* verdict = nullptr) {
-  MatchConfig match;
-  match.player1 = first_spec;
-  match.player2 = second_spec;
-  match.games = games;
-  match.concurrency = config.gating.concurrency;
-  match.openings = match_openings(config);
-  match.seed = seed;
+// The match's result, or nothing when the run stopped before it was over.
+std::optional<PairResult> play_pair(const RunConfig& config, const PlayerSource& first, const PlayerSource& second,
+                                    int games, std::uint64_t seed, const std::function<bool()>& stopped,
+                                    const std::optional<SprtParams>& sprt = std::nullopt,
+                                    SprtVerdict* verdict = nullptr) {
+  MatchConfig match = run_match_config(config, first, second, games, seed);
   match.sprt = sprt;
+  match.stopped = stopped;
   const MatchResult result = run_match(match);
+  if (result.stopped) return std::nullopt;
   if (verdict) *verdict = result.verdict;
-  return {first_name, second_name, result.score.wins, result.score.draws, result.score.losses};
+  return PairResult{first.name, second.name, result.score.wins, result.score.draws, result.score.losses};
 }
 
 // Gates candidate against the best; records the verdict and promotes on success.
-void gate(const RunConfig& config, const RunDirectory& dir, int generation, spdlog::logger& log) {
+void gate(const RunConfig& config, const RunDirectory& dir, int generation, const std::function<bool()>& stopped,
+          spdlog::logger& log) {
   const std::string candidate = generation_name(generation);
   const std::string best = dir.best();
   const auto& g = config.gating;
@@ -59,9 +50,14 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, spdl
   std::optional<SprtParams> sprt;
   if (!g.sprt.empty()) sprt = parse_sprt(g.sprt);
   SprtVerdict verdict = SprtVerdict::kContinue;
-  const PairResult result =
-      play_pair(config, candidate, nn_spec(config, dir, candidate, g.visits), best, nn_spec(config, dir, best, g.visits),
-                g.games, config.run.seed + generation, sprt, &verdict);
+  const std::optional<PairResult> played =
+      play_pair(config, run_model(config, dir, candidate, g.visits), run_model(config, dir, best, g.visits), g.games,
+                config.run.seed + generation, stopped, sprt, &verdict);
+  if (!played) {
+    log.info("gating {} vs {}: stopped; the next session plays it again", candidate, best);
+    return;
+  }
+  const PairResult& result = *played;
   const MatchScore score{result.first_wins, result.second_wins, result.draws};
   const bool by_threshold = !sprt || (verdict == SprtVerdict::kContinue && g.undecided == "threshold");
   const bool promoted = by_threshold ? score.score() >= g.threshold : verdict == SprtVerdict::kAcceptH1;
@@ -72,8 +68,8 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, spdl
                                    : "SPRT undecided";
   log.info("gating {} vs {}: {} - {} - {} [{:.3f}], Elo {:+.0f} +/- {:.0f}: {} ({})", candidate, best, score.wins,
            score.losses, score.draws, score.score(), elo.elo, elo.error95, promoted ? "promoted" : "rejected", how);
+  dir.record_gating(candidate, best, result, promoted);  // first: the rest follows from it (repair_gating)
   dir.record_match(generation, result, "gating");
-  dir.record_gating(candidate, best, result, promoted);
   if (promoted) dir.set_best(candidate);
 }
 
@@ -92,14 +88,20 @@ void check_ladder_baselines(const RunConfig& config) {
 
 namespace {
 
-void play_ladder(const RunConfig& config, const RunDirectory& dir, spdlog::logger& log) {
+// The best model against each baseline it has not played yet: a stop mid-ladder loses one match.
+void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
+                 spdlog::logger& log) {
   const std::string model = dir.best();
-  if (config.ladder.games == 0 || dir.has_ladder(model)) return;
+  if (config.ladder.games == 0) return;
   int generation = 0;
   std::sscanf(model.c_str(), "gen-%d", &generation);
   for (const std::string& baseline : config.ladder.baselines) {
-    const PairResult r = play_pair(config, model, nn_spec(config, dir, model, config.ladder.visits), baseline, baseline,
-                                   config.ladder.games, config.run.seed + 7 * generation, std::nullopt);
+    if (stopped() || dir.has_match(generation, model, baseline, "ladder")) continue;
+    const std::optional<PairResult> played = play_pair(config, run_model(config, dir, model, config.ladder.visits),
+                                                       baseline, config.ladder.games,
+                                                       config.run.seed + 7 * generation, stopped);
+    if (!played) return;
+    const PairResult& r = *played;
     log.info("ladder {} vs {}: {} - {} - {}", model, baseline, r.first_wins, r.second_wins, r.draws);
     dir.record_match(generation, r, "ladder");
   }
@@ -112,12 +114,37 @@ void update_ratings_and_plots(const RunDirectory& dir, spdlog::logger& log) {
 
 }  // namespace
 
-std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits) {
-  return fmt::format("nn:model={},visits={},{}", model_path, visits, inference_spec(config.inference));
+NetworkPlayerOptions run_network_options(const RunConfig& config, const std::string& model_path, int visits) {
+  NetworkPlayerOptions options;
+  options.model = model_path;
+  options.search.visits = visits;
+  options.inference = config.inference;
+  return options;
+}
+
+PlayerSource run_network_player(const RunConfig& config, const std::string& name, const std::string& model_path,
+                                int visits) {
+  return {name, [options = run_network_options(config, model_path, visits)] { return make_network_player(options); }};
+}
+
+MatchConfig run_match_config(const RunConfig& config, PlayerSource first, PlayerSource second, int games,
+                             std::uint64_t seed) {
+  MatchConfig match;
+  match.player1 = std::move(first);
+  match.player2 = std::move(second);
+  match.games = games;
+  match.concurrency = config.gating.concurrency;
+  std::vector<std::vector<Position>> suites;
+  for (const BoardPlan& plan : board_plans(config)) suites.push_back(board_openings(*plan.board, plan.openings));
+  match.openings = interleave(suites);  // one board after the other, so that every match plays them all
+  match.seed = seed;
+  match.rules = config.rules;  // as the run's models search: their play files hold the run's rules
+  return match;
 }
 
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log) {
+  dir.repair_gating();  // a verdict whose match record or promotion a kill cut off
   const SteadyClock::time_point start = SteadyClock::now();
   TimeShare share(config.gating.time_share);
   auto play = [&](const std::function<void()>& matches) {
@@ -131,7 +158,7 @@ void gate_continuously(const RunConfig& config, const RunDirectory& dir, const s
       std::this_thread::sleep_for(kPollInterval);
       continue;
     }
-    play([&] { play_ladder(config, dir, log); });
+    play([&] { play_ladder(config, dir, stopped, log); });
     const int newest = dir.newest_model().value_or(0);
     const std::optional<bool> verdict = newest > 0 ? dir.gating_verdict(generation_name(newest)) : std::nullopt;
     if (newest > 0 && !verdict) {
@@ -139,8 +166,8 @@ void gate_continuously(const RunConfig& config, const RunDirectory& dir, const s
         if (!dir.gating_verdict(generation_name(g))) log.info("gating: {} passed over, {} is newer", generation_name(g), generation_name(newest));
       passed_over = newest;
       play([&] {
-        gate(config, dir, newest, log);
-        play_ladder(config, dir, log);
+        gate(config, dir, newest, stopped, log);
+        play_ladder(config, dir, stopped, log);
       });
       update_ratings_and_plots(dir, log);
     } else if (newest >= config.run.max_generations) {

@@ -10,13 +10,20 @@
 #include <string>
 
 #include "config/run_config.h"
+#include "match/match.h"
+#include "players/network_player.h"
 #include "trainer/run_directory.h"
 
 namespace ataxx {
 
-// The player spec of a run's model in gating and ladder matches: the run's inference device
-// and server settings, `visits` per move.
-std::string network_player_spec(const RunConfig& config, const std::string& model_path, int visits);
+// A run's model in gating and ladder matches: the run's inference device and server settings,
+// `visits` per move. Made by code, never through a spec: the run's path may hold ',' or '='.
+NetworkPlayerOptions run_network_options(const RunConfig& config, const std::string& model_path, int visits);
+PlayerSource run_network_player(const RunConfig& config, const std::string& name, const std::string& model_path,
+                                int visits);
+// A gating or ladder match: the openings of every board of the run, under the run's rules.
+MatchConfig run_match_config(const RunConfig& config, PlayerSource first, PlayerSource second, int games,
+                             std::uint64_t seed);
 
 // Keeps gating and the ladder within a share of the wall time since they started: after `busy`
 // seconds of matches they rest until busy / share seconds have passed, and self-play and training

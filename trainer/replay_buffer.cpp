@@ -1,30 +1,73 @@
 #include "trainer/replay_buffer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <filesystem>
+
+#include "util/text.h"
 
 namespace ataxx {
+namespace {
+
+// A listing older than this is trusted while the folder's time stays the same: an entry added in
+// the same tick of the file system's clock as an earlier listing could not move that time.
+constexpr auto kClockTick = std::chrono::seconds(2);
+
+}  // namespace
+
+bool ReplayBuffer::listing_changed(const std::string& games_dir) {
+  const auto modified = std::filesystem::last_write_time(games_dir);
+  const bool settled = modified < std::filesystem::file_time_type::clock::now() - kClockTick;
+  if (modified == listed_at_ && settled) return false;
+  listed_at_ = settled ? modified : std::filesystem::file_time_type{};
+  return true;
+}
+
+void ReplayBuffer::read(const std::string& path, std::vector<TrainingSample>& into, Refresh& report) {
+  std::vector<TrainingSample> samples = read_chunk(path);
+  const std::size_t all = samples.size();
+  std::erase_if(samples, [&](const TrainingSample& s) { return !boards_.contains(s.position.board()); });
+  if (samples.size() != all)
+    report.left_out.push_back(path + ": " + std::to_string(all - samples.size()) + " of its " + std::to_string(all) +
+                              " samples are of boards the run does not train (it trains " + boards_.names() + ")");
+  into = std::move(samples);
+}
 
 ReplayBuffer::Refresh ReplayBuffer::refresh(const std::string& games_dir) {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(games_dir))
-    if (entry.is_regular_file() && entry.path().extension() == ".zst") names.push_back(entry.path().filename());
-  std::sort(names.begin(), names.end());
   Refresh report;
-  for (const std::string& name : names) {
-    if (std::binary_search(loaded_.begin(), loaded_.end(), name)) continue;
-    loaded_.insert(std::upper_bound(loaded_.begin(), loaded_.end(), name), name);
-    std::vector<TrainingSample> samples;
+  if (!listing_changed(games_dir)) return report;
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(games_dir)) {
+    std::string name = entry.path().filename();
+    if (entry.path().extension() == ".zst" && entry.is_regular_file() && !seen_.contains(name))
+      names.push_back(std::move(name));
+  }
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return natural_less(a, b); });
+  // Newest first, until the chunks read hold max_window samples; older ones are only counted.
+  std::vector<std::vector<TrainingSample>> read_chunks(names.size());
+  std::int64_t read_samples = 0;
+  for (std::size_t i = names.size(); i-- > 0;) {
+    seen_.insert(names[i]);
+    const std::string path = games_dir + "/" + names[i];
     try {
-      samples = read_chunk(games_dir + "/" + name);
-      report.games += chunk_games(games_dir + "/" + name);
-    } catch (const std::runtime_error& e) {
+      const ChunkCounts counts = chunk_counts(path);
+      if (read_samples < config_.max_window) {
+        read(path, read_chunks[i], report);
+        read_samples += read_chunks[i].size();
+        report.samples += read_chunks[i].size();
+      } else {
+        report.samples += counts.samples;
+      }
+      report.games += counts.games;
+    } catch (const std::exception& e) {  // std::bad_alloc too: one chunk never ends the run
       report.skipped.push_back(e.what());
       ++skipped_;
-      continue;
     }
-    report.samples += samples.size();
+  }
+  std::reverse(report.skipped.begin(), report.skipped.end());  // oldest first, as they were taken
+  std::reverse(report.left_out.begin(), report.left_out.end());
+  for (auto& samples : read_chunks) {
+    if (samples.empty()) continue;
     held_ += samples.size();
     chunks_.push_back(std::move(samples));
   }

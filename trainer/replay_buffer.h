@@ -1,15 +1,20 @@
 // The newest training samples, in a window that grows with the data (KataGo's power law):
 // window = min_window * (1 + b * ((total / min_window)^a - 1) / a), capped at max_window, with
-// a the window exponent and b = 0.4. Chunks are loaded once and kept in memory.
+// a the window exponent and b = 0.4. Chunks are loaded once and kept in memory; what a refresh
+// costs follows the window, not the run's age: chunks older than max_window samples are
+// counted from their headers and never read, and games/ is listed again only when it changed.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "config/run_config.h"
+#include "nn/encoding.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
@@ -17,27 +22,36 @@ namespace ataxx {
 class ReplayBuffer {
  public:
   struct Refresh {
-    std::int64_t samples = 0;           // added
+    std::int64_t samples = 0;           // added (counted, for chunks too old to be read)
     std::int64_t games = 0;             // in the chunks added
     std::vector<std::string> skipped;   // why each damaged chunk was left out
+    std::vector<std::string> left_out;  // chunks with samples of boards the run does not train
   };
 
-  explicit ReplayBuffer(const RunConfig::Training& config) : config_(config) {}
-  // Loads every chunk in games_dir not loaded yet, oldest name first. A chunk that fails its
-  // checks is skipped (and not tried again); the run goes on without it.
+  // Holds samples of `boards` only.
+  ReplayBuffer(const RunConfig::Training& config, BoardSet boards = {}) : config_(config), boards_(std::move(boards)) {}
+  // Takes every chunk in games_dir not seen yet, in natural_less order of their names. A chunk
+  // that fails its checks is skipped (and not tried again); the run goes on without it.
   Refresh refresh(const std::string& games_dir);
   std::int64_t skipped_chunks() const { return skipped_; }
   std::int64_t total_samples() const { return total_; }
   std::int64_t total_games() const { return games_; }
+  std::int64_t held_samples() const { return held_; }
   std::int64_t window() const;
   bool empty() const { return total_ == 0; }
   // A sample drawn uniformly from the window.
   const TrainingSample& sample(std::mt19937_64& rng) const;
 
  private:
+  // Reads one chunk into `into`, keeping the samples of the run's boards.
+  void read(const std::string& path, std::vector<TrainingSample>& into, Refresh& report);
+  bool listing_changed(const std::string& games_dir);
+
   RunConfig::Training config_;
+  BoardSet boards_;
   std::deque<std::vector<TrainingSample>> chunks_;  // newest last; old ones dropped past max_window
-  std::vector<std::string> loaded_;                 // names already read, sorted
+  std::unordered_set<std::string> seen_;            // names already taken
+  std::filesystem::file_time_type listed_at_{};     // games/'s modification time when last listed
   std::int64_t total_ = 0;                          // samples ever added
   std::int64_t games_ = 0;                          // games ever added
   std::int64_t held_ = 0;                           // samples in chunks_

@@ -115,10 +115,26 @@ void RunDirectory::record_gating(const std::string& candidate, const std::string
                          games ? (r.first_wins + 0.5 * r.draws) / games : 0.0, promoted));
 }
 
-bool RunDirectory::has_ladder(const std::string& model) const {
+bool RunDirectory::has_match(int generation, const std::string& first, const std::string& second,
+                             const std::string& kind) const {
+  const std::string number = std::to_string(generation);
   for (const auto& row : read_csv(root_ + "/matches.csv"))
-    if (row.size() >= 7 && row[6] == "ladder" && row[1] == model) return true;
+    if (row.size() >= 7 && row[6] == kind && row[0] == number && row[1] == first && row[2] == second) return true;
   return false;
+}
+
+void RunDirectory::repair_gating() const {
+  std::string promoted = generation_name(0);
+  for (const auto& row : read_csv(root_ + "/gating.csv")) {
+    if (row.size() < 7) continue;
+    int generation = 0;
+    std::sscanf(row[0].c_str(), "gen-%d", &generation);
+    const PairResult result{row[0], row[1], std::stoi(row[2]), std::stoi(row[3]), std::stoi(row[4])};
+    if (result.first_wins + result.draws + result.second_wins > 0 && !has_match(generation, row[0], row[1], "gating"))
+      record_match(generation, result, "gating");
+    if (row[6] == "1") promoted = row[0];
+  }
+  if (fs::exists(model_path(promoted)) && best() != promoted) set_best(promoted);
 }
 
 void RunDirectory::record_match(int generation, const PairResult& r, const std::string& kind) const {

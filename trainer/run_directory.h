@@ -10,6 +10,7 @@
 //   matches.csv, gating.csv          every rated game result; each candidate's gating verdict
 //   metrics.csv, ratings.csv         per-generation figures; the current ratings table
 //   elapsed_minutes, log.txt, plots/ wall time over all sessions; the log; PNG plots
+//   train.lock                       flock()ed by the run's one `train` process while it runs
 #pragma once
 
 #include <optional>
@@ -33,6 +34,7 @@ class RunDirectory {
   std::string stopped_checkpoint_path() const { return root_ + "/checkpoints/stopped.ckpt"; }
   std::string games_dir() const { return root_ + "/games"; }
   std::string log_path() const { return root_ + "/log.txt"; }
+  std::string lock_path() const { return root_ + "/train.lock"; }
 
   // The highest generation with a play file, or nothing for a new run.
   std::optional<int> newest_model() const;
@@ -47,9 +49,13 @@ class RunDirectory {
 
   // Gating verdicts: whether `candidate` has one, and whether it was promoted.
   std::optional<bool> gating_verdict(const std::string& candidate) const;
+  // A verdict is one line of gating.csv, written before what follows from it (its match in
+  // matches.csv, the promotion); repair_gating() writes those where a kill came between.
   void record_gating(const std::string& candidate, const std::string& best, const PairResult& result,
                      bool promoted) const;
-  bool has_ladder(const std::string& model) const;
+  void repair_gating() const;
+  // Whether matches.csv holds that match (a ladder's baselines are played one by one).
+  bool has_match(int generation, const std::string& first, const std::string& second, const std::string& kind) const;
   void record_match(int generation, const PairResult& result, const std::string& kind) const;
   std::vector<PairResult> matches() const;
   void record_metrics(const std::string& header, const std::string& row) const;

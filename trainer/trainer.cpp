@@ -34,13 +34,6 @@ void pin_memory(TrainingBatch& b) {
     *t = t->pin_memory();
 }
 
-BoardSet boards_of(const RunConfig& config) {
-  BoardSet set;
-  set.boards.clear();
-  for (const BoardPlan& plan : board_plans(config)) set.boards.push_back(plan.board);
-  return set;
-}
-
 // A file's network must have the run's shape and boards; `what` names the file in the error.
 void check_fits_run(const std::string& what, const ModelShape& shape, const BoardSet& boards,
                     const ModelShape& run_shape, const BoardSet& run_boards) {
@@ -87,6 +80,14 @@ StepLosses losses_of(AtaxxNet& net, const TrainingBatch& batch, const torch::Dev
 }
 
 }  // namespace
+
+BoardSet boards_of(const RunConfig& config) {
+  BoardSet set;
+  set.boards.clear();
+  for (const BoardPlan& plan : board_plans(config)) set.boards.push_back(plan.board);
+  return set;
+}
+
 
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
   const double warmup = t.warmup_steps > 0 ? std::min(1.0, (step + 1.0) / t.warmup_steps) : 1.0;

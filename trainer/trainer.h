@@ -17,6 +17,9 @@ struct Losses {
   int steps = 0;
 };
 
+// The boards the run's network learns.
+BoardSet boards_of(const RunConfig& config);
+
 // The learning rate of the step after `step`, when run_share of the run's wall time is used:
 // a linear warm-up, then learning_rate, then learning_rate x lr_drop_factor from lr_drop_at on.
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share);

@@ -15,6 +15,7 @@
 #include "trainer/trainer.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
+#include "util/file_lock.h"
 #include "util/parallel.h"
 
 namespace ataxx {
@@ -23,6 +24,7 @@ namespace {
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 constexpr std::int64_t kStepsBetweenRefreshes = 10;
 constexpr double kSecondsBetweenProgressLines = 60;
+constexpr double kSecondsBetweenBanks = 10;
 
 std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   auto console = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
@@ -55,13 +57,22 @@ class Budget {
   double limit() const { return limit_; }
   double share_used() const { return std::min(1.0, used() / limit_); }
   bool spent() const { return used() >= limit_; }
-  void bank() const { dir_.set_elapsed_minutes(used()); }  // one thread at a time
+  // One thread at a time.
+  void bank() const {
+    dir_.set_elapsed_minutes(used());
+    banked_at_ = SteadyClock::now();
+  }
+  // Banked every so often, so that a session killed between two candidates counts its minutes.
+  void bank_now_and_then() const {
+    if (seconds_since(banked_at_) >= kSecondsBetweenBanks) bank();
+  }
 
  private:
   const RunDirectory& dir_;
   double limit_;
   double before_;
   SteadyClock::time_point start_ = SteadyClock::now();
+  mutable SteadyClock::time_point banked_at_ = start_;
 };
 
 // Writes generation's checkpoint, then its play file (a kill between the two is repaired on resume).
@@ -116,15 +127,17 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
                         std::int64_t steps_done, const Budget& budget, const std::function<bool()>& stopped,
                         spdlog::logger& log) {
   const auto& t = config.training;
-  ReplayBuffer buffer(t);
+  ReplayBuffer buffer(t, boards_of(config));
   std::mt19937_64 rng(config.run.seed * 7919 + generation);
   Losses losses;
   double train_seconds = 0;
   std::int64_t to_export = std::max<std::int64_t>(1, t.steps_per_candidate - steps_done);
   TrainingProgress progress(trainer.step(), log);
   while (generation < config.run.max_generations && !stopped()) {
+    budget.bank_now_and_then();
     const ReplayBuffer::Refresh refresh = buffer.refresh(dir.games_dir());
     for (const std::string& why : refresh.skipped) log.warn("training: skipped a damaged chunk: {}", why);
+    for (const std::string& why : refresh.left_out) log.warn("training: left out samples of chunk {}", why);
     const std::int64_t played = buffer.total_samples();
     const std::int64_t allowed = played < t.min_samples ? 0 : static_cast<std::int64_t>(played * t.max_sample_reuse / t.batch_size);
     const std::int64_t steps = std::min({allowed - trainer.step(), to_export, kStepsBetweenRefreshes});
@@ -238,6 +251,7 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
                              const std::atomic<bool>& stop) {
   RunDirectory dir(run_dir);
+  const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
   std::string yaml;
   const RunConfig config = open_config(dir, config_path, &yaml);
   auto log = make_logger(dir);

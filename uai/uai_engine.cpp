@@ -26,6 +26,13 @@ std::string info_line(const MoveReport& r, const Board& board) {
   return line.str();
 }
 
+std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+bool name_is(const std::string& name, const std::string& lower) { return lower_case(name) == lower; }
+
 // The command word of a line and what follows it.
 std::pair<std::string, std::string_view> command_of(std::string_view line) {
   const std::string_view trimmed = trim(line);
@@ -36,7 +43,8 @@ std::pair<std::string, std::string_view> command_of(std::string_view line) {
 
 }  // namespace
 
-UaiEngine::UaiEngine(std::ostream& out) : out_(out), thread_([this] { run_commands(); }) {}
+UaiEngine::UaiEngine(std::ostream& out, bool allow_external_engines)
+    : out_(out), allow_external_engines_(allow_external_engines), thread_([this] { run_commands(); }) {}
 
 UaiEngine::~UaiEngine() {
   {
@@ -66,10 +74,9 @@ bool UaiEngine::handle(std::string_view line) {
     stop_searches();
     return true;
   }
-  if (command == "quit") {
+  if (command == "quit") {  // what came before still runs, in order; searches stop at once
     {
       std::lock_guard lock(mutex_);
-      queue_.clear();
       closing_ = true;
     }
     stop_searches();
@@ -170,12 +177,15 @@ void UaiEngine::handle_setoption(std::string_view args) {
       trim(std::string_view(text).substr(4, value_at == std::string::npos ? std::string::npos : value_at - 4)));
   const std::string value =
       value_at == std::string::npos ? "" : std::string(trim(std::string_view(text).substr(value_at + 6)));
+  // Whoever sends UAI lines (a GUI, a match server forwarding options) must not start programs.
+  if (!allow_external_engines_ && name_is(name, "player") && PlayerSpec(value).kind() == "uai")
+    throw std::invalid_argument("Player: external engines (uai:...) are refused over UAI; start the engine with "
+                                "--allow-external-engines to allow them");
   apply_option(name, value);
 }
 
 void UaiEngine::apply_option(const std::string& name, const std::string& value) {
-  std::string key = name;
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string key = lower_case(name);
   Options next = options_;
   if (key == "model")
     next.model = value == "<empty>" ? "" : value;

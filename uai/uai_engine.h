@@ -3,7 +3,7 @@
 //
 // Two threads: the caller's feeds input lines to handle(), which never waits for a search, and
 // the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
-// and `quit` always act at once, and `isready` is answered at once while a search is running or
+// and `quit` always stop a search at once, and `isready` is answered at once while a search is running or
 // queued (otherwise after the commands before it, as UAI asks).
 #pragma once
 
@@ -24,12 +24,15 @@ namespace ataxx {
 
 class UaiEngine {
  public:
-  explicit UaiEngine(std::ostream& out);
+  // allow_external_engines: whether `setoption name Player` may name an external engine
+  // (`uai:cmd=...`, which starts a program); set_option may always.
+  explicit UaiEngine(std::ostream& out, bool allow_external_engines = false);
   ~UaiEngine();  // stops any search; queued commands are dropped
   UaiEngine(const UaiEngine&) = delete;
   UaiEngine& operator=(const UaiEngine&) = delete;
 
-  // Takes one input line; false once the engine should exit (`quit`).
+  // Takes one input line; false once the engine should exit (`quit`: the commands before it
+  // still run, in order, any search stopped at once; finish() waits for them).
   bool handle(std::string_view line);
   // The input has ended: an infinite search is stopped, everything else queued runs to its end.
   void finish();
@@ -67,6 +70,7 @@ class UaiEngine {
 
   std::ostream& out_;
   std::mutex out_mutex_;  // guards out_
+  const bool allow_external_engines_;
 
   // Touched only by the engine thread (and by set_option while it is idle).
   Options options_;

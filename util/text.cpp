@@ -57,4 +57,27 @@ std::optional<double> parse_number(std::string_view text) {
   return value;
 }
 
+bool natural_less(std::string_view a, std::string_view b) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (!digit(a[i]) || !digit(b[j])) {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i, ++j;
+      continue;
+    }
+    std::size_t a_end = i, b_end = j;
+    while (a_end < a.size() && digit(a[a_end])) ++a_end;
+    while (b_end < b.size() && digit(b[b_end])) ++b_end;
+    std::string_view x = a.substr(i, a_end - i), y = b.substr(j, b_end - j);
+    while (x.size() > 1 && x.front() == '0') x.remove_prefix(1);
+    while (y.size() > 1 && y.front() == '0') y.remove_prefix(1);
+    if (x.size() != y.size()) return x.size() < y.size();
+    if (x != y) return x < y;
+    i = a_end, j = b_end;
+  }
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;  // equal but for leading zeros: a strict order all the same
+}
+
 }  // namespace ataxx

@@ -15,6 +15,9 @@ std::vector<std::string> split(std::string_view text, char separator);
 // The runs of characters between blanks (spaces, tabs, carriage returns and newlines).
 std::vector<std::string> split_words(std::string_view text);
 std::string_view trim(std::string_view text);
+// Orders names as people do (and `ls -v`): runs of digits by their value, so "gen-9999" comes
+// before "gen-10000" and "x-9" before "x-10".
+bool natural_less(std::string_view a, std::string_view b);
 // The whole text as a number, or nothing (no partial reads, no blanks around it).
 std::optional<long long> parse_integer(std::string_view text);
 std::optional<double> parse_number(std::string_view text);

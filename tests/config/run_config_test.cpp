@@ -88,6 +88,18 @@ TEST(RunConfig, ErrorsNameTheKey) {
   EXPECT_THROW(load_run_config("/nonexistent.yaml"), std::runtime_error);
 }
 
+TEST(RunConfig, NonFiniteNumbersAreErrorsNamingTheKey) {
+  // Before, .nan passed every range check (comparisons with NaN are false): a run that never
+  // trained, or never ended.
+  for (const char* key : {"training:\n  max_sample_reuse", "run:\n  max_minutes", "training:\n  learning_rate",
+                          "selfplay:\n  temperature", "gating:\n  threshold"})
+    for (const char* value : {".nan", ".NaN", ".inf", "-.inf"}) {
+      const std::string yaml = std::string(key) + ": " + value + "\n";
+      const std::string name = yaml.substr(0, yaml.find(':')) + "." + yaml.substr(yaml.find('\n') + 3, yaml.rfind(':') - yaml.find('\n') - 3);
+      EXPECT_NE(error_of(yaml).find(name + ": "), std::string::npos) << yaml << " gave '" << error_of(yaml) << "'";
+    }
+}
+
 TEST(RunConfig, KeysOfTheSynchronousLoopSayWhatReplacedThem) {
   EXPECT_NE(error_of("training:\n  max_steps_per_generation: 9\n").find("renamed training.steps_per_candidate"),
             std::string::npos);

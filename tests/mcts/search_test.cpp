@@ -423,5 +423,25 @@ TEST(Search, TheHalfmoveRuleEndsGamesInsideTheTree) {
   EXPECT_GT(counting.requests, 1);
 }
 
+TEST(Search, AFinishedRootIsAnErrorWithAMessageNotAReadPastTheMoves) {
+  // Halfmove 60: not over under the default rules, over under a limit of 50 (a model trained so).
+  const Position pos = Position::from_fen("x5o/7/7/7/7/7/o5x x 60 40");
+  SearchParams params = with_visits(50);
+  params.rules.halfmove_limit = 50;
+  Search search(params, 1);
+  search.set_root(pos);
+  UniformEvaluator evaluator;
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_TRUE(result.moves.empty());
+  try {
+    result.best_move();
+    ADD_FAILURE() << "a move was chosen in a finished game";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the game is over at the search's root"), std::string::npos) << e.what();
+  }
+  std::mt19937_64 rng(1);
+  EXPECT_THROW(choose_move(result, 1.0f, rng), std::runtime_error);
+}
+
 }  // namespace
 }  // namespace ataxx

@@ -120,6 +120,16 @@ TEST(Encoding, ASmallerBoardLiesInTheCanvasCornerWithTheRestMaskedOut) {
   EXPECT_EQ(std::count(planes.begin() + 2 * 81, planes.begin() + 3 * 81, 1.0f), 3);
 }
 
+TEST(Encoding, ABoardLargerThanTheCanvasIsAnErrorNotAWriteOutsideThePlanes) {
+  const Encoding seven(7);
+  std::vector<float> planes(seven.input_size());
+  const Position eight = Position::startpos(board(BoardId::k8x8));
+  EXPECT_THROW(seven.encode(eight, planes), std::invalid_argument);
+  EXPECT_THROW(seven.policy_index(eight.board(), parse_move("h8f6", eight.board())), std::invalid_argument);
+  std::vector<float> short_planes(seven.input_size() - 1);
+  EXPECT_THROW(seven.encode(Position::startpos(), short_planes), std::invalid_argument);
+}
+
 TEST(BoardSet, NamesRoundTripAndPickTheCanvas) {
   const BoardSet set = BoardSet::parse("7x7, 8x8,hexagon");
   EXPECT_EQ(set.names(), "7x7,8x8,hexagon");

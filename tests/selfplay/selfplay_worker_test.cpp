@@ -7,6 +7,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
 
 namespace ataxx {
@@ -202,6 +203,36 @@ TEST(SelfPlayWorker, AFailingWorkerStopsThePoolWithAnError) {
     EXPECT_NE(std::string(e.what()).find("self-play worker"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("inference device lost"), std::string::npos) << e.what();
   }
+}
+
+TEST(SelfPlayWorker, AnOpeningThatIsAlreadyOverIsRefusedByItsFen) {
+  RunConfig config = small_config();
+  config.rules.halfmove_limit = 50;
+  const std::vector<Position> openings = {Position::from_fen("x5o/7/7/7/7/7/o5x x 49 30"),
+                                          Position::from_fen("x5o/7/7/7/7/7/o5x x 50 30")};
+  UniformEvaluator evaluator;
+  try {
+    play(config, openings, evaluator, 4);
+    ADD_FAILURE() << "self-play started from a finished game";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("opening 'x5o/7/7/7/7/7/o5x x 50 30'"), std::string::npos) << e.what();
+  }
+  config.rules.halfmove_limit = 100;
+  EXPECT_EQ(play(config, openings, evaluator, 4).stats.games, 4);
+}
+
+TEST(PolicySample, VisitCountsPast16BitsAreScaledNotClipped) {
+  SearchResult result;
+  result.moves = {parse_move("a6", board_7x7()), parse_move("b6", board_7x7()), parse_move("a5", board_7x7()),
+                  parse_move("g2", board_7x7())};
+  result.policy_target = {131070, 65535, 1, 0};
+  const TrainingSample sample = policy_sample(Position::startpos(), result);
+  ASSERT_EQ(sample.visits.size(), 3U);
+  EXPECT_EQ(sample.visits[0].second, 65535);
+  EXPECT_EQ(sample.visits[1].second, 32768);  // half of the first, as in the search
+  EXPECT_EQ(sample.visits[2].second, 1);      // visited: kept
+  result.policy_target = {300, 200, 1, 0};
+  EXPECT_EQ(policy_sample(Position::startpos(), result).visits[1].second, 200);  // small counts unchanged
 }
 
 }  // namespace

@@ -1,11 +1,36 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <fstream>
 #include <stdexcept>
 
 #include "game/game.h"
 #include "selfplay/training_data.h"
+
+namespace ataxx {
+namespace {
+
+// The largest single allocation since it was last reset; larger than 1 GB is refused.
+std::atomic<std::size_t> largest_allocation{0};
+constexpr std::size_t kRefusedAllocation = std::size_t{1} << 30;
+
+}  // namespace
+}  // namespace ataxx
+
+// Replaces the global allocation (as C++ allows) to watch what the reader asks for.
+void* operator new(std::size_t size) {
+  std::size_t seen = ataxx::largest_allocation.load();
+  while (size > seen && !ataxx::largest_allocation.compare_exchange_weak(seen, size)) {
+  }
+  if (size > ataxx::kRefusedAllocation) throw std::bad_alloc();
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace ataxx {
 namespace {
@@ -31,7 +56,7 @@ TEST(TrainingData, ChunkRoundTrips) {
   samples[1].model = "gen-0003";
   const std::string path = testing::TempDir() + "/chunk.zst";
   write_chunk(path, 2, samples);
-  EXPECT_EQ(chunk_games(path), 2);
+  EXPECT_EQ(chunk_counts(path).games, 2);
   const auto loaded = read_chunk(path);
   ASSERT_EQ(loaded.size(), 5U);
   for (int i = 0; i < 5; ++i) {
@@ -101,7 +126,9 @@ std::string valid_chunk(std::vector<TrainingSample> samples) {
 }
 
 TEST(TrainingData, RejectsMovesThatAreNotMovesOfTheBoard) {
-  const Move not_moves[] = {Move::jump(3, 40), Move::single(49), Move{64, 3}, Move::jump(70, 3),
+  // {6, 68}: a shift by 68 wraps to bit 4 on x86, which is a jump target of 6.
+  const Move not_moves[] = {Move::jump(3, 40), Move::single(49), Move{64, 3}, Move::jump(70, 3), Move{6, 68},
+                            Move{200, 200}, Move{68, 6},
                             parse_move("e5f4", board(BoardId::kHexagon))};  // on 7x7 e5 and f4 are neighbours
   for (const Move move : not_moves) {
     std::vector<TrainingSample> samples(1);
@@ -126,6 +153,32 @@ TEST(TrainingData, RejectsImpossibleCountsBeforeAllocating) {
   const std::uint32_t one = 1;
   std::memcpy(fewer.data() + 8, &one, 4);  // the frame holds two samples' bytes
   EXPECT_NE(error_of(fewer), "");
+}
+
+// A chunk of 33 bytes: a header claiming 4,000,000 samples, then a zstd frame whose header
+// claims 2.5 GB of content, holding one empty block and a checksum.
+std::string chunk_claiming(std::uint64_t content_size) {
+  std::string bytes = "AXZ4";
+  const std::uint32_t games = 1, samples = 4'000'000;
+  bytes.append(reinterpret_cast<const char*>(&games), 4).append(reinterpret_cast<const char*>(&samples), 4);
+  const std::uint32_t magic = 0xFD2FB528;
+  bytes.append(reinterpret_cast<const char*>(&magic), 4);
+  bytes += '\xC4';  // an 8-byte content size, a window descriptor, a checksum
+  bytes += '\0';
+  bytes.append(reinterpret_cast<const char*>(&content_size), 8);
+  bytes += std::string("\x01\0\0", 3);  // the last block: raw, empty
+  return bytes + std::string(4, '\0');
+}
+
+TEST(TrainingData, AFrameClaimingGigabytesAllocatesOnlyWhatItHolds) {
+  const std::string bytes = chunk_claiming(2'500'000'000ULL);
+  ASSERT_EQ(bytes.size(), 33U);
+  // Before: 2.5 GB asked for from the claim (here refused, as std::bad_alloc, which the trainer's
+  // damaged-chunk handler did not catch).
+  largest_allocation = 0;
+  const std::string error = error_of(bytes);
+  EXPECT_NE(error.find("the compressed data"), std::string::npos) << error;
+  EXPECT_LE(largest_allocation.load(), std::size_t{4} << 20);
 }
 
 TEST(TrainingData, TheChecksumCatchesFlippedBits) {
@@ -168,7 +221,7 @@ TEST(TrainingData, RejectsForeignAndCorruptFiles) {
     out << "hello";
   }
   EXPECT_THROW(read_chunk(path), std::runtime_error);
-  EXPECT_THROW(chunk_games(path), std::runtime_error);
+  EXPECT_THROW(chunk_counts(path).games, std::runtime_error);
   std::vector<TrainingSample> samples(2);
   write_chunk(path, 1, samples);
   std::ifstream in(path, std::ios::binary);

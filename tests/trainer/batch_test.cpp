@@ -90,6 +90,14 @@ TEST(Batch, ResignedGamesCarryNoOwnershipOrPieceTargets) {
   EXPECT_GT(batch.ownership[1].abs().sum().item<float>(), 0.0f);
 }
 
+TEST(Batch, ASampleOfABoardLargerThanTheCanvasIsAnErrorNotAHeapOverflow) {
+  std::vector<TrainingSample> samples(2);
+  samples[1].position = Position::startpos(board(BoardId::k8x8));
+  const std::vector<const TrainingSample*> pointers = {&samples[0], &samples[1]};
+  const std::vector<int> symmetries = {0, 0};
+  EXPECT_THROW(assemble_batch(Encoding(7), pointers, symmetries), std::invalid_argument);
+}
+
 TEST(TrainingBatch, ValueTargetBlendsResultAndSearchValue) {
   TrainingSample won;
   won.position = Position::startpos();

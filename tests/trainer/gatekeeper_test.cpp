@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
+#include "nn/inference_server.h"
 #include "players/network_player.h"
 #include "trainer/gatekeeper.h"
 
@@ -30,8 +33,7 @@ TEST(Gatekeeper, GatingPlaysWithTheRunsInferenceSettings) {
   RunConfig config;
   config.inference = {.device = "cuda:1", .bf16 = true, .cuda_graphs = true, .max_batch = 96, .threads = 3,
                       .cache_entries = 5000};
-  PlayerSpec spec(network_player_spec(config, "/runs/a/models/gen-0007.net", 40));
-  const NetworkPlayerOptions options = read_network_player_options(spec);
+  const NetworkPlayerOptions options = run_network_options(config, "/runs/a/models/gen-0007.net", 40);
   EXPECT_EQ(options.model, "/runs/a/models/gen-0007.net");
   EXPECT_EQ(options.search.visits, 40);
   EXPECT_EQ(options.inference.device, "cuda:1");
@@ -40,6 +42,45 @@ TEST(Gatekeeper, GatingPlaysWithTheRunsInferenceSettings) {
   EXPECT_EQ(options.inference.max_batch, 96);
   EXPECT_EQ(options.inference.threads, 3);
   EXPECT_EQ(options.inference.cache_entries, 5000);
+}
+
+TEST(Gatekeeper, ARunsModelPlaysFromAPathWithCommasAndEquals) {
+  // Before: the path went into "nn:model=PATH,...", and "run,x=1" split it into two options.
+  const std::string dir = testing::TempDir() + "/run,x=1";
+  std::filesystem::create_directories(dir);
+  write_random_play_file(dir + "/gen-0001.net", {1, 8}, 1);
+  RunConfig config;
+  const PlayerSource source = run_network_player(config, "gen-0001", dir + "/gen-0001.net", 4);
+  EXPECT_EQ(source.name, "gen-0001");
+  const auto player = source.make();
+  player->new_game(1);
+  const Game game;
+  EXPECT_TRUE(game.position().is_legal(player->choose_move(game)));
+}
+
+TEST(Gatekeeper, GatingMatchesPlayUnderTheRunsRules) {
+  // The models search under the run's rules (their play files hold them): halfmove 50 here. An
+  // opening at halfmove 49 ends after one jump; before, the match went on under the default 100,
+  // the next search's root was a finished game, and the process died reading its empty move list.
+  const std::string dir = testing::TempDir() + "/gating-rules";
+  std::filesystem::create_directories(dir);
+  RunConfig config;
+  config.rules.halfmove_limit = 50;
+  config.gating.concurrency = 1;
+  write_random_play_file(dir + "/a.net", {1, 8}, 1, {}, config.rules);
+  write_random_play_file(dir + "/b.net", {1, 8}, 2, {}, config.rules);
+  { std::ofstream(dir + "/openings.txt") << "x-4o/--5/7/7/7/5--/o4-x x 49 30\n"; }  // only jumps for x
+  config.boards.openings = {dir + "/openings.txt"};
+  const MatchConfig match = run_match_config(config, run_network_player(config, "a", dir + "/a.net", 8),
+                                             run_network_player(config, "b", dir + "/b.net", 8), 2, 1);
+  EXPECT_EQ(match.rules.halfmove_limit, 50);
+  const MatchResult result = run_match(match);
+  ASSERT_EQ(result.games.size(), 2U);
+  for (const GameRecord& game : result.games) {
+    EXPECT_EQ(game.failure, "");
+    EXPECT_EQ(game.moves.size(), 1U);  // x's jump takes the clock to 50: a draw
+    EXPECT_EQ(game.outcome.result, Result::kDraw);
+  }
 }
 
 TEST(Gatekeeper, ATimeShareRestsUntilItsBusyTimeIsItsShareOfTheWallTime) {

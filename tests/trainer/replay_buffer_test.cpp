@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "trainer/replay_buffer.h"
@@ -57,6 +58,64 @@ TEST(ReplayBuffer, SkipsADamagedChunkAndGoesOn) {
   EXPECT_NE(refresh.skipped[1].find("gen-0000-c.zst"), std::string::npos) << refresh.skipped[1];
   EXPECT_EQ(buffer.skipped_chunks(), 2);
   EXPECT_TRUE(buffer.refresh(dir).skipped.empty());  // not tried again
+}
+
+std::string fresh_dir(const std::string& name) {
+  const std::string dir = testing::TempDir() + "/" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(ReplayBuffer, LeavesOutSamplesOfBoardsTheRunDoesNotTrain) {
+  const std::string dir = fresh_dir("replay-boards");
+  std::vector<TrainingSample> mixed = samples_tagged(6, 0.5f);
+  for (int i = 0; i < 4; ++i) mixed[i].position = Position::startpos(board(BoardId::k8x8));
+  write_chunk(dir + "/gen-0000-a.zst", 1, mixed);  // a family run's chunk in a 7x7 run
+  ReplayBuffer buffer(RunConfig::Training{}, BoardSet{});
+  const ReplayBuffer::Refresh refresh = buffer.refresh(dir);
+  EXPECT_EQ(refresh.samples, 2);
+  ASSERT_EQ(refresh.left_out.size(), 1U);
+  EXPECT_NE(refresh.left_out[0].find("4 of its 6 samples"), std::string::npos) << refresh.left_out[0];
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(&buffer.sample(rng).position.board(), &board_7x7());
+}
+
+TEST(ReplayBuffer, TakesChunksInTheOrderOfTheirGenerationsPastFourDigits) {
+  const std::string dir = fresh_dir("replay-order");
+  write_chunk(dir + "/gen-10000-a-00001.zst", 1, samples_tagged(10, 1.0f));
+  write_chunk(dir + "/gen-9999-a-00010.zst", 1, samples_tagged(10, 0.5f));
+  write_chunk(dir + "/gen-9999-a-00009.zst", 1, samples_tagged(10, 0.0f));
+  RunConfig::Training config;
+  config.min_window = config.max_window = 10;  // the newest chunk alone
+  ReplayBuffer buffer(config);
+  EXPECT_EQ(buffer.refresh(dir).samples, 30);
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(buffer.sample(rng).root_value, 1.0f);  // gen-10000's
+}
+
+TEST(ReplayBuffer, AResumeReadsOnlyTheChunksOfTheWindowAndCountsTheRest) {
+  const std::string dir = fresh_dir("replay-resume");
+  for (int c = 0; c < 5; ++c)
+    write_chunk(dir + "/gen-000" + std::to_string(c) + "-a.zst", 2, samples_tagged(100, c / 10.0f));
+  // Damaged beyond the window: never read, so never found out; counted from its header.
+  std::string bytes;
+  {
+    std::ifstream in(dir + "/gen-0000-a.zst", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes.back() ^= 1;
+  { std::ofstream(dir + "/gen-0000-a.zst", std::ios::binary) << bytes; }
+  RunConfig::Training config;
+  config.min_window = 100;
+  config.max_window = 200;
+  ReplayBuffer buffer(config);
+  const ReplayBuffer::Refresh refresh = buffer.refresh(dir);
+  EXPECT_EQ(refresh.samples, 500);
+  EXPECT_EQ(refresh.games, 10);
+  EXPECT_TRUE(refresh.skipped.empty());
+  EXPECT_EQ(buffer.held_samples(), 200);  // the two newest chunks
+  EXPECT_EQ(buffer.window(), 200);
 }
 
 }  // namespace

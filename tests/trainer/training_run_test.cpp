@@ -318,7 +318,7 @@ TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
   for (const auto& entry : fs::directory_iterator(run + "/games")) {
     const std::string name = entry.path().filename();
     for (const pid_t pid : extra)
-      if (name.find("-" + std::to_string(pid) + "-") != std::string::npos) games_on_disk[pid] += chunk_games(entry.path());
+      if (name.find("-" + std::to_string(pid) + "-") != std::string::npos) games_on_disk[pid] += chunk_counts(entry.path()).games;
     std::ifstream in(entry.path(), std::ios::binary);
     EXPECT_TRUE(chunks.insert(std::string((std::istreambuf_iterator<char>(in)), {})).second)
         << name << " repeats another chunk's games";

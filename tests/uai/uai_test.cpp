@@ -196,6 +196,46 @@ TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
   uai.expect("readyok");
 }
 
+// Scripts and test harnesses write every line at once: before, `quit` dropped the ones before it.
+TEST(UaiProcess, QuitRunsTheCommandsReceivedBeforeIt) {
+  {
+    UaiProcess uai;
+    uai.send("uai\nisready\nquit");
+    uai.expect("uaiok");
+    uai.expect("readyok");
+  }
+  UaiProcess uai;
+  uai.send("position startpos\ngo movetime 300\nquit");  // the search stops at the quit, and answers
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9), board_7x7())));
+}
+
+TEST(Uai, APlayerOptionCannotStartAProgramUnlessAllowed) {
+  const auto marker = std::filesystem::temp_directory_path() / ("uai-option-ran-" + std::to_string(::getpid()));
+  std::filesystem::remove(marker);
+  UaiSession uai;
+  const std::string out = uai.send("setoption name player value uai:cmd=touch " + marker.string());
+  EXPECT_NE(out.find("info string error: Player: external engines (uai:...) are refused over UAI"), std::string::npos)
+      << out;
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  uai.send("position startpos");
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(uai.go("go depth 1")), board_7x7())));
+
+  std::ostringstream trusted_out;
+  UaiEngine trusted(trusted_out, true);
+  trusted.handle("setoption name Player value uai:cmd=" + std::string(ATAXX_ZERO_BINARY) + " uai --player greedy");
+  trusted.wait_until_idle();
+  EXPECT_EQ(trusted_out.str().find("error"), std::string::npos) << trusted_out.str();
+}
+
+TEST(EngineProcess, StartsTheProgramWithoutAShell) {
+  // A shell would expand the variable and run the second command.
+  const auto marker = std::filesystem::temp_directory_path() / ("engine-shell-ran-" + std::to_string(::getpid()));
+  EngineProcess echo("echo uaiok $HOME ; touch " + marker.string());
+  EXPECT_EQ(echo.expect("uaiok", 5'000), "uaiok $HOME ; touch " + marker.string());
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  EXPECT_THROW(EngineProcess("   "), std::runtime_error);
+}
+
 MatchConfig engine_match(const std::string& engine, int games) {
   MatchConfig c;
   c.player1 = engine;

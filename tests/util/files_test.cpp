@@ -6,7 +6,9 @@
 #include <fstream>
 
 #include "util/atomic_file.h"
+#include "util/file_lock.h"
 #include "util/process.h"
+#include "util/temporary_directory.h"
 
 namespace fs = std::filesystem;
 
@@ -77,6 +79,36 @@ TEST(Process, SpawnsWithPipes) {
   EXPECT_EQ(std::string(buffer, got), "ping\n");
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   EXPECT_THROW(spawn_with_pipes({"/no/such/program"}), std::runtime_error);
+}
+
+TEST(FileLock, OneHolderAtATimeAndReleasedWithIt) {
+  const std::string path = testing::TempDir() + "/file-lock-test.lock";
+  {
+    const FileLock first(path, "run 'a'");
+    try {
+      const FileLock second(path, "run 'a'");
+      ADD_FAILURE() << "two holders";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("run 'a' is in use: another process holds '" + path + "'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_NO_THROW(FileLock(path, "run 'a'"));  // the first one's end released it
+  EXPECT_THROW(FileLock("/no/such/folder/x.lock", "run"), std::runtime_error);
+}
+
+TEST(TemporaryDirectory, IsNewPrivateAndRemovedWithEverythingInIt) {
+  std::string path;
+  {
+    const TemporaryDirectory a("ataxx-zero-test"), b("ataxx-zero-test");
+    path = a.path();
+    EXPECT_NE(a.path(), b.path());
+    EXPECT_TRUE(fs::path(a.path()).filename().string().starts_with("ataxx-zero-test-"));
+    EXPECT_EQ(fs::status(a.path()).permissions(), fs::perms::owner_all);  // no one else can plant a link in it
+    std::ofstream(a.path() + "/file") << "x";
+  }
+  EXPECT_FALSE(fs::exists(path));
 }
 
 }  // namespace

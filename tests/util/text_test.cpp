@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace ataxx {
 namespace {
 
@@ -38,6 +40,21 @@ TEST(ParseNumbers, AcceptOnlyTheWholeText) {
   EXPECT_EQ(parse_number("+2"), 2.0);
   for (const char* bad : {"", "nan", "inf", "1e999", "1,5", "0.5x", " 1"})
     EXPECT_FALSE(parse_number(bad).has_value()) << bad;
+}
+
+TEST(NaturalLess, OrdersRunsOfDigitsByTheirValue) {
+  std::vector<std::string> names = {"gen-10000-a-00001.zst", "gen-9999-b-00010.zst", "gen-9999-b-00009.zst",
+                                    "gen-0002-x.zst", "gen-2-x.zst", "unknown-a.zst", "gen-9999-a-00011.zst"};
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return natural_less(a, b); });
+  const std::vector<std::string> expected = {"gen-0002-x.zst",       "gen-2-x.zst",          "gen-9999-a-00011.zst",
+                                             "gen-9999-b-00009.zst", "gen-9999-b-00010.zst", "gen-10000-a-00001.zst",
+                                             "unknown-a.zst"};
+  EXPECT_EQ(names, expected);
+  EXPECT_FALSE(natural_less("a", "a"));
+  EXPECT_TRUE(natural_less("a", "ab"));
+  EXPECT_FALSE(natural_less("ab", "a"));
+  EXPECT_TRUE(natural_less("x9", "x10"));
+  EXPECT_FALSE(natural_less("x10", "x9"));
 }
 
 }  // namespace
