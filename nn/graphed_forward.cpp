@@ -28,6 +28,31 @@ struct CapturedBatch {
   torch::Tensor outputs;  // the graph's outputs on the device
 };
 
+// Ends a capture however its forward pass ends: one that throws between capture_begin and
+// capture_end would leave the stream capturing for good, and every later call on it failing.
+class CaptureGuard {
+ public:
+  CaptureGuard(at::cuda::CUDAGraph& graph, at::cuda::MempoolId_t pool) : graph_(graph) {
+    graph_.capture_begin(pool, cudaStreamCaptureModeThreadLocal);
+  }
+  ~CaptureGuard() {
+    if (ended_) return;
+    try {
+      graph_.capture_end();  // the graph is dropped with the batch that failed
+    } catch (...) {
+      // The capture was broken as well: ending it is all that mattered.
+    }
+  }
+  void end() {
+    ended_ = true;
+    graph_.capture_end();
+  }
+
+ private:
+  at::cuda::CUDAGraph& graph_;
+  bool ended_ = false;
+};
+
 c10::DeviceIndex cuda_index(torch::Device device) {
   if (!device.is_cuda()) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
   return device.has_index() ? device.index() : c10::cuda::current_device();
@@ -41,6 +66,9 @@ struct GraphedForward::Impl {
     C10_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream, cudaStreamNonBlocking));
   }
   ~Impl() {
+    // Destroying graphs frees their pool's memory (cudaFree synchronises the device), which
+    // must not land inside another thread's capture.
+    const std::lock_guard<std::mutex> no_capture_meanwhile(torch_compat::capture_mutex());
     batches.clear();
     cudaStreamDestroy(capture_stream);
   }
@@ -65,9 +93,9 @@ struct GraphedForward::Impl {
     for (int i = 0; i < kWarmUpPasses; ++i) forward(batch.planes);
     stream.synchronize();
     batch.graph = std::make_unique<at::cuda::CUDAGraph>();
-    batch.graph->capture_begin(pool, cudaStreamCaptureModeThreadLocal);
+    CaptureGuard capturing(*batch.graph, pool);
     batch.outputs = forward(batch.planes);
-    batch.graph->capture_end();
+    capturing.end();
     if (pool == at::cuda::MempoolId_t{0, 0}) pool = batch.graph->pool();
     return batch;
   }

@@ -2,7 +2,9 @@
 
 #include <zlib.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -68,8 +70,9 @@ auto guarded(const std::string& path, Read read) -> decltype(read()) {
 // The container: "AXZM", the payload's size (8 bytes) and CRC-32 (4 bytes), then the LibTorch
 // archive. LibTorch 1.13's unpickler can crash on a damaged archive (found by fuzz_model_file), so
 // a damaged file must be refused before LibTorch reads it. Files of the first release are bare
-// archives (a zip: "PK\3\4") and still load, unchecked.
+// archives (a zip: "PK\3\4"): they load, unchecked, only when the user says so.
 constexpr char kContainerMagic[4] = {'A', 'X', 'Z', 'M'};
+constexpr const char* kUncheckedVariable = "ATAXX_LOAD_BARE_MODEL_FILES";
 constexpr std::size_t kContainerHeader = 16;
 
 std::uint32_t crc32_of(std::string_view bytes) {
@@ -85,7 +88,12 @@ std::string read_bytes(const std::string& path) {
 
 // The LibTorch archive inside a model file's bytes, checked.
 std::string_view archive_bytes(std::string_view file, const std::string& path) {
-  if (file.starts_with(std::string_view("PK\3\4", 4))) return file;  // first release: no container
+  if (file.starts_with(std::string_view("PK\3\4", 4))) {
+    if (std::getenv(kUncheckedVariable)) return file;
+    throw ModelFileError("'" + path + "' is a bare LibTorch archive, as the first release (before 2026-11-22) wrote "
+                         "model files: it has no checksum, and LibTorch's reader can crash on a damaged one, so it "
+                         "is read only with " + std::string(kUncheckedVariable) + "=1 set (for files you trust)");
+  }
   if (file.size() < kContainerHeader || !file.starts_with(std::string_view(kContainerMagic, 4)))
     throw ModelFileError("'" + path + "' is not an ataxx-zero model file");
   std::uint64_t size = 0;
@@ -166,9 +174,19 @@ void write_shape(torch::serialize::OutputArchive& archive, const ModelShape& sha
   put(archive, "channels", static_cast<std::int64_t>(shape.channels));
 }
 
+// The shape, which the file's size must be able to hold before a network of it is made: the
+// residual blocks' 3x3 convolutions alone are 2 x 9 x channels^2 float32 weights a block (a
+// small file that claims 64 x 1024 made 5 GB of weights before any was read).
 ModelShape read_shape(torch::serialize::InputArchive& archive, const std::string& path) {
-  return {get_int_in(archive, "blocks", path, 1, kLargestShape.blocks),
-          get_int_in(archive, "channels", path, 1, kLargestShape.channels)};
+  const ModelShape shape{get_int_in(archive, "blocks", path, 1, kLargestShape.blocks),
+                         get_int_in(archive, "channels", path, 1, kLargestShape.channels)};
+  const std::uintmax_t least = std::uintmax_t{72} * shape.blocks * shape.channels * shape.channels;
+  const std::uintmax_t size = std::filesystem::file_size(path);
+  if (size < least)
+    throw ModelFileError("model file '" + path + "' claims a " + std::to_string(shape.blocks) + "x" +
+                         std::to_string(shape.channels) + " network, whose weights need at least " +
+                         std::to_string(least) + " bytes; the file has " + std::to_string(size));
+  return shape;
 }
 
 void load_weights(torch::serialize::InputArchive& archive, AtaxxNet& net, const std::string& path) {

@@ -68,6 +68,18 @@ inline std::mutex& capture_mutex() {
   return mutex;
 }
 
+// Holds capture_mutex() while it lives when `device` is a CUDA device: for work that may autotune,
+// make its first cuBLAS/cuDNN calls or free device memory (the trainer's steps, its saves).
+class NoCaptureMeanwhile {
+ public:
+  explicit NoCaptureMeanwhile(const torch::Device& device) : lock_(capture_mutex(), std::defer_lock) {
+    if (device.is_cuda()) lock_.lock();
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
 inline void synchronize(const torch::Device& device) {
   if (!device.is_cuda()) return;
   const std::lock_guard<std::mutex> no_capture_meanwhile(capture_mutex());

@@ -154,6 +154,10 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, double run_share, s
   const auto& device = impl_->device;
   auto& net = impl_->net;
   const torch_compat::OnStream on_stream(impl_->stream);
+  // The trainer's cuDNN autotuning, first cuBLAS and cuDNN calls and allocator releases must not
+  // land inside an inference thread's CUDA-graph capture: the steps and captures take turns
+  // (captures are rare: one per batch size and server thread).
+  const torch_compat::NoCaptureMeanwhile no_capture_meanwhile(device);
   net->train();
   torch_compat::use_one_intra_op_thread();
   // The next batch is assembled on another thread while this one trains.
@@ -201,6 +205,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
   info.optimizer = impl_->config.training.optimizer;
   info.config_yaml = impl_->config_yaml;
   const torch_compat::OnStream on_stream(impl_->stream);  // after the steps that wrote the weights
+  const torch_compat::NoCaptureMeanwhile no_capture_meanwhile(impl_->device);
   impl_->net->to(torch::kCPU);
   ataxx::save_checkpoint(path, impl_->net, *impl_->optimizer, info);
   impl_->net->to(impl_->device);
@@ -213,6 +218,7 @@ void Trainer::save_play_file(const std::string& path, const ModelInfo& info) con
   with_step.step = impl_->step;
   with_step.rules = impl_->config.rules;
   const torch_compat::OnStream on_stream(impl_->stream);  // after the steps that wrote the weights
+  const torch_compat::NoCaptureMeanwhile no_capture_meanwhile(impl_->device);
   impl_->net->to(torch::kCPU);
   ataxx::save_play_file(path, impl_->net, with_step);
   impl_->net->to(impl_->device);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <atomic>
 #include <fstream>
 #include <thread>
@@ -221,8 +223,9 @@ TEST(ModelFile, ADamagedByteIsRefusedBeforeLibTorchReadsIt) {
   EXPECT_THROW(load_play_file(temp("longer.net")), ModelFileError);
 }
 
-TEST(ModelFile, FilesOfTheFirstReleaseStillLoad) {
-  // A bare LibTorch archive, as version 1 wrote play files.
+// A bare LibTorch archive, as the first release wrote play files, holding a 1x8 network's weights
+// and claiming `blocks` x `channels`.
+void write_bare_play_file(const std::string& path, std::int64_t blocks, std::int64_t channels) {
   torch::manual_seed(2);
   AtaxxNet net(ModelShape{1, 8});
   torch::serialize::OutputArchive archive, weights;
@@ -230,8 +233,8 @@ TEST(ModelFile, FilesOfTheFirstReleaseStillLoad) {
   archive.write("version", c10::IValue(std::int64_t{1}));
   archive.write("encoding_version", c10::IValue(std::int64_t{kEncodingVersion}));
   archive.write("boards", c10::IValue(std::string("7x7")));
-  archive.write("blocks", c10::IValue(std::int64_t{1}));
-  archive.write("channels", c10::IValue(std::int64_t{8}));
+  archive.write("blocks", c10::IValue(blocks));
+  archive.write("channels", c10::IValue(channels));
   archive.write("halfmove_limit", c10::IValue(std::int64_t{100}));
   archive.write("repetition_limit", c10::IValue(std::int64_t{3}));
   archive.write("step", c10::IValue(std::int64_t{5}));
@@ -239,11 +242,47 @@ TEST(ModelFile, FilesOfTheFirstReleaseStillLoad) {
   archive.write("parent", c10::IValue(std::string("")));
   net->save(weights);
   archive.write("model", weights);
-  archive.save_to(temp("first-release.net"));
+  archive.save_to(path);
+}
+
+// Sets an environment variable for one scope.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedVariable() { unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+TEST(ModelFile, FilesOfTheFirstReleaseLoadOnlyWhenTheUserSaysSo) {
+  write_bare_play_file(temp("first-release.net"), 1, 8);
+  try {
+    load_play_file(temp("first-release.net"));
+    ADD_FAILURE() << "an unchecked archive reached LibTorch's reader";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("bare LibTorch archive"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ATAXX_LOAD_BARE_MODEL_FILES=1"), std::string::npos) << e.what();
+  }
+  const ScopedVariable trusted("ATAXX_LOAD_BARE_MODEL_FILES", "1");
   ModelInfo info;
   load_play_file(temp("first-release.net"), &info);
   EXPECT_EQ(info.name, "old");
   EXPECT_EQ(info.step, 5);
+}
+
+TEST(ModelFile, AShapeTheFileIsTooSmallToHoldIsRefusedBeforeANetworkIsMade) {
+  // Before: a 64 x 1024 network (about 5 GB of weights) was made, then its weights were not found.
+  write_bare_play_file(temp("claims-huge.net"), 64, 1024);
+  const ScopedVariable trusted("ATAXX_LOAD_BARE_MODEL_FILES", "1");
+  try {
+    load_play_file(temp("claims-huge.net"));
+    ADD_FAILURE() << "loaded";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("claims a 64x1024 network, whose weights need at least 4831838208 bytes"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
