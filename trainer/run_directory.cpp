@@ -137,6 +137,18 @@ void RunDirectory::repair_gating() const {
   if (fs::exists(model_path(promoted)) && best() != promoted) set_best(promoted);
 }
 
+void RunDirectory::prune(int newest) const {
+  std::error_code ignored;
+  for (int g = newest - kCheckpointsKept; g >= 0 && fs::exists(checkpoint_path(g)); --g)
+    fs::remove(checkpoint_path(g), ignored);
+  const std::string current_best = best();
+  for (int g = newest - kCandidatesKept; g > 0; --g) {
+    const std::string name = generation_name(g);
+    if (!fs::exists(model_path(name))) break;  // pruned before, and everything older with it
+    if (name != current_best && gating_verdict(name) != true) fs::remove(model_path(name), ignored);
+  }
+}
+
 void RunDirectory::record_match(int generation, const PairResult& r, const std::string& kind) const {
   append_csv(root_ + "/matches.csv", "generation,first,second,first_wins,draws,second_wins,kind",
              fmt::format("{},{},{},{},{},{},{}", generation, csv_field(r.first), csv_field(r.second), r.first_wins,

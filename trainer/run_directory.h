@@ -3,8 +3,8 @@
 // exist, so `train` resumes wherever a kill left it.
 //
 //   config.yaml                      the effective configuration
-//   models/gen-NNNN.net, models/best play files; the name of the current best
-//   checkpoints/gen-NNNN.ckpt        trainer state after producing gen-NNNN
+//   models/gen-NNNN.net, models/best play files (promoted ones and the newest 5 are kept); the best's name
+//   checkpoints/gen-NNNN.ckpt        trainer state after producing gen-NNNN (the newest 3 are kept)
 //   checkpoints/stopped.ckpt         trainer state where a session stopped between two candidates
 //   games/MODEL-HOST-PID-TOKEN-C.zst self-play chunks, named after the best model when written
 //   matches.csv, gating.csv          every rated game result; each candidate's gating verdict
@@ -46,6 +46,13 @@ class RunDirectory {
 
   double elapsed_minutes() const;
   void set_elapsed_minutes(double minutes) const;
+
+  // What a long run no longer needs once `newest` is exported: checkpoints but the newest
+  // kCheckpointsKept, and the play files of candidates older than the newest kCandidatesKept that
+  // were never promoted. Every promoted net, gen-0000 and the best stay.
+  static constexpr int kCheckpointsKept = 3;
+  static constexpr int kCandidatesKept = 5;
+  void prune(int newest) const;
 
   // Gating verdicts: whether `candidate` has one, and whether it was promoted.
   std::optional<bool> gating_verdict(const std::string& candidate) const;

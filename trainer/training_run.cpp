@@ -24,7 +24,7 @@ namespace {
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 constexpr std::int64_t kStepsBetweenRefreshes = 10;
 constexpr double kSecondsBetweenProgressLines = 60;
-constexpr double kSecondsBetweenBanks = 10;
+constexpr double kSecondsBetweenBanks = 5;
 
 std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   auto console = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
@@ -153,6 +153,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
 
     export_candidate(trainer, dir, ++generation);
     std::filesystem::remove(dir.stopped_checkpoint_path());  // the candidate holds its steps
+    dir.prune(generation);
     budget.bank();
     const double trained_per_second = losses.steps * t.batch_size / std::max(train_seconds, 1e-9);
     const double learning_rate = scheduled_learning_rate(t, trainer.step(), budget.share_used());

@@ -53,7 +53,9 @@ std::vector<EvalRequest> requests_for(std::vector<Leaf>& leaves) {
   std::vector<EvalRequest> requests;
   for (Leaf& leaf : leaves) {
     leaf.position.generate_moves(leaf.moves);
+    // Values no evaluation gives: a check of the answer fails if nothing was evaluated.
     leaf.priors.assign(leaf.moves.size(), -1.0f);
+    leaf.value = Wdl{.win = -1.0f, .draw = -1.0f, .loss = -1.0f};
     requests.push_back({&leaf.position, std::span<const Move>(leaf.moves.begin(), leaf.moves.size()), leaf.priors, &leaf.value});
   }
   return requests;
@@ -125,7 +127,10 @@ TEST(BatchedEvaluator, ACallLargerThanMaxBatchGoesAsSeveralBatchesThatFitIt) {
   BatchedEvaluator on_simulated(simulated, {16, 1000, 1, 0});
   std::vector<Leaf> leaves(40);
   EXPECT_NO_THROW(on_simulated.evaluate(requests_for(leaves)));
-  for (const Leaf& leaf : leaves) EXPECT_FLOAT_EQ(leaf.value.draw, 1.0f);
+  for (const Leaf& leaf : leaves) {
+    EXPECT_FLOAT_EQ(leaf.value.draw, 1.0f);
+    for (float p : leaf.priors) EXPECT_FLOAT_EQ(p, 1.0f / leaf.priors.size());
+  }
 }
 
 TEST(BatchedEvaluator, ADeviceErrorReachesEveryCallerOfTheBatch) {

@@ -68,5 +68,54 @@ TEST(RunDirectory, SpecsWithCommasKeepTheirRow) {
   EXPECT_EQ(matches[0].second_wins, 0);
 }
 
+// A kill can come between a verdict and what follows from it; before, the verdict came last, so
+// a kill after the match row counted the match twice once gating ran again, and a kill after
+// the verdict lost the promotion for good.
+TEST(RunDirectory, RepairGatingFinishesWhatAVerdictLeftUnwritten) {
+  const RunDirectory dir(fresh("repair-gating"));
+  for (const char* model : {"gen-0000", "gen-0001", "gen-0002"}) std::ofstream(dir.model_path(model)) << "net";
+  dir.set_best("gen-0000");
+  dir.record_gating("gen-0001", "gen-0000", {"gen-0001", "gen-0000", 5, 1, 2}, true);
+  dir.record_match(1, {"gen-0001", "gen-0000", 5, 1, 2}, "gating");  // then killed before set_best
+  dir.record_gating("gen-0002", "gen-0001", {"gen-0002", "gen-0001", 2, 0, 6}, false);  // killed before its row
+  dir.repair_gating();
+  EXPECT_EQ(dir.best(), "gen-0001");
+  EXPECT_TRUE(dir.has_match(2, "gen-0002", "gen-0001", "gating"));
+  const auto once = dir.matches();
+  ASSERT_EQ(once.size(), 2U);
+  EXPECT_EQ(once[1].first_wins, 2);
+  EXPECT_EQ(once[1].second_wins, 6);
+  dir.repair_gating();  // nothing left to do: nothing written twice
+  EXPECT_EQ(dir.matches().size(), 2U);
+  dir.record_gating("gen-0003", "gen-0001", {"gen-0003", "gen-0001"}, true);  // gating off: no games, no row
+  std::ofstream(dir.model_path("gen-0003")) << "net";
+  dir.repair_gating();
+  EXPECT_EQ(dir.matches().size(), 2U);
+  EXPECT_EQ(dir.best(), "gen-0003");
+}
+
+TEST(RunDirectory, PruningKeepsTheNewestCheckpointsAndEveryPromotedNet) {
+  const RunDirectory dir(fresh("prune"));
+  for (int g = 0; g <= 10; ++g) {
+    std::ofstream(dir.model_path(g)) << "net";
+    std::ofstream(dir.checkpoint_path(g)) << "ckpt";
+    if (g > 0) dir.record_gating(generation_name(g), "x", {generation_name(g), "x", 1, 0, 1}, g == 2);
+  }
+  dir.set_best("gen-0002");
+  dir.prune(10);
+  std::set<std::string> models, checkpoints;
+  for (const auto& entry : fs::directory_iterator(dir.root() + "/models")) models.insert(entry.path().stem());
+  for (const auto& entry : fs::directory_iterator(dir.root() + "/checkpoints")) checkpoints.insert(entry.path().stem());
+  EXPECT_EQ(checkpoints, (std::set<std::string>{"gen-0008", "gen-0009", "gen-0010"}));
+  EXPECT_EQ(models, (std::set<std::string>{"best", "gen-0000", "gen-0002", "gen-0006", "gen-0007", "gen-0008",
+                                           "gen-0009", "gen-0010"}));
+  std::ofstream(dir.model_path(11)) << "net";
+  std::ofstream(dir.checkpoint_path(11)) << "ckpt";
+  dir.prune(11);
+  EXPECT_FALSE(fs::exists(dir.model_path(6)));
+  EXPECT_FALSE(fs::exists(dir.checkpoint_path(8)));
+  EXPECT_TRUE(fs::exists(dir.model_path(2)));
+}
+
 }  // namespace
 }  // namespace ataxx

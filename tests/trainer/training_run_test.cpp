@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -236,16 +237,78 @@ TEST(TrainingRun, SlowTinyFamilyRunPlaysAndTrainsEveryBoard) {
   EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
 }
 
+// Before, the minutes were banked only at candidates: a session killed between two lost them
+// (max_minutes and the learning-rate schedule drifted).
+TEST(TrainingRun, SlowAKilledSessionsMinutesCount) {
+  const std::string run = testing::TempDir() + "/killed-minutes-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"max_generations: 3", "max_generations: 1"},
+                             {"steps_per_candidate: 40", "steps_per_candidate: 100000"}});
+  const pid_t train = start_process({"train", "--config", config, "--run-dir", run}, run + ".out");
+  std::this_thread::sleep_for(std::chrono::seconds(8));
+  kill(train, SIGKILL);
+  wait_exit(train);
+  std::ifstream elapsed(run + "/elapsed_minutes");
+  double minutes = 0;
+  elapsed >> minutes;
+  EXPECT_GE(minutes, 2.0 / 60) << "a killed session's minutes were not counted";
+}
+
+TEST(TrainingRun, SlowASecondTrainerOnARunIsRefused) {
+  const std::string run = testing::TempDir() + "/locked-run";
+  fs::remove_all(run);
+  const pid_t first = start_train(run, true);
+  while (!fs::exists(run + "/config.yaml")) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string second = run + ".second.out";
+  const int status = std::system((kBinary + " train --run-dir " + run + " > " + second + " 2>&1").c_str());
+  kill(first, SIGTERM);
+  EXPECT_EQ(wait_exit(first), 0);
+  EXPECT_NE(status, 0);
+  std::ifstream in(second);
+  const std::string said((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(said.find("run '" + run + "' is in use: another process holds '" + run + "/train.lock'"), std::string::npos)
+      << said;
+}
+
+// Every gating verdict has its one match row, and the best model is the last one promoted.
+void expect_gating_consistent(const std::string& run) {
+  std::map<std::string, int> gating_rows;
+  for (const auto& row : csv_rows(run + "/matches.csv"))
+    if (row.size() >= 7 && row[6] == "gating") ++gating_rows[row[1]];
+  std::string promoted = "gen-0000";
+  for (const auto& row : csv_rows(run + "/gating.csv")) {
+    EXPECT_EQ(gating_rows[row[0]], 1) << row[0] << "'s gating match";
+    if (row[6] == "1") promoted = row[0];
+  }
+  EXPECT_EQ(best_model(run), promoted);
+}
+
+// Whether a checkpoint is gone because RunDirectory::prune keeps only the newest three.
+bool pruned(const std::string& checkpoint, const std::map<std::string, std::string>& files) {
+  int newer = 0;
+  for (const auto& [path, contents] : files) newer += path.starts_with("checkpoints/gen-") && path > checkpoint;
+  return newer >= 3;
+}
+
 TEST(TrainingRun, SlowSigkillAndResumeLosesNothing) {
   const std::string run = testing::TempDir() + "/killed-run";
   fs::remove_all(run);
   std::map<std::string, std::string> before;
-  for (const int delay_ms : {2500, 5000}) {
-    // The trainer and an extra self-play process, each killed at its own moment.
+  // The trainer and an extra self-play process, each killed at its own moment; the last kill
+  // lands inside the gating of a candidate (its play file is there, its verdict not yet).
+  for (const int delay_ms : {2500, 5000, 0}) {
     const pid_t train = start_train(run, before.empty());
     const pid_t selfplay = start_selfplay(run, run + ".selfplay.out");
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms / 2));
     kill(selfplay, SIGKILL);
+    if (const std::size_t gated = csv_rows(run + "/gating.csv").size(); delay_ms == 0 && gated < 3) {
+      const std::string next = fmt::format("{}/models/gen-{:04d}.net", run, gated + 1);
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+      while (!fs::exists(next) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms / 2));
     kill(train, SIGKILL);
     wait_exit(selfplay);
@@ -255,6 +318,7 @@ TEST(TrainingRun, SlowSigkillAndResumeLosesNothing) {
     // may change but are never torn.
     const auto now = file_contents(run);
     for (const auto& [path, contents] : before) {
+      if (!now.count(path) && path.starts_with("checkpoints/gen-") && pruned(path, now)) continue;
       ASSERT_TRUE(now.count(path)) << path << " was lost";
       if (path == "ratings.csv") {
         EXPECT_TRUE(now.at(path).starts_with("player,elo,error95,games\n")) << now.at(path);
@@ -269,14 +333,18 @@ TEST(TrainingRun, SlowSigkillAndResumeLosesNothing) {
   }
   ASSERT_EQ(wait_exit(start_train(run, false)), 0) << "resume failed";
   for (const auto& entry : fs::directory_iterator(run + "/games")) EXPECT_NO_THROW(read_chunk(entry.path()));
+  const auto after = file_contents(run);
   for (const auto& [path, contents] : before)
-    if (path.ends_with(".zst") || path.ends_with(".ckpt") || path.ends_with(".net")) {
-      EXPECT_EQ(file_contents(run).at(path), contents) << path << " changed on resume";
+    if ((path.ends_with(".zst") || path.ends_with(".ckpt") || path.ends_with(".net")) &&
+        !(path.starts_with("checkpoints/gen-") && pruned(path, after))) {
+      ASSERT_TRUE(after.count(path)) << path << " was lost on resume";
+      EXPECT_EQ(after.at(path), contents) << path << " changed on resume";
     }
   const auto metrics = csv_rows(run + "/metrics.csv");
   ASSERT_FALSE(metrics.empty());
   EXPECT_EQ(metrics.back()[0], "3");  // the run reached its last candidate
   EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
+  expect_gating_consistent(run);
 }
 
 std::int64_t games_written(const std::string& output) {
@@ -313,16 +381,23 @@ TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
   for (const pid_t pid : extra) EXPECT_EQ(wait_exit(pid), 0);
 
   std::map<pid_t, std::int64_t> games_on_disk;
-  std::set<std::string> chunks;
   std::set<std::string> models;
+  // Every sample on disk once: two processes, or two chunks of one, that wrote the same games
+  // (as with one seed) show as the same sample in two places, whatever else the chunks hold.
+  std::map<std::string, std::string> where_sample;
   for (const auto& entry : fs::directory_iterator(run + "/games")) {
     const std::string name = entry.path().filename();
     for (const pid_t pid : extra)
       if (name.find("-" + std::to_string(pid) + "-") != std::string::npos) games_on_disk[pid] += chunk_counts(entry.path()).games;
-    std::ifstream in(entry.path(), std::ios::binary);
-    EXPECT_TRUE(chunks.insert(std::string((std::istreambuf_iterator<char>(in)), {})).second)
-        << name << " repeats another chunk's games";
-    for (const TrainingSample& sample : read_chunk(entry.path())) models.insert(sample.model);
+    const std::vector<TrainingSample> samples = read_chunk(entry.path());
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const TrainingSample& sample = samples[i];
+      models.insert(sample.model);
+      std::string key = sample.position.fen() + fmt::format(" {} {}", sample.root_value, sample.visits.size());
+      for (const auto& [move, visits] : sample.visits) key += fmt::format(" {}{}:{}", move.from, move.to, visits);
+      const auto [at, fresh] = where_sample.emplace(key, name + " #" + std::to_string(i));
+      EXPECT_TRUE(fresh) << name << " #" << i << " repeats " << at->second;
+    }
   }
   // Every game a process says it wrote is on disk.
   for (int i = 0; i < 2; ++i) {
