@@ -49,6 +49,14 @@ std::string csv_field(std::string text) {
   return text;
 }
 
+// A game count of a CSV the run wrote; a damaged one is an error naming the file.
+int csv_count(const std::string& text, const std::string& file) {
+  const std::optional<long long> count = parse_integer(text);
+  if (!count || *count < 0 || *count > 1'000'000'000)
+    throw std::runtime_error("'" + file + "' holds '" + text + "' where a number of games belongs");
+  return static_cast<int>(*count);
+}
+
 void append_csv(const std::string& path, const std::string& header, const std::string& row) {
   if (!fs::exists(path)) append_line(path, header);
   append_line(path, row);
@@ -95,7 +103,11 @@ std::string RunDirectory::new_chunk_path(const std::string& model) const {
 
 double RunDirectory::elapsed_minutes() const {
   const std::string text = read_text(root_ + "/elapsed_minutes");
-  return text.empty() ? 0.0 : std::stod(text);
+  if (text.empty()) return 0.0;
+  const std::optional<double> minutes = parse_number(text);
+  if (!minutes || *minutes < 0)
+    throw std::runtime_error("'" + root_ + "/elapsed_minutes' holds '" + text + "', not a number of minutes");
+  return *minutes;
 }
 void RunDirectory::set_elapsed_minutes(double minutes) const {
   write_file_atomically(root_ + "/elapsed_minutes", std::to_string(minutes) + "\n");
@@ -118,8 +130,10 @@ void RunDirectory::record_gating(const std::string& candidate, const std::string
 bool RunDirectory::has_match(int generation, const std::string& first, const std::string& second,
                              const std::string& kind) const {
   const std::string number = std::to_string(generation);
+  const std::string first_field = csv_field(first), second_field = csv_field(second);  // as record_match wrote them
   for (const auto& row : read_csv(root_ + "/matches.csv"))
-    if (row.size() >= 7 && row[6] == kind && row[0] == number && row[1] == first && row[2] == second) return true;
+    if (row.size() >= 7 && row[6] == kind && row[0] == number && row[1] == first_field && row[2] == second_field)
+      return true;
   return false;
 }
 
@@ -129,7 +143,8 @@ void RunDirectory::repair_gating() const {
     if (row.size() < 7) continue;
     int generation = 0;
     std::sscanf(row[0].c_str(), "gen-%d", &generation);
-    const PairResult result{row[0], row[1], std::stoi(row[2]), std::stoi(row[3]), std::stoi(row[4])};
+    const std::string file = root_ + "/gating.csv";
+    const PairResult result{row[0], row[1], csv_count(row[2], file), csv_count(row[3], file), csv_count(row[4], file)};
     if (result.first_wins + result.draws + result.second_wins > 0 && !has_match(generation, row[0], row[1], "gating"))
       record_match(generation, result, "gating");
     if (row[6] == "1") promoted = row[0];
@@ -158,7 +173,10 @@ void RunDirectory::record_match(int generation, const PairResult& r, const std::
 std::vector<PairResult> RunDirectory::matches() const {
   std::vector<PairResult> results;
   for (const auto& row : read_csv(root_ + "/matches.csv"))
-    if (row.size() >= 6) results.push_back({row[1], row[2], std::stoi(row[3]), std::stoi(row[4]), std::stoi(row[5])});
+    if (row.size() >= 6) {
+      const std::string file = root_ + "/matches.csv";
+      results.push_back({row[1], row[2], csv_count(row[3], file), csv_count(row[4], file), csv_count(row[5], file)});
+    }
   return results;
 }
 

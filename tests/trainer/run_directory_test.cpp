@@ -61,6 +61,8 @@ TEST(RunDirectory, ChunkPathsNeverRepeat) {
 TEST(RunDirectory, SpecsWithCommasKeepTheirRow) {
   const RunDirectory dir(fresh("commas"));
   dir.record_match(1, {"gen-0001", "alphabeta:depth=2,time=100", 3, 1, 0}, "ladder");
+  EXPECT_TRUE(dir.has_match(1, "gen-0001", "alphabeta:depth=2,time=100", "ladder"));  // before: never found
+  EXPECT_FALSE(dir.has_match(1, "gen-0001", "alphabeta:depth=2", "ladder"));
   const auto matches = dir.matches();
   ASSERT_EQ(matches.size(), 1U);
   EXPECT_EQ(matches[0].first_wins, 3);
@@ -92,6 +94,20 @@ TEST(RunDirectory, RepairGatingFinishesWhatAVerdictLeftUnwritten) {
   dir.repair_gating();
   EXPECT_EQ(dir.matches().size(), 2U);
   EXPECT_EQ(dir.best(), "gen-0003");
+}
+
+TEST(RunDirectory, DamagedFilesOfTheRunAreErrorsNamingThem) {
+  const RunDirectory dir(fresh("damaged-files"));
+  std::ofstream(dir.root() + "/elapsed_minutes") << "nan\n";  // before: a budget that was never spent
+  EXPECT_THROW(dir.elapsed_minutes(), std::runtime_error);
+  dir.record_match(1, {"gen-0001", "random", 3, 1, 0}, "ladder");
+  std::ofstream(dir.root() + "/matches.csv", std::ios::app) << "2,gen-0002,random,x,0,0,ladder\n";
+  try {
+    dir.matches();
+    ADD_FAILURE() << "read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("matches.csv' holds 'x'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RunDirectory, PruningKeepsTheNewestCheckpointsAndEveryPromotedNet) {
