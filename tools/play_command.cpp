@@ -4,6 +4,7 @@
 #include <string>
 
 #include "game/game.h"
+#include "players/network_player.h"
 #include "players/player.h"
 #include "tools/commands.h"
 
@@ -76,10 +77,14 @@ void add_play_command(CLI::App& app) {
     const bool on_7x7 = &game.position().board() == &board_7x7();
     std::string model = options->model;
     if (model.empty() && options->engine.empty() && on_7x7) model = shipped_net();
-    const std::string spec = !model.empty()            ? "nn:model=" + model + ",visits=" + std::to_string(options->visits)
+    // A model's path never goes through a spec: a ',' or '=' in it would change its meaning.
+    NetworkPlayerOptions network;
+    network.model = model;
+    network.search.visits = options->visits;
+    const std::string spec = !model.empty()            ? "the model " + model
                              : !options->engine.empty() ? options->engine
                                                         : "alphabeta:depth=4";
-    auto engine = make_player(spec);
+    auto engine = !model.empty() ? make_network_player(network) : make_player(spec);
     engine->new_game(std::random_device{}());
     std::printf("ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); quit to stop.\n",
                 options->human.c_str(), spec.c_str());
