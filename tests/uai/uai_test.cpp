@@ -97,6 +97,20 @@ TEST(Uai, ANetworkAskedForABoardItWasNotTrainedOnSaysSo) {
   EXPECT_TRUE(Position::startpos(board(BoardId::kHexagon)).is_legal(parse_move(UaiSession::bestmove(out), board(BoardId::kHexagon))));
 }
 
+TEST(Uai, APositionOverUnderTheModelsRulesIsAnErrorNotACrash) {
+  // Halfmove 60: the game goes on under the default limit of 100, the model's search (limit 50)
+  // sees a finished game at its root. Before, the engine read past the root's empty move list.
+  const std::string model = testing::TempDir() + "/limit-50.net";
+  write_random_play_file(model, {1, 8}, 3, {}, RuleSettings{.halfmove_limit = 50});
+  UaiSession uai;
+  uai.send("setoption name Model value " + model);
+  uai.send("position fen x5o/7/7/7/7/7/o5x x 60 31");
+  const std::string out = uai.go("go nodes 20");
+  EXPECT_NE(out.find("info string error: no move to choose: the game is over at the search's root"), std::string::npos)
+      << out;
+  EXPECT_TRUE(Position::from_fen("x5o/7/7/7/7/7/o5x x 60 31").is_legal(parse_move(UaiSession::bestmove(out), board_7x7())));
+}
+
 TEST(Uai, PassAndGameOverAnswerNullMove) {
   UaiSession uai;
   uai.send("position fen 7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1");
