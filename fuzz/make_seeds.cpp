@@ -21,7 +21,9 @@ int main(int argc, char** argv) {
   info.name = "seed";
   save_play_file(dir + "/whole-1x8.net", net, info);
   torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1).momentum(0.9));
-  save_checkpoint(dir + "/whole-1x8.ckpt", net, sgd, CheckpointInfo{ModelShape{1, 8}, {}, 7, "sgd", "run: {}\n"});
+  const CheckpointInfo checkpoint{
+      .shape = ModelShape{1, 8}, .boards = {}, .rules = {}, .step = 7, .optimizer = "sgd", .config_yaml = "run: {}\n"};
+  save_checkpoint(dir + "/whole-1x8.ckpt", net, sgd, checkpoint);
 
   // Every header field of a play file, no weights: small enough to commit.
   torch::serialize::OutputArchive header;
