@@ -64,6 +64,8 @@ std::string to_string(EndReason reason) {
     case EndReason::kNoMoves: return "no moves";
     case EndReason::kHalfmoveClock: return "halfmove clock";
     case EndReason::kRepetition: return "repetition";
+    case EndReason::kKingTurned: return "king turned";
+    case EndReason::kEnclosed: return "enclosed";
   }
   return "?";
 }

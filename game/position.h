@@ -17,7 +17,8 @@ constexpr Color operator~(Color c) { return static_cast<Color>(static_cast<int>(
 constexpr int index(Color c) { return static_cast<int>(c); }
 
 enum class Result : std::uint8_t { kOngoing, kXWins, kOWins, kDraw };
-enum class EndReason : std::uint8_t { kNone, kNoPieces, kNoMoves, kHalfmoveClock, kRepetition };
+// kKingTurned and kEnclosed (an area above half the board) end Schataxx games.
+enum class EndReason : std::uint8_t { kNone, kNoPieces, kNoMoves, kHalfmoveClock, kRepetition, kKingTurned, kEnclosed };
 
 struct Outcome {
   Result result = Result::kOngoing;

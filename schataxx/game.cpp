@@ -1,0 +1,66 @@
+#include "schataxx/game.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ataxx::schataxx {
+
+Game::Game(const Position& start, Rules rules) : start_(start), position_(start), rules_(rules) {
+  hashes_.push_back(position_.hash());
+}
+
+void Game::play(Move move) {
+  if (outcome().is_over()) throw std::invalid_argument("move " + to_string(move) + ": the game is over");
+  if (!position_.is_legal(move))
+    throw std::invalid_argument("move " + to_string(move) + " is not legal in " + position_.fen());
+  position_.make_move(move);
+  moves_.push_back(move);
+  if (move.is_drop()) hashes_.clear();
+  hashes_.push_back(position_.hash());
+}
+
+int Game::repetitions() const { return static_cast<int>(std::count(hashes_.begin(), hashes_.end(), hashes_.back())); }
+
+Outcome Game::outcome() const {
+  const Outcome by_position = position_.outcome(rules_);
+  if (by_position.is_over()) return by_position;
+  if (rules_.repetition_limit > 0 && repetitions() >= rules_.repetition_limit)
+    return {position_.result_by_area(), EndReason::kRepetition};
+  return {};
+}
+
+namespace {
+
+bool finished(const Position& pos, int ply_limit) { return ply_limit > 0 && pos.plies_since_drop() >= ply_limit; }
+
+}  // namespace
+
+std::uint64_t perft(const Position& pos, int depth, int ply_limit) {
+  if (depth == 0) return 1;
+  if (finished(pos, ply_limit)) return 0;
+  MoveList moves;
+  pos.generate_moves(moves);
+  if (depth == 1) return moves.size();
+  std::uint64_t leaves = 0;
+  for (const Move move : moves) {
+    Position child = pos;
+    child.make_move(move);
+    leaves += perft(child, depth - 1, ply_limit);
+  }
+  return leaves;
+}
+
+std::vector<std::pair<Move, std::uint64_t>> perft_split(const Position& pos, int depth, int ply_limit) {
+  std::vector<std::pair<Move, std::uint64_t>> split;
+  if (depth == 0 || finished(pos, ply_limit)) return split;
+  MoveList moves;
+  pos.generate_moves(moves);
+  for (const Move move : moves) {
+    Position child = pos;
+    child.make_move(move);
+    split.emplace_back(move, perft(child, depth - 1, ply_limit));
+  }
+  return split;
+}
+
+}  // namespace ataxx::schataxx
