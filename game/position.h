@@ -71,6 +71,9 @@ inline constexpr Keys make_keys() {
 inline constexpr Keys kKeys = make_keys();
 }  // namespace zobrist
 
+// Moves other than the pass for the side with `own` pieces: singles (one per destination) and jumps.
+int count_moves(const Board& board, Bitboard own, Bitboard free);
+
 class Position {
  public:
   static constexpr std::string_view kStartFen = "x5o/7/7/7/7/7/o5x x 0 1";
@@ -102,7 +105,8 @@ class Position {
 
   // Whether colour c has a move other than a pass.
   bool can_move(Color c) const { return (board_->dilate(board_->dilate(pieces(c))) & empty()) != 0; }
-  // Number of non-pass moves for the side to move, without generating them.
+  // Number of non-pass moves for the side to move, without generating them (count_moves below
+  // for any two bitboards).
   int count_moves() const;
   // All legal moves; the single pass when the side to move has nothing else. Empty once the
   // game is over by the position's rules (no pieces, or neither side can move).
@@ -127,13 +131,13 @@ class Position {
   int fullmove_number_ = 1;
 };
 
-inline int Position::count_moves() const {
-  const Bitboard own = pieces(side_);
-  const Bitboard free = empty();
-  int count = popcount(board_->dilate(own) & free);
-  for (Bitboard from = own; from;) count += popcount(board_->jump_targets[pop_lsb(from)] & free);
+inline int count_moves(const Board& board, Bitboard own, Bitboard free) {
+  int count = popcount(board.dilate(own) & free);
+  for (Bitboard from = own; from;) count += popcount(board.jump_targets[pop_lsb(from)] & free);
   return count;
 }
+
+inline int Position::count_moves() const { return ataxx::count_moves(*board_, pieces(side_), empty()); }
 
 inline void Position::generate_moves(MoveList& moves) const {
   const Bitboard own = pieces(side_);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,41 @@ TEST(Perft, BulkCountingMatchesMakingEveryMove) {
     }
     EXPECT_EQ(made, nodes) << to_string(move, pos.board());
   }
+}
+
+// Perft 2 works the children's bitboards out from each move; making every move must agree, on
+// every board, with passes and with the halfmove clock one or two plies from its limit.
+TEST(Perft, TheLastTwoPliesCountedMatchMakingEveryMoveOnEveryBoard) {
+  std::mt19937_64 rng(5);
+  int positions = 0;
+  for (const char* start : {"x5o/7/7/7/7/7/o5x x 0 1", "x6o/8/8/8/8/8/8/o6x x 0 1", "x2o/4/4/o2x x 0 1",
+                            "x3o/6/7/4-3/o2-4x/4-3/7/6/x3o x 0 1", "7/7/7/7/-------/-------/x5o x 0 1"})
+    for (int game = 0; game < 20; ++game) {
+      Position pos = Position::from_fen(start);
+      for (int ply = 0; ply < 120; ++ply) {
+        for (const int clock : {pos.halfmove_clock(), 98, 99}) {
+          const Position at = Position::from_bitboards(pos.board(), pos.pieces(Color::kX), pos.pieces(Color::kO),
+                                                       pos.gaps(), pos.side_to_move(), clock, pos.fullmove_number());
+          std::uint64_t made = 0;
+          MoveList moves;
+          if (at.halfmove_clock() < 100) at.generate_moves(moves);
+          for (const Move move : moves) {
+            Position child = at;
+            child.make_move(move);
+            MoveList replies;
+            if (child.halfmove_clock() < 100) child.generate_moves(replies);
+            made += replies.size();
+          }
+          ASSERT_EQ(perft(at, 2), made) << at.fen();
+          ++positions;
+        }
+        MoveList moves;
+        pos.generate_moves(moves);
+        if (moves.empty()) break;
+        pos.make_move(moves[static_cast<int>(rng() % moves.size())]);
+      }
+    }
+  EXPECT_GT(positions, 5000);
 }
 
 }  // namespace
