@@ -174,6 +174,38 @@ std::string to_string(Move move) {
   return square_name(move.from) + square_name(move.to);
 }
 
+int transform_square(int symmetry, int square) {
+  int file = file_of(square), rank = rank_of(square);
+  if (symmetry & 1) file = 7 - file;
+  if (symmetry & 2) rank = 7 - rank;
+  if (symmetry & 4) std::swap(file, rank);
+  return rank * 8 + file;
+}
+
+int inverse_symmetry(int symmetry) {
+  // Mirrors then a swap are undone by the swap, then the mirrors of the swapped axes.
+  return (symmetry & 4) ? (4 | ((symmetry & 1) << 1) | ((symmetry & 2) >> 1)) : symmetry;
+}
+
+Move transform_move(int symmetry, Move move) {
+  if (move.is_pass()) return move;
+  Move out = move;
+  out.to = static_cast<std::uint8_t>(transform_square(symmetry, move.to));
+  if (!move.is_drop()) out.from = static_cast<std::uint8_t>(transform_square(symmetry, move.from));
+  return out;
+}
+
+Position Position::transformed(int symmetry) const {
+  Position out = *this;
+  out.by_color_ = {};
+  out.by_type_ = {};
+  for (int sq = 0; sq < kSquares; ++sq)
+    if (const PieceType type = type_on(sq); type != PieceType::kNone)
+      out.put((men(kWhite) & bit(sq)) ? kWhite : kBlack, type, transform_square(symmetry, sq));
+  out.hash_ = out.compute_hash();
+  return out;
+}
+
 void Position::put(Color c, PieceType t, int square) {
   by_color_[index(c)] |= bit(square);
   by_type_[static_cast<int>(t)] |= bit(square);

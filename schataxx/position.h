@@ -70,6 +70,14 @@ Move parse_move(std::string_view text);
 std::string to_string(Move move);
 std::string square_name(int square);  // "a1" .. "h8"
 
+// The square's 8 symmetries (the rules have no direction: soldiers have no forward). Symmetry s
+// mirrors the files when bit 0 is set, the ranks when bit 1 is, then swaps files and ranks when
+// bit 2 is; 0 is the identity.
+inline constexpr int kSymmetries = 8;
+int transform_square(int symmetry, int square);
+int inverse_symmetry(int symmetry);
+Move transform_move(int symmetry, Move move);
+
 // Every drop (5 types x 64) and every man's move of up to 32 men: a bound, not a typical count.
 inline constexpr int kMaxMoves = 5 * 64 + 32 * 27 + 1;
 
@@ -116,6 +124,9 @@ class Position {
   int ply() const { return 2 * (move_number_ - 1) + (side_ == kBlack ? 1 : 0); }  // since the start
   std::uint64_t hash() const { return hash_; }
   std::uint64_t compute_hash() const;
+
+  // The same position with every man moved by a symmetry (stocks, side and counters kept).
+  Position transformed(int symmetry) const;
 
   // A side's area: its men, and every region of empty squares (8-connected) that borders its men
   // and no enemy man. The board's edge borders nothing.

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "schataxx/encoding.h"
 #include "schataxx/game.h"
 
 namespace ataxx::schataxx {
@@ -302,6 +303,89 @@ TEST(SchataxxArea, RegionsCountForTheSideThatAloneBordersThem) {
   const Position pos = Position::from_fen("k7/8/8/8/8/8/NN6/1K5n[QRRBBPPPPPPPPqrrbbnpppppppp] w - - 0 1");
   EXPECT_EQ(pos.area(kWhite), 3 + 1);  // K, N, N and the empty a1 they alone border
   EXPECT_EQ(pos.area(kBlack), 2);
+}
+
+// Positions of random games of the three variants, the start included.
+std::vector<Position> random_positions(int games, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> positions;
+  for (int game = 0; game < games; ++game) {
+    const Variant variant = static_cast<Variant>(game % 3);
+    Position pos = Position::startpos(variant);
+    for (int ply = 0; ply < 80; ++ply) {
+      MoveList moves;
+      pos.generate_moves(moves);
+      if (moves.empty()) break;
+      positions.push_back(pos);
+      pos.make_move(moves[static_cast<int>(rng() % moves.size())]);
+    }
+  }
+  return positions;
+}
+
+TEST(SchataxxSymmetry, MovesOfATransformedPositionAreTheTransformedMoves) {
+  for (int s = 0; s < kSymmetries; ++s)
+    for (int sq = 0; sq < 64; ++sq) EXPECT_EQ(transform_square(inverse_symmetry(s), transform_square(s, sq)), sq) << s;
+  for (const Position& pos : random_positions(30, 3))
+    for (int s = 0; s < kSymmetries; ++s) {
+      const Position image = pos.transformed(s);
+      EXPECT_EQ(image.area(kWhite), pos.area(kWhite));
+      EXPECT_EQ(image.transformed(inverse_symmetry(s)), pos);
+      MoveList moves, image_moves;
+      pos.generate_moves(moves);
+      image.generate_moves(image_moves);
+      std::vector<Move> mapped;
+      for (const Move m : moves) mapped.push_back(transform_move(s, m));
+      ASSERT_EQ(sorted_texts(mapped), sorted_texts({image_moves.begin(), image_moves.end()})) << pos.fen() << " " << s;
+    }
+}
+
+TEST(SchataxxEncoding, EveryLegalMoveHasItsOwnPolicyEntryThatLeadsBackToIt) {
+  std::vector<bool> seen(kPolicySize, false);
+  int distinct = 0;
+  for (const Position& pos : random_positions(60, 4)) {
+    MoveList moves;
+    pos.generate_moves(moves);
+    std::vector<int> indices;
+    for (const Move move : moves) {
+      const int index = policy_index(move);
+      ASSERT_GE(index, 0);
+      ASSERT_LT(index, kPolicySize);
+      EXPECT_EQ(move_at(index), move) << to_string(move);
+      indices.push_back(index);
+      distinct += !seen[index];
+      seen[index] = true;
+    }
+    std::sort(indices.begin(), indices.end());
+    EXPECT_EQ(std::adjacent_find(indices.begin(), indices.end()), indices.end()) << pos.fen();
+  }
+  EXPECT_GT(distinct, 1000);  // the layout's entries are really used, not a few of them
+  EXPECT_THROW(policy_index(Move::step(0, 63 - 8 * 3)), std::invalid_argument);  // a1 to h5: no man's step
+  EXPECT_EQ(move_at(kPassIndex), Move::pass());
+  EXPECT_EQ(move_at(policy_index(Move::drop_of(PieceType::kQueen, 62))), Move::drop_of(PieceType::kQueen, 62));
+}
+
+TEST(SchataxxEncoding, PlanesAreFromTheSideToMovesViewAndFollowTheSymmetries) {
+  Position pos = Position::startpos();
+  pos.make_move(parse_move("Q@g8"));  // Black to move: its men are the first planes
+  std::vector<float> planes(kInputSize);
+  encode(pos, planes);
+  EXPECT_EQ(planes[0 * 64 + 56], 1.0f);  // Black's king on a8
+  EXPECT_EQ(planes[4 * 64 + 7], 1.0f);   // Black's knight on h1
+  EXPECT_EQ(planes[(kPieceTypes + 1) * 64 + 62], 1.0f);  // White's queen on g8
+  EXPECT_EQ(planes[(2 * kPieceTypes + 1) * 64], 1.0f);  // Black still has its queen: 1 of 1
+  EXPECT_EQ(planes[(2 * kPieceTypes + 1 + kStockTypes) * 64], 0.0f);  // White's queen is dropped
+  for (const Position& p : random_positions(9, 5))
+    for (int s = 0; s < kSymmetries; ++s) {
+      std::vector<float> original(kInputSize), image(kInputSize);
+      encode(p, original);
+      encode(p.transformed(s), image);
+      for (int plane = 0; plane < kInputPlanes; ++plane)
+        for (int sq = 0; sq < 64; ++sq)
+          ASSERT_EQ(image[plane * 64 + transform_square(s, sq)], original[plane * 64 + sq]) << plane << " " << sq;
+    }
+  std::vector<float> wrong(kInputSize - 1);
+  EXPECT_THROW(encode(pos, wrong), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+// How Schataxx meets a network: input planes from the side to move's view and a policy layout
+// over every move (the symmetries are in position.h). Plain C++, like nn/encoding.h for Ataxx.
+#pragma once
+
+#include <span>
+
+#include "schataxx/position.h"
+
+namespace ataxx::schataxx {
+
+// A man's move is its from-square and one of 64 offsets: the queen's 8 lines up to 7 squares
+// (king steps, rook, bishop and queen slides, the soldier's straight and diagonal jumps) and the
+// knight's 8 (the soldier's other jumps). Then a drop by stock type and square, then the pass.
+inline constexpr int kOffsets = 64;
+inline constexpr int kDropBase = 64 * kOffsets;
+inline constexpr int kPassIndex = kDropBase + kStockTypes * 64;
+inline constexpr int kPolicySize = kPassIndex + 1;
+// Throws std::invalid_argument for a step that no man makes (an offset off the 64).
+int policy_index(Move move);
+// The move at a policy entry; the pass for an entry whose destination is off the board.
+Move move_at(int index);
+
+// Planes of 8 x 8, a square's entry at rank * 8 + file: the side to move's men by type (K Q R B N
+// P), the other side's, the empty squares; each stock by type over a set's count (unlimited
+// soldiers 1), the side to move's first; plies since the last drop / 100; a plane of ones while
+// the balanced variant forbids queen and rook drops; a plane of ones in the unlimited variant.
+inline constexpr int kInputPlanes = 2 * kPieceTypes + 1 + 2 * kStockTypes + 3;
+inline constexpr int kInputSize = kInputPlanes * 64;
+// Throws std::invalid_argument unless planes.size() == kInputSize.
+void encode(const Position& pos, std::span<float> planes);
+
+}  // namespace ataxx::schataxx
