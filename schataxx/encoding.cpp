@@ -40,14 +40,14 @@ int policy_index(Move move) {
   const int files = (move.to & 7) - (move.from & 7), ranks = (move.to >> 3) - (move.from >> 3);
   const int offset = move.from < 64 && move.to < 64 ? kOffsetIndex[files + 7][ranks + 7] : -1;
   if (offset < 0) throw std::invalid_argument("policy_index: " + to_string(move) + " is no man's move");
-  return move.from * kOffsets + offset;
+  return offset * 64 + move.from;
 }
 
 Move move_at(int index) {
   if (index < 0 || index >= kPassIndex) return Move::pass();
   if (index >= kDropBase) return Move::drop_of(stock_type((index - kDropBase) / 64), (index - kDropBase) % 64);
-  const int from = index / kOffsets;
-  const Offset offset = kOffsetList[index % kOffsets];
+  const int from = index % 64;
+  const Offset offset = kOffsetList[index / 64];
   const int file = (from & 7) + offset.files, rank = (from >> 3) + offset.ranks;
   if (file < 0 || file > 7 || rank < 0 || rank > 7) return Move::pass();
   return Move::step(from, rank * 8 + file);

@@ -8,9 +8,10 @@
 
 namespace ataxx::schataxx {
 
-// A man's move is its from-square and one of 64 offsets: the queen's 8 lines up to 7 squares
-// (king steps, rook, bishop and queen slides, the soldier's straight and diagonal jumps) and the
-// knight's 8 (the soldier's other jumps). Then a drop by stock type and square, then the pass.
+// Plane-major over the 64 squares, as a convolutional head gives it: a man's move is one of 64
+// offsets (the queen's 8 lines up to 7 squares: king steps, slides, the soldier's straight and
+// diagonal jumps; the knight's 8: the soldier's other jumps) at its from-square, offset x 64 +
+// from; then a drop, (64 + stock type) x 64 + to; then the pass.
 inline constexpr int kOffsets = 64;
 inline constexpr int kDropBase = 64 * kOffsets;
 inline constexpr int kPassIndex = kDropBase + kStockTypes * 64;
