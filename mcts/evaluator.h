@@ -1,11 +1,11 @@
-// The seam between search and whatever judges positions (a network, a heuristic, a fake).
-// Search hands over a batch of leaves and waits; it never owns a device.
+// The seam between search and whatever judges positions (a network, a heuristic, a fake), for
+// each game (mcts/games.h). Search hands over a batch of leaves and waits; it never owns a device.
 #pragma once
 
 #include <span>
 #include <string>
 
-#include "game/position.h"
+#include "mcts/games.h"
 
 namespace ataxx {
 
@@ -17,20 +17,25 @@ struct Wdl {
   float expectation() const { return win - loss; }
 };
 
-struct EvalRequest {
-  const Position* position = nullptr;
-  std::span<const Move> moves;  // the legal moves (the pass, when it is the only one)
-  std::span<float> priors;      // out: one per move, summing to 1
-  Wdl* value = nullptr;         // out
+template <typename G>
+struct BasicEvalRequest {
+  const typename G::Position* position = nullptr;
+  std::span<const typename G::Move> moves;  // the legal moves (the pass, when it is the only one)
+  std::span<float> priors;                  // out: one per move, summing to 1
+  Wdl* value = nullptr;                     // out
 };
 
-class Evaluator {
+template <typename G>
+class BasicEvaluator {
  public:
-  virtual ~Evaluator() = default;
+  virtual ~BasicEvaluator() = default;
   // Fills the priors and value of every request. Must be safe to call from several threads.
-  virtual void evaluate(std::span<const EvalRequest> batch) = 0;
+  virtual void evaluate(std::span<const BasicEvalRequest<G>> batch) = 0;
   // The name of the model answering now ("" where there is none); it may change between batches.
   virtual std::string model_name() const { return {}; }
 };
+
+using EvalRequest = BasicEvalRequest<AtaxxGame>;
+using Evaluator = BasicEvaluator<AtaxxGame>;
 
 }  // namespace ataxx

@@ -7,35 +7,40 @@
 #include <string>
 
 namespace ataxx {
-Move SearchResult::best_move() const {
+template <typename G>
+typename G::Move BasicSearchResult<G>::best_move() const {
   if (moves.empty())
     throw std::runtime_error("no move to choose: the game is over at the search's root (under the search's rules)");
   return moves[std::max_element(visits.begin(), visits.end()) - visits.begin()];
 }
 
-Search::Search(const SearchParams& params, std::uint64_t seed) : params_(params), rng_(seed) {
+template <typename G>
+BasicSearch<G>::BasicSearch(const SearchParams& params, std::uint64_t seed) : params_(params), rng_(seed) {
   pending_.resize(std::max(params_.leaves_per_round, 1));
-  set_root(Position::startpos());
+  set_root(G::start());
 }
 
-void Search::set_root(const Position& pos, std::span<const std::uint64_t> recent_hashes) {
+template <typename G>
+void BasicSearch<G>::set_root(const Position& pos, std::span<const std::uint64_t> recent_hashes) {
   game_hashes_.assign(recent_hashes.begin(), recent_hashes.end());
   if (game_hashes_.empty() || game_hashes_.back() != pos.hash()) game_hashes_.assign(1, pos.hash());
   start_tree(pos);
 }
 
-void Search::start_tree(const Position& pos) {
+template <typename G>
+void BasicSearch<G>::start_tree(const Position& pos) {
   root_position_ = pos;
   nodes_.clear();
   nodes_.emplace_back();
   root_noised_ = false;
 }
 
-void Search::advance(Move move) {
+template <typename G>
+void BasicSearch<G>::advance(Move move) {
   assert(pending_count_ == 0);
   Position next = root_position_;
   next.make_move(move);
-  if (move.is_single()) game_hashes_.clear();
+  if (G::is_irreversible(move)) game_hashes_.clear();
   game_hashes_.push_back(next.hash());
   const Node& root = nodes_[kRoot];
   if (params_.reuse_tree && root.state == State::kExpanded) {
@@ -53,7 +58,8 @@ void Search::advance(Move move) {
   start_tree(next);
 }
 
-void Search::copy_subtree(std::uint32_t source, std::vector<Node>& into) const {
+template <typename G>
+void BasicSearch<G>::copy_subtree(std::uint32_t source, std::vector<Node>& into) const {
   // Breadth first, so that each node's children stay contiguous in the new arena.
   into.push_back(nodes_[source]);
   into[kRoot].parent = kRoot;
@@ -70,12 +76,14 @@ void Search::copy_subtree(std::uint32_t source, std::vector<Node>& into) const {
   }
 }
 
-void Search::begin() {
+template <typename G>
+void BasicSearch<G>::begin() {
   started_ = std::chrono::steady_clock::now();
   if (nodes_[kRoot].state == State::kExpanded && !root_noised_) add_root_noise();
 }
 
-bool Search::done() const {
+template <typename G>
+bool BasicSearch<G>::done() const {
   const Node& root = nodes_[kRoot];
   if (root.state == State::kTerminal) return true;
   if (root.visits >= params_.visits || nodes_.size() >= params_.max_nodes) return true;
@@ -87,7 +95,8 @@ bool Search::done() const {
   return false;
 }
 
-void Search::collect_leaves(std::vector<EvalRequest>& requests) {
+template <typename G>
+void BasicSearch<G>::collect_leaves(std::vector<EvalRequest>& requests) {
   assert(pending_count_ == 0);
   for (int attempt = 0; attempt < params_.leaves_per_round; ++attempt) {
     const Node& root = nodes_[kRoot];
@@ -101,7 +110,8 @@ void Search::collect_leaves(std::vector<EvalRequest>& requests) {
   }
 }
 
-bool Search::select_one() {
+template <typename G>
+bool BasicSearch<G>::select_one() {
   std::uint32_t current = kRoot;
   Position pos = root_position_;
   path_hashes_.clear();
@@ -110,7 +120,7 @@ bool Search::select_one() {
     current = select_child(nodes_[current], current == kRoot && forces_playouts());
     const Move move = nodes_[current].move;
     pos.make_move(move);
-    if (move.is_single()) {
+    if (G::is_irreversible(move)) {
       path_hashes_.clear();
       path_kept_history_ = false;
     }
@@ -121,7 +131,7 @@ bool Search::select_one() {
   if (leaf.state == State::kUnexpanded) {
     // Decided once per node: a node's path, and so its history, never changes.
     Outcome outcome = pos.outcome(params_.rules);
-    if (!outcome.is_over() && ends_by_repetition(pos)) outcome = {pos.result_by_count(), EndReason::kRepetition};
+    if (!outcome.is_over() && ends_by_repetition(pos)) outcome = {G::result_on_repetition(pos), EndReason::kRepetition};
     if (outcome.is_over()) {
       leaf.state = State::kTerminal;
       leaf.terminal_value = static_cast<std::int8_t>(result_for(pos.side_to_move(), outcome.result));
@@ -141,8 +151,9 @@ bool Search::select_one() {
   return true;
 }
 
-bool Search::ends_by_repetition(const Position& pos) const {
-  const int limit = params_.rules.repetition_limit;
+template <typename G>
+bool BasicSearch<G>::ends_by_repetition(const Position& pos) const {
+  const int limit = G::repetition_limit(params_.rules);
   if (limit <= 0 || path_hashes_.empty()) return false;  // the root itself is the game's concern
   const std::uint64_t hash = pos.hash();
   // path_hashes_ ends with pos itself, counted once.
@@ -151,11 +162,13 @@ bool Search::ends_by_repetition(const Position& pos) const {
   return seen >= limit;
 }
 
-float Search::forced_playouts(float prior, int parent_visits) const {
+template <typename G>
+float BasicSearch<G>::forced_playouts(float prior, int parent_visits) const {
   return std::sqrt(params_.forced_playouts_k * prior * static_cast<float>(parent_visits));
 }
 
-std::uint32_t Search::select_child(const Node& node, bool force) const {
+template <typename G>
+std::uint32_t BasicSearch<G>::select_child(const Node& node, bool force) const {
   const int parent_visits = node.visits + node.in_flight;
   const std::uint32_t end = node.first_child + node.num_children;
   if (force) {
@@ -197,14 +210,16 @@ std::uint32_t Search::select_child(const Node& node, bool force) const {
   return fpu + exploration * best_unvisited_prior > best_visited_score ? best_unvisited : best_visited;
 }
 
-void Search::add_in_flight(std::uint32_t leaf, int delta) {
+template <typename G>
+void BasicSearch<G>::add_in_flight(std::uint32_t leaf, int delta) {
   for (std::uint32_t node = leaf;; node = nodes_[node].parent) {
     nodes_[node].in_flight += delta;
     if (node == kRoot) return;
   }
 }
 
-void Search::backup(std::uint32_t leaf, float value) {
+template <typename G>
+void BasicSearch<G>::backup(std::uint32_t leaf, float value) {
   float for_mover = -value;  // the side that moved into a node sees the negation of its side to move
   for (std::uint32_t node = leaf;; node = nodes_[node].parent) {
     nodes_[node].visits += 1;
@@ -214,7 +229,8 @@ void Search::backup(std::uint32_t leaf, float value) {
   }
 }
 
-void Search::expand(std::uint32_t index, const PendingLeaf& leaf) {
+template <typename G>
+void BasicSearch<G>::expand(std::uint32_t index, const PendingLeaf& leaf) {
   const auto first = static_cast<std::uint32_t>(nodes_.size());
   const int count = leaf.moves.size();
   nodes_.resize(nodes_.size() + count);
@@ -230,7 +246,8 @@ void Search::expand(std::uint32_t index, const PendingLeaf& leaf) {
   }
 }
 
-void Search::apply_evaluations() {
+template <typename G>
+void BasicSearch<G>::apply_evaluations() {
   for (int i = 0; i < pending_count_; ++i) {
     const PendingLeaf& leaf = pending_[i];
     expand(leaf.node, leaf);
@@ -241,7 +258,8 @@ void Search::apply_evaluations() {
   pending_count_ = 0;
 }
 
-void Search::discard_pending() {
+template <typename G>
+void BasicSearch<G>::discard_pending() {
   for (int i = 0; i < pending_count_; ++i) {
     const std::uint32_t node = pending_[i].node;
     nodes_[node].state = State::kUnexpanded;
@@ -250,12 +268,13 @@ void Search::discard_pending() {
   pending_count_ = 0;
 }
 
-void Search::add_root_noise() {
+template <typename G>
+void BasicSearch<G>::add_root_noise() {
   root_noised_ = true;
   const Node& root = nodes_[kRoot];
   if (params_.dirichlet_weight <= 0.0f || root.num_children < 2) return;
   std::gamma_distribution<float> gamma(params_.dirichlet_alpha, 1.0f);
-  std::array<float, kMaxMoves> noise;
+  std::array<float, G::kMaxMoves> noise;
   float total = 0.0f;
   for (int i = 0; i < root.num_children; ++i) total += noise[i] = gamma(rng_);
   if (total <= 0.0f) return;
@@ -265,7 +284,8 @@ void Search::add_root_noise() {
   }
 }
 
-SearchResult Search::result() const {
+template <typename G>
+typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   SearchResult result;
   const Node& root = nodes_[kRoot];
   result.total_visits = root.visits;
@@ -293,7 +313,8 @@ SearchResult Search::result() const {
 // KataGo's policy target pruning: every child but the most visited gives back as many of its
 // forced playouts as it can while PUCT, at its fewer visits, would still not prefer it to the most
 // visited one; a child so left with a single visit drops out.
-std::vector<int> Search::pruned_root_visits() const {
+template <typename G>
+std::vector<int> BasicSearch<G>::pruned_root_visits() const {
   const Node& root = nodes_[kRoot];
   std::vector<int> target(root.num_children);
   if (root.num_children == 0) return target;
@@ -318,29 +339,34 @@ std::vector<int> Search::pruned_root_visits() const {
   return target;
 }
 
-void search_round(std::span<Search* const> searches, Evaluator& evaluator, std::vector<EvalRequest>& requests) {
+template <typename G>
+void search_round(std::span<BasicSearch<std::type_identity_t<G>>* const> searches, BasicEvaluator<G>& evaluator,
+                  std::vector<BasicEvalRequest<std::type_identity_t<G>>>& requests) {
   requests.clear();
-  for (Search* search : searches)
+  for (BasicSearch<G>* search : searches)
     if (!search->done()) search->collect_leaves(requests);
   try {
     if (!requests.empty()) evaluator.evaluate(requests);
   } catch (...) {
-    for (Search* search : searches) search->discard_pending();
+    for (BasicSearch<G>* search : searches) search->discard_pending();
     throw;
   }
-  for (Search* search : searches) search->apply_evaluations();
+  for (BasicSearch<G>* search : searches) search->apply_evaluations();
 }
 
-void run_searches(std::span<Search* const> searches, Evaluator& evaluator, const std::function<void()>& after_round) {
-  std::vector<EvalRequest> requests;
-  for (Search* search : searches) search->begin();
-  while (std::any_of(searches.begin(), searches.end(), [](const Search* search) { return !search->done(); })) {
-    search_round(searches, evaluator, requests);
+template <typename G>
+void run_searches(std::span<BasicSearch<std::type_identity_t<G>>* const> searches, BasicEvaluator<G>& evaluator,
+                  const std::function<void()>& after_round) {
+  std::vector<BasicEvalRequest<G>> requests;
+  for (BasicSearch<G>* search : searches) search->begin();
+  while (std::any_of(searches.begin(), searches.end(), [](const BasicSearch<G>* search) { return !search->done(); })) {
+    search_round<G>(searches, evaluator, requests);
     if (after_round) after_round();
   }
 }
 
-Move choose_move(const SearchResult& result, float temperature, std::mt19937_64& rng) {
+template <typename G>
+typename G::Move choose_move(const BasicSearchResult<G>& result, float temperature, std::mt19937_64& rng) {
   if (!(temperature >= 0.0f) || !std::isfinite(temperature))
     throw std::invalid_argument("temperature " + std::to_string(temperature) + " is not a finite number >= 0");
   const int most = result.visits.empty() ? 0 : *std::max_element(result.visits.begin(), result.visits.end());
@@ -352,5 +378,18 @@ Move choose_move(const SearchResult& result, float temperature, std::mt19937_64&
   std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
   return result.moves[pick(rng)];
 }
+
+// The search of each game, compiled here once.
+#define ATAXX_INSTANTIATE_SEARCH(G)                                                         \
+  template struct BasicSearchResult<G>;                                                     \
+  template class BasicSearch<G>;                                                            \
+  template void search_round<G>(std::span<BasicSearch<G>* const>, BasicEvaluator<G>&,       \
+                                std::vector<BasicEvalRequest<G>>&);                         \
+  template void run_searches<G>(std::span<BasicSearch<G>* const>, BasicEvaluator<G>&,       \
+                                const std::function<void()>&);                              \
+  template G::Move choose_move<G>(const BasicSearchResult<G>&, float, std::mt19937_64&);
+ATAXX_INSTANTIATE_SEARCH(AtaxxGame)
+ATAXX_INSTANTIATE_SEARCH(SchataxxGame)
+#undef ATAXX_INSTANTIATE_SEARCH
 
 }  // namespace ataxx

@@ -12,14 +12,15 @@
 #include <cstdint>
 #include <random>
 #include <span>
+#include <type_traits>
 #include <vector>
 
-#include "game/position.h"
 #include "mcts/evaluator.h"
 
 namespace ataxx {
 
-struct SearchParams {
+template <typename G>
+struct BasicSearchParams {
   int visits = 800;             // simulations per search (counting visits kept from reuse)
   double time_limit_s = 0.0;    // stop early after this long; 0 = no limit
   float c_puct = 1.5f;
@@ -32,10 +33,13 @@ struct SearchParams {
   int leaves_per_round = 8;       // leaves one tree sends per evaluator batch
   bool reuse_tree = true;
   std::size_t max_nodes = 20'000'000;  // the tree's memory bound (32 bytes a node): the search stops there
-  RuleSettings rules;
+  typename G::Rules rules;
 };
 
-struct SearchResult {
+template <typename G>
+struct BasicSearchResult {
+  using Move = typename G::Move;
+
   std::vector<Move> moves;    // the root's legal moves
   std::vector<int> visits;    // visits of each
   // The policy target: the visits, less the forced playouts that PUCT would not have given.
@@ -47,9 +51,17 @@ struct SearchResult {
   Move best_move() const;
 };
 
-class Search {
+template <typename G>
+class BasicSearch {
  public:
-  Search(const SearchParams& params, std::uint64_t seed);
+  using Position = typename G::Position;
+  using Move = typename G::Move;
+  using MoveList = typename G::MoveList;
+  using SearchParams = BasicSearchParams<G>;
+  using SearchResult = BasicSearchResult<G>;
+  using EvalRequest = BasicEvalRequest<G>;
+
+  BasicSearch(const SearchParams& params, std::uint64_t seed);
 
   // Starts a new tree at pos. recent_hashes (Game::recent_hashes, pos last) lets the search see
   // repetitions of earlier game positions; without it only repetitions inside the tree count.
@@ -97,7 +109,7 @@ class Search {
     std::uint32_t node = 0;
     Position position;
     MoveList moves;
-    std::array<float, kMaxMoves> priors;
+    std::array<float, G::kMaxMoves> priors;
     Wdl value;
   };
   static constexpr std::uint32_t kRoot = 0;
@@ -137,21 +149,35 @@ class Search {
 // One round: every search that is not done selects its leaves, the evaluator takes them all as
 // one batch, and they are backed up. When the evaluator throws, every search drops its pending
 // leaves and the exception goes on to the caller. `requests` is scratch space, kept for its capacity.
-void search_round(std::span<Search* const> searches, Evaluator& evaluator, std::vector<EvalRequest>& requests);
+template <typename G>
+void search_round(std::span<BasicSearch<std::type_identity_t<G>>* const> searches, BasicEvaluator<G>& evaluator,
+                  std::vector<BasicEvalRequest<std::type_identity_t<G>>>& requests);
 
 // Runs every search to its limit in rounds (begin() first); after_round, when given, runs after
 // each round of backups (progress reports).
-void run_searches(std::span<Search* const> searches, Evaluator& evaluator,
+template <typename G>
+void run_searches(std::span<BasicSearch<std::type_identity_t<G>>* const> searches, BasicEvaluator<G>& evaluator,
                   const std::function<void()>& after_round = {});
-inline SearchResult run_search(Search& search, Evaluator& evaluator) {
-  Search* one[] = {&search};
-  run_searches(one, evaluator);
+template <typename G>
+BasicSearchResult<G> run_search(BasicSearch<G>& search, BasicEvaluator<G>& evaluator) {
+  BasicSearch<G>* one[] = {&search};
+  run_searches<G>(one, evaluator);
   return search.result();
 }
 
 // Picks a move from the visit counts: the most visited at temperature 0, else with probability
 // proportional to visits^(1/temperature) (with no visits at all: the first move). Throws
 // std::invalid_argument for a negative or non-finite temperature.
-Move choose_move(const SearchResult& result, float temperature, std::mt19937_64& rng);
+template <typename G>
+typename G::Move choose_move(const BasicSearchResult<G>& result, float temperature, std::mt19937_64& rng);
+
+// Ataxx's names, which everything outside the search uses.
+using SearchParams = BasicSearchParams<AtaxxGame>;
+using SearchResult = BasicSearchResult<AtaxxGame>;
+using Search = BasicSearch<AtaxxGame>;
+
+// Compiled once, in search.cpp, for each game.
+extern template class BasicSearch<AtaxxGame>;
+extern template class BasicSearch<SchataxxGame>;
 
 }  // namespace ataxx

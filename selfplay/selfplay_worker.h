@@ -10,6 +10,7 @@
 
 #include "config/run_config.h"
 #include "mcts/evaluator.h"
+#include "mcts/search.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
@@ -32,8 +33,6 @@ struct SelfPlayBatch {
 };
 
 // Where a run's games start: each board with its share of games and its opening suite.
-struct SearchResult;
-
 // A full search's sample: its policy target as visit counts, scaled down (never clipped) so that
 // the largest fits a chunk's kMaxRecordedVisits, and every visited move keeps at least one.
 TrainingSample policy_sample(const Position& pos, const SearchResult& result);

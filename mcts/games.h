@@ -1,0 +1,38 @@
+// The games the search plays. The search, its evaluator seam and its players are written once,
+// against one of these: each names its position, move and move-list types and its rule settings,
+// and says the few facts the search needs beyond what a position does itself (generate_moves,
+// make_move, hash, side_to_move, outcome).
+#pragma once
+
+#include "game/position.h"
+#include "schataxx/position.h"
+
+namespace ataxx {
+
+struct AtaxxGame {
+  using Position = ataxx::Position;
+  using Move = ataxx::Move;
+  using MoveList = ataxx::MoveList;
+  using Rules = RuleSettings;
+  static constexpr int kMaxMoves = ataxx::kMaxMoves;
+  static Position start() { return Position::startpos(); }
+  // After such a move no earlier position can recur: a single adds a piece for good.
+  static bool is_irreversible(Move move) { return move.is_single(); }
+  static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
+  // Who wins when a repetition ends the game: the pieces are counted.
+  static Result result_on_repetition(const Position& pos) { return pos.result_by_count(); }
+};
+
+struct SchataxxGame {
+  using Position = schataxx::Position;
+  using Move = schataxx::Move;
+  using MoveList = schataxx::MoveList;
+  using Rules = schataxx::Rules;
+  static constexpr int kMaxMoves = schataxx::kMaxMoves;
+  static Position start() { return Position::startpos(); }
+  static bool is_irreversible(Move move) { return move.is_drop(); }  // a stock changes for good
+  static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
+  static Result result_on_repetition(const Position& pos) { return pos.result_by_area(); }
+};
+
+}  // namespace ataxx
