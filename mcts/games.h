@@ -1,15 +1,16 @@
 // The games the search plays. The search, its evaluator seam and its players are written once,
-// against one of these: each names its position, move and move-list types and its rule settings,
+// against one of these: each names its game, position, move and move-list types and its rules,
 // and says the few facts the search needs beyond what a position does itself (generate_moves,
 // make_move, hash, side_to_move, outcome).
 #pragma once
 
-#include "game/position.h"
-#include "schataxx/position.h"
+#include "game/game.h"
+#include "schataxx/game.h"
 
 namespace ataxx {
 
 struct AtaxxGame {
+  using Game = ataxx::Game;
   using Position = ataxx::Position;
   using Move = ataxx::Move;
   using MoveList = ataxx::MoveList;
@@ -24,6 +25,7 @@ struct AtaxxGame {
 };
 
 struct SchataxxGame {
+  using Game = schataxx::Game;
   using Position = schataxx::Position;
   using Move = schataxx::Move;
   using MoveList = schataxx::MoveList;

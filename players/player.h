@@ -10,9 +10,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "game/game.h"
+#include "mcts/games.h"
 
 namespace ataxx {
 
@@ -40,17 +42,24 @@ struct MoveLimits {
 };
 
 // What a player can say about its last move (UAI info lines, interactive play).
-struct MoveReport {
+template <typename G>
+struct BasicMoveReport {
   int depth = 0;
   std::uint64_t nodes = 0;
   double seconds = 0;
   int score_cp = 0;  // from the mover's view
-  std::vector<Move> pv;
+  std::vector<typename G::Move> pv;
 };
 
-class Player {
+// A player of one game (mcts/games.h).
+template <typename G>
+class BasicPlayer {
  public:
-  virtual ~Player() = default;
+  using Game = typename G::Game;
+  using Move = typename G::Move;
+  using MoveReport = BasicMoveReport<G>;
+
+  virtual ~BasicPlayer() = default;
   // Applies to the following choose_move calls.
   virtual void set_limits(const MoveLimits&) {}
   virtual MoveReport last_report() const { return {}; }
@@ -64,6 +73,9 @@ class Player {
  protected:
   std::function<void(const MoveReport&)> progress_;
 };
+
+using MoveReport = BasicMoveReport<AtaxxGame>;
+using Player = BasicPlayer<AtaxxGame>;
 
 // "kind:key=value,key=value". Each option must be read exactly once by the player's factory;
 // finish() rejects the ones nobody read, naming them.
@@ -91,13 +103,18 @@ class PlayerSpec {
 // (the game is over by its position).
 MoveList legal_moves(const Game& game);
 
-// A factory for a player kind: consumes the options it knows from the spec.
-using PlayerFactory = std::function<std::unique_ptr<Player>(PlayerSpec&)>;
+// A factory for a player kind of a game: consumes the options it knows from the spec.
+template <typename G>
+using BasicPlayerFactory = std::function<std::unique_ptr<BasicPlayer<G>>(PlayerSpec&)>;
+using PlayerFactory = BasicPlayerFactory<AtaxxGame>;
 // Adds a kind (tests add scripted players this way).
-void register_player_kind(const std::string& kind, PlayerFactory factory);
+template <typename G = AtaxxGame>
+void register_player_kind(const std::string& kind, std::type_identity_t<BasicPlayerFactory<G>> factory);
 
-// Throws std::invalid_argument for an unknown kind, unknown option or out-of-range value.
-std::unique_ptr<Player> make_player(std::string_view spec);
+// Throws std::invalid_argument for an unknown kind, unknown option or out-of-range value. Each
+// game has its own kinds (players/baseline_players.h, players/schataxx_players.h).
+template <typename G = AtaxxGame>
+std::unique_ptr<BasicPlayer<G>> make_player(std::string_view spec);
 
 // Where a match gets its players, one for each of its threads: a spec, as users write them, or
 // code (a run's networks, whose model paths never go through a spec, where a ',' or '=' in the

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "players/baseline_players.h"
+#include "players/schataxx_players.h"
 #include "players/player.h"
 #include "util/text.h"
 
@@ -13,13 +14,15 @@ namespace {
   throw std::invalid_argument("player '" + spec + "': " + what);
 }
 
+template <typename G>
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, PlayerFactory> factories;
+  std::map<std::string, BasicPlayerFactory<G>> factories;
 };
 
-Registry& registry() {
-  static Registry instance;
+template <typename G>
+Registry<G>& registry() {
+  static Registry<G> instance;
   static std::once_flag builtins;
   std::call_once(builtins, [] { register_builtin_players(instance.factories); });
   return instance;
@@ -87,17 +90,19 @@ MoveList legal_moves(const Game& game) {
   return moves;
 }
 
-void register_player_kind(const std::string& kind, PlayerFactory factory) {
-  Registry& r = registry();
+template <typename G>
+void register_player_kind(const std::string& kind, std::type_identity_t<BasicPlayerFactory<G>> factory) {
+  Registry<G>& r = registry<G>();
   std::lock_guard lock(r.mutex);
   r.factories[kind] = std::move(factory);
 }
 
-std::unique_ptr<Player> make_player(std::string_view text) {
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> make_player(std::string_view text) {
   PlayerSpec spec(text);
-  PlayerFactory factory;
+  BasicPlayerFactory<G> factory;
   {
-    Registry& r = registry();
+    Registry<G>& r = registry<G>();
     std::lock_guard lock(r.mutex);
     const auto it = r.factories.find(spec.kind());
     if (it == r.factories.end()) {
@@ -111,6 +116,11 @@ std::unique_ptr<Player> make_player(std::string_view text) {
   spec.finish();
   return player;
 }
+
+template void register_player_kind<AtaxxGame>(const std::string&, std::type_identity_t<BasicPlayerFactory<AtaxxGame>>);
+template void register_player_kind<SchataxxGame>(const std::string&, std::type_identity_t<BasicPlayerFactory<SchataxxGame>>);
+template std::unique_ptr<BasicPlayer<AtaxxGame>> make_player<AtaxxGame>(std::string_view);
+template std::unique_ptr<BasicPlayer<SchataxxGame>> make_player<SchataxxGame>(std::string_view);
 
 PlayerSource::PlayerSource(std::string spec) : name(std::move(spec)) {
   make = [text = name] { return make_player(text); };

@@ -1,0 +1,133 @@
+#include "players/schataxx_players.h"
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <stdexcept>
+
+namespace ataxx {
+namespace {
+
+using schataxx::Move;
+using schataxx::MoveList;
+using schataxx::Position;
+
+MoveList legal_moves(const schataxx::Game& game) {
+  MoveList moves;
+  if (!game.outcome().is_over()) game.position().generate_moves(moves);
+  if (moves.empty()) throw std::logic_error("asked for a move in a finished game: " + game.position().fen());
+  return moves;
+}
+
+// Picks uniformly among the moves whose score is the largest (reservoir sampling).
+template <typename Score>
+Move best_of(const MoveList& moves, Score score, std::mt19937_64& rng) {
+  Move best = moves[0];
+  int best_score = 0, ties = 0;
+  for (const Move move : moves) {
+    const int value = score(move);
+    if (ties == 0 || value > best_score) {
+      best = move;
+      best_score = value;
+      ties = 1;
+    } else if (value == best_score && std::uniform_int_distribution<int>(0, ties++)(rng) == 0) {
+      best = move;
+    }
+  }
+  return best;
+}
+
+class RandomSchataxxPlayer final : public SchataxxPlayer {
+ public:
+  void new_game(std::uint64_t seed) override { rng_.seed(seed); }
+  Move choose_move(const schataxx::Game& game) override {
+    const MoveList moves = legal_moves(game);
+    return moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng_)];
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+class GreedySchataxxPlayer final : public SchataxxPlayer {
+ public:
+  void new_game(std::uint64_t seed) override { rng_.seed(seed); }
+  Move choose_move(const schataxx::Game& game) override {
+    const Position& pos = game.position();
+    return best_of(legal_moves(game), [&](Move move) {
+      Position child = pos;
+      child.make_move(move);
+      return child.area(pos.side_to_move());
+    }, rng_);
+  }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+// Plain negamax with alpha-beta to a fixed depth; a finished game scores by its result, sooner
+// wins first. Ties at the root are broken at random.
+class AlphaBetaSchataxxPlayer final : public SchataxxPlayer {
+ public:
+  explicit AlphaBetaSchataxxPlayer(int depth) : depth_(depth) {}
+  void new_game(std::uint64_t seed) override { rng_.seed(seed); }
+  Move choose_move(const schataxx::Game& game) override {
+    const Position& pos = game.position();
+    rules_ = game.rules();
+    nodes_ = 0;
+    const Move move = best_of(legal_moves(game), [&](Move move) {
+      Position child = pos;
+      child.make_move(move);
+      return -negamax(child, depth_ - 1, -kWin, kWin, 1);
+    }, rng_);
+    report_.depth = depth_;
+    report_.nodes = nodes_;
+    return move;
+  }
+  MoveReport last_report() const override { return report_; }
+
+ private:
+  static constexpr int kWin = 1'000'000;
+
+  int negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
+    ++nodes_;
+    const Outcome outcome = pos.outcome(rules_);
+    if (outcome.is_over()) {
+      const int result = result_for(pos.side_to_move(), outcome.result);
+      return result * (kWin - ply);
+    }
+    if (depth == 0) return schataxx_evaluation(pos);
+    MoveList moves;
+    pos.generate_moves(moves);
+    for (const Move move : moves) {
+      Position child = pos;
+      child.make_move(move);
+      alpha = std::max(alpha, -negamax(child, depth - 1, -beta, -alpha, ply + 1));
+      if (alpha >= beta) break;
+    }
+    return alpha;
+  }
+
+  int depth_;
+  schataxx::Rules rules_;
+  std::mt19937_64 rng_;
+  std::uint64_t nodes_ = 0;
+  MoveReport report_;
+};
+
+}  // namespace
+
+int schataxx_evaluation(const schataxx::Position& pos) {
+  const Color us = pos.side_to_move();
+  return 10 * (pos.area(us) - pos.area(~us)) + popcount(pos.men(us)) - popcount(pos.men(~us));
+}
+
+void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxGame>>& factories) {
+  factories["random"] = [](PlayerSpec&) { return std::make_unique<RandomSchataxxPlayer>(); };
+  factories["greedy"] = [](PlayerSpec&) { return std::make_unique<GreedySchataxxPlayer>(); };
+  factories["alphabeta"] = [](PlayerSpec& spec) {
+    return std::make_unique<AlphaBetaSchataxxPlayer>(spec.get_int("depth", 2, 1, 6));
+  };
+}
+
+}  // namespace ataxx

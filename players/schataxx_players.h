@@ -1,0 +1,20 @@
+// Schataxx's baselines, made from the same specs as Ataxx's: `random`, `greedy` (the largest area
+// after the move, ties at random) and `alphabeta[:depth=D]` (negamax on area, then men).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "players/player.h"
+
+namespace ataxx {
+
+using SchataxxPlayer = BasicPlayer<SchataxxGame>;
+
+// The evaluation of the alpha-beta baseline, from the side to move's view: its area less the
+// other side's, ten points a square, plus its men less the other side's.
+int schataxx_evaluation(const schataxx::Position& pos);
+
+void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxGame>>& factories);
+
+}  // namespace ataxx

@@ -1,0 +1,54 @@
+#include "players/schataxx_players.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace ataxx {
+namespace {
+
+// Games between two Schataxx players from the start, each side playing x (White) in half of them;
+// returns the first player's points (1 a win, 0.5 a draw).
+double play_games(const std::string& first, const std::string& second, int games) {
+  double points = 0;
+  for (int g = 0; g < games; ++g) {
+    auto a = make_player<SchataxxGame>(first), b = make_player<SchataxxGame>(second);
+    a->new_game(2 * g + 1);
+    b->new_game(2 * g + 2);
+    const bool first_is_white = g % 2 == 0;
+    schataxx::Game game;
+    while (!game.outcome().is_over()) {
+      const bool white_to_move = game.position().side_to_move() == schataxx::kWhite;
+      SchataxxPlayer& mover = white_to_move == first_is_white ? *a : *b;
+      game.play(mover.choose_move(game));
+    }
+    points += (result_for(first_is_white ? Color::kX : Color::kO, game.outcome().result) + 1) / 2.0;
+  }
+  return points;
+}
+
+TEST(SchataxxPlayers, SpecsMakeTheBaselinesAndRefuseOthers) {
+  for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=1"})
+    EXPECT_NO_THROW(make_player<SchataxxGame>(spec)) << spec;
+  EXPECT_THROW(make_player<SchataxxGame>("alphabeta:depth=9"), std::invalid_argument);
+  EXPECT_THROW(make_player<SchataxxGame>("nn:model=x.net"), std::invalid_argument);  // not yet a Schataxx kind
+  EXPECT_THROW(make_player<SchataxxGame>("greedy:depth=2"), std::invalid_argument);
+}
+
+TEST(SchataxxPlayers, EachBaselineBeatsTheOneBelowIt) {
+  EXPECT_GE(play_games("greedy", "random", 20), 18.0);
+  EXPECT_GE(play_games("alphabeta:depth=2", "greedy", 10), 7.0);
+}
+
+TEST(SchataxxPlayers, AlphaBetaTakesAKingWhenItCan) {
+  auto player = make_player<SchataxxGame>("alphabeta:depth=2");
+  player->new_game(1);
+  const schataxx::Game game(schataxx::Position::from_fen(
+      "k7/2N5/8/8/8/8/8/K6n[QRRBBNPPPPPPPPqrrbbnpppppppp] w - - 0 1"));
+  schataxx::Position after = game.position();
+  after.make_move(player->choose_move(game));
+  EXPECT_EQ(after.outcome().reason, EndReason::kKingTurned) << after.fen();
+}
+
+}  // namespace
+}  // namespace ataxx
