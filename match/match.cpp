@@ -21,8 +21,9 @@ std::uint64_t game_seed(std::uint64_t match_seed, int index, int player) {
 }
 
 // A game lost before its first move: the player of colour `loser` could not start one.
-GameRecord forfeit_before_start(const Position& start, Color loser, const std::string& why) {
-  GameRecord record;
+template <typename G>
+BasicGameRecord<G> forfeit_before_start(const typename G::Position& start, Color loser, const std::string& why) {
+  BasicGameRecord<G> record;
   record.start = start;
   record.outcome = {win_for(~loser), EndReason::kNone};
   record.failure = std::string(loser == Color::kX ? "x" : "o") + " failed to start a game: " + why;
@@ -51,15 +52,13 @@ std::string to_string(const TimeControl& time_control) {
   return time_control.increment_ms == 0 ? base : base + "+" + seconds(time_control.increment_ms);
 }
 
-double GameRecord::player1_score() const {
-  return (result_for(player1_is_x ? Color::kX : Color::kO, outcome.result) + 1) / 2.0;
-}
-
-GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules,
-                     const std::optional<TimeControl>& time_control, const std::function<bool()>& stopped) {
-  GameRecord record;
+template <typename G>
+BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::type_identity_t<typename G::Position>& start,
+                             const std::type_identity_t<typename G::Rules>& rules,
+                             const std::optional<TimeControl>& time_control, const std::function<bool()>& stopped) {
+  BasicGameRecord<G> record;
   record.start = start;
-  Game game(start, rules);
+  typename G::Game game(start, rules);
   int clock_ms[2] = {0, 0};  // by colour, when timed
   if (time_control) clock_ms[0] = clock_ms[1] = time_control->base_ms;
   while (!game.outcome().is_over()) {
@@ -69,7 +68,7 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
     }
     const Color mover = game.position().side_to_move();
     const char* mover_name = mover == Color::kX ? "x" : "o";
-    Player& player = mover == Color::kX ? x : o;
+    BasicPlayer<G>& player = mover == Color::kX ? x : o;
     int& own_clock = clock_ms[mover == Color::kX ? 0 : 1];
     if (time_control) {
       MoveLimits limits;
@@ -78,7 +77,7 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
       limits.clock.opponent_ms = clock_ms[mover == Color::kX ? 1 : 0];
       player.set_limits(limits);
     }
-    Move move;
+    typename G::Move move;
     const auto started = std::chrono::steady_clock::now();
     try {
       move = player.choose_move(game);
@@ -98,7 +97,7 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
       own_clock = std::max(0, own_clock - static_cast<int>(used.count())) + time_control->increment_ms;
     }
     if (!game.position().is_legal(move)) {
-      record.failure = std::string(mover_name) + " played the illegal move " + to_string(move, game.position().board()) +
+      record.failure = std::string(mover_name) + " played the illegal move " + G::move_text(move, game.position()) +
                        " in " + game.position().fen();
       record.outcome = {win_for(~mover), EndReason::kNone};
       break;
@@ -111,39 +110,42 @@ GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSett
 }
 
 // Plays game `index` of the match; a player that cannot even start it forfeits it.
-GameRecord play_match_game(const MatchConfig& config, int index, Player& player1, Player& player2) {
+template <typename G>
+BasicGameRecord<G> play_match_game(const BasicMatchConfig<G>& config, int index, BasicPlayer<G>& player1,
+                                   BasicPlayer<G>& player2) {
   const bool player1_is_x = index % 2 == 0;
-  const Position& start = config.openings[(index / 2) % config.openings.size()];
-  GameRecord record;
+  const typename G::Position& start = config.openings[(index / 2) % config.openings.size()];
+  BasicGameRecord<G> record;
   try {
     player1.new_game(game_seed(config.seed, index, 1));
     try {
       player2.new_game(game_seed(config.seed, index, 2));
     } catch (const std::exception& e) {
-      record = forfeit_before_start(start, player1_is_x ? Color::kO : Color::kX, e.what());
+      record = forfeit_before_start<G>(start, player1_is_x ? Color::kO : Color::kX, e.what());
     }
   } catch (const std::exception& e) {
-    record = forfeit_before_start(start, player1_is_x ? Color::kX : Color::kO, e.what());
+    record = forfeit_before_start<G>(start, player1_is_x ? Color::kX : Color::kO, e.what());
   }
   if (record.failure.empty()) {
-    record = player1_is_x ? play_game(player1, player2, start, config.rules, config.time_control, config.stopped)
-                          : play_game(player2, player1, start, config.rules, config.time_control, config.stopped);
+    record = player1_is_x ? play_game<G>(player1, player2, start, config.rules, config.time_control, config.stopped)
+                          : play_game<G>(player2, player1, start, config.rules, config.time_control, config.stopped);
   }
   record.index = index;
   record.player1_is_x = player1_is_x;
   return record;
 }
 
-void MatchTally::add(const GameRecord& game) {
-  const double points = game.player1_score();
+void MatchTally::add_points(double points) {
   (points == 1.0 ? score.wins : points == 0.0 ? score.losses : score.draws) += 1;
   if (!sprt || verdict != SprtVerdict::kContinue) return;
   llr = sprt_llr(score, sprt->elo0, sprt->elo1);
   verdict = sprt_verdict(score, *sprt);
 }
 
-MatchResult run_match(const MatchConfig& config,
-                      const std::function<void(const GameRecord&, const MatchScore&)>& on_game) {
+template <typename G>
+BasicMatchResult<G> run_match(
+    const BasicMatchConfig<G>& config,
+    const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game) {
   if (config.openings.empty()) throw std::invalid_argument("match: no openings");
   if (config.games < 1) throw std::invalid_argument("match: the number of games must be at least 1");
   // Made up front so that a bad spec fails before any game starts.
@@ -152,7 +154,7 @@ MatchResult run_match(const MatchConfig& config,
 
   MatchTally tally;
   tally.sprt = config.sprt;
-  std::vector<std::optional<GameRecord>> games(config.games);
+  std::vector<std::optional<BasicGameRecord<G>>> games(config.games);
   std::mutex mutex;  // guards tally and games
   std::atomic<int> next_game{0};
   std::atomic<bool> stop{false};  // a verdict was reached, or a thread failed
@@ -162,7 +164,7 @@ MatchResult run_match(const MatchConfig& config,
       auto player2 = config.player2.make();
       for (int index = next_game++; index < config.games && !stop; index = next_game++) {
         if (config.stopped && config.stopped()) break;
-        GameRecord record = play_match_game(config, index, *player1, *player2);
+        BasicGameRecord<G> record = play_match_game<G>(config, index, *player1, *player2);
         if (record.interrupted) break;
         std::lock_guard lock(mutex);
         tally.add(record);
@@ -176,12 +178,22 @@ MatchResult run_match(const MatchConfig& config,
   };
   run_in_parallel(std::clamp(config.concurrency, 1, config.games), play, [&] { stop = true; });
 
-  MatchResult result{tally.score, {}, tally.verdict, tally.llr};
+  BasicMatchResult<G> result{tally.score, {}, tally.verdict, tally.llr};
   for (auto& game : games)
     if (game) result.games.push_back(std::move(*game));
   result.stopped = tally.verdict == SprtVerdict::kContinue && static_cast<int>(result.games.size()) < config.games;
   return result;
 }
+
+// The match of each game, compiled here once.
+#define ATAXX_INSTANTIATE_MATCH(G)                                                                          \
+  template BasicGameRecord<G> play_game<G>(BasicPlayer<G>&, BasicPlayer<G>&, const G::Position&, const G::Rules&, \
+                                           const std::optional<TimeControl>&, const std::function<bool()>&);    \
+  template BasicMatchResult<G> run_match<G>(const BasicMatchConfig<G>&,                                      \
+                                            const std::function<void(const BasicGameRecord<G>&, const MatchScore&)>&);
+ATAXX_INSTANTIATE_MATCH(AtaxxGame)
+ATAXX_INSTANTIATE_MATCH(SchataxxGame)
+#undef ATAXX_INSTANTIATE_MATCH
 
 std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
                    const std::string& event, const std::optional<TimeControl>& time_control) {

@@ -6,25 +6,30 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "game/game.h"
-#include "stats/elo.h"
 #include "players/player.h"
+#include "stats/elo.h"
 
 namespace ataxx {
 
-struct GameRecord {
+// Everything below is written once for every game (mcts/games.h); the names without "Basic" are
+// Ataxx's. x is the side that moves first (White in Schataxx).
+template <typename G>
+struct BasicGameRecord {
   int index = 0;             // game number in the match, from 0
   bool player1_is_x = true;
-  Position start;
-  std::vector<Move> moves;
+  typename G::Position start;
+  std::vector<typename G::Move> moves;
   Outcome outcome;
   std::string failure;       // why a player forfeited, if one did
   bool interrupted = false;  // the match was stopped before the game ended: it has no result
   // From player 1's view: 1 win, 0.5 draw, 0 loss.
-  double player1_score() const;
+  double player1_score() const { return (result_for(player1_is_x ? Color::kX : Color::kO, outcome.result) + 1) / 2.0; }
 };
+using GameRecord = BasicGameRecord<AtaxxGame>;
 
 // A game clock for each side: base time, plus the increment after each move.
 struct TimeControl {
@@ -40,27 +45,32 @@ TimeControl parse_time_control(const std::string& text);
 // The same notation back, as PGN's TimeControl tag holds it: "10+0.1", "0.5".
 std::string to_string(const TimeControl& time_control);
 
-struct MatchConfig {
-  PlayerSource player1;
-  PlayerSource player2;
+template <typename G>
+struct BasicMatchConfig {
+  BasicPlayerSource<G> player1;
+  BasicPlayerSource<G> player2;
   int games = 100;
-  std::vector<Position> openings;  // game i starts from openings[(i / 2) % size]
+  std::vector<typename G::Position> openings;  // game i starts from openings[(i / 2) % size]
   int concurrency = 1;
   std::uint64_t seed = 1;
-  RuleSettings rules;
+  typename G::Rules rules;
   std::optional<SprtParams> sprt;
   std::optional<TimeControl> time_control;  // none: each player's own budget per move
   // Asked between moves: once it says so the match ends, its unfinished games left out.
   std::function<bool()> stopped;
 };
 
-struct MatchResult {
-  MatchScore score;               // every game played, those finished after a verdict too
-  std::vector<GameRecord> games;  // in order of index
+using MatchConfig = BasicMatchConfig<AtaxxGame>;
+
+template <typename G>
+struct BasicMatchResult {
+  MatchScore score;                         // every game played, those finished after a verdict too
+  std::vector<BasicGameRecord<G>> games;    // in order of index
   SprtVerdict verdict = SprtVerdict::kContinue;
   double llr = 0.0;               // the SPRT's log-likelihood ratio when it decided (or at the end)
   bool stopped = false;           // config.stopped ended it before its games were played
 };
+using MatchResult = BasicMatchResult<AtaxxGame>;
 
 // The running score of a match. The SPRT verdict, once reached, is final: games that were still
 // being played when it came count in the score but cannot take it back.
@@ -69,24 +79,32 @@ struct MatchTally {
   MatchScore score;
   SprtVerdict verdict = SprtVerdict::kContinue;
   double llr = 0.0;
-  void add(const GameRecord& game);
+  template <typename G>
+  void add(const BasicGameRecord<G>& game) {
+    add_points(game.player1_score());
+  }
+  void add_points(double player1_points);
 };
 
 // Plays one game from start; the players have had new_game() called. With a time control each
 // player is given its clock before each move, and a player whose move takes longer than the time
 // it has left loses the game on time.
 // `stopped`, asked before each move, ends the game unfinished (interrupted).
-GameRecord play_game(Player& x, Player& o, const Position& start, const RuleSettings& rules,
-                     const std::optional<TimeControl>& time_control = std::nullopt,
-                     const std::function<bool()>& stopped = {});
+template <typename G>
+BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::type_identity_t<typename G::Position>& start,
+                             const std::type_identity_t<typename G::Rules>& rules,
+                             const std::optional<TimeControl>& time_control = std::nullopt,
+                             const std::function<bool()>& stopped = {});
 
 // on_game runs after each game, one call at a time, with the running score. Throws
 // std::runtime_error naming the match when a game thread fails (a player that cannot be made,
 // a failing on_game); a player that fails inside a game only loses that game.
-MatchResult run_match(const MatchConfig& config,
-                      const std::function<void(const GameRecord&, const MatchScore&)>& on_game = {});
+template <typename G>
+BasicMatchResult<G> run_match(
+    const BasicMatchConfig<G>& config,
+    const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game = {});
 
-// The game as PGN, as the Ataxx tool chain writes it (x is Black and moves first); a TimeControl
+// An Ataxx game as PGN, as the Ataxx tool chain writes it (x is Black and moves first); a TimeControl
 // tag when the game was played on a clock.
 std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
                    const std::string& event, const std::optional<TimeControl>& time_control = std::nullopt);

@@ -4,6 +4,8 @@
 // make_move, hash, side_to_move, outcome).
 #pragma once
 
+#include <string>
+
 #include "game/game.h"
 #include "schataxx/game.h"
 
@@ -22,6 +24,7 @@ struct AtaxxGame {
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
   // Who wins when a repetition ends the game: the pieces are counted.
   static Result result_on_repetition(const Position& pos) { return pos.result_by_count(); }
+  static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
 };
 
 struct SchataxxGame {
@@ -35,6 +38,7 @@ struct SchataxxGame {
   static bool is_irreversible(Move move) { return move.is_drop(); }  // a stock changes for good
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
   static Result result_on_repetition(const Position& pos) { return pos.result_by_area(); }
+  static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
 };
 
 }  // namespace ataxx

@@ -119,15 +119,18 @@ std::unique_ptr<BasicPlayer<G>> make_player(std::string_view spec);
 // Where a match gets its players, one for each of its threads: a spec, as users write them, or
 // code (a run's networks, whose model paths never go through a spec, where a ',' or '=' in the
 // path would change its meaning).
-struct PlayerSource {
+template <typename G>
+struct BasicPlayerSource {
   std::string name;  // the spec itself, for a spec
-  std::function<std::unique_ptr<Player>()> make;
+  std::function<std::unique_ptr<BasicPlayer<G>>()> make;
 
-  PlayerSource() = default;
-  PlayerSource(std::string spec);  // NOLINT(google-explicit-constructor): a spec is a source
-  PlayerSource(const char* spec) : PlayerSource(std::string(spec)) {}  // NOLINT(google-explicit-constructor)
-  PlayerSource(std::string name, std::function<std::unique_ptr<Player>()> make)
+  BasicPlayerSource() = default;
+  BasicPlayerSource(std::string spec)  // NOLINT(google-explicit-constructor): a spec is a source
+      : name(std::move(spec)), make([text = name] { return make_player<G>(text); }) {}
+  BasicPlayerSource(const char* spec) : BasicPlayerSource(std::string(spec)) {}  // NOLINT(google-explicit-constructor)
+  BasicPlayerSource(std::string name, std::function<std::unique_ptr<BasicPlayer<G>>()> make)
       : name(std::move(name)), make(std::move(make)) {}
 };
+using PlayerSource = BasicPlayerSource<AtaxxGame>;
 
 }  // namespace ataxx

@@ -122,8 +122,4 @@ template void register_player_kind<SchataxxGame>(const std::string&, std::type_i
 template std::unique_ptr<BasicPlayer<AtaxxGame>> make_player<AtaxxGame>(std::string_view);
 template std::unique_ptr<BasicPlayer<SchataxxGame>> make_player<SchataxxGame>(std::string_view);
 
-PlayerSource::PlayerSource(std::string spec) : name(std::move(spec)) {
-  make = [text = name] { return make_player(text); };
-}
-
 }  // namespace ataxx

@@ -296,5 +296,28 @@ TEST(Openings, FileRoundTripAndErrors) {
   }
 }
 
+// The same match runner plays Schataxx: its players from Schataxx's specs, both colours, in parallel.
+TEST(Match, TheSameRunnerPlaysSchataxx) {
+  BasicMatchConfig<SchataxxGame> config;
+  config.player1 = "alphabeta:depth=2";
+  config.player2 = "greedy";
+  config.games = 8;
+  config.concurrency = 2;
+  config.openings = {schataxx::Position::startpos(), schataxx::Position::startpos(schataxx::Variant::kBalanced)};
+  std::vector<int> seen;
+  const BasicMatchResult<SchataxxGame> result =
+      run_match(config, [&](const BasicGameRecord<SchataxxGame>& game, const MatchScore&) { seen.push_back(game.index); });
+  ASSERT_EQ(result.games.size(), 8U);
+  EXPECT_EQ(seen.size(), 8U);
+  for (const auto& game : result.games) {
+    EXPECT_EQ(game.failure, "");
+    EXPECT_TRUE(game.outcome.is_over());
+    EXPECT_EQ(game.start, config.openings[(game.index / 2) % 2]);
+  }
+  EXPECT_GE(result.score.wins, 6);
+  config.player2 = "nn:model=x.net";  // not a Schataxx kind (yet)
+  EXPECT_THROW(run_match(config), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ataxx
