@@ -8,15 +8,18 @@
 
 namespace ataxx {
 
-MctsPlayer::MctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator)
+template <typename G>
+BasicMctsPlayer<G>::BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator)
     : evaluator_(std::move(evaluator)), search_(params, 0), base_params_(params) {}
 
-void MctsPlayer::new_game(std::uint64_t seed) {
+template <typename G>
+void BasicMctsPlayer<G>::new_game(std::uint64_t seed) {
   search_ = Search(base_params_, seed);
   moves_followed_ = 0;
 }
 
-void MctsPlayer::follow(const Game& game) {
+template <typename G>
+void BasicMctsPlayer<G>::follow(const Game& game) {
   const auto& moves = game.moves();
   const bool continues = moves_followed_ > 0 && moves_followed_ <= moves.size();
   if (continues) {
@@ -26,7 +29,8 @@ void MctsPlayer::follow(const Game& game) {
     search_.set_root(game.position(), game.recent_hashes());
 }
 
-Move MctsPlayer::choose_move(const Game& game) {
+template <typename G>
+typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
   follow(game);
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.
@@ -51,10 +55,10 @@ Move MctsPlayer::choose_move(const Game& game) {
     const auto now = std::chrono::steady_clock::now();
     if (now - last_progress < std::chrono::milliseconds(500)) return;
     last_progress = now;
-    progress_(report_of(search_.result()));
+    this->progress_(report_of(search_.result()));
   };
   Search* searches[] = {&search_};
-  run_searches(searches, *evaluator_, progress_ ? std::function<void()>(progress) : std::function<void()>());
+  run_searches(searches, *evaluator_, this->progress_ ? std::function<void()>(progress) : std::function<void()>());
   last_result_ = search_.result();
   report_ = report_of(last_result_);
   const Move move = last_result_.best_move();
@@ -63,8 +67,9 @@ Move MctsPlayer::choose_move(const Game& game) {
   return move;
 }
 
-SearchParams read_search_params(PlayerSpec& spec, int default_visits) {
-  SearchParams params;
+template <typename G>
+BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits) {
+  BasicSearchParams<G> params;
   params.visits = spec.get_int("visits", default_visits, 1, 100'000'000);
   params.time_limit_s = spec.get_int("time", 0, 0, 3'600'000) / 1000.0;
   params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, 100.0));
@@ -73,5 +78,10 @@ SearchParams read_search_params(PlayerSpec& spec, int default_visits) {
   params.reuse_tree = spec.get_int("reuse", 1, 0, 1) == 1;
   return params;
 }
+
+template class BasicMctsPlayer<AtaxxGame>;
+template class BasicMctsPlayer<SchataxxGame>;
+template BasicSearchParams<AtaxxGame> read_search_params<AtaxxGame>(PlayerSpec&, int);
+template BasicSearchParams<SchataxxGame> read_search_params<SchataxxGame>(PlayerSpec&, int);
 
 }  // namespace ataxx

@@ -8,9 +8,18 @@
 
 namespace ataxx {
 
-class MctsPlayer final : public Player {
+template <typename G>
+class BasicMctsPlayer final : public BasicPlayer<G> {
  public:
-  MctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator);
+  using Game = typename G::Game;
+  using Move = typename G::Move;
+  using MoveReport = BasicMoveReport<G>;
+  using SearchParams = BasicSearchParams<G>;
+  using SearchResult = BasicSearchResult<G>;
+  using Search = BasicSearch<G>;
+  using Evaluator = BasicEvaluator<G>;
+
+  BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator);
   void new_game(std::uint64_t seed) override;
   void set_limits(const MoveLimits& limits) override { limits_ = limits; }
   Move choose_move(const Game& game) override;
@@ -32,8 +41,13 @@ class MctsPlayer final : public Player {
   MoveReport report_;
 };
 
+using MctsPlayer = BasicMctsPlayer<AtaxxGame>;
+extern template class BasicMctsPlayer<AtaxxGame>;
+extern template class BasicMctsPlayer<SchataxxGame>;
+
 // Reads the search options shared by every MCTS-based player spec:
 // visits, time (ms), cpuct, fpu, batch (leaves per round), reuse (0/1).
-SearchParams read_search_params(PlayerSpec& spec, int default_visits = 800);
+template <typename G = AtaxxGame>
+BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits = 800);
 
 }  // namespace ataxx

@@ -1,9 +1,12 @@
 #include "players/schataxx_players.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <random>
 #include <stdexcept>
+
+#include "players/mcts_player.h"
 
 namespace ataxx {
 namespace {
@@ -115,6 +118,29 @@ class AlphaBetaSchataxxPlayer final : public SchataxxPlayer {
   MoveReport report_;
 };
 
+// Uniform priors; the value grows with the side to move's lead in area (the `mcts` baseline).
+class AreaEvaluator final : public BasicEvaluator<SchataxxGame> {
+ public:
+  void evaluate(std::span<const BasicEvalRequest<SchataxxGame>> batch) override {
+    for (const auto& request : batch) {
+      std::fill(request.priors.begin(), request.priors.end(), 1.0f / request.moves.size());
+      const Position& pos = *request.position;
+      const float lead = std::tanh(static_cast<float>(pos.area(pos.side_to_move()) - pos.area(~pos.side_to_move())) / 8);
+      *request.value = Wdl{.win = std::max(lead, 0.0f), .draw = 1 - std::abs(lead), .loss = std::max(-lead, 0.0f)};
+    }
+  }
+};
+
+class UniformEvaluator final : public BasicEvaluator<SchataxxGame> {
+ public:
+  void evaluate(std::span<const BasicEvalRequest<SchataxxGame>> batch) override {
+    for (const auto& request : batch) {
+      std::fill(request.priors.begin(), request.priors.end(), 1.0f / request.moves.size());
+      *request.value = Wdl{};
+    }
+  }
+};
+
 }  // namespace
 
 int schataxx_evaluation(const schataxx::Position& pos) {
@@ -127,6 +153,15 @@ void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxG
   factories["greedy"] = [](PlayerSpec&) { return std::make_unique<GreedySchataxxPlayer>(); };
   factories["alphabeta"] = [](PlayerSpec& spec) {
     return std::make_unique<AlphaBetaSchataxxPlayer>(spec.get_int("depth", 2, 1, 6));
+  };
+  factories["mcts"] = [](PlayerSpec& spec) {
+    const BasicSearchParams<SchataxxGame> params = read_search_params<SchataxxGame>(spec);
+    const std::string eval = spec.get_string("eval", "area");
+    std::shared_ptr<BasicEvaluator<SchataxxGame>> evaluator;
+    if (eval == "area") evaluator = std::make_shared<AreaEvaluator>();
+    else if (eval == "uniform") evaluator = std::make_shared<UniformEvaluator>();
+    else throw std::invalid_argument("player '" + spec.text() + "': eval must be area or uniform");
+    return std::make_unique<BasicMctsPlayer<SchataxxGame>>(params, std::move(evaluator));
   };
 }
 

@@ -22,17 +22,16 @@ int expected_moves_left(const Position& position) {
                     kMaxMovesLeft);
 }
 
-int plan_move_time(const Position& position, const GameClock& clock) {
-  const long long remaining = std::max(0, clock.own_ms);
-  const long long moves = clock.moves_to_go > 0 ? std::min(clock.moves_to_go, expected_moves_left(position))
-                                                : expected_moves_left(position);
-  const long long planned = remaining / moves + static_cast<long long>(std::max(0, clock.own_increment_ms)) * 3 / 4;
-  return static_cast<int>(std::max<long long>(1, std::min(planned, remaining - std::max(0, clock.move_overhead_ms))));
+int expected_moves_left(const schataxx::Position& position) {
+  const int empties = schataxx::Position::kSquares - popcount(position.occupied());
+  return std::clamp(empties / 2, kMinMovesLeft, kMaxMovesLeft);
 }
 
-int move_time_ms(const Position& position, const MoveLimits& limits) {
-  if (limits.movetime_ms > 0) return limits.movetime_ms;
-  return limits.clock.timed() ? plan_move_time(position, limits.clock) : 0;
+int plan_move_time(int moves_left, const GameClock& clock) {
+  const long long remaining = std::max(0, clock.own_ms);
+  const long long moves = clock.moves_to_go > 0 ? std::min(clock.moves_to_go, moves_left) : moves_left;
+  const long long planned = remaining / moves + static_cast<long long>(std::max(0, clock.own_increment_ms)) * 3 / 4;
+  return static_cast<int>(std::max<long long>(1, std::min(planned, remaining - std::max(0, clock.move_overhead_ms))));
 }
 
 }  // namespace ataxx

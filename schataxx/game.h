@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -25,6 +26,8 @@ class Game {
   void play(std::string_view move_text) { play(parse_move(move_text)); }
   // How many times the current board, stocks and side have occurred, this time included.
   int repetitions() const;
+  // The hashes of the positions that can still recur (those since the last drop), the current last.
+  std::span<const std::uint64_t> recent_hashes() const { return hashes_; }
   Outcome outcome() const;
 
  private:

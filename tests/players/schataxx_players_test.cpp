@@ -28,7 +28,7 @@ double play_games(const std::string& first, const std::string& second, int games
 }
 
 TEST(SchataxxPlayers, SpecsMakeTheBaselinesAndRefuseOthers) {
-  for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=1"})
+  for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=1", "mcts:visits=50", "mcts:eval=uniform"})
     EXPECT_NO_THROW(make_player<SchataxxGame>(spec)) << spec;
   EXPECT_THROW(make_player<SchataxxGame>("alphabeta:depth=9"), std::invalid_argument);
   EXPECT_THROW(make_player<SchataxxGame>("nn:model=x.net"), std::invalid_argument);  // not yet a Schataxx kind
@@ -38,6 +38,7 @@ TEST(SchataxxPlayers, SpecsMakeTheBaselinesAndRefuseOthers) {
 TEST(SchataxxPlayers, EachBaselineBeatsTheOneBelowIt) {
   EXPECT_GE(play_games("greedy", "random", 20), 18.0);
   EXPECT_GE(play_games("alphabeta:depth=2", "greedy", 10), 7.0);
+  EXPECT_GE(play_games("mcts:visits=200", "random", 6), 5.0);  // the shared search, on Schataxx
 }
 
 TEST(SchataxxPlayers, AlphaBetaTakesAKingWhenItCan) {
