@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace ataxx::schataxx {
 
@@ -27,6 +28,25 @@ Outcome Game::outcome() const {
   if (rules_.repetition_limit > 0 && repetitions() >= rules_.repetition_limit)
     return {position_.result_by_area(), EndReason::kRepetition};
   return {};
+}
+
+std::vector<Position> positions_after(const Position& root, int plies) {
+  std::vector<Position> level = {root};
+  for (int ply = 0; ply < plies; ++ply) {
+    std::vector<Position> next;
+    std::unordered_set<std::uint64_t> seen;
+    for (const Position& pos : level) {
+      MoveList moves;
+      pos.generate_moves(moves);
+      for (const Move move : moves) {
+        Position child = pos;
+        child.make_move(move);
+        if (!child.outcome().is_over() && seen.insert(child.hash()).second) next.push_back(child);
+      }
+    }
+    level = std::move(next);
+  }
+  return level;
 }
 
 namespace {

@@ -38,6 +38,10 @@ class Game {
   std::vector<std::uint64_t> hashes_;  // since the last drop, the current one last
 };
 
+// Every distinct position (board, stocks, side) `plies` plies after root that is not over, in the
+// order of move generation: an opening suite.
+std::vector<Position> positions_after(const Position& root, int plies);
+
 // The leaves of the legal move tree `depth` plies deep; a finished position has no children
 // (repetition, which needs the game's history, is not applied, as in Ataxx's perft).
 std::uint64_t perft(const Position& pos, int depth, int ply_limit = Rules{}.ply_limit);

@@ -1,18 +1,24 @@
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
+#include <optional>
 
 #include "match/match.h"
 #include "match/openings.h"
+#include "schataxx/game.h"
 #include "tools/commands.h"
 
 namespace ataxx::cli {
 namespace {
 
 struct MatchOptions {
-  MatchConfig config;
   std::string player1;  // specs
   std::string player2;
+  int games = 100;
+  int concurrency = 1;
+  std::uint64_t seed = 1;
+  std::string variant;  // "": Ataxx; else a Schataxx variant
   std::string openings_path;
   std::string pgn_path;
   std::string sprt;
@@ -30,24 +36,25 @@ const char* verdict_text(SprtVerdict verdict) {
   return "?";
 }
 
-void run(MatchOptions& options) {
-  MatchConfig& config = options.config;
+// Plays the match of either game; after_game writes what a game leaves behind (Ataxx's PGN).
+template <typename G>
+void play_match(const MatchOptions& options, std::vector<typename G::Position> openings,
+                const std::function<void(const BasicGameRecord<G>&)>& after_game) {
+  BasicMatchConfig<G> config;
   config.player1 = options.player1;
   config.player2 = options.player2;
-  config.openings = options.openings_path.empty() ? default_openings() : load_openings(options.openings_path);
+  config.games = options.games;
+  config.concurrency = options.concurrency;
+  config.seed = options.seed;
+  config.openings = std::move(openings);
   if (!options.sprt.empty()) config.sprt = parse_sprt(options.sprt);
   if (!options.time_control.empty()) {
     config.time_control = parse_time_control(options.time_control);
     config.time_control->margin_ms = options.time_margin_ms;
   }
-  std::ofstream pgn;
-  if (!options.pgn_path.empty()) {
-    pgn.open(options.pgn_path, std::ios::app);
-    if (!pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "'");
-  }
   const std::string& p1 = options.player1;
   const std::string& p2 = options.player2;
-  const MatchResult result = run_match(config, [&](const GameRecord& game, const MatchScore& score) {
+  const BasicMatchResult<G> result = run_match(config, [&](const BasicGameRecord<G>& game, const MatchScore& score) {
     if (!options.quiet) {
       std::printf("Finished game %d (%s vs %s): %s {%s}\n", game.index + 1, game.player1_is_x ? p1.c_str() : p2.c_str(),
                   game.player1_is_x ? p2.c_str() : p1.c_str(), to_string(game.outcome.result).c_str(),
@@ -57,7 +64,7 @@ void run(MatchOptions& options) {
       std::fflush(stdout);
     }
     if (!game.failure.empty()) std::fprintf(stderr, "game %d: %s\n", game.index + 1, game.failure.c_str());
-    if (pgn) pgn << to_pgn(game, p1, p2, "ataxx-zero match", config.time_control) << std::flush;
+    if (after_game) after_game(game);
   });
   const MatchScore& score = result.score;
   const EloEstimate elo = estimate_elo(score);
@@ -70,6 +77,31 @@ void run(MatchOptions& options) {
   }
 }
 
+// Schataxx: the variant's start, or its 2-ply suite (every distinct position two plies in).
+void run_schataxx(const MatchOptions& options) {
+  if (!options.pgn_path.empty()) throw std::invalid_argument("--pgn writes Ataxx games only, for now");
+  if (!options.openings_path.empty()) throw std::invalid_argument("--openings reads Ataxx suites only, for now");
+  const schataxx::Variant variant = schataxx::parse_variant(options.variant);
+  play_match<SchataxxGame>(options, schataxx::positions_after(schataxx::Position::startpos(variant), 2), {});
+}
+
+void run(const MatchOptions& options) {
+  if (!options.variant.empty()) return run_schataxx(options);
+  std::ofstream pgn;
+  if (!options.pgn_path.empty()) {
+    pgn.open(options.pgn_path, std::ios::app);
+    if (!pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "'");
+  }
+  std::optional<TimeControl> time_control;
+  if (!options.time_control.empty()) time_control = parse_time_control(options.time_control);
+  play_match<AtaxxGame>(options, options.openings_path.empty() ? default_openings() : load_openings(options.openings_path),
+                        [&](const GameRecord& game) {
+                          if (pgn)
+                            pgn << to_pgn(game, options.player1, options.player2, "ataxx-zero match", time_control)
+                                << std::flush;
+                        });
+}
+
 }  // namespace
 
 void add_match_command(CLI::App& app) {
@@ -78,10 +110,13 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--p1", options->player1, "First player spec (random, greedy, alphabeta:depth=3, mcts:visits=800, ...)")
       ->required();
   cmd->add_option("--p2", options->player2, "Second player spec")->required();
-  cmd->add_option("--games", options->config.games, "Number of games (each opening is played twice)")
+  cmd->add_option("--games", options->games, "Number of games (each opening is played twice)")
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");
-  cmd->add_option("--concurrency", options->config.concurrency, "Games played at once")->check(CLI::Range(1, 1024));
+  cmd->add_option("--variant", options->variant,
+                  "Play Schataxx: schataxx, schataxx-balanced or schataxx-unlimited, from its 2-ply suite (the specs are "
+                  "Schataxx's: random, greedy, alphabeta:depth=D, mcts)");
+  cmd->add_option("--concurrency", options->concurrency, "Games played at once")->check(CLI::Range(1, 1024));
   cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
   cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");
   auto* tc = cmd->add_option("--tc", options->time_control,
@@ -89,7 +124,7 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--timemargin", options->time_margin_ms, "Milliseconds a move may overrun the clock before it loses")
       ->check(CLI::Range(0, 86'400'000))
       ->needs(tc);
-  cmd->add_option("--seed", options->config.seed, "Seed for the players' random choices");
+  cmd->add_option("--seed", options->seed, "Seed for the players' random choices");
   cmd->add_flag("--quiet", options->quiet, "Print only the final summary");
   cmd->callback([options] { run(*options); });
 }

@@ -1,34 +1,17 @@
 // The benchmarks through the real binary: each runs briefly and prints its figures. Their speed is
 // read from those figures, never asserted; a crash, a missing figure or a left-over file fails.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <regex>
 #include <string>
+
+#include "tests/tools/run_binary.h"
 
 namespace fs = std::filesystem;
 
 namespace ataxx {
 namespace {
-
-struct Ran {
-  int status = -1;
-  std::string output;  // stdout and stderr
-};
-
-// `ataxx-zero ARGS` with its scratch files in `temp`.
-Ran run(const std::string& args, const std::string& temp = testing::TempDir()) {
-  const std::string command = "TMPDIR='" + temp + "' " + ATAXX_ZERO_BINARY + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  Ran ran;
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) ran.output.append(buffer, n);
-  const int status = pclose(pipe);
-  ran.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return ran;
-}
 
 // The numbers that `pattern`'s groups catch in the output, or none when it does not match.
 std::vector<double> figures(const std::string& output, const std::string& pattern) {
