@@ -6,6 +6,7 @@
 #include "game/game.h"
 #include "players/network_player.h"
 #include "players/player.h"
+#include "schataxx/game.h"
 #include "tools/commands.h"
 
 namespace ataxx::cli {
@@ -53,6 +54,87 @@ std::string legal_list(const Position& pos) {
   return text;
 }
 
+// Schataxx: the board with White's men in capitals, then both stocks and areas.
+void draw(const schataxx::Position& pos) {
+  std::printf("\n");
+  for (int rank = 7; rank >= 0; --rank) {
+    std::string line;
+    for (int file = 0; file < 8; ++file) {
+      const int sq = rank * 8 + file;
+      const schataxx::PieceType type = pos.type_on(sq);
+      const char letter = type == schataxx::PieceType::kNone ? '.' : schataxx::piece_letter(type);
+      line += (pos.men(schataxx::kBlack) & bit(sq)) ? static_cast<char>(letter - 'A' + 'a') : letter;
+      line += ' ';
+    }
+    std::printf("%d   %s\n", rank + 1, line.c_str());
+  }
+  std::printf("    a b c d e f g h\n");
+  for (const Color side : {schataxx::kWhite, schataxx::kBlack}) {
+    std::string stock;
+    for (int i = 0; i < schataxx::kStockTypes; ++i) {
+      const schataxx::PieceType type = schataxx::stock_type(i);
+      const int count = pos.stock(side, type);
+      if (count == schataxx::Position::kUnlimitedSoldiers) stock += std::string(" ") + schataxx::piece_letter(type) + "x*";
+      else if (count > 0) stock += std::string(" ") + schataxx::piece_letter(type) + (count > 1 ? "x" + std::to_string(count) : "");
+    }
+    std::printf("%s: area %d, stock%s\n", side == schataxx::kWhite ? "White" : "Black", pos.area(side),
+                stock.empty() ? " empty" : stock.c_str());
+  }
+  std::printf("%s to move   %s\n", pos.side_to_move() == schataxx::kWhite ? "White" : "Black", pos.fen().c_str());
+}
+
+std::string legal_list(const schataxx::Position& pos) {
+  schataxx::MoveList moves;
+  pos.generate_moves(moves);
+  std::string text;
+  for (const schataxx::Move m : moves) text.append(" ").append(schataxx::to_string(m));
+  return text;
+}
+
+// The game in the terminal, for either game: the human's moves from standard input, the
+// engine's from its player; `human` is x (who moves first), o or none.
+template <typename G>
+void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::string& human) {
+  while (!game.outcome().is_over()) {
+    draw(game.position());
+    const Color side = game.position().side_to_move();
+    const bool human_turn = human != "none" && (human == "x") == (side == Color::kX);
+    if (!human_turn) {
+      const typename G::Move move = engine.choose_move(game);
+      const BasicMoveReport<G> report = engine.last_report();
+      std::printf("engine plays %s   eval %+d cp, %llu nodes, %.2f s\n", G::move_text(move, game.position()).c_str(),
+                  report.score_cp, static_cast<unsigned long long>(report.nodes), report.seconds);
+      game.play(move);
+      continue;
+    }
+    std::printf("your move: ");
+    std::fflush(stdout);
+    std::string line;
+    if (!std::getline(std::cin, line) || line == "quit") return;
+    try {
+      game.play(line);
+    } catch (const std::invalid_argument& e) {
+      std::printf("%s\nlegal moves:%s\n", e.what(), legal_list(game.position()).c_str());
+    }
+  }
+  draw(game.position());
+  const Outcome outcome = game.outcome();
+  std::printf("game over: %s (%s)\n", to_string(outcome.result).c_str(), to_string(outcome.reason).c_str());
+}
+
+// Schataxx, known from the stocks in the FEN's brackets.
+void play_schataxx(const std::string& fen, const std::string& variant, const std::string& engine_spec,
+                   const std::string& human) {
+  const schataxx::Game game(schataxx::Position::from_fen(fen, schataxx::parse_variant(variant)));
+  const std::string spec = engine_spec.empty() ? "alphabeta:depth=2" : engine_spec;
+  auto engine = make_player<SchataxxGame>(spec);
+  engine->new_game(std::random_device{}());
+  std::printf("ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
+              "quit to stop.\n",
+              human.c_str(), spec.c_str());
+  play_in_terminal<SchataxxGame>(game, *engine, human);
+}
+
 }  // namespace
 
 void add_play_command(CLI::App& app) {
@@ -62,6 +144,7 @@ void add_play_command(CLI::App& app) {
     std::string human = "x";
     std::string fen{Position::kStartFen};
     int visits = 400;
+    std::string variant{schataxx::variant_name(schataxx::Variant::kStandard)};
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("play", "Play in the terminal against a model or a baseline (or watch)");
@@ -71,8 +154,13 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
   cmd->add_option("--fen", options->fen, "Start position, on any board (e.g. the hexagon's " +
-                                           std::string(board(BoardId::kHexagon).start_fen) + ")");
+                                           std::string(board(BoardId::kHexagon).start_fen) +
+                                           "); stocks in brackets make it Schataxx (" +
+                                           std::string(schataxx::Position::kStartFen) + ")");
+  cmd->add_option("--variant", options->variant, "With a Schataxx FEN: schataxx, schataxx-balanced or schataxx-unlimited");
   cmd->callback([options] {
+    if (options->fen.find('[') != std::string::npos)
+      return play_schataxx(options->fen, options->variant, options->engine, options->human);
     Game game(Position::from_fen(options->fen));
     const bool on_7x7 = &game.position().board() == &board_7x7();
     std::string model = options->model;
@@ -88,31 +176,7 @@ void add_play_command(CLI::App& app) {
     engine->new_game(std::random_device{}());
     std::printf("ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); quit to stop.\n",
                 options->human.c_str(), spec.c_str());
-    while (!game.outcome().is_over()) {
-      draw(game.position());
-      const Color side = game.position().side_to_move();
-      const bool human_turn = options->human != "none" && (options->human == "x") == (side == Color::kX);
-      if (!human_turn) {
-        const Move move = engine->choose_move(game);
-        const MoveReport report = engine->last_report();
-        std::printf("engine plays %s   eval %+d cp, %llu nodes, %.2f s\n", to_string(move, game.position().board()).c_str(), report.score_cp,
-                    static_cast<unsigned long long>(report.nodes), report.seconds);
-        game.play(move);
-        continue;
-      }
-      std::printf("your move: ");
-      std::fflush(stdout);
-      std::string line;
-      if (!std::getline(std::cin, line) || line == "quit") return;
-      try {
-        game.play(line);
-      } catch (const std::invalid_argument& e) {
-        std::printf("%s\nlegal moves:%s\n", e.what(), legal_list(game.position()).c_str());
-      }
-    }
-    draw(game.position());
-    const Outcome outcome = game.outcome();
-    std::printf("game over: %s (%s)\n", to_string(outcome.result).c_str(), to_string(outcome.reason).c_str());
+    play_in_terminal<AtaxxGame>(game, *engine, options->human);
   });
 }
 
