@@ -16,6 +16,16 @@ struct ModelShape {
   int channels = 64;
 };
 
+// What a game's encoding gives the network and asks of it: its input planes, the one of them that
+// marks the board's cells (the trunk is masked to it), and its policy planes per cell (the pass
+// comes after them).
+struct NetworkIo {
+  int input_planes = 0;
+  int mask_plane = 0;
+  int move_planes = 0;
+};
+inline constexpr NetworkIo kAtaxxIo{kInputPlanes, kMaskPlane, kMoveTypes};
+
 struct ModelInfo {
   ModelShape shape;
   int encoding_version = 0;

@@ -42,17 +42,17 @@ torch::nn::Conv2d fold_batch_norm(const torch::nn::Conv2d& conv, const torch::nn
   return folded;
 }
 
-AtaxxNetImpl::AtaxxNetImpl(ModelShape shape) : shape_(shape) {
+AtaxxNetImpl::AtaxxNetImpl(ModelShape shape, NetworkIo io) : shape_(shape), io_(io) {
   const int c = shape.channels;
   constexpr int kHeadChannels = 32;
   constexpr int kPooledFeatures = 3;  // see pool
-  input_conv_ = register_module("input_conv", torch::nn::Conv2d(conv(kInputPlanes, c, 3)));
+  input_conv_ = register_module("input_conv", torch::nn::Conv2d(conv(io.input_planes, c, 3)));
   input_bn_ = register_module("input_bn", torch::nn::BatchNorm2d(c));
   tower_ = register_module("tower", torch::nn::ModuleList());
   for (int i = 0; i < shape.blocks; ++i) tower_->push_back(ResidualBlock(c));
   policy_conv_ = register_module("policy_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 3)));
   policy_bn_ = register_module("policy_bn", torch::nn::BatchNorm2d(kHeadChannels));
-  policy_out_ = register_module("policy_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, kMoveTypes, 1)));
+  policy_out_ = register_module("policy_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(kHeadChannels, io.move_planes, 1)));
   pass_out_ = register_module("pass_out", torch::nn::Linear(c, 1));
   value_conv_ = register_module("value_conv", torch::nn::Conv2d(conv(c, kHeadChannels, 1)));
   value_bn_ = register_module("value_bn", torch::nn::BatchNorm2d(kHeadChannels));
@@ -64,12 +64,12 @@ AtaxxNetImpl::AtaxxNetImpl(ModelShape shape) : shape_(shape) {
 
 NetworkOutput AtaxxNetImpl::forward(const torch::Tensor& x) {
   const auto n = x.size(0);
-  const auto mask = x.narrow(1, kMaskPlane, 1);
+  const auto mask = x.narrow(1, io_.mask_plane, 1);
   const auto cells = mask.sum({2, 3});  // [N, 1]
   auto trunk = torch::relu(conv_norm(input_conv_, input_bn_, x)) * mask;
   for (const auto& block : *tower_) trunk = block->as<ResidualBlockImpl>()->forward(trunk, mask);
 
-  // [N, kMoveTypes, C, C] flattened type-major, as Encoding::policy_index counts.
+  // [N, move planes, C, C] flattened plane-major, as the game's policy_index counts.
   auto policy = policy_out_(torch::relu(conv_norm(policy_conv_, policy_bn_, trunk))).reshape({n, -1});
   auto pass = pass_out_(trunk.sum({2, 3}) / cells);
 

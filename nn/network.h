@@ -38,8 +38,9 @@ TORCH_MODULE(ResidualBlock);
 
 class AtaxxNetImpl : public torch::nn::Module {
  public:
-  explicit AtaxxNetImpl(ModelShape shape);
-  // x: [N, kInputPlanes, C, C], any canvas C that holds the boards (see Encoding). The trunk is
+  // io: the game's planes (Ataxx's by default; schataxx/encoding.h has Schataxx's).
+  explicit AtaxxNetImpl(ModelShape shape, NetworkIo io = kAtaxxIo);
+  // x: [N, io.input_planes, C, C], any canvas C that holds the boards (see Encoding). The trunk is
   // masked to the board after every layer and the heads pool over the board's cells only
   // (KataGo's masked global pooling), so the board's size and shape reach the net through the mask.
   NetworkOutput forward(const torch::Tensor& x);
@@ -54,6 +55,7 @@ class AtaxxNetImpl : public torch::nn::Module {
   }
   static torch::Tensor pool(const torch::Tensor& planes, const torch::Tensor& cells);
   ModelShape shape_;
+  NetworkIo io_;
   torch::nn::Conv2d input_conv_{nullptr};
   torch::nn::BatchNorm2d input_bn_{nullptr};
   torch::nn::ModuleList tower_{nullptr};

@@ -75,6 +75,7 @@ void encode(const Position& pos, std::span<float> planes) {
   fill_plane(plane++, static_cast<float>(std::min(pos.plies_since_drop(), 100)) / 100);
   fill_plane(plane++, pos.variant() == Variant::kBalanced && pos.ply() < 5 ? 1.0f : 0.0f);
   fill_plane(plane++, pos.variant() == Variant::kUnlimited ? 1.0f : 0.0f);
+  fill_plane(plane++, 1.0f);
 }
 
 }  // namespace ataxx::schataxx

@@ -6,6 +6,7 @@
 
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
+#include "schataxx/encoding.h"
 
 namespace ataxx {
 namespace {
@@ -106,6 +107,33 @@ void expect_same(const Answer& a, const Answer& b, const std::string& what) {
   for (std::size_t i = 0; i < a.priors.size(); ++i) EXPECT_NEAR(a.priors[i], b.priors[i], 1e-5f) << what;
   EXPECT_NEAR(a.value.win, b.value.win, 1e-5f) << what;
   EXPECT_NEAR(a.value.loss, b.value.loss, 1e-5f) << what;
+}
+
+// The same network, given Schataxx's planes (schataxx/encoding.h): its policy covers Schataxx's
+// layout, and it learns from a Schataxx position.
+TEST(Network, TakesAnotherGamesPlanesAndLearnsItsPolicy) {
+  const NetworkIo io{schataxx::kInputPlanes, schataxx::kMaskPlane, schataxx::kMovePlanes};
+  torch::manual_seed(3);
+  AtaxxNet net(ModelShape{1, 8}, io);
+  std::vector<float> planes(schataxx::kInputSize);
+  const schataxx::Position start = schataxx::Position::startpos();
+  schataxx::encode(start, planes);
+  const torch::Tensor x = torch::from_blob(planes.data(), {1, io.input_planes, 8, 8}).clone();
+  const int target = schataxx::policy_index(schataxx::parse_move("Q@g8"));
+  torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1));
+  net->train();
+  for (int step = 0; step < 60; ++step) {
+    const NetworkOutput out = net->forward(x);
+    ASSERT_EQ(out.policy_logits.size(1), schataxx::kPolicySize);
+    ASSERT_EQ(out.ownership.size(1), 64);
+    const torch::Tensor loss = torch::nn::functional::cross_entropy(out.policy_logits, torch::tensor({target}));
+    sgd.zero_grad();
+    loss.backward();
+    sgd.step();
+  }
+  net->eval();
+  const torch::Tensor policy = torch::softmax(net->forward(x).policy_logits, 1);
+  EXPECT_GT(policy[0][target].item<float>(), 0.5f);
 }
 
 TEST(EvaluationCache, TellsHalfmoveClocksApart) {
