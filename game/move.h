@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "game/board.h"
+#include "game/move_list.h"
 
 namespace ataxx {
 
@@ -41,19 +42,6 @@ std::string square_name(Square sq, const Board& board);
 // plus singles and the pass.
 inline constexpr int kMaxMoves = kMaxCells * 17 + 1;
 
-class MoveList {
- public:
-  void push_back(Move move) { moves_[size_++] = move; }
-  int size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  void clear() { size_ = 0; }
-  Move operator[](int i) const { return moves_[i]; }
-  const Move* begin() const { return moves_.data(); }
-  const Move* end() const { return moves_.data() + size_; }
-
- private:
-  std::array<Move, kMaxMoves> moves_;
-  int size_ = 0;
-};
+using MoveList = BasicMoveList<Move, kMaxMoves>;
 
 }  // namespace ataxx

@@ -10,13 +10,6 @@ int move_gain(const Position& pos, Move move) {
   return popcount(pos.board().clone_targets[move.to] & pos.pieces(~pos.side_to_move())) + (move.is_single() ? 1 : 0);
 }
 
-void UniformEvaluator::evaluate(std::span<const EvalRequest> batch) {
-  for (const EvalRequest& request : batch) {
-    std::fill(request.priors.begin(), request.priors.end(), 1.0f / request.moves.size());
-    *request.value = Wdl{};
-  }
-}
-
 void MaterialEvaluator::evaluate(std::span<const EvalRequest> batch) {
   constexpr float kGainTemperature = 1.0f;  // prior ratio e per piece gained
   constexpr float kValueScale = 0.15f;      // tanh slope per piece of difference

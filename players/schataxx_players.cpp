@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "mcts/simple_evaluators.h"
 #include "players/mcts_player.h"
 
 namespace ataxx {
@@ -131,16 +132,6 @@ class AreaEvaluator final : public BasicEvaluator<SchataxxGame> {
   }
 };
 
-class UniformEvaluator final : public BasicEvaluator<SchataxxGame> {
- public:
-  void evaluate(std::span<const BasicEvalRequest<SchataxxGame>> batch) override {
-    for (const auto& request : batch) {
-      std::fill(request.priors.begin(), request.priors.end(), 1.0f / request.moves.size());
-      *request.value = Wdl{};
-    }
-  }
-};
-
 }  // namespace
 
 int schataxx_evaluation(const schataxx::Position& pos) {
@@ -159,7 +150,7 @@ void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxG
     const std::string eval = spec.get_string("eval", "area");
     std::shared_ptr<BasicEvaluator<SchataxxGame>> evaluator;
     if (eval == "area") evaluator = std::make_shared<AreaEvaluator>();
-    else if (eval == "uniform") evaluator = std::make_shared<UniformEvaluator>();
+    else if (eval == "uniform") evaluator = std::make_shared<BasicUniformEvaluator<SchataxxGame>>();
     else throw std::invalid_argument("player '" + spec.text() + "': eval must be area or uniform");
     return std::make_unique<BasicMctsPlayer<SchataxxGame>>(params, std::move(evaluator));
   };

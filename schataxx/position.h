@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "game/board.h"
+#include "game/move_list.h"
 #include "game/position.h"
 
 namespace ataxx::schataxx {
@@ -81,20 +82,7 @@ Move transform_move(int symmetry, Move move);
 // Every drop (5 types x 64) and every man's move of up to 32 men: a bound, not a typical count.
 inline constexpr int kMaxMoves = 5 * 64 + 32 * 27 + 1;
 
-class MoveList {
- public:
-  void push_back(Move move) { moves_[size_++] = move; }
-  int size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  void clear() { size_ = 0; }
-  Move operator[](int i) const { return moves_[i]; }
-  const Move* begin() const { return moves_.data(); }
-  const Move* end() const { return moves_.data() + size_; }
-
- private:
-  std::array<Move, kMaxMoves> moves_;
-  int size_ = 0;
-};
+using MoveList = BasicMoveList<Move, kMaxMoves>;
 
 class Position {
  public:

@@ -46,11 +46,12 @@ void draw(const Position& pos) {
               pos.side_to_move() == Color::kX ? "x" : "o", pos.fen().c_str());
 }
 
-std::string legal_list(const Position& pos) {
-  MoveList moves;
+template <typename G>
+std::string legal_list(const typename G::Position& pos) {
+  typename G::MoveList moves;
   pos.generate_moves(moves);
   std::string text;
-  for (const Move m : moves) text.append(" ").append(to_string(m, pos.board()));
+  for (const typename G::Move m : moves) text.append(" ").append(G::move_text(m, pos));
   return text;
 }
 
@@ -83,14 +84,6 @@ void draw(const schataxx::Position& pos) {
   std::printf("%s to move   %s\n", pos.side_to_move() == schataxx::kWhite ? "White" : "Black", pos.fen().c_str());
 }
 
-std::string legal_list(const schataxx::Position& pos) {
-  schataxx::MoveList moves;
-  pos.generate_moves(moves);
-  std::string text;
-  for (const schataxx::Move m : moves) text.append(" ").append(schataxx::to_string(m));
-  return text;
-}
-
 // The game in the terminal, for either game: the human's moves from standard input, the
 // engine's from its player; `human` is x (who moves first), o or none.
 template <typename G>
@@ -114,7 +107,7 @@ void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::
     try {
       game.play(line);
     } catch (const std::invalid_argument& e) {
-      std::printf("%s\nlegal moves:%s\n", e.what(), legal_list(game.position()).c_str());
+      std::printf("%s\nlegal moves:%s\n", e.what(), legal_list<G>(game.position()).c_str());
     }
   }
   draw(game.position());

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mcts/search.h"
+#include "mcts/simple_evaluators.h"
 #include "schataxx/encoding.h"
 #include "schataxx/game.h"
 
@@ -389,24 +390,13 @@ TEST(SchataxxEncoding, PlanesAreFromTheSideToMovesViewAndFollowTheSymmetries) {
   EXPECT_THROW(encode(pos, wrong), std::invalid_argument);
 }
 
-// Uniform priors and an even value: the search alone finds what the rules decide.
-class UniformSchataxx final : public BasicEvaluator<SchataxxGame> {
- public:
-  void evaluate(std::span<const BasicEvalRequest<SchataxxGame>> batch) override {
-    for (const auto& request : batch) {
-      std::fill(request.priors.begin(), request.priors.end(), 1.0f / request.moves.size());
-      *request.value = Wdl{};
-    }
-  }
-};
-
 TEST(SchataxxSearch, TheSharedSearchFindsTheMoveThatTurnsTheKing) {
   const Position pos = Position::from_fen("k7/2N5/8/8/8/8/8/K6n" + kStockFull + " w - - 0 1");
   BasicSearchParams<SchataxxGame> params;
   params.visits = 3000;
   BasicSearch<SchataxxGame> search(params, 1);
   search.set_root(pos);
-  UniformSchataxx evaluator;
+  BasicUniformEvaluator<SchataxxGame> evaluator;
   const auto result = run_search(search, evaluator);
   Position after = pos;
   after.make_move(result.best_move());
@@ -419,7 +409,7 @@ TEST(SchataxxSearch, AFinishedRootHasNoMoveToChoose) {
   for (const char* move : {"Q@g8", "h1g3", "g8b8"}) game.play(move);
   BasicSearch<SchataxxGame> search(BasicSearchParams<SchataxxGame>{}, 1);
   search.set_root(game.position());
-  UniformSchataxx evaluator;
+  BasicUniformEvaluator<SchataxxGame> evaluator;
   EXPECT_THROW(run_search(search, evaluator).best_move(), std::runtime_error);
 }
 
