@@ -100,6 +100,11 @@ Losses& operator+=(Losses& sum, const Losses& more) {
 class TrainingProgress {
  public:
   TrainingProgress(std::int64_t step, spdlog::logger& log) : step_(step), log_(log) {}
+  void log_first_steps(std::int64_t step, std::int64_t played) {
+    if (started_) return;
+    started_ = true;
+    log_.info("training: trains from step {}, {} samples played", step, played);
+  }
   void log_now_and_then(std::int64_t step, std::int64_t played, std::int64_t allowed, std::int64_t min_samples) {
     const double seconds = seconds_since(since_);
     if (seconds < kSecondsBetweenProgressLines) return;
@@ -114,6 +119,7 @@ class TrainingProgress {
 
  private:
   std::int64_t step_;
+  bool started_ = false;
   SteadyClock::time_point since_ = SteadyClock::now();
   spdlog::logger& log_;
 };
@@ -146,6 +152,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
       std::this_thread::sleep_for(kPollInterval);  // waiting for self-play
       continue;
     }
+    progress.log_first_steps(trainer.step(), played);
     const auto start = SteadyClock::now();
     losses += trainer.train(buffer, static_cast<int>(steps), budget.share_used(), rng);
     train_seconds += seconds_since(start);
