@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "game/game.h"
 #include "schataxx/game.h"
@@ -17,6 +18,7 @@ struct AtaxxGame {
   using Move = ataxx::Move;
   using MoveList = ataxx::MoveList;
   using Rules = RuleSettings;
+  static constexpr std::string_view kName = "ataxx";
   static constexpr int kMaxMoves = ataxx::kMaxMoves;
   static Position start() { return Position::startpos(); }
   // After such a move no earlier position can recur: a single adds a piece for good.
@@ -24,6 +26,9 @@ struct AtaxxGame {
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
   // Who wins when a repetition ends the game: the pieces are counted.
   static Result result_on_repetition(const Position& pos) { return pos.result_by_count(); }
+  // Model files and run configs keep every game's end-of-game numbers as RuleSettings.
+  static Rules rules_from(const RuleSettings& settings) { return settings; }
+  static RuleSettings settings_of(const Rules& rules) { return rules; }
   static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
 };
 
@@ -33,11 +38,15 @@ struct SchataxxGame {
   using Move = schataxx::Move;
   using MoveList = schataxx::MoveList;
   using Rules = schataxx::Rules;
+  static constexpr std::string_view kName = "schataxx";
   static constexpr int kMaxMoves = schataxx::kMaxMoves;
   static Position start() { return Position::startpos(); }
   static bool is_irreversible(Move move) { return move.is_drop(); }  // a stock changes for good
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
   static Result result_on_repetition(const Position& pos) { return pos.result_by_area(); }
+  // The plies since the last drop in the halfmove limit's place.
+  static Rules rules_from(const RuleSettings& s) { return {s.halfmove_limit, s.repetition_limit}; }
+  static RuleSettings settings_of(const Rules& rules) { return {rules.ply_limit, rules.repetition_limit}; }
   static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
 };
 

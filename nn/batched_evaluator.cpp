@@ -12,7 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "nn/encoding.h"
+#include <fmt/format.h>
+
 #include "nn/eval_cache.h"
 
 namespace ataxx {
@@ -21,8 +22,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // One caller's cache misses, encoded, and where the device's answer to them is.
+template <typename G>
 struct Job {
-  std::vector<const EvalRequest*> requests;
+  std::vector<const BasicEvalRequest<G>*> requests;
   std::vector<float> inputs;  // requests.size() x the encoding's input size
   BatchDevice::Output output;
   std::size_t first_row = 0;  // this job's rows in output
@@ -39,11 +41,11 @@ struct Job {
 };
 
 // Priors over the request's moves: a softmax of their logits.
-void fill_request(const Encoding& encoding, const EvalRequest& r, const float* logits, const float* wdl) {
+template <typename G>
+void fill_request(const GameEncoder<G>& encoder, const BasicEvalRequest<G>& r, const float* logits, const float* wdl) {
   float max_logit = -1e30f;
-  const Board& board = r.position->board();
   for (std::size_t m = 0; m < r.moves.size(); ++m) {
-    r.priors[m] = logits[encoding.policy_index(board, r.moves[m])];
+    r.priors[m] = logits[encoder.policy_index(*r.position, r.moves[m])];
     max_logit = std::max(max_logit, r.priors[m]);
   }
   float total = 0.0f;
@@ -54,9 +56,13 @@ void fill_request(const Encoding& encoding, const EvalRequest& r, const float* l
 
 }  // namespace
 
-struct BatchedEvaluator::Impl {
+template <typename G>
+struct BasicBatchedEvaluator<G>::Impl {
+  using Request = BasicEvalRequest<G>;
+  using Job = ataxx::Job<G>;
   std::shared_ptr<BatchDevice> device;
-  const Encoding encoding;
+  const GameEncoder<G> encoder;
+  const NetworkIo io;
   BatchingOptions options;
   EvalCache cache;
   const Clock::time_point start = Clock::now();
@@ -72,59 +78,61 @@ struct BatchedEvaluator::Impl {
   InferenceStats stats;
   std::vector<std::thread> threads;
 
-  Impl(std::shared_ptr<BatchDevice> d, const BatchingOptions& o)
-      : device(std::move(d)), encoding(device->encoding()), options(o), cache(o.cache_entries) {}
+  Impl(std::shared_ptr<BatchDevice> d, GameEncoder<G> e, const BatchingOptions& o)
+      : device(std::move(d)), encoder(std::move(e)), io(device->io()), options(o), cache(o.cache_entries) {}
 
   void serve(int thread);
   std::vector<std::shared_ptr<Job>> take_batch(std::unique_lock<std::mutex>& lock);
-  std::vector<const EvalRequest*> cache_misses(std::span<const EvalRequest> batch);
-  std::shared_ptr<Job> encode_job(std::span<const EvalRequest* const> requests) const;
+  std::vector<const Request*> cache_misses(std::span<const Request> batch);
+  std::shared_ptr<Job> encode_job(std::span<const Request* const> requests) const;
   void finish(Job& job);
 };
 
-std::vector<const EvalRequest*> BatchedEvaluator::Impl::cache_misses(std::span<const EvalRequest> batch) {
-  std::vector<const EvalRequest*> misses;
+template <typename G>
+std::vector<const BasicEvalRequest<G>*> BasicBatchedEvaluator<G>::Impl::cache_misses(std::span<const Request> batch) {
+  std::vector<const Request*> misses;
   if (!cache.enabled()) {
-    for (const EvalRequest& r : batch) misses.push_back(&r);
+    for (const Request& r : batch) misses.push_back(&r);
     return misses;
   }
   const std::uint64_t generation = device->generation();
-  for (const EvalRequest& r : batch)
-    if (!cache.find(r, generation)) misses.push_back(&r);
+  for (const Request& r : batch)
+    if (!cache.find(encoder.key(*r.position), generation, r.priors, r.value)) misses.push_back(&r);
   std::lock_guard lock(mutex);
   stats.cache_lookups += batch.size();
   stats.cache_hits += batch.size() - misses.size();
   return misses;
 }
 
-std::shared_ptr<Job> BatchedEvaluator::Impl::encode_job(std::span<const EvalRequest* const> requests) const {
+template <typename G>
+auto BasicBatchedEvaluator<G>::Impl::encode_job(std::span<const Request* const> requests) const -> std::shared_ptr<Job> {
   auto job = std::make_shared<Job>();
   job->requests.assign(requests.begin(), requests.end());
-  const std::size_t size = encoding.input_size();
+  const std::size_t size = io.input_size();
   job->inputs.resize(requests.size() * size);
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    const Position& pos = *requests[i]->position;
-    if (!encoding.fits(pos.board()))
-      throw std::invalid_argument("the " + std::string(pos.board().name) + " board does not fit the network's canvas of " +
-                                  std::to_string(encoding.canvas()));
-    encoding.encode(pos, {job->inputs.data() + i * size, size});
+    encoder.check(*requests[i]->position, device->model_name());
+    encoder.encode(*requests[i]->position, {job->inputs.data() + i * size, size});
   }
   return job;
 }
 
 // Waits for the job's rows, then turns them into its requests' priors and values.
-void BatchedEvaluator::Impl::finish(Job& job) {
+template <typename G>
+void BasicBatchedEvaluator<G>::Impl::finish(Job& job) {
   job.done.wait(0, std::memory_order_acquire);
   if (job.error) std::rethrow_exception(job.error);
   const BatchDevice::Output& out = job.output;
   for (std::size_t i = 0; i < job.requests.size(); ++i) {
     const std::size_t row = job.first_row + i;
-    fill_request(encoding, *job.requests[i], out.policy_logits + row * encoding.policy_size(), out.wdl + row * 3);
-    if (cache.enabled()) cache.insert(*job.requests[i], out.generation);
+    const Request& request = *job.requests[i];
+    fill_request(encoder, request, out.policy_logits + row * io.policy_size(), out.wdl + row * 3);
+    if (cache.enabled()) cache.insert(encoder.key(*request.position), out.generation, request.priors, *request.value);
   }
 }
 
-std::vector<std::shared_ptr<Job>> BatchedEvaluator::Impl::take_batch(std::unique_lock<std::mutex>& lock) {
+template <typename G>
+auto BasicBatchedEvaluator<G>::Impl::take_batch(std::unique_lock<std::mutex>& lock) -> std::vector<std::shared_ptr<Job>> {
   work_ready.wait(lock, [&] { return stopping || (!queue.empty() && !forming); });
   std::vector<std::shared_ptr<Job>> jobs;
   if (queue.empty()) return jobs;
@@ -146,7 +154,8 @@ std::vector<std::shared_ptr<Job>> BatchedEvaluator::Impl::take_batch(std::unique
   return jobs;
 }
 
-void BatchedEvaluator::Impl::serve(int thread) {
+template <typename G>
+void BasicBatchedEvaluator<G>::Impl::serve(int thread) {
   std::vector<float> inputs;
   while (true) {
     std::vector<std::shared_ptr<Job>> jobs;
@@ -158,7 +167,7 @@ void BatchedEvaluator::Impl::serve(int thread) {
     }
     inputs.clear();
     for (const auto& job : jobs) inputs.insert(inputs.end(), job->inputs.begin(), job->inputs.end());
-    const int n = static_cast<int>(inputs.size() / encoding.input_size());
+    const int n = static_cast<int>(inputs.size() / io.input_size());
     BatchDevice::Output output;
     std::exception_ptr error;
     try {
@@ -180,14 +189,22 @@ void BatchedEvaluator::Impl::serve(int thread) {
   }
 }
 
-BatchedEvaluator::BatchedEvaluator(std::shared_ptr<BatchDevice> device, const BatchingOptions& options) {
+template <typename G>
+BasicBatchedEvaluator<G>::BasicBatchedEvaluator(std::shared_ptr<BatchDevice> device, GameEncoder<G> encoder,
+                                                const BatchingOptions& options) {
   if (options.max_batch < 1 || options.threads < 1 || options.deadline_us < 0 || options.cache_entries < 0)
     throw std::invalid_argument("inference: max_batch and threads must be at least 1, deadline_us and cache at least 0");
-  impl_ = std::make_unique<Impl>(std::move(device), options);
+  const NetworkIo device_io = device->io(), game_io = encoder.io();
+  if (device_io.input_size() != game_io.input_size() || device_io.policy_size() != game_io.policy_size())
+    throw std::invalid_argument(fmt::format(
+        "inference: {} takes {} inputs and gives {} policy entries; the game's encoding has {} and {}",
+        device->model_name(), device_io.input_size(), device_io.policy_size(), game_io.input_size(), game_io.policy_size()));
+  impl_ = std::make_unique<Impl>(std::move(device), std::move(encoder), options);
   for (int i = 0; i < options.threads; ++i) impl_->threads.emplace_back([this, i] { impl_->serve(i); });
 }
 
-BatchedEvaluator::~BatchedEvaluator() {
+template <typename G>
+BasicBatchedEvaluator<G>::~BasicBatchedEvaluator() {
   {
     std::lock_guard lock(impl_->mutex);
     impl_->stopping = true;
@@ -197,12 +214,13 @@ BatchedEvaluator::~BatchedEvaluator() {
   for (auto& thread : impl_->threads) thread.join();
 }
 
-void BatchedEvaluator::evaluate(std::span<const EvalRequest> batch) {
-  const std::vector<const EvalRequest*> misses = impl_->cache_misses(batch);
+template <typename G>
+void BasicBatchedEvaluator<G>::evaluate(std::span<const BasicEvalRequest<G>> batch) {
+  const std::vector<const BasicEvalRequest<G>*> misses = impl_->cache_misses(batch);
   // A batch never holds more than max_batch positions (the device's buffers are sized for that):
   // a larger call goes as several jobs.
   const std::size_t max_batch = impl_->options.max_batch;
-  std::vector<std::shared_ptr<Job>> jobs;
+  std::vector<std::shared_ptr<typename Impl::Job>> jobs;
   for (std::size_t first = 0; first < misses.size(); first += max_batch) {
     const std::size_t count = std::min(max_batch, misses.size() - first);
     jobs.push_back(impl_->encode_job({misses.data() + first, count}));
@@ -218,14 +236,19 @@ void BatchedEvaluator::evaluate(std::span<const EvalRequest> batch) {
   for (const auto& job : jobs) impl_->finish(*job);
 }
 
-std::string BatchedEvaluator::model_name() const { return impl_->device->model_name(); }
+template <typename G>
+std::string BasicBatchedEvaluator<G>::model_name() const { return impl_->device->model_name(); }
 
-InferenceStats BatchedEvaluator::stats() const {
+template <typename G>
+InferenceStats BasicBatchedEvaluator<G>::stats() const {
   std::lock_guard lock(impl_->mutex);
   InferenceStats stats = impl_->stats;
   stats.seconds = std::chrono::duration<double>(Clock::now() - impl_->start).count();
   if (impl_->running > 0) stats.busy_seconds += std::chrono::duration<double>(Clock::now() - impl_->busy_since).count();
   return stats;
 }
+
+template class BasicBatchedEvaluator<AtaxxGame>;
+template class BasicBatchedEvaluator<SchataxxGame>;
 
 }  // namespace ataxx

@@ -13,15 +13,16 @@
 #include <string>
 
 #include "mcts/evaluator.h"
-#include "nn/encoding.h"
+#include "nn/game_encoder.h"
+#include "nn/model_info.h"
 
 namespace ataxx {
 
-// A device that evaluates encoded positions (encoding().input_size() floats each) in batches.
+// A device that evaluates encoded positions (io().input_size() floats each) in batches.
 class BatchDevice {
  public:
   struct Output {
-    const float* policy_logits = nullptr;  // n rows of encoding().policy_size()
+    const float* policy_logits = nullptr;  // n rows of io().policy_size()
     const float* wdl = nullptr;            // n rows of win, draw, loss probabilities
     std::shared_ptr<const void> owner;     // keeps both alive
     std::uint64_t generation = 0;          // the network that answered (cache entries carry it)
@@ -31,7 +32,7 @@ class BatchDevice {
   virtual Output run(int thread, const float* inputs, int n) = 0;
   virtual std::uint64_t generation() const = 0;  // the network that will answer the next batch
   virtual std::string model_name() const = 0;
-  virtual Encoding encoding() const = 0;  // the same for the device's lifetime
+  virtual NetworkIo io() const = 0;  // the same for the device's lifetime
 };
 
 struct BatchingOptions {
@@ -53,13 +54,15 @@ struct InferenceStats {
   double busy_share() const { return seconds > 0 ? busy_seconds / seconds : 0.0; }
 };
 
-class BatchedEvaluator final : public Evaluator {
+// The positions of game G, encoded by `encoder` for a device of the same planes.
+template <typename G>
+class BasicBatchedEvaluator final : public BasicEvaluator<G> {
  public:
-  // Throws std::invalid_argument for bad options.
-  BatchedEvaluator(std::shared_ptr<BatchDevice> device, const BatchingOptions& options);
-  ~BatchedEvaluator() override;
+  // Throws std::invalid_argument for bad options, or a device whose planes are not the encoder's.
+  BasicBatchedEvaluator(std::shared_ptr<BatchDevice> device, GameEncoder<G> encoder, const BatchingOptions& options);
+  ~BasicBatchedEvaluator() override;
 
-  void evaluate(std::span<const EvalRequest> batch) override;
+  void evaluate(std::span<const BasicEvalRequest<G>> batch) override;
   std::string model_name() const override;
   InferenceStats stats() const;
 
@@ -67,5 +70,7 @@ class BatchedEvaluator final : public Evaluator {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+using BatchedEvaluator = BasicBatchedEvaluator<AtaxxGame>;
 
 }  // namespace ataxx

@@ -66,7 +66,7 @@ struct Scratch {
 }  // namespace
 
 struct CpuNetwork::Impl {
-  Encoding encoding;
+  NetworkIo io;
   Layer input;
   std::vector<Layer> tower;  // two per block
   Layer policy_conv, policy_out, pass_out, value_conv, value_hidden, wdl_out;
@@ -84,7 +84,7 @@ struct CpuNetwork::Impl {
   }
 
   void im2col(const Matrix& in, int n, Matrix& columns) const {
-    const int canvas = encoding.canvas(), area = encoding.area(), channels = static_cast<int>(in.cols());
+    const int canvas = io.canvas, area = io.area(), channels = static_cast<int>(in.cols());
     columns.resize(static_cast<Eigen::Index>(n) * area, 9 * channels);
     const std::size_t bytes = sizeof(float) * channels;
     for (int p = 0; p < n; ++p)
@@ -108,14 +108,14 @@ struct CpuNetwork::Impl {
   }
 
   void forward(const float* inputs, int n, float* policy_logits, float* wdl, Scratch& s) const {
-    const int area = encoding.area(), policy_size = encoding.policy_size();
+    const int area = io.area(), policy_size = io.policy_size(), planes = io.input_planes;
     // Planes [n, planes, cells] -> rows [n x cells, planes].
-    s.input.resize(static_cast<Eigen::Index>(n) * area, kInputPlanes);
+    s.input.resize(static_cast<Eigen::Index>(n) * area, planes);
     for (int p = 0; p < n; ++p)
-      for (int plane = 0; plane < kInputPlanes; ++plane)
+      for (int plane = 0; plane < planes; ++plane)
         for (int cell = 0; cell < area; ++cell)
-          s.input(p * area + cell, plane) = inputs[(p * kInputPlanes + plane) * area + cell];
-    s.mask = s.input.col(kMaskPlane);
+          s.input(p * area + cell, plane) = inputs[(p * planes + plane) * area + cell];
+    s.mask = s.input.col(io.mask_plane);
 
     convolve(input, s.input, n, s, s.trunk);
     relu_masked(s.trunk, s.mask);
@@ -136,11 +136,11 @@ struct CpuNetwork::Impl {
     s.pooled.resize(n, 3 * kHeadChannels);
     for (int p = 0; p < n; ++p) {
       float* logits = policy_logits + static_cast<std::size_t>(p) * policy_size;
-      for (int type = 0; type < kMoveTypes; ++type)
+      for (int type = 0; type < io.move_planes; ++type)
         for (int cell = 0; cell < area; ++cell) logits[type * area + cell] = s.policy(p * area + cell, type);
       const float cells = s.mask.segment(p * area, area).sum();
       s.trunk_mean.noalias() = s.trunk.middleRows(p * area, area).colwise().sum() / cells;
-      logits[encoding.pass_index()] = s.trunk_mean.dot(pass_out.weight.col(0)) + pass_out.bias(0);
+      logits[io.pass_index()] = s.trunk_mean.dot(pass_out.weight.col(0)) + pass_out.bias(0);
       // As AtaxxNet::pool: the mean, the mean scaled by the board's width, the maximum.
       s.value_mean.noalias() = s.value.middleRows(p * area, area).colwise().sum() / cells;
       s.pooled.row(p) << s.value_mean, s.value_mean * ((std::sqrt(cells) - 6.0f) / 2.0f),
@@ -158,18 +158,18 @@ struct CpuNetwork::Impl {
   }
 };
 
-CpuNetwork::CpuNetwork(const ModelShape& shape, const Encoding& encoding, const FoldedParameters& parameters)
-    : impl_(std::make_unique<Impl>(Impl{encoding, {}, {}, {}, {}, {}, {}, {}, {}})) {
+CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters)
+    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}})) {
   const int c = shape.channels;
   Impl& m = *impl_;
-  m.input = make_layer(parameters, "input_conv", kInputPlanes, c, 3);
+  m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3);
   for (int b = 0; b < shape.blocks; ++b) {
     const std::string block = "tower." + std::to_string(b) + ".";
     m.tower.push_back(make_layer(parameters, block + "conv1", c, c, 3));
     m.tower.push_back(make_layer(parameters, block + "conv2", c, c, 3));
   }
   m.policy_conv = make_layer(parameters, "policy_conv", c, kHeadChannels, 3);
-  m.policy_out = make_layer(parameters, "policy_out", kHeadChannels, kMoveTypes, 1);
+  m.policy_out = make_layer(parameters, "policy_out", kHeadChannels, io.move_planes, 1);
   m.pass_out = make_layer(parameters, "pass_out", c, 1, 0);
   m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1);
   m.value_hidden = make_layer(parameters, "value_hidden", 3 * kHeadChannels, kValueHidden, 0);

@@ -27,10 +27,10 @@ using FoldedParameters = std::map<std::string, HostTensor>;
 class CpuNetwork {
  public:
   // Throws std::invalid_argument when a parameter is missing or has another shape.
-  CpuNetwork(const ModelShape& shape, const Encoding& encoding, const FoldedParameters& parameters);
+  CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters);
   ~CpuNetwork();
 
-  // inputs: n encoded positions; policy_logits: n rows of encoding.policy_size(); wdl: n rows of
+  // inputs: n encoded positions; policy_logits: n rows of io.policy_size(); wdl: n rows of
   // win, draw, loss probabilities. Safe from several threads at once (scratch is per thread).
   void forward(const float* inputs, int n, float* policy_logits, float* wdl) const;
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "mcts/evaluator.h"
@@ -18,9 +19,10 @@ class EvalCache {
  public:
   explicit EvalCache(int entries);
   bool enabled() const { return !slots_.empty(); }
-  // Fills the request's priors and value from the entry of a network of this generation, if any.
-  bool find(const EvalRequest& request, std::uint64_t generation);
-  void insert(const EvalRequest& request, std::uint64_t generation);
+  // key: a hash of the encoded position (GameEncoder::key). Fills priors and value from the
+  // entry of a network of this generation with as many priors, if any.
+  bool find(std::uint64_t key, std::uint64_t generation, std::span<float> priors, Wdl* value);
+  void insert(std::uint64_t key, std::uint64_t generation, std::span<const float> priors, const Wdl& value);
 
  private:
   struct Slot {

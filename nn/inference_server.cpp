@@ -56,8 +56,7 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOpti
   loaded->net = load_play_file(path, &loaded->info);
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
   if (device.is_cpu() && options.cpu_path == CpuPath::kEigen)
-    loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.boards.encoding(),
-                                               folded_parameters(*loaded->net));
+    loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.io(), folded_parameters(*loaded->net));
   loaded->net->to(device, loaded->dtype);
   if (device.is_cuda()) {
     // The inputs arrive channels-last: the weights in the same format spare a conversion per layer.
@@ -89,16 +88,15 @@ struct HostOutputs {
 constexpr int kEigenMaxBatch = 16;
 
 // The Eigen path's forward pass, the batch split over the team's threads when there is one.
-HostOutputs forward_on_cpu(const CpuNetwork& cpu, const Encoding& encoding, const float* inputs, int n,
-                           WorkerTeam* team) {
-  HostOutputs out{torch::empty({n, encoding.policy_size()}), torch::empty({n, 3})};
+HostOutputs forward_on_cpu(const CpuNetwork& cpu, const NetworkIo& io, const float* inputs, int n, WorkerTeam* team) {
+  HostOutputs out{torch::empty({n, io.policy_size()}), torch::empty({n, 3})};
   float* policy = out.policy_logits.data_ptr<float>();
   float* wdl = out.wdl.data_ptr<float>();
   const int parts = std::min(n, team ? team->size() : 1);
   auto part = [&](int i) {
     const std::size_t begin = n * i / parts, end = n * (i + 1) / parts;
-    cpu.forward(inputs + begin * encoding.input_size(), static_cast<int>(end - begin),
-                policy + begin * encoding.policy_size(), wdl + 3 * begin);
+    cpu.forward(inputs + begin * io.input_size(), static_cast<int>(end - begin), policy + begin * io.policy_size(),
+                wdl + 3 * begin);
   };
   if (parts == 1)
     part(0);
@@ -118,9 +116,9 @@ int padded_batch(int n) {
 
 // The batch in pinned host memory (from LibTorch's caching host allocator, so reused batch after
 // batch), padded with zeros to `rows`, so that its copy to the device is asynchronous.
-torch::Tensor staged_on_pinned_memory(const float* inputs, int n, int rows, int c) {
-  const std::int64_t per_position = std::int64_t{kInputPlanes} * c * c;
-  auto pinned = torch::empty({rows, kInputPlanes, c, c}, torch::TensorOptions().pinned_memory(true));
+torch::Tensor staged_on_pinned_memory(const float* inputs, int n, int rows, const NetworkIo& io) {
+  const std::int64_t per_position = io.input_size();
+  auto pinned = torch::empty({rows, io.input_planes, io.canvas, io.canvas}, torch::TensorOptions().pinned_memory(true));
   float* data = pinned.data_ptr<float>();
   std::memcpy(data, inputs, sizeof(float) * n * per_position);
   std::memset(data + n * per_position, 0, sizeof(float) * (rows - n) * per_position);
@@ -143,19 +141,18 @@ HostOutputs host_outputs(const torch::Tensor& flat, int n, int rows, int policy_
 
 // One forward pass of encoded positions, on server thread `thread`: one copy in, the outputs back
 // in one wait for the device.
-HostOutputs forward(LoadedNet& loaded, const Encoding& encoding, const float* inputs, int n, int thread,
+HostOutputs forward(LoadedNet& loaded, const NetworkIo& io, const float* inputs, int n, int thread,
                     WorkerTeam* team = nullptr) {
-  if (loaded.cpu && n <= kEigenMaxBatch) return forward_on_cpu(*loaded.cpu, encoding, inputs, n, team);
-  const int c = encoding.canvas();
+  if (loaded.cpu && n <= kEigenMaxBatch) return forward_on_cpu(*loaded.cpu, io, inputs, n, team);
   if (!loaded.device.is_cuda()) {
-    const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, kInputPlanes, c, c});
-    return host_outputs(flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype), n, n, encoding.policy_size());
+    const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, io.input_planes, io.canvas, io.canvas});
+    return host_outputs(flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype), n, n, io.policy_size());
   }
   const int rows = padded_batch(n);
-  const auto planes = staged_on_pinned_memory(inputs, n, rows, c);
+  const auto planes = staged_on_pinned_memory(inputs, n, rows, io);
   const auto flat = loaded.graphs.empty() ? flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype)
                                           : loaded.graphs.at(thread)->run(planes);
-  return host_outputs(flat, n, rows, encoding.policy_size());
+  return host_outputs(flat, n, rows, io.policy_size());
 }
 
 const InferenceOptions& checked(const InferenceOptions& options) {
@@ -169,16 +166,17 @@ const InferenceOptions& checked(const InferenceOptions& options) {
 
 }  // namespace
 
-class InferenceServer::Network final : public BatchDevice {
+class NetworkDevice final : public BatchDevice {
  public:
-  Network(const std::string& play_file, const InferenceOptions& options)
+  NetworkDevice(const std::string& play_file, const InferenceOptions& options)
       : options_(checked(options)),
         net_(load_for(play_file, options_)),
+        game_(net_->info.game),
         boards_(net_->info.boards),
-        encoding_(boards_.encoding()),
+        io_(net_->info.io()),
         team_(options.batch_threads > 1 && net_->cpu ? std::make_unique<WorkerTeam>(options.batch_threads) : nullptr),
         streams_(streams_for(net_->device, options.threads)) {}
-  Encoding encoding() const override { return encoding_; }
+  NetworkIo io() const override { return io_; }
 
   Output run(int thread, const float* inputs, int n) override {
     static thread_local bool configured = [] {
@@ -190,7 +188,7 @@ class InferenceServer::Network final : public BatchDevice {
     c10::OptionalStreamGuard on_own_stream;
     if (!streams_.empty()) on_own_stream.reset_stream(streams_.at(thread));
     const std::shared_ptr<LoadedNet> net = current();
-    auto host = std::make_shared<HostOutputs>(forward(*net, encoding_, inputs, n, thread, team_.get()));
+    auto host = std::make_shared<HostOutputs>(forward(*net, io_, inputs, n, thread, team_.get()));
     return {host->policy_logits.data_ptr<float>(), host->wdl.data_ptr<float>(), host, net->generation};
   }
   std::uint64_t generation() const override { return current()->generation; }
@@ -198,9 +196,10 @@ class InferenceServer::Network final : public BatchDevice {
 
   void load(const std::string& play_file) {
     auto loaded = load_for(play_file, options_);
-    if (loaded->info.boards.names() != boards_.names())
-      throw std::invalid_argument("inference: " + play_file + " plays " + loaded->info.boards.names() +
-                                  "; the network it would replace plays " + boards_.names());
+    if (loaded->info.game != game_ || loaded->info.boards.names() != boards_.names())
+      throw std::invalid_argument("inference: " + play_file + " plays " + loaded->info.game + " on " +
+                                  loaded->info.boards.names() + "; the network it would replace plays " + game_ +
+                                  " on " + boards_.names());
     std::lock_guard lock(mutex_);
     net_ = std::move(loaded);
   }
@@ -213,8 +212,9 @@ class InferenceServer::Network final : public BatchDevice {
   const InferenceOptions options_;
   mutable std::mutex mutex_;  // guards net_
   std::shared_ptr<LoadedNet> net_;
-  const BoardSet boards_;  // every network this device loads plays these
-  const Encoding encoding_;
+  const std::string game_;
+  const BoardSet boards_;  // every network this device loads plays this game on these
+  const NetworkIo io_;
   std::unique_ptr<WorkerTeam> team_;  // shares each batch of the Eigen path, with one server thread
   // On a GPU, a stream per server thread: one thread's copies overlap another's forward pass.
   const std::vector<c10::Stream> streams_;
@@ -231,34 +231,56 @@ namespace {
 
 BatchingOptions batching(const InferenceOptions& o) { return {o.max_batch, o.deadline_us, o.threads, o.cache_entries}; }
 
+template <typename G>
+std::shared_ptr<NetworkDevice> network_of_game(const std::string& play_file, const InferenceOptions& options) {
+  auto network = std::make_shared<NetworkDevice>(play_file, options);
+  const ModelInfo info = network->current()->info;
+  if (info.game != G::kName)
+    throw ModelFileError("model file '" + play_file + "' is a network of " + info.game + ", not of " +
+                         std::string(G::kName));
+  return network;
+}
+
 }  // namespace
 
-InferenceServer::InferenceServer(const std::string& play_file, const InferenceOptions& options)
-    : network_(std::make_shared<Network>(play_file, options)),
-      boards_(network_->current()->info.boards),
-      batcher_(network_, batching(options)) {}
+template <typename G>
+BasicInferenceServer<G>::BasicInferenceServer(const std::string& play_file, const InferenceOptions& options)
+    : network_(network_of_game<G>(play_file, options)),
+      batcher_(network_, GameEncoder<G>(network_->current()->info.boards), batching(options)) {}
 
-InferenceServer::~InferenceServer() = default;
+template <typename G>
+BasicInferenceServer<G>::~BasicInferenceServer() = default;
 
-void InferenceServer::evaluate(std::span<const EvalRequest> batch) {
-  for (const EvalRequest& request : batch) {
-    const Board& board = request.position->board();
-    if (boards_.contains(board)) continue;
-    throw std::invalid_argument("model " + model_name() + " was trained on " + boards_.names() + " and does not play " +
-                                std::string(board.name));
-  }
+template <typename G>
+void BasicInferenceServer<G>::evaluate(std::span<const BasicEvalRequest<G>> batch) {
   batcher_.evaluate(batch);
 }
-void InferenceServer::load(const std::string& play_file) { network_->load(play_file); }
-ModelInfo InferenceServer::info() const { return network_->current()->info; }
-std::string InferenceServer::model_name() const { return network_->model_name(); }
-InferenceStats InferenceServer::stats() const { return batcher_.stats(); }
+template <typename G>
+void BasicInferenceServer<G>::load(const std::string& play_file) {
+  network_->load(play_file);
+}
+template <typename G>
+ModelInfo BasicInferenceServer<G>::info() const {
+  return network_->current()->info;
+}
+template <typename G>
+std::string BasicInferenceServer<G>::model_name() const {
+  return network_->model_name();
+}
+template <typename G>
+InferenceStats BasicInferenceServer<G>::stats() const {
+  return batcher_.stats();
+}
+
+template class BasicInferenceServer<AtaxxGame>;
+template class BasicInferenceServer<SchataxxGame>;
 
 void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed, const BoardSet& boards,
-                            const RuleSettings& rules) {
+                            const RuleSettings& rules, std::string_view game) {
   torch::manual_seed(seed);
-  AtaxxNet net(shape);
+  AtaxxNet net(shape, network_io(game, boards));
   ModelInfo info;
+  info.game = game;
   info.shape = shape;
   info.boards = boards;
   info.rules = rules;
@@ -272,13 +294,18 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
   c10::InferenceMode inference_mode;
   const torch::Device device = torch_compat::parse_device(checked(options).device);
   auto loaded = load_for(play_file, options);
-  const Encoding encoding = loaded->info.boards.encoding();
-  const std::size_t size = encoding.input_size();
+  const NetworkIo io = loaded->info.io();
+  const std::size_t size = io.input_size();
   std::vector<float> inputs(batch_size * size);
-  const Position start = Position::startpos(*loaded->info.boards.boards.front());
-  for (int i = 0; i < batch_size; ++i) encoding.encode(start, {inputs.data() + i * size, size});
+  for (int i = 0; i < batch_size; ++i) {
+    const std::span<float> planes{inputs.data() + i * size, size};
+    if (loaded->info.game == kSchataxxName)
+      schataxx::encode(schataxx::Position::startpos(), planes);
+    else
+      loaded->info.boards.encoding().encode(Position::startpos(*loaded->info.boards.boards.front()), planes);
+  }
   // As the server runs a batch, the inputs already encoded by the callers.
-  auto run_once = [&] { forward(*loaded, encoding, inputs.data(), batch_size, /*thread=*/0); };
+  auto run_once = [&] { forward(*loaded, io, inputs.data(), batch_size, /*thread=*/0); };
   for (int i = 0; i < 3; ++i) run_once();  // warm-up
   torch_compat::synchronize(device);
   const SteadyClock::time_point begin = SteadyClock::now();

@@ -1,5 +1,5 @@
-// The network behind the search's Evaluator interface: a BatchedEvaluator whose device is the
-// network of a play file, on the CPU or a GPU. Plain C++: no torch here.
+// The network behind the search's Evaluator interface, for the game its play file names: a
+// BasicBatchedEvaluator whose device is the network, on the CPU or a GPU. Plain C++: no torch here.
 #pragma once
 
 #include <cstdint>
@@ -12,32 +12,38 @@
 
 namespace ataxx {
 
-class InferenceServer final : public Evaluator {
+// The network of a play file as a batch device (torch inside, defined in inference_server.cpp).
+class NetworkDevice;
+
+template <typename G>
+class BasicInferenceServer final : public BasicEvaluator<G> {
  public:
-  // Throws ModelFileError for a bad file, std::invalid_argument for bad options.
-  InferenceServer(const std::string& play_file, const InferenceOptions& options);
-  ~InferenceServer() override;
+  // Throws ModelFileError for a bad file or a model of another game, std::invalid_argument for
+  // bad options.
+  BasicInferenceServer(const std::string& play_file, const InferenceOptions& options);
+  ~BasicInferenceServer() override;
 
   // Throws std::invalid_argument for a position on a board the network was not trained on.
-  void evaluate(std::span<const EvalRequest> batch) override;
-  // Loads another play file of the same boards; batches already running finish on the old
-  // network, the next batch runs on the new one.
+  void evaluate(std::span<const BasicEvalRequest<G>> batch) override;
+  // Loads another play file of the same game and boards; batches already running finish on the
+  // old network, the next batch runs on the new one.
   void load(const std::string& play_file);
   ModelInfo info() const;
   std::string model_name() const override;
   InferenceStats stats() const;
 
  private:
-  class Network;
-  std::shared_ptr<Network> network_;
-  BoardSet boards_;
-  BatchedEvaluator batcher_;
+  std::shared_ptr<NetworkDevice> network_;
+  BasicBatchedEvaluator<G> batcher_;
 };
+
+using InferenceServer = BasicInferenceServer<AtaxxGame>;
 
 // Plain-C++ entry points for the benchmarks (`ataxx-zero bench nn`, `bench selfplay`).
 // A fresh network of the given shape, saved as a play file (untrained weights).
 void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed,
-                            const BoardSet& boards = {}, const RuleSettings& rules = {});
+                            const BoardSet& boards = {}, const RuleSettings& rules = {},
+                            std::string_view game = kAtaxxName);
 // Evaluations per second of the raw forward pass at one batch size, one intra-op thread.
 double measure_raw_forward(const std::string& play_file, const InferenceOptions& options, int batch_size,
                            double seconds);

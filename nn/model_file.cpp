@@ -149,24 +149,35 @@ RuleSettings read_rules(torch::serialize::InputArchive& archive, const std::stri
   return rules;
 }
 
-void write_encoding(torch::serialize::OutputArchive& archive, const BoardSet& boards) {
+// What the network reads: its game, and Ataxx's boards.
+struct Inputs {
+  std::string game;
+  BoardSet boards;
+};
+
+void write_encoding(torch::serialize::OutputArchive& archive, const std::string& game, const BoardSet& boards) {
   put(archive, "encoding_version", static_cast<std::int64_t>(kEncodingVersion));
+  put(archive, "game", game);
   put(archive, "boards", boards.names());
 }
 
 // Files of encoding 1 (7x7 only, before the board family) carry no "boards" and, as checkpoints,
-// no encoding version: their networks have another shape.
-BoardSet read_encoding(torch::serialize::InputArchive& archive, const std::string& path) {
+// no encoding version: their networks have another shape. Files without a game are Ataxx's.
+Inputs read_encoding(torch::serialize::InputArchive& archive, const std::string& path) {
   c10::IValue value;
   const std::int64_t version = archive.try_read("encoding_version", value) && value.isInt() ? value.toInt() : 1;
   if (version != kEncodingVersion)
     throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(version) + "; this build encodes version " +
                          std::to_string(kEncodingVersion) + " (a network of encoding 1 needs an older build)");
+  Inputs inputs{std::string(kAtaxxName), {}};
+  if (archive.try_read("game", value)) inputs.game = get_string(archive, "game", path);
   try {
-    return BoardSet::parse(get_string(archive, "boards", path));
+    network_io(inputs.game, {});  // a game this build plays
+    inputs.boards = BoardSet::parse(get_string(archive, "boards", path));
   } catch (const std::invalid_argument& e) {
     throw ModelFileError("'" + path + "': " + e.what());
   }
+  return inputs;
 }
 
 void write_shape(torch::serialize::OutputArchive& archive, const ModelShape& shape) {
@@ -202,11 +213,11 @@ void load_weights(torch::serialize::InputArchive& archive, AtaxxNet& net, const 
 
 // What play files and checkpoints both begin with: their format, the file version, what the network
 // reads and is, the rules it was trained under and its training step.
-void write_header(torch::serialize::OutputArchive& archive, std::string_view format, const BoardSet& boards,
-                  const ModelShape& shape, const RuleSettings& rules, std::int64_t step) {
+void write_header(torch::serialize::OutputArchive& archive, std::string_view format, const std::string& game,
+                  const BoardSet& boards, const ModelShape& shape, const RuleSettings& rules, std::int64_t step) {
   put(archive, "format", std::string(format));
   put(archive, "version", kFileVersion);
-  write_encoding(archive, boards);
+  write_encoding(archive, game, boards);
   write_shape(archive, shape);
   write_rules(archive, rules);
   put(archive, "step", step);
@@ -229,7 +240,7 @@ void write_model_archive(torch::serialize::OutputArchive& archive, const std::st
 
 void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& info) {
   torch::serialize::OutputArchive archive;
-  write_header(archive, kPlayFormat, info.boards, net->shape(), info.rules, info.step);
+  write_header(archive, kPlayFormat, info.game, info.boards, net->shape(), info.rules, info.step);
   put(archive, "name", info.name);
   put(archive, "parent", info.parent);
   torch::serialize::OutputArchive weights;
@@ -241,7 +252,7 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
                      const CheckpointInfo& info) {
   torch::serialize::OutputArchive archive;
-  write_header(archive, kCheckpointFormat, info.boards, net->shape(), info.rules, info.step);
+  write_header(archive, kCheckpointFormat, info.game, info.boards, net->shape(), info.rules, info.step);
   put(archive, "optimizer_kind", info.optimizer);
   put(archive, "config", info.config_yaml);
   torch::serialize::OutputArchive weights, optimizer_state;
@@ -257,14 +268,16 @@ namespace {
 AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
   auto archive = open_archive(path, kPlayFormat);
   ModelInfo info;
-  info.boards = read_encoding(archive, path);
+  auto [game, boards] = read_encoding(archive, path);
+  info.game = std::move(game);
+  info.boards = std::move(boards);
   info.encoding_version = kEncodingVersion;
   info.shape = read_shape(archive, path);
   info.rules = read_rules(archive, path, true);
   info.step = get_int(archive, "step", path);
   info.name = get_string(archive, "name", path);
   info.parent = get_string(archive, "parent", path);
-  AtaxxNet net(info.shape);
+  AtaxxNet net(info.shape, info.io());
   load_weights(archive, net, path);
   net->eval();
   if (info_out) *info_out = info;
@@ -273,7 +286,9 @@ AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
 
 CheckpointInfo read_checkpoint_header(torch::serialize::InputArchive& archive, const std::string& path) {
   CheckpointInfo info;
-  info.boards = read_encoding(archive, path);
+  auto [game, boards] = read_encoding(archive, path);
+  info.game = std::move(game);
+  info.boards = std::move(boards);
   info.shape = read_shape(archive, path);
   info.rules = read_rules(archive, path, false);
   info.step = get_int(archive, "step", path);
@@ -304,10 +319,11 @@ void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim:
 void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
   auto archive = open_archive(checkpoint_path, kCheckpointFormat);
   const CheckpointInfo checkpoint = read_checkpoint_header(archive, checkpoint_path);
-  AtaxxNet net(checkpoint.shape);
+  AtaxxNet net(checkpoint.shape, network_io(checkpoint.game, checkpoint.boards));
   load_weights(archive, net, checkpoint_path);
   save_play_file(play_path, net,
-                 {.shape = checkpoint.shape, .boards = checkpoint.boards, .rules = checkpoint.rules,
+                 {.game = checkpoint.game,
+                  .shape = checkpoint.shape, .boards = checkpoint.boards, .rules = checkpoint.rules,
                   .step = checkpoint.step, .name = name, .parent = checkpoint_path});
 }
 

@@ -12,8 +12,8 @@ std::string SimulatedDeviceModel::describe() const {
   return fmt::format("simulated device: {:.0f} us + {:.0f} ns per position per batch", launch_us, position_ns);
 }
 
-SimulatedDevice::SimulatedDevice(const SimulatedDeviceModel& model, int max_batch, const Encoding& encoding)
-    : model_(model), encoding_(encoding), zeros_(static_cast<std::size_t>(max_batch) * encoding.policy_size(), 0.0f) {
+SimulatedDevice::SimulatedDevice(const SimulatedDeviceModel& model, int max_batch, const NetworkIo& io)
+    : model_(model), io_(io), zeros_(static_cast<std::size_t>(max_batch) * io.policy_size(), 0.0f) {
   for (int i = 0; i < max_batch; ++i) wdl_.insert(wdl_.end(), {0.0f, 1.0f, 0.0f});
 }
 

@@ -25,16 +25,16 @@ struct SimulatedDeviceModel {
 
 class SimulatedDevice final : public BatchDevice {
  public:
-  SimulatedDevice(const SimulatedDeviceModel& model, int max_batch, const Encoding& encoding = BoardSet{}.encoding());
+  SimulatedDevice(const SimulatedDeviceModel& model, int max_batch, const NetworkIo& io = kAtaxxIo);
   Output run(int thread, const float* inputs, int n) override;
   std::uint64_t generation() const override { return 1; }
   std::string model_name() const override { return "simulated"; }
-  Encoding encoding() const override { return encoding_; }
+  NetworkIo io() const override { return io_; }
   const SimulatedDeviceModel& model() const { return model_; }
 
  private:
   SimulatedDeviceModel model_;
-  Encoding encoding_;
+  NetworkIo io_;
   std::mutex queue_;  // one batch on the device at a time
   std::chrono::steady_clock::time_point free_at_{};
   const std::vector<float> zeros_;  // max_batch rows of logits: uniform priors

@@ -10,16 +10,19 @@
 #include "players/mcts_player.h"
 
 namespace ataxx {
-NetworkPlayerOptions::NetworkPlayerOptions() {
+
+template <typename G>
+BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
 }
 
-NetworkPlayerOptions read_network_player_options(PlayerSpec& spec) {
-  NetworkPlayerOptions options;
+template <typename G>
+BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
+  BasicNetworkPlayerOptions<G> options;
   options.model = spec.get_string("model", "");
   if (options.model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
-  options.search = read_search_params(spec, options.search.visits);
+  options.search = read_search_params<G>(spec, options.search.visits);
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
   inference.bf16 = spec.get_int("bf16", inference.bf16, 0, 1) == 1;
@@ -36,23 +39,36 @@ std::string inference_spec(const InferenceOptions& o) {
                      o.bf16, o.cuda_graphs, o.threads, o.batch_threads, o.max_batch, o.cache_entries);
 }
 
-std::unique_ptr<Player> make_network_player(const NetworkPlayerOptions& options) {
-  auto server = shared_inference_server(options.model, options.inference);
-  SearchParams search = options.search;
-  search.rules = server->info().rules;
-  return std::make_unique<MctsPlayer>(search, std::move(server));
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOptions<G>& options) {
+  auto server = shared_inference_server<G>(options.model, options.inference);
+  BasicSearchParams<G> search = options.search;
+  search.rules = G::rules_from(server->info().rules);
+  return std::make_unique<BasicMctsPlayer<G>>(search, std::move(server));
 }
 
-std::shared_ptr<InferenceServer> shared_inference_server(const std::string& model, const InferenceOptions& options) {
+template <typename G>
+std::shared_ptr<BasicInferenceServer<G>> shared_inference_server(const std::string& model,
+                                                                 const InferenceOptions& options) {
   static std::mutex mutex;  // guards servers; a model loads under it, so a second caller waits for the first
-  static std::map<std::pair<std::string, InferenceOptions>, std::weak_ptr<InferenceServer>> servers;
+  static std::map<std::pair<std::string, InferenceOptions>, std::weak_ptr<BasicInferenceServer<G>>> servers;
   std::lock_guard lock(mutex);
   std::erase_if(servers, [](const auto& entry) { return entry.second.expired(); });
-  std::weak_ptr<InferenceServer>& slot = servers[{model, options}];
+  std::weak_ptr<BasicInferenceServer<G>>& slot = servers[{model, options}];
   if (auto server = slot.lock()) return server;
-  auto server = std::make_shared<InferenceServer>(model, options);
+  auto server = std::make_shared<BasicInferenceServer<G>>(model, options);
   slot = server;
   return server;
 }
+
+#define ATAXX_NETWORK_PLAYER(G)                                                                              \
+  template struct BasicNetworkPlayerOptions<G>;                                                              \
+  template BasicNetworkPlayerOptions<G> read_network_player_options<G>(PlayerSpec&);                         \
+  template std::unique_ptr<BasicPlayer<G>> make_network_player<G>(const BasicNetworkPlayerOptions<G>&);      \
+  template std::shared_ptr<BasicInferenceServer<G>> shared_inference_server<G>(const std::string&,           \
+                                                                               const InferenceOptions&);
+ATAXX_NETWORK_PLAYER(AtaxxGame)
+ATAXX_NETWORK_PLAYER(SchataxxGame)
+#undef ATAXX_NETWORK_PLAYER
 
 }  // namespace ataxx

@@ -1,6 +1,7 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
-// search's Evaluator seam. Spec: `nn:model=FILE[,visits=N,device=cpu|cuda|cuda:N,bf16=0|1,
-// cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,cache=ENTRIES, the mcts options]`.
+// search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
+// device=cpu|cuda|cuda:N,bf16=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
+// cache=ENTRIES, the mcts options]`.
 #pragma once
 
 #include <memory>
@@ -13,23 +14,30 @@
 
 namespace ataxx {
 
-struct NetworkPlayerOptions {
-  std::string model;    // play file
-  SearchParams search;  // its rules are replaced by the model's
+template <typename G = AtaxxGame>
+struct BasicNetworkPlayerOptions {
+  std::string model;                // play file
+  BasicSearchParams<G> search;      // its rules are replaced by the model's
   InferenceOptions inference;
-  NetworkPlayerOptions();
+  BasicNetworkPlayerOptions();
 };
+using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;
 
 // Reads the options of an `nn` spec.
-NetworkPlayerOptions read_network_player_options(PlayerSpec& spec);
+template <typename G = AtaxxGame>
+BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec);
 // The spec fields that set `options` (all but deadline_us and cpu_path, which specs leave alone).
 std::string inference_spec(const InferenceOptions& options);
-// Throws ModelFileError for a bad model, std::invalid_argument for bad options.
-std::unique_ptr<Player> make_network_player(const NetworkPlayerOptions& options);
+// Throws ModelFileError for a bad model or one of another game, std::invalid_argument for bad
+// options.
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOptions<G>& options);
 
 // One inference server per model file and options while any player holds it: every game of a
 // match, and every match at once, batches its leaves into the same server, and the model is
 // loaded once.
-std::shared_ptr<InferenceServer> shared_inference_server(const std::string& model, const InferenceOptions& options);
+template <typename G = AtaxxGame>
+std::shared_ptr<BasicInferenceServer<G>> shared_inference_server(const std::string& model,
+                                                                 const InferenceOptions& options);
 
 }  // namespace ataxx

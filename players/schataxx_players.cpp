@@ -8,6 +8,7 @@
 
 #include "mcts/simple_evaluators.h"
 #include "players/mcts_player.h"
+#include "players/network_player.h"
 
 namespace ataxx {
 namespace {
@@ -153,6 +154,9 @@ void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxG
     else if (eval == "uniform") evaluator = std::make_shared<BasicUniformEvaluator<SchataxxGame>>();
     else throw std::invalid_argument("player '" + spec.text() + "': eval must be area or uniform");
     return std::make_unique<BasicMctsPlayer<SchataxxGame>>(params, std::move(evaluator));
+  };
+  factories["nn"] = [](PlayerSpec& spec) {
+    return make_network_player(read_network_player_options<SchataxxGame>(spec));
   };
 }
 

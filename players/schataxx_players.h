@@ -1,7 +1,7 @@
 // Schataxx's baselines, made from the same specs as Ataxx's: `random`, `greedy` (the largest area
 // after the move, ties at random), `alphabeta[:depth=D]` (negamax on area, then men) and
 // `mcts[:visits=N,eval=area|uniform,...]` (the shared search with uniform priors and a value from
-// the lead in area).
+// the lead in area), and `nn:model=FILE,...` (a Schataxx network, as Ataxx's `nn`).
 #pragma once
 
 #include <map>

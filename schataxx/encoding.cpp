@@ -78,4 +78,11 @@ void encode(const Position& pos, std::span<float> planes) {
   fill_plane(plane++, 1.0f);
 }
 
+std::uint64_t encoding_key(const Position& pos) {
+  std::uint64_t state = static_cast<std::uint64_t>(std::min(pos.plies_since_drop(), 100)) |
+                        std::uint64_t{pos.variant() == Variant::kBalanced && pos.ply() < 5} << 8 |
+                        std::uint64_t{static_cast<std::uint8_t>(pos.variant())} << 9;
+  return pos.hash() ^ zobrist::splitmix64(state);
+}
+
 }  // namespace ataxx::schataxx

@@ -2,6 +2,7 @@
 // over every move (the symmetries are in position.h). Plain C++, like nn/encoding.h for Ataxx.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "schataxx/position.h"
@@ -33,5 +34,7 @@ inline constexpr int kMovePlanes = kOffsets + kStockTypes;  // the policy's plan
 inline constexpr int kInputSize = kInputPlanes * 64;
 // Throws std::invalid_argument unless planes.size() == kInputSize.
 void encode(const Position& pos, std::span<float> planes);
+// A hash of everything encode puts in the planes (the position's hash leaves out the counters).
+std::uint64_t encoding_key(const Position& pos);
 
 }  // namespace ataxx::schataxx

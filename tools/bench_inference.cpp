@@ -120,7 +120,7 @@ struct SelfPlayBenchOptions : BenchNetwork {
 // Evaluations per second of the simulated device running full batches back to back.
 double measure_raw_simulated(const SimulatedDeviceModel& model, int batch, double seconds) {
   SimulatedDevice device(model, batch);
-  std::vector<float> inputs(static_cast<std::size_t>(batch) * device.encoding().input_size());
+  std::vector<float> inputs(static_cast<std::size_t>(batch) * device.io().input_size());
   const SteadyClock::time_point begin = SteadyClock::now();
   long long evaluated = 0;
   while (seconds_since(begin) < seconds) {
@@ -145,7 +145,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   std::function<InferenceStats()> stats;
   if (o.simulated) {
     auto device = std::make_shared<SimulatedDevice>(o.model, o.max_batch);
-    auto batched = std::make_unique<BatchedEvaluator>(device, batching);
+    auto batched = std::make_unique<BatchedEvaluator>(device, GameEncoder<AtaxxGame>{}, batching);
     stats = [e = batched.get()] { return e->stats(); };
     evaluator = std::move(batched);
     std::printf("selfplay on a %s (SIMULATED figures)\n", o.model.describe().c_str());

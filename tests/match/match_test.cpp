@@ -315,7 +315,7 @@ TEST(Match, TheSameRunnerPlaysSchataxx) {
     EXPECT_EQ(game.start, config.openings[(game.index / 2) % 2]);
   }
   EXPECT_GE(result.score.wins, 6);
-  config.player2 = "nn:model=x.net";  // not a Schataxx kind (yet)
+  config.player2 = "uai:cmd=engine";  // not a Schataxx kind
   EXPECT_THROW(run_match(config), std::invalid_argument);
 }
 

@@ -21,8 +21,8 @@ class CountingDevice final : public BatchDevice {
   Output run(int, const float* inputs, int n) override {
     auto rows = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n) * 3);
     for (int i = 0; i < n; ++i) {
-      const float* own = inputs + static_cast<std::size_t>(i) * encoding_.input_size();
-      (*rows)[i * 3] = std::accumulate(own, own + encoding_.area(), 0.0f) / 100;
+      const float* own = inputs + static_cast<std::size_t>(i) * io_.input_size();
+      (*rows)[i * 3] = std::accumulate(own, own + io_.area(), 0.0f) / 100;
     }
     {
       std::lock_guard lock(mutex);
@@ -33,13 +33,13 @@ class CountingDevice final : public BatchDevice {
   }
   std::uint64_t generation() const override { return 1; }
   std::string model_name() const override { return "counting"; }
-  Encoding encoding() const override { return encoding_; }
+  NetworkIo io() const override { return io_; }
 
   std::mutex mutex;
   std::vector<int> batches;
   bool fail = false;
-  const Encoding encoding_{7};
-  std::vector<float> logits = std::vector<float>(4096 * encoding_.policy_size(), 0.0f);
+  const NetworkIo io_ = kAtaxxIo;
+  std::vector<float> logits = std::vector<float>(4096 * io_.policy_size(), 0.0f);
 };
 
 struct Leaf {
@@ -80,7 +80,7 @@ void evaluate_at_once(BatchedEvaluator& evaluator, int callers, int leaves, Chec
 
 TEST(BatchedEvaluator, EachCallerGetsItsOwnRows) {
   auto device = std::make_shared<CountingDevice>();
-  BatchedEvaluator evaluator(device, {64, 20'000, 2, 0});
+  BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {64, 20'000, 2, 0});
   std::atomic<int> wrong{0};
   evaluate_at_once(evaluator, 8, 5, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>& leaves) {
     e.evaluate(requests);
@@ -101,7 +101,7 @@ TEST(BatchedEvaluator, OneServerThreadFormsABatchAtATime) {
   // Four server threads, eight callers of 8 positions each, all at once: the first thread to
   // start a batch takes every job until 64 positions, and no other thread takes part of it.
   auto device = std::make_shared<CountingDevice>();
-  BatchedEvaluator evaluator(device, {64, 5'000'000, 4, 0});
+  BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {64, 5'000'000, 4, 0});
   evaluate_at_once(evaluator, 8, 8, [](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>&) {
     e.evaluate(requests);
   });
@@ -112,7 +112,7 @@ TEST(BatchedEvaluator, ACallLargerThanMaxBatchGoesAsSeveralBatchesThatFitIt) {
   // A worker of 256 games x 4 leaves sends 1,024 positions in one call; the simulated device,
   // whose buffers hold max_batch rows, threw on such a batch and aborted `bench selfplay`.
   auto device = std::make_shared<CountingDevice>();
-  BatchedEvaluator evaluator(device, {16, 1000, 2, 0});
+  BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {16, 1000, 2, 0});
   std::atomic<int> wrong{0};
   evaluate_at_once(evaluator, 2, 40, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>& leaves) {
     e.evaluate(requests);
@@ -124,7 +124,7 @@ TEST(BatchedEvaluator, ACallLargerThanMaxBatchGoesAsSeveralBatchesThatFitIt) {
   EXPECT_LE(*std::max_element(device->batches.begin(), device->batches.end()), 16);
 
   auto simulated = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 16);
-  BatchedEvaluator on_simulated(simulated, {16, 1000, 1, 0});
+  BatchedEvaluator on_simulated(simulated, GameEncoder<AtaxxGame>{}, {16, 1000, 1, 0});
   std::vector<Leaf> leaves(40);
   EXPECT_NO_THROW(on_simulated.evaluate(requests_for(leaves)));
   for (const Leaf& leaf : leaves) {
@@ -136,7 +136,7 @@ TEST(BatchedEvaluator, ACallLargerThanMaxBatchGoesAsSeveralBatchesThatFitIt) {
 TEST(BatchedEvaluator, ADeviceErrorReachesEveryCallerOfTheBatch) {
   auto device = std::make_shared<CountingDevice>();
   device->fail = true;
-  BatchedEvaluator evaluator(device, {16, 5'000'000, 1, 0});
+  BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {16, 5'000'000, 1, 0});
   std::atomic<int> errors{0};
   evaluate_at_once(evaluator, 4, 4, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>&) {
     try {
@@ -150,13 +150,13 @@ TEST(BatchedEvaluator, ADeviceErrorReachesEveryCallerOfTheBatch) {
 
 TEST(BatchedEvaluator, RejectsBadOptions) {
   auto device = std::make_shared<CountingDevice>();
-  EXPECT_THROW(BatchedEvaluator(device, {0, 1000, 1, 0}), std::invalid_argument);
-  EXPECT_THROW(BatchedEvaluator(device, {8, 1000, 0, 0}), std::invalid_argument);
+  EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {0, 1000, 1, 0}), std::invalid_argument);
+  EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {8, 1000, 0, 0}), std::invalid_argument);
 }
 
 TEST(SimulatedDevice, AnswersUniformPriorsAndAnEvenValue) {
   auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 32);
-  BatchedEvaluator evaluator(device, {32, 1000, 2, 0});
+  BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {32, 1000, 2, 0});
   std::vector<Leaf> leaves(3);
   leaves[1].position = Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1");
   const auto requests = requests_for(leaves);
@@ -166,8 +166,33 @@ TEST(SimulatedDevice, AnswersUniformPriorsAndAnEvenValue) {
     for (float p : leaf.priors) EXPECT_FLOAT_EQ(p, 1.0f / leaf.priors.size());
   }
   EXPECT_EQ(evaluator.model_name(), "simulated");
-  std::vector<float> too_many(33 * device->encoding().input_size());
+  std::vector<float> too_many(33 * device->io().input_size());
   EXPECT_THROW(device->run(0, too_many.data(), 33), std::invalid_argument);
+}
+
+// The same batching for Schataxx's positions: its planes in, its 4,417 policy entries out.
+TEST(SimulatedDevice, AnswersSchataxxPositionsThroughTheSameBatching) {
+  auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 8, kSchataxxIo);
+  BasicBatchedEvaluator<SchataxxGame> evaluator(device, GameEncoder<SchataxxGame>{}, {8, 1000, 1, 0});
+  const schataxx::Position pos = schataxx::Position::startpos();
+  schataxx::MoveList moves;
+  pos.generate_moves(moves);
+  std::vector<float> priors(moves.size(), -1.0f);
+  Wdl value{-1, -1, -1};
+  const BasicEvalRequest<SchataxxGame> request{&pos, {moves.begin(), moves.size()}, priors, &value};
+  evaluator.evaluate({&request, 1});
+  EXPECT_FLOAT_EQ(value.draw, 1.0f);
+  for (float p : priors) EXPECT_FLOAT_EQ(p, 1.0f / moves.size());
+}
+
+TEST(BatchedEvaluator, RefusesADeviceOfAnotherGamesPlanes) {
+  auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 8, kSchataxxIo);
+  try {
+    BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {8, 1000, 1, 0});
+    FAIL() << "an Ataxx evaluator took a Schataxx device";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("takes 1728 inputs and gives 4417 policy entries; the game's encoding has 294 and 932"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

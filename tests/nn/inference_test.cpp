@@ -259,5 +259,41 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
 }
 INSTANTIATE_TEST_SUITE_P(BatchThreads, EigenPath, testing::Values(1, 3));
 
+// A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
+// LibTorch's, and an Ataxx server refuses it by name.
+TEST(InferenceServer, ServesASchataxxNetworkForSchataxxOnly) {
+  write_random_play_file(temp("schataxx.net"), {1, 8}, 11, {}, {100, 2}, kSchataxxName);
+  InferenceOptions eigen, torch_path;
+  eigen.cpu_path = CpuPath::kEigen;
+  torch_path.cpu_path = CpuPath::kTorch;
+  BasicInferenceServer<SchataxxGame> a(temp("schataxx.net"), eigen), b(temp("schataxx.net"), torch_path);
+  EXPECT_EQ(a.info().game, "schataxx");
+  EXPECT_EQ(a.info().rules.repetition_limit, 2);
+  schataxx::Position pos = schataxx::Position::startpos();
+  for (const char* move : {"Q@g8", "P@b2", "g8b8"}) pos.make_move(schataxx::parse_move(move));
+  schataxx::MoveList moves;
+  pos.generate_moves(moves);
+  std::vector<float> priors_a(moves.size()), priors_b(moves.size());
+  Wdl value_a, value_b;
+  const std::span<const schataxx::Move> legal(moves.begin(), moves.size());
+  const BasicEvalRequest<SchataxxGame> request_a{&pos, legal, priors_a, &value_a}, request_b{&pos, legal, priors_b, &value_b};
+  a.evaluate({&request_a, 1});
+  b.evaluate({&request_b, 1});
+  float total = 0;
+  for (std::size_t m = 0; m < moves.size(); ++m) {
+    EXPECT_NEAR(priors_a[m], priors_b[m], 1e-5f) << schataxx::to_string(moves[m]);
+    total += priors_a[m];
+  }
+  EXPECT_NEAR(total, 1.0f, 1e-4f);
+  EXPECT_NEAR(value_a.win, value_b.win, 1e-5f);
+  try {
+    InferenceServer ataxx(temp("schataxx.net"), InferenceOptions{});
+    FAIL() << "an Ataxx server loaded a Schataxx network";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a network of schataxx, not of ataxx"), std::string::npos) << e.what();
+  }
+}
+
+
 }  // namespace
 }  // namespace ataxx

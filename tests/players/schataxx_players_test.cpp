@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "nn/inference_server.h"
+
 namespace ataxx {
 namespace {
 
@@ -31,8 +33,21 @@ TEST(SchataxxPlayers, SpecsMakeTheBaselinesAndRefuseOthers) {
   for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=1", "mcts:visits=50", "mcts:eval=uniform"})
     EXPECT_NO_THROW(make_player<SchataxxGame>(spec)) << spec;
   EXPECT_THROW(make_player<SchataxxGame>("alphabeta:depth=9"), std::invalid_argument);
-  EXPECT_THROW(make_player<SchataxxGame>("nn:model=x.net"), std::invalid_argument);  // not yet a Schataxx kind
+  EXPECT_THROW(make_player<SchataxxGame>("uai:cmd=engine"), std::invalid_argument);  // not a Schataxx kind
   EXPECT_THROW(make_player<SchataxxGame>("greedy:depth=2"), std::invalid_argument);
+}
+
+// `nn` plays Schataxx with a Schataxx network, under the model's rules, and refuses an Ataxx one.
+TEST(SchataxxPlayers, TheNetworkPlayerTakesASchataxxModelOnly) {
+  const std::string schataxx_net = testing::TempDir() + "/schataxx-player.net";
+  const std::string ataxx_net = testing::TempDir() + "/ataxx-player.net";
+  write_random_play_file(schataxx_net, {1, 8}, 5, {}, {100, 2}, kSchataxxName);
+  write_random_play_file(ataxx_net, {1, 8}, 5);
+  auto player = make_player<SchataxxGame>("nn:model=" + schataxx_net + ",visits=16");
+  player->new_game(1);
+  const schataxx::Game game;
+  EXPECT_TRUE(game.position().is_legal(player->choose_move(game)));
+  EXPECT_THROW(make_player<SchataxxGame>("nn:model=" + ataxx_net), ModelFileError);
 }
 
 TEST(SchataxxPlayers, EachBaselineBeatsTheOneBelowIt) {
