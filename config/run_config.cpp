@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "schataxx/position.h"
 #include "stats/elo.h"
 
 namespace ataxx {
@@ -56,6 +57,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"run.seed", Bound<std::uint64_t>{&r.seed, 0, std::numeric_limits<std::uint64_t>::max()}, "random seed"},
       {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget over all sessions"},
       {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "candidates to train"},
+      {"run.game", &r.game, "ataxx, schataxx, schataxx-balanced or schataxx-unlimited"},
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
       {"network.channels", Bound<int>{&n.channels, 8, 1024}, "channels per block"},
       {"network.init_from", &n.init_from,
@@ -188,6 +190,15 @@ void validate_boards(const RunConfig::Boards& b, const std::string& source) {
 
 void validate(const RunConfig& c, const std::string& source) {
   validate_boards(c.boards, source);
+  if (c.run.game != "ataxx") {
+    try {
+      schataxx::parse_variant(c.run.game);
+    } catch (const std::invalid_argument&) {
+      fail(source, "run.game", "'" + c.run.game + "' is none of ataxx, schataxx, schataxx-balanced, schataxx-unlimited");
+    }
+    if (c.boards.names != RunConfig::Boards{}.names || !c.boards.openings.empty())
+      fail(source, "boards", "chooses Ataxx's boards; a " + c.run.game + " run has its one board");
+  }
   for (const std::string& baseline : c.ladder.baselines)
     if (baseline.empty()) fail(source, "ladder.baselines", "each entry must be one non-empty value");
   if (c.training.optimizer != "sgd" && c.training.optimizer != "adamw")
@@ -272,9 +283,14 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
   } catch (const YAML::Exception& e) {
     throw std::runtime_error("config " + source + ": " + e.msg);
   }
+  // Schataxx's own default: a position that recurs once ends the game.
+  if (plays_schataxx(config) && !(root["rules"] && root["rules"]["repetition_limit"]))
+    config.rules.repetition_limit = schataxx::Rules{}.repetition_limit;
   validate(config, source);
   return config;
 }
+
+bool plays_schataxx(const RunConfig& config) { return config.run.game != "ataxx"; }
 
 RunConfig load_run_config(const std::string& path) {
   std::ifstream in(path);

@@ -17,6 +17,8 @@ struct RunConfig {
     std::uint64_t seed = 1;
     double max_minutes = 30;   // wall-time budget for `train`, counted over every session of the run
     int max_generations = 1000;
+    // The game of the run: ataxx (on boards:), or schataxx, schataxx-balanced, schataxx-unlimited.
+    std::string game = "ataxx";
   } run;
   struct Network {
     int blocks = 4;
@@ -95,6 +97,8 @@ struct BoardPlan {
   std::string openings;  // "" = 2 plies from the board's start
 };
 std::vector<BoardPlan> board_plans(const RunConfig& config);
+// Whether the run plays a Schataxx variant (run.game names it).
+bool plays_schataxx(const RunConfig& config);
 
 // Throws std::runtime_error: "config FILE: KEY: what is wrong".
 RunConfig load_run_config(const std::string& path);

@@ -30,6 +30,7 @@ struct AtaxxGame {
   static Rules rules_from(const RuleSettings& settings) { return settings; }
   static RuleSettings settings_of(const Rules& rules) { return rules; }
   static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
+  static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }
 };
 
 struct SchataxxGame {
@@ -48,6 +49,7 @@ struct SchataxxGame {
   static Rules rules_from(const RuleSettings& s) { return {s.halfmove_limit, s.repetition_limit}; }
   static RuleSettings settings_of(const Rules& rules) { return {rules.ply_limit, rules.repetition_limit}; }
   static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
+  static Bitboard men(const Position& pos, Color side) { return pos.men(side); }
 };
 
 }  // namespace ataxx

@@ -7,17 +7,17 @@
 #include <random>
 #include <stdexcept>
 
-#include "game/game.h"
 #include "mcts/search.h"
 #include "util/parallel.h"
 
 namespace ataxx {
 namespace {
 
+template <typename G>
 struct Slot {
-  std::unique_ptr<Search> search;
-  std::unique_ptr<Game> game;
-  std::vector<TrainingSample> samples;
+  std::unique_ptr<BasicSearch<G>> search;
+  std::unique_ptr<typename G::Game> game;
+  std::vector<BasicTrainingSample<G>> samples;
   bool active = false;
   bool no_resign = false;
   bool full_search = false;
@@ -25,18 +25,20 @@ struct Slot {
   int lowest_value_side = -1;  // the side (0 x, 1 o) that first fell below the resign threshold
 };
 
-const BoardOpenings& draw_board(const std::vector<BoardOpenings>& boards, double uniform) {
-  for (const BoardOpenings& b : boards) {
-    if (uniform < b.share) return b;
-    uniform -= b.share;
+template <typename G>
+const SelfPlayStart<G>& draw_start(const std::vector<SelfPlayStart<G>>& starts, double uniform) {
+  for (const SelfPlayStart<G>& s : starts) {
+    if (uniform < s.share) return s;
+    uniform -= s.share;
   }
-  return boards.back();
+  return starts.back();
 }
 
 }  // namespace
 
-TrainingSample policy_sample(const Position& pos, const SearchResult& result) {
-  TrainingSample sample;
+template <typename G>
+BasicTrainingSample<G> policy_sample(const typename G::Position& pos, const BasicSearchResult<G>& result) {
+  BasicTrainingSample<G> sample;
   sample.position = pos;
   sample.root_value = result.value;
   const int most = result.policy_target.empty() ? 0 : *std::max_element(result.policy_target.begin(), result.policy_target.end());
@@ -59,58 +61,64 @@ void SelfPlayStats::add(const SelfPlayStats& o) {
   simulations += o.simulations;
 }
 
-SelfPlayWorker::SelfPlayWorker(const RunConfig& config, std::vector<BoardOpenings> boards, std::uint64_t seed)
-    : config_(config), boards_(std::move(boards)), seed_(seed) {
-  if (boards_.empty()) throw std::invalid_argument("self-play: no boards to play on");
-  for (const BoardOpenings& b : boards_)
-    for (const Position& opening : b.openings)
-      if (opening.outcome(config_.rules).is_over())
-        throw std::invalid_argument("self-play: opening '" + opening.fen() + "' of the " + std::string(b.board->name) +
-                                    " board is a finished game under the run's rules");
+template <typename G>
+BasicSelfPlayWorker<G>::BasicSelfPlayWorker(const RunConfig& config, std::vector<SelfPlayStart<G>> starts,
+                                            std::uint64_t seed)
+    : config_(config), starts_(std::move(starts)), seed_(seed) {
+  if (starts_.empty()) throw std::invalid_argument("self-play: no start positions to play from");
+  const typename G::Rules rules = G::rules_from(config_.rules);
+  for (const SelfPlayStart<G>& s : starts_)
+    for (const auto& opening : s.openings)
+      if (opening.outcome(rules).is_over())
+        throw std::invalid_argument("self-play: opening '" + opening.fen() + "' of " + s.name +
+                                    " is a finished game under the run's rules");
 }
 
-SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_left,
-                                  const std::function<bool()>& stopped,
-                                  const std::function<void(SelfPlayBatch&&)>& emit) {
+template <typename G>
+SelfPlayStats BasicSelfPlayWorker<G>::run(BasicEvaluator<G>& evaluator, std::atomic<int>& games_left,
+                                          const std::function<bool()>& stopped,
+                                          const std::function<void(BasicSelfPlayBatch<G>&&)>& emit) {
+  using Position = typename G::Position;
   const auto& sp = config_.selfplay;
+  const typename G::Rules rules = G::rules_from(config_.rules);
   std::mt19937_64 rng(seed_);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  SearchParams params;
+  BasicSearchParams<G> params;
   params.visits = sp.visits;
   params.leaves_per_round = sp.leaves_per_round;
   params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
   params.forced_playouts_k = static_cast<float>(sp.forced_playouts_k);
-  params.rules = config_.rules;
+  params.rules = rules;
 
   SelfPlayStats stats;
-  SelfPlayBatch pending;
-  std::vector<Slot> slots(sp.concurrent_games);
-  for (Slot& slot : slots) slot.search = std::make_unique<Search>(params, rng());
+  BasicSelfPlayBatch<G> pending;
+  std::vector<Slot<G>> slots(sp.concurrent_games);
+  for (Slot<G>& slot : slots) slot.search = std::make_unique<BasicSearch<G>>(params, rng());
 
-  auto start_game = [&](Slot& slot) {
+  auto start_game = [&](Slot<G>& slot) {
     if (stopped() || games_left.fetch_sub(1) <= 0) {
       slot.active = false;
       return;
     }
-    const BoardOpenings& board = draw_board(boards_, uniform(rng));
-    const bool from_suite = !board.openings.empty() && uniform(rng) < sp.opening_share;
-    const Position start = from_suite ? board.openings[rng() % board.openings.size()] : Position::startpos(*board.board);
-    slot.game = std::make_unique<Game>(start, config_.rules);
+    const SelfPlayStart<G>& plan = draw_start(starts_, uniform(rng));
+    const bool from_suite = !plan.openings.empty() && uniform(rng) < sp.opening_share;
+    const Position start = from_suite ? plan.openings[rng() % plan.openings.size()] : plan.start;
+    slot.game = std::make_unique<typename G::Game>(start, rules);
     slot.search->set_root(start);
     slot.samples.clear();
     slot.no_resign = uniform(rng) < sp.no_resign_share;
     slot.lowest_value_side = -1;
     slot.active = true;
   };
-  auto finish_game = [&](Slot& slot, Result result, bool resigned) {
+  auto finish_game = [&](Slot<G>& slot, Result result, bool resigned) {
     const Position& final_position = slot.game->position();
-    for (TrainingSample& s : slot.samples) {
+    for (BasicTrainingSample<G>& s : slot.samples) {
       s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
       // A resigned game's final board is not known: the board at resignation is not it.
       s.final_board_known = !resigned;
       if (!resigned) {
-        s.final_x = final_position.pieces(Color::kX);
-        s.final_o = final_position.pieces(Color::kO);
+        s.final_x = G::men(final_position, Color::kX);
+        s.final_o = G::men(final_position, Color::kO);
       }
       pending.samples.push_back(std::move(s));
     }
@@ -128,7 +136,7 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
     if (pending.games >= sp.games_per_chunk) emit(std::exchange(pending, {}));
     start_game(slot);
   };
-  auto begin_move = [&](Slot& slot) {
+  auto begin_move = [&](Slot<G>& slot) {
     slot.full_search = uniform(rng) < sp.full_search_share;
     // A full search adds all its playouts after the root noise, whatever the reused tree holds.
     slot.visits_before = slot.search->root_visits();
@@ -137,12 +145,12 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
     slot.search->begin();
   };
   // The search of this move is done: record it, resign or play, and go on with this game or the next.
-  auto finish_move = [&](Slot& slot) {
-    const SearchResult result = slot.search->result();
+  auto finish_move = [&](Slot<G>& slot) {
+    const BasicSearchResult<G> result = slot.search->result();
     stats.simulations += result.total_visits - slot.visits_before;
     const Position& pos = slot.game->position();
     if (slot.full_search) {
-      slot.samples.push_back(policy_sample(pos, result));
+      slot.samples.push_back(policy_sample<G>(pos, result));
       slot.samples.back().model = evaluator.model_name();  // the model of the search's last batch
     }
     if (sp.resign_threshold > -1.0 && result.value < sp.resign_threshold) {
@@ -153,7 +161,7 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
       }
     }
     const bool explore = static_cast<int>(slot.game->moves().size()) < sp.temperature_plies;
-    const Move move = choose_move(result, explore ? static_cast<float>(sp.temperature) : 0.0f, rng);
+    const typename G::Move move = choose_move(result, explore ? static_cast<float>(sp.temperature) : 0.0f, rng);
     slot.game->play(move);
     slot.search->advance(move);
     const Outcome outcome = slot.game->outcome();
@@ -162,19 +170,19 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
 
   // Each tree on its own: a tree whose search ends starts its next one at once, so fast and full
   // searches of different games share every batch and no finished tree waits for the others.
-  for (Slot& slot : slots) {
+  for (Slot<G>& slot : slots) {
     start_game(slot);
     if (slot.active) begin_move(slot);
   }
-  std::vector<Search*> active;
-  std::vector<EvalRequest> requests;
+  std::vector<BasicSearch<G>*> active;
+  std::vector<BasicEvalRequest<G>> requests;
   while (!stopped()) {
     active.clear();
-    for (Slot& slot : slots)
+    for (Slot<G>& slot : slots)
       if (slot.active) active.push_back(slot.search.get());
     if (active.empty()) break;
-    search_round(active, evaluator, requests);
-    for (Slot& slot : slots) {
+    search_round<G>(active, evaluator, requests);
+    for (Slot<G>& slot : slots) {
       if (!slot.active || !slot.search->done()) continue;
       finish_move(slot);
       if (slot.active) begin_move(slot);
@@ -184,9 +192,11 @@ SelfPlayStats SelfPlayWorker::run(Evaluator& evaluator, std::atomic<int>& games_
   return stats;
 }
 
-SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<BoardOpenings>& boards, std::uint64_t seed,
-                                  Evaluator& evaluator, int games, const std::atomic<bool>& stop,
-                                  const std::function<void(SelfPlayBatch&&)>& emit) {
+template <typename G>
+SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<SelfPlayStart<G>>& starts,
+                                  std::uint64_t seed, BasicEvaluator<G>& evaluator, int games,
+                                  const std::atomic<bool>& stop,
+                                  const std::function<void(BasicSelfPlayBatch<G>&&)>& emit) {
   std::atomic<int> games_left{games};
   std::atomic<bool> failed{false};
   std::mutex mutex;  // guards total
@@ -196,7 +206,7 @@ SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Boa
       config.selfplay.threads,
       [&](int w) {
         try {
-          SelfPlayWorker worker(config, boards, seed + w);
+          BasicSelfPlayWorker<G> worker(config, starts, seed + w);
           const SelfPlayStats stats = worker.run(evaluator, games_left, stopped, emit);
           std::lock_guard lock(mutex);
           total.add(stats);
@@ -207,5 +217,15 @@ SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Boa
       [&] { failed = true; });
   return total;
 }
+
+#define ATAXX_SELFPLAY(G)                                                                                     \
+  template BasicTrainingSample<G> policy_sample<G>(const G::Position&, const BasicSearchResult<G>&);          \
+  template class BasicSelfPlayWorker<G>;                                                                      \
+  template SelfPlayStats play_selfplay_games<G>(const RunConfig&, const std::vector<SelfPlayStart<G>>&,       \
+                                                std::uint64_t, BasicEvaluator<G>&, int, const std::atomic<bool>&, \
+                                                const std::function<void(BasicSelfPlayBatch<G>&&)>&);
+ATAXX_SELFPLAY(AtaxxGame)
+ATAXX_SELFPLAY(SchataxxGame)
+#undef ATAXX_SELFPLAY
 
 }  // namespace ataxx

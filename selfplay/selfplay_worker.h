@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "config/run_config.h"
@@ -27,45 +28,56 @@ struct SelfPlayStats {
   double false_resignation_rate() const { return would_resign ? double(false_resignations) / would_resign : 0.0; }
 };
 
-struct SelfPlayBatch {
+template <typename G>
+struct BasicSelfPlayBatch {
   int games = 0;
-  std::vector<TrainingSample> samples;
+  std::vector<BasicTrainingSample<G>> samples;
 };
+using SelfPlayBatch = BasicSelfPlayBatch<AtaxxGame>;
 
-// Where a run's games start: each board with its share of games and its opening suite.
 // A full search's sample: its policy target as visit counts, scaled down (never clipped) so that
 // the largest fits a chunk's kMaxRecordedVisits, and every visited move keeps at least one.
-TrainingSample policy_sample(const Position& pos, const SearchResult& result);
+template <typename G>
+BasicTrainingSample<G> policy_sample(const typename G::Position& pos, const BasicSearchResult<G>& result);
 
-struct BoardOpenings {
-  const Board* board;
-  double share;
-  std::vector<Position> openings;
+// Where a run's games start: a start position (Ataxx's board, Schataxx's variant) with its share
+// of games and its opening suite.
+template <typename G>
+struct SelfPlayStart {
+  std::string name;  // "7x7", "schataxx-balanced"
+  double share = 1.0;
+  typename G::Position start;
+  std::vector<typename G::Position> openings;
 };
 
-class SelfPlayWorker {
+template <typename G>
+class BasicSelfPlayWorker {
  public:
-  // Each game draws a board by share, then starts from one of its openings (with probability
-  // selfplay.opening_share) or from its start position.
-  SelfPlayWorker(const RunConfig& config, std::vector<BoardOpenings> boards, std::uint64_t seed);
+  // Each game draws a start by share, then starts from one of its openings (with probability
+  // selfplay.opening_share) or from its start position. Throws std::invalid_argument for an
+  // opening that is already over under the run's rules.
+  BasicSelfPlayWorker(const RunConfig& config, std::vector<SelfPlayStart<G>> starts, std::uint64_t seed);
   // Plays until `games_left` (shared by all workers) runs out or `stopped()` says so (then the
   // games in progress are dropped). Every games_per_chunk finished games, and at the end, hands a
   // batch to `emit`.
-  SelfPlayStats run(Evaluator& evaluator, std::atomic<int>& games_left, const std::function<bool()>& stopped,
-                    const std::function<void(SelfPlayBatch&&)>& emit);
+  SelfPlayStats run(BasicEvaluator<G>& evaluator, std::atomic<int>& games_left, const std::function<bool()>& stopped,
+                    const std::function<void(BasicSelfPlayBatch<G>&&)>& emit);
 
  private:
   RunConfig config_;
-  std::vector<BoardOpenings> boards_;
+  std::vector<SelfPlayStart<G>> starts_;
   std::uint64_t seed_;
 };
+using SelfPlayWorker = BasicSelfPlayWorker<AtaxxGame>;
 
 // Plays `games` games on config.selfplay.threads workers sharing the evaluator (worker w seeded
 // with seed + w); `emit` may be
 // called from any of them at once. When a worker fails the others stop, and the error is rethrown
 // as std::runtime_error naming the worker.
-SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<BoardOpenings>& boards, std::uint64_t seed,
-                                  Evaluator& evaluator, int games, const std::atomic<bool>& stop,
-                                  const std::function<void(SelfPlayBatch&&)>& emit);
+template <typename G>
+SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<SelfPlayStart<G>>& starts,
+                                  std::uint64_t seed, BasicEvaluator<G>& evaluator, int games,
+                                  const std::atomic<bool>& stop,
+                                  const std::function<void(BasicSelfPlayBatch<G>&&)>& emit);
 
 }  // namespace ataxx

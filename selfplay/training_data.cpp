@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 
 #include "util/atomic_file.h"
 
@@ -20,6 +21,7 @@ constexpr char kMagicV1[4] = {'A', 'X', 'Z', '1'};
 constexpr char kMagicV2[4] = {'A', 'X', 'Z', '2'};
 constexpr char kMagicV3[4] = {'A', 'X', 'Z', '3'};
 constexpr char kMagicV4[4] = {'A', 'X', 'Z', '4'};
+constexpr char kSchataxxMagicV1[4] = {'S', 'X', 'Z', '1'};
 constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
 // Bytes of a sample: position 3 x 8 + 1 + 2 + 2, board 1 (version 4), root value 4, result 1,
 // flags 1 (version 2 on), model 2 (version 3 on), final board 2 x 8, visit count 2, then 4 a
@@ -57,7 +59,14 @@ class Reader {
   const std::string& name_;
 };
 
+// Schataxx samples: FEN length 1 and text, variant 1, root value 4, result 1, flags 1, model 2,
+// final men 2 x 8, visit count 2, then 5 a visited move: from, to, dropped type, count.
+constexpr std::size_t kSchataxxFixedSampleSize = 28;
+constexpr std::size_t kSchataxxMoveSize = 5;
+constexpr std::size_t kMaxFenLength = 255;
+
 struct Header {
+  std::string_view game = AtaxxGame::kName;
   int version = 0;
   std::uint32_t games = 0;
   std::uint32_t samples = 0;
@@ -66,7 +75,10 @@ struct Header {
 Header parse_header(std::string_view bytes, const std::string& name) {
   if (bytes.size() < kHeaderSize) fail(name, "not an ataxx-zero game chunk (too short)");
   Header header;
-  if (std::memcmp(bytes.data(), kMagicV4, 4) == 0)
+  if (std::memcmp(bytes.data(), kSchataxxMagicV1, 4) == 0) {
+    header.game = SchataxxGame::kName;
+    header.version = 1;
+  } else if (std::memcmp(bytes.data(), kMagicV4, 4) == 0)
     header.version = 4;
   else if (std::memcmp(bytes.data(), kMagicV3, 4) == 0)
     header.version = 3;
@@ -115,12 +127,13 @@ std::string decompress(std::string_view frame, const Header& header, const std::
   if (ZSTD_getFrameHeader(&info, frame.data(), frame.size()) != 0 || info.frameType != ZSTD_frame)
     fail(name, "the compressed data is damaged");
   if (info.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) fail(name, "the compressed data has no size");
-  const std::size_t fixed = fixed_sample_size(header.version);
-  const std::size_t table = header.version >= 3 ? kMaxModelTableSize : 0;
-  if (info.frameContentSize < header.samples * fixed ||
-      info.frameContentSize > header.samples * (fixed + 4 * kMaxMoves) + table)
+  const bool schataxx = header.game == SchataxxGame::kName;
+  const std::size_t fixed = schataxx ? kSchataxxFixedSampleSize : fixed_sample_size(header.version);
+  const std::size_t most = schataxx ? fixed + kMaxFenLength + kSchataxxMoveSize * schataxx::kMaxMoves : fixed + 4 * kMaxMoves;
+  const std::size_t table = schataxx || header.version >= 3 ? kMaxModelTableSize : 0;
+  if (info.frameContentSize < header.samples * fixed || info.frameContentSize > header.samples * most + table)
     fail(name, "the compressed size does not fit " + std::to_string(header.samples) + " samples");
-  if (header.version >= 2 && !info.checksumFlag) fail(name, "the compressed data has no checksum");
+  if ((schataxx || header.version >= 2) && !info.checksumFlag) fail(name, "the compressed data has no checksum");
   return decompress_frame(frame, info.frameContentSize, name);
 }
 
@@ -218,6 +231,59 @@ TrainingSample read_sample(Reader& in, int version, const std::vector<std::strin
   return s;
 }
 
+// What both games' samples carry after the position: root value, result, flags, model, final men.
+template <typename G>
+void read_outcome(Reader& in, BasicTrainingSample<G>& s, const std::vector<std::string>& models, const std::string& name) {
+  s.root_value = in.get<float>();
+  if (!(std::abs(s.root_value) <= 1.0f)) fail(name, "a sample's root value is not in [-1, 1]");
+  s.result = in.get<std::int8_t>();
+  if (s.result < -1 || s.result > 1) fail(name, "a sample's result is not -1, 0 or 1");
+  const std::uint8_t flags = in.get<std::uint8_t>();
+  if (flags > 1) fail(name, "a sample has unknown flags");
+  s.final_board_known = flags == 1;
+  const std::size_t model = in.get<std::uint16_t>();
+  if (model >= models.size()) fail(name, "a sample's model " + std::to_string(model) + " is not in the chunk's table");
+  s.model = models[model];
+  s.final_x = in.get<Bitboard>();
+  s.final_o = in.get<Bitboard>();
+  if (s.final_x & s.final_o) fail(name, "a sample's final board is impossible");
+}
+
+schataxx::Position read_schataxx_position(Reader& in, const std::string& name) {
+  const std::size_t length = in.get<std::uint8_t>();
+  std::string fen(length, '\0');
+  for (char& c : fen) c = in.get<char>();
+  const std::uint8_t variant = in.get<std::uint8_t>();
+  if (variant > static_cast<std::uint8_t>(schataxx::Variant::kUnlimited))
+    fail(name, "a sample has unknown variant " + std::to_string(variant));
+  try {
+    return schataxx::Position::from_fen(fen, static_cast<schataxx::Variant>(variant));
+  } catch (const std::invalid_argument& e) {
+    fail(name, std::string("a sample holds an impossible position: ") + e.what());
+  }
+}
+
+BasicTrainingSample<SchataxxGame> read_schataxx_sample(Reader& in, const std::vector<std::string>& models,
+                                                       const std::string& name) {
+  BasicTrainingSample<SchataxxGame> s;
+  s.position = read_schataxx_position(in, name);
+  read_outcome(in, s, models, name);
+  const int count = in.get<std::uint16_t>();
+  if (count > schataxx::kMaxMoves) fail(name, "a sample has " + std::to_string(count) + " visited moves");
+  s.visits.resize(count);
+  for (auto& [move, visits] : s.visits) {
+    move.from = in.get<std::uint8_t>();
+    move.to = in.get<std::uint8_t>();
+    const std::uint8_t drop = in.get<std::uint8_t>();
+    if (drop > static_cast<std::uint8_t>(schataxx::PieceType::kNone)) fail(name, "a sample drops an unknown man");
+    move.drop = static_cast<schataxx::PieceType>(drop);
+    if (!s.position.is_legal(move)) fail(name, "a sample lists a move that is not legal in its position");
+    visits = in.get<std::uint16_t>();
+    if (visits == 0) fail(name, "a sample lists a move with no visits");
+  }
+  return s;
+}
+
 std::string read_file(const std::string& path, std::size_t at_most) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read chunk '" + path + "'");
@@ -231,11 +297,59 @@ std::string read_file(const std::string& path, std::size_t at_most) {
   return bytes;
 }
 
+void put_sample(std::string& raw, const TrainingSample& s, std::uint16_t model) {
+  const Position& p = s.position;
+  if (s.visits.size() > static_cast<std::size_t>(kMaxMoves))
+    throw std::invalid_argument("a sample lists " + std::to_string(s.visits.size()) + " moves");
+  put(raw, p.pieces(Color::kX));
+  put(raw, p.pieces(Color::kO));
+  put(raw, p.gaps());
+  put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.side_to_move()));
+  // 16 bits, saturated: the network sees the clock only up to 100.
+  put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.halfmove_clock(), 65535)));
+  put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.fullmove_number(), 65535)));
+  put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.board().id));
+  put(raw, s.root_value);
+  put(raw, s.result);
+  put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
+  put(raw, model);
+  put(raw, s.final_x);
+  put(raw, s.final_o);
+  put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
+  for (const auto& [move, count] : s.visits) {
+    put(raw, move.from);
+    put(raw, move.to);
+    put(raw, count);
+  }
+}
+
+void put_sample(std::string& raw, const BasicTrainingSample<SchataxxGame>& s, std::uint16_t model) {
+  const std::string fen = s.position.fen();
+  if (fen.size() > kMaxFenLength) throw std::invalid_argument("a sample's FEN is too long for a chunk: " + fen);
+  put<std::uint8_t>(raw, static_cast<std::uint8_t>(fen.size()));
+  raw += fen;
+  put<std::uint8_t>(raw, static_cast<std::uint8_t>(s.position.variant()));
+  put(raw, s.root_value);
+  put(raw, s.result);
+  put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
+  put(raw, model);
+  put(raw, s.final_x);
+  put(raw, s.final_o);
+  put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
+  for (const auto& [move, count] : s.visits) {
+    put(raw, move.from);
+    put(raw, move.to);
+    put<std::uint8_t>(raw, static_cast<std::uint8_t>(move.drop));
+    put(raw, count);
+  }
+}
+
 }  // namespace
 
-void write_chunk(const std::string& path, int games, const std::vector<TrainingSample>& samples) {
+template <typename G>
+void write_chunk(const std::string& path, int games, const std::vector<BasicTrainingSample<G>>& samples) {
   std::vector<std::string> models;
-  for (const TrainingSample& s : samples)
+  for (const auto& s : samples)
     if (std::find(models.begin(), models.end(), s.model) == models.end()) models.push_back(s.model);
   if (models.size() > kMaxChunkModels) throw std::invalid_argument("a chunk holds games of too many models");
   std::string raw;
@@ -248,31 +362,8 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
     put<std::uint8_t>(raw, static_cast<std::uint8_t>(model.size()));
     raw += model;
   }
-  for (const TrainingSample& s : samples) {
-    const Position& p = s.position;
-    if (s.visits.size() > static_cast<std::size_t>(kMaxMoves))
-      throw std::invalid_argument("a sample lists " + std::to_string(s.visits.size()) + " moves");
-    put(raw, p.pieces(Color::kX));
-    put(raw, p.pieces(Color::kO));
-    put(raw, p.gaps());
-    put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.side_to_move()));
-    // 16 bits, saturated: the network sees the clock only up to 100.
-    put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.halfmove_clock(), 65535)));
-    put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.fullmove_number(), 65535)));
-    put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.board().id));
-    put(raw, s.root_value);
-    put(raw, s.result);
-    put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
-    put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::find(models.begin(), models.end(), s.model) - models.begin()));
-    put(raw, s.final_x);
-    put(raw, s.final_o);
-    put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
-    for (const auto& [move, count] : s.visits) {
-      put(raw, move.from);
-      put(raw, move.to);
-      put(raw, count);
-    }
-  }
+  for (const auto& s : samples)
+    put_sample(raw, s, static_cast<std::uint16_t>(std::find(models.begin(), models.end(), s.model) - models.begin()));
   std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
   ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, 3);
   ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
@@ -280,30 +371,50 @@ void write_chunk(const std::string& path, int games, const std::vector<TrainingS
   const std::size_t size = ZSTD_compress2(context.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
   if (ZSTD_isError(size)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
   compressed.resize(size);
-  std::string file(kMagicV4, sizeof kMagicV4);
+  std::string file(std::is_same_v<G, SchataxxGame> ? kSchataxxMagicV1 : kMagicV4, 4);
   put<std::uint32_t>(file, static_cast<std::uint32_t>(games));
   put<std::uint32_t>(file, static_cast<std::uint32_t>(samples.size()));
   file += compressed;
   write_file_atomically(path, file);
 }
 
-std::vector<TrainingSample> parse_chunk(std::string_view bytes, const std::string& name) {
+template <typename G>
+std::vector<BasicTrainingSample<G>> parse_chunk(std::string_view bytes, const std::string& name) {
   const Header header = parse_header(bytes, name);
+  if (header.game != G::kName)
+    fail(name, "holds games of " + std::string(header.game) + ", not of " + std::string(G::kName));
   const std::string raw = decompress(bytes.substr(kHeaderSize), header, name);
   Reader reader(raw, name);
-  const std::vector<std::string> models = header.version >= 3 ? read_models(reader, name) : std::vector<std::string>{};
-  std::vector<TrainingSample> samples;
+  const bool has_models = header.game == SchataxxGame::kName || header.version >= 3;
+  const std::vector<std::string> models = has_models ? read_models(reader, name) : std::vector<std::string>{};
+  std::vector<BasicTrainingSample<G>> samples;
   samples.reserve(header.samples);
-  for (std::uint32_t i = 0; i < header.samples; ++i) samples.push_back(read_sample(reader, header.version, models, name));
+  for (std::uint32_t i = 0; i < header.samples; ++i) {
+    if constexpr (std::is_same_v<G, SchataxxGame>)
+      samples.push_back(read_schataxx_sample(reader, models, name));
+    else
+      samples.push_back(read_sample(reader, header.version, models, name));
+  }
   if (!reader.done()) fail(name, "trailing data after the samples");
   return samples;
 }
 
-std::vector<TrainingSample> read_chunk(const std::string& path) { return parse_chunk(read_file(path, 0), path); }
+template <typename G>
+std::vector<BasicTrainingSample<G>> read_chunk(const std::string& path) {
+  return parse_chunk<G>(read_file(path, 0), path);
+}
 
 ChunkCounts chunk_counts(const std::string& path) {
   const Header header = parse_header(read_file(path, kHeaderSize), path);
-  return {static_cast<int>(header.games), static_cast<int>(header.samples)};
+  return {std::string(header.game), static_cast<int>(header.games), static_cast<int>(header.samples)};
 }
+
+#define ATAXX_CHUNKS(G)                                                                                      \
+  template void write_chunk<G>(const std::string&, int, const std::vector<BasicTrainingSample<G>>&);        \
+  template std::vector<BasicTrainingSample<G>> read_chunk<G>(const std::string&);                           \
+  template std::vector<BasicTrainingSample<G>> parse_chunk<G>(std::string_view, const std::string&);
+ATAXX_CHUNKS(AtaxxGame)
+ATAXX_CHUNKS(SchataxxGame)
+#undef ATAXX_CHUNKS
 
 }  // namespace ataxx

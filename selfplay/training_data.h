@@ -1,7 +1,8 @@
-// Training samples from self-play and the compressed chunk files that carry them.
-// A chunk is "AXZ4", the number of games and of samples it holds, then one zstd frame (with its
-// content checksum) holding the names of the models that played, then fixed-layout samples, each
-// naming its board.
+// Training samples from self-play and the compressed chunk files that carry them, for each game.
+// A chunk is its game's magic ("AXZ4" Ataxx, "SXZ1" Schataxx), the number of games and of samples
+// it holds, then one zstd frame (with its content checksum) holding the names of the models that
+// played, then the samples: Ataxx's of a fixed layout naming its board, Schataxx's with the
+// position's FEN and variant.
 // Chunks are written atomically, so a reader sees whole chunks or none; everything read is
 // checked, so a damaged chunk is an error, never a wrong sample. Older chunks (all 7x7) still
 // load: version 3 (policy indices of the 7x7 layout instead of moves), 2 ("AXZ2": no model names)
@@ -15,19 +16,22 @@
 #include <vector>
 
 #include "game/position.h"
+#include "mcts/games.h"
 
 namespace ataxx {
 
-struct TrainingSample {
-  Position position;
-  std::vector<std::pair<Move, std::uint16_t>> visits;  // (move, visit count), the policy target
+template <typename G>
+struct BasicTrainingSample {
+  typename G::Position position;
+  std::vector<std::pair<typename G::Move, std::uint16_t>> visits;  // (move, visit count), the policy target
   float root_value = 0.0f;  // search value for the side to move
   std::int8_t result = 0;   // final result for the side to move: 1, 0, -1
   bool final_board_known = true;  // false for resigned games: no ownership or piece targets
-  Bitboard final_x = 0;     // the board at the end of the game (ownership targets)
+  Bitboard final_x = 0;     // the men of each side at the end of the game (ownership targets)
   Bitboard final_o = 0;
   std::string model;        // the network that played this move's search ("": unknown, as in old chunks)
 };
+using TrainingSample = BasicTrainingSample<AtaxxGame>;
 
 // Limits a reader enforces before it allocates anything.
 inline constexpr std::uint32_t kMaxChunkGames = 1u << 20;
@@ -36,12 +40,17 @@ inline constexpr std::size_t kMaxChunkModels = 1024;
 inline constexpr std::size_t kMaxModelNameLength = 64;
 inline constexpr int kMaxRecordedVisits = 65535;  // a visit count is 16 bits in a chunk
 
-void write_chunk(const std::string& path, int games, const std::vector<TrainingSample>& samples);
-// Throws std::runtime_error naming the file and the fault when it is not a whole, valid chunk.
-std::vector<TrainingSample> read_chunk(const std::string& path);
+template <typename G>
+void write_chunk(const std::string& path, int games, const std::vector<BasicTrainingSample<G>>& samples);
+// Throws std::runtime_error naming the file and the fault when it is not a whole, valid chunk of
+// game G (a chunk of another game says which).
+template <typename G = AtaxxGame>
+std::vector<BasicTrainingSample<G>> read_chunk(const std::string& path);
 // The same for a chunk's bytes; `name` goes into the messages.
-std::vector<TrainingSample> parse_chunk(std::string_view bytes, const std::string& name);
+template <typename G = AtaxxGame>
+std::vector<BasicTrainingSample<G>> parse_chunk(std::string_view bytes, const std::string& name);
 struct ChunkCounts {
+  std::string game;  // "ataxx" or "schataxx"
   int games = 0;
   int samples = 0;
 };

@@ -166,8 +166,9 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   const SteadyClock::time_point begin = SteadyClock::now();
   SelfPlayStats played;
   run_for(o.seconds, stop, [&] {
-    played = play_selfplay_games(config, {{&board_7x7(), 1.0, default_openings()}}, 1, *evaluator,
-                                 std::numeric_limits<int>::max(), stop, [](SelfPlayBatch&&) {});
+    const std::vector<SelfPlayStart<AtaxxGame>> starts = {{"7x7", 1.0, Position::startpos(), default_openings()}};
+    played = play_selfplay_games<AtaxxGame>(config, starts, 1, *evaluator, std::numeric_limits<int>::max(), stop,
+                                            [](SelfPlayBatch&&) {});
   });
   const double seconds = seconds_since(begin);
   const InferenceStats after = stats();

@@ -5,9 +5,11 @@
 #include <mutex>
 #include <random>
 #include <thread>
+#include <type_traits>
 
 #include "match/openings.h"
 #include "nn/inference_server.h"
+#include "schataxx/game.h"
 #include "util/clock.h"
 #include "util/parallel.h"
 
@@ -16,11 +18,20 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 
-std::vector<BoardOpenings> selfplay_boards(const RunConfig& config) {
-  std::vector<BoardOpenings> boards;
-  for (const BoardPlan& plan : board_plans(config))
-    boards.push_back({plan.board, plan.share, board_openings(*plan.board, plan.openings)});
-  return boards;
+// Ataxx's games start on each board of the run, Schataxx's in its variant; each from its start
+// position or from its opening suite.
+template <typename G>
+std::vector<SelfPlayStart<G>> selfplay_starts(const RunConfig& config) {
+  std::vector<SelfPlayStart<G>> starts;
+  if constexpr (std::is_same_v<G, SchataxxGame>) {
+    const auto start = schataxx::Position::startpos(schataxx::parse_variant(config.run.game));
+    starts.push_back({config.run.game, 1.0, start, schataxx::positions_after(start, 2)});
+  } else {
+    for (const BoardPlan& plan : board_plans(config))
+      starts.push_back({std::string(plan.board->name), plan.share, Position::startpos(*plan.board),
+                        board_openings(*plan.board, plan.openings)});
+  }
+  return starts;
 }
 
 // Every session plays other games: processes sharing a run must never repeat one another.
@@ -48,12 +59,13 @@ int busy_inference_threads(const RunConfig& config) {
   return static_cast<int>(std::min<std::int64_t>(batches, config.inference.threads));
 }
 
-SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
-                              spdlog::logger& log) {
+template <typename G>
+SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
+                                 spdlog::logger& log) {
   SelfPlaySession session;
   std::string best = wait_for_first_model(dir, limits, log);
   if (best.empty()) return session;
-  InferenceServer server(dir.model_path(best), config.inference);
+  BasicInferenceServer<G> server(dir.model_path(best), config.inference);
   log.info("self-play: playing with {}", best);
   if (const int busy = busy_inference_threads(config); busy < config.inference.threads)
     log.warn("self-play: its positions in flight fill {} batch(es) of inference.max_batch {}, so only {} of the {} "
@@ -64,7 +76,7 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
   std::atomic<std::int64_t> games_written{0};
   std::mutex write_mutex;          // chunk numbers and the progress line
   const auto start = SteadyClock::now();
-  auto write = [&](SelfPlayBatch&& batch) {
+  auto write = [&](BasicSelfPlayBatch<G>&& batch) {
     std::lock_guard lock(write_mutex);
     write_chunk(dir.new_chunk_path(server.model_name()), batch.games, batch.samples);
     ++session.chunks;
@@ -93,14 +105,20 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
       2,
       [&](int task) {
         if (task == 1) return watch();
-        session.stats = play_selfplay_games(config, selfplay_boards(config), session_seed(config), server,
-                                            std::numeric_limits<int>::max(), halt, write);
+        session.stats = play_selfplay_games<G>(config, selfplay_starts<G>(config), session_seed(config), server,
+                                               std::numeric_limits<int>::max(), halt, write);
         halt = true;
       },
       [&] { halt = true; });
   session.seconds = seconds_since(start);
   session.evals_per_second = server.stats().positions / session.seconds;
   return session;
+}
+
+SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
+                              spdlog::logger& log) {
+  return plays_schataxx(config) ? play_selfplay_of<SchataxxGame>(config, dir, limits, log)
+                                : play_selfplay_of<AtaxxGame>(config, dir, limits, log);
 }
 
 }  // namespace ataxx

@@ -9,6 +9,7 @@
 
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
+#include "schataxx/position.h"
 
 namespace ataxx {
 namespace {
@@ -37,8 +38,10 @@ Played play(const RunConfig& config, const std::vector<Position>& openings, Eval
   Played played;
   std::mutex mutex;
   const std::atomic<bool> stop{false};
-  const std::vector<BoardOpenings> boards = {{&openings.front().board(), 1.0, openings}};
-  played.stats = play_selfplay_games(config, boards, 7, evaluator, games, stop, [&](SelfPlayBatch&& batch) {
+  const Position& first = openings.front();
+  const std::vector<SelfPlayStart<AtaxxGame>> starts = {
+      {std::string(first.board().name), 1.0, Position::startpos(first.board()), openings}};
+  played.stats = play_selfplay_games<AtaxxGame>(config, starts, 7, evaluator, games, stop, [&](SelfPlayBatch&& batch) {
     std::lock_guard lock(mutex);
     played.games_emitted += batch.games;
     for (auto& s : batch.samples) played.samples.push_back(std::move(s));
@@ -92,13 +95,15 @@ TEST(SelfPlayWorker, GamesSpreadOverTheBoardsByShareAndStartFromTheirOpenings) {
   config.selfplay.full_search_share = 1;
   config.selfplay.opening_share = 0;  // every game from its board's start
   config.selfplay.concurrent_games = 8;
-  const std::vector<BoardOpenings> boards = {{&board(BoardId::k4x4), 0.75, {}},
-                                             {&board(BoardId::kHexagon), 0.25, {}},
-                                             {&board(BoardId::k8x8), 0.0, {}}};
+  const auto start = [](BoardId id, double share) {
+    return SelfPlayStart<AtaxxGame>{std::string(board(id).name), share, Position::startpos(board(id)), {}};
+  };
+  const std::vector<SelfPlayStart<AtaxxGame>> starts = {
+      start(BoardId::k4x4, 0.75), start(BoardId::kHexagon, 0.25), start(BoardId::k8x8, 0.0)};
   std::mutex mutex;
   std::map<std::string, int> first_moves;  // games per board: samples of fullmove 1 with x to move
   const std::atomic<bool> stop{false};
-  play_selfplay_games(config, boards, 11, evaluator, 40, stop, [&](SelfPlayBatch&& batch) {
+  play_selfplay_games<AtaxxGame>(config, starts, 11, evaluator, 40, stop, [&](SelfPlayBatch&& batch) {
     std::lock_guard lock(mutex);
     for (const TrainingSample& s : batch.samples) {
       EXPECT_NE(&s.position.board(), &board(BoardId::k8x8));
@@ -219,6 +224,38 @@ TEST(SelfPlayWorker, AnOpeningThatIsAlreadyOverIsRefusedByItsFen) {
   }
   config.rules.halfmove_limit = 100;
   EXPECT_EQ(play(config, openings, evaluator, 4).stats.games, 4);
+}
+
+TEST(SelfPlayWorker, PlaysSchataxxThroughTheSameWorker) {
+  BasicUniformEvaluator<SchataxxGame> evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.rules.halfmove_limit = 30;  // plies since the last drop, for short games
+  const schataxx::Position start = schataxx::Position::startpos(schataxx::Variant::kBalanced);
+  const std::vector<SelfPlayStart<SchataxxGame>> starts = {{"schataxx-balanced", 1.0, start, {}}};
+  std::mutex mutex;
+  std::vector<BasicTrainingSample<SchataxxGame>> samples;
+  int games = 0;
+  const std::atomic<bool> stop{false};
+  const SelfPlayStats stats = play_selfplay_games<SchataxxGame>(
+      config, starts, 5, evaluator, 2, stop, [&](BasicSelfPlayBatch<SchataxxGame>&& batch) {
+        std::lock_guard lock(mutex);
+        games += batch.games;
+        for (auto& s : batch.samples) samples.push_back(std::move(s));
+      });
+  EXPECT_EQ(stats.games, 2);
+  EXPECT_EQ(games, 2);
+  ASSERT_GT(samples.size(), 4U);
+  int starts_seen = 0;
+  for (const auto& s : samples) {
+    EXPECT_EQ(s.position.variant(), schataxx::Variant::kBalanced);
+    starts_seen += s.position == start;
+    ASSERT_FALSE(s.visits.empty());
+    for (const auto& [move, visits] : s.visits) EXPECT_TRUE(s.position.is_legal(move)) << s.position.fen();
+    EXPECT_TRUE(s.final_board_known);
+    EXPECT_NE(s.final_x | s.final_o, 0U);
+  }
+  EXPECT_EQ(starts_seen, 2);  // both games from the variant's start
 }
 
 TEST(PolicySample, VisitCountsPast16BitsAreScaledNotClipped) {

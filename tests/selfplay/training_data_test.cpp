@@ -5,9 +5,11 @@
 #include <cstring>
 #include <new>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 
 #include "game/game.h"
+#include "schataxx/position.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
@@ -69,6 +71,69 @@ TEST(TrainingData, ChunkRoundTrips) {
     EXPECT_EQ(loaded[i].final_board_known, samples[i].final_board_known);
     EXPECT_EQ(loaded[i].model, samples[i].model);
   }
+}
+
+TEST(TrainingData, SchataxxChunksRoundTripWithTheirVariant) {
+  using SchataxxSample = BasicTrainingSample<SchataxxGame>;
+  std::vector<SchataxxSample> samples(2);
+  samples[0].position = schataxx::Position::startpos(schataxx::Variant::kBalanced);
+  samples[0].visits = {{schataxx::parse_move("P@b2"), 12}, {schataxx::parse_move("a1a2"), 3}};
+  samples[0].root_value = -0.5f;
+  samples[0].result = 1;
+  samples[0].final_x = 0x81;
+  samples[0].final_o = bit(63);
+  samples[0].model = "gen-0007";
+  samples[1].position = schataxx::Position::from_fen("k7/8/8/8/8/8/1P6/K6n[QRBPq] b - - 4 3", schataxx::Variant::kUnlimited);
+  samples[1].visits = {{schataxx::parse_move("h1f2"), 1}};
+  samples[1].final_board_known = false;
+  const std::string path = testing::TempDir() + "/schataxx-chunk.zst";
+  write_chunk(path, 1, samples);
+  EXPECT_EQ(chunk_counts(path).game, "schataxx");
+  EXPECT_EQ(chunk_counts(path).samples, 2);
+  const auto loaded = read_chunk<SchataxxGame>(path);
+  ASSERT_EQ(loaded.size(), 2U);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(loaded[i].position, samples[i].position);
+    EXPECT_EQ(loaded[i].position.variant(), samples[i].position.variant());
+    EXPECT_EQ(loaded[i].visits, samples[i].visits);
+    EXPECT_EQ(loaded[i].root_value, samples[i].root_value);
+    EXPECT_EQ(loaded[i].result, samples[i].result);
+    EXPECT_EQ(loaded[i].final_x, samples[i].final_x);
+    EXPECT_EQ(loaded[i].final_o, samples[i].final_o);
+    EXPECT_EQ(loaded[i].final_board_known, samples[i].final_board_known);
+    EXPECT_EQ(loaded[i].model, samples[i].model);
+  }
+}
+
+TEST(TrainingData, AChunkOfAnotherGameIsRefusedByName) {
+  std::vector<BasicTrainingSample<SchataxxGame>> schataxx_samples(1);
+  schataxx_samples[0].position = schataxx::Position::startpos();
+  const std::string schataxx_path = testing::TempDir() + "/other-game-schataxx.zst";
+  write_chunk(schataxx_path, 1, schataxx_samples);
+  std::vector<TrainingSample> ataxx_samples(1);
+  ataxx_samples[0].position = Position::startpos();
+  const std::string ataxx_path = testing::TempDir() + "/other-game-ataxx.zst";
+  write_chunk(ataxx_path, 1, ataxx_samples);
+  for (const auto& [read, expected] : {std::pair{std::function<void()>([&] { read_chunk<AtaxxGame>(schataxx_path); }),
+                                                 "holds games of schataxx, not of ataxx"},
+                                       std::pair{std::function<void()>([&] { read_chunk<SchataxxGame>(ataxx_path); }),
+                                                 "holds games of ataxx, not of schataxx"}}) {
+    try {
+      read();
+      ADD_FAILURE() << "read a chunk of another game";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(TrainingData, RejectsSchataxxMovesThatAreIllegalInTheirPosition) {
+  std::vector<BasicTrainingSample<SchataxxGame>> samples(1);
+  samples[0].position = schataxx::Position::startpos();
+  samples[0].visits = {{schataxx::parse_move("P@d4"), 1}};  // touches no White man
+  const std::string path = testing::TempDir() + "/illegal-schataxx.zst";
+  write_chunk(path, 1, samples);
+  EXPECT_THROW(read_chunk<SchataxxGame>(path), std::runtime_error);
 }
 
 TEST(TrainingData, ChunksOfVersionTwoStillLoad) {
