@@ -1,6 +1,7 @@
 #include "schataxx/game.h"
 
 #include <algorithm>
+#include <random>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -47,6 +48,14 @@ std::vector<Position> positions_after(const Position& root, int plies) {
     level = std::move(next);
   }
   return level;
+}
+
+std::vector<Position> opening_suite(Variant variant) {
+  std::vector<Position> suite = positions_after(Position::startpos(variant), 2);
+  std::mt19937_64 rng(0x5c4a7a);
+  for (std::size_t i = suite.size(); i > 1; --i)  // Fisher-Yates by hand: std::shuffle's order is the library's
+    std::swap(suite[i - 1], suite[rng() % i]);
+  return suite;
 }
 
 namespace {

@@ -42,6 +42,11 @@ class Game {
 // order of move generation: an opening suite.
 std::vector<Position> positions_after(const Position& root, int plies);
 
+// The variant's opening suite: positions_after its start, 2 plies, in an order shuffled by a seed
+// of its own, so that any stretch of it (a match plays the first games / 2) spreads over
+// different first moves. The same suite everywhere: self-play, gating, the ladder, `match`.
+std::vector<Position> opening_suite(Variant variant);
+
 // The leaves of the legal move tree `depth` plies deep; a finished position has no children
 // (repetition, which needs the game's history, is not applied, as in Ataxx's perft).
 std::uint64_t perft(const Position& pos, int depth, int ply_limit = Rules{}.ply_limit);

@@ -77,12 +77,12 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   }
 }
 
-// Schataxx: the variant's start, or its 2-ply suite (every distinct position two plies in).
+// Schataxx: the variant's opening suite (every distinct position two plies in).
 void run_schataxx(const MatchOptions& options) {
   if (!options.pgn_path.empty()) throw std::invalid_argument("--pgn writes Ataxx games only, for now");
   if (!options.openings_path.empty()) throw std::invalid_argument("--openings reads Ataxx suites only, for now");
   const schataxx::Variant variant = schataxx::parse_variant(options.variant);
-  play_match<SchataxxGame>(options, schataxx::positions_after(schataxx::Position::startpos(variant), 2), {});
+  play_match<SchataxxGame>(options, schataxx::opening_suite(variant), {});
 }
 
 void run(const MatchOptions& options) {

@@ -40,8 +40,9 @@ void add_train_command(CLI::App& app) {
     std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\nRatings (random = 0):\n%s\n",
                 summary.generations, summary.best_model_path.c_str(), summary.ratings_table.c_str());
     std::printf("Resume:          ataxx-zero train --run-dir %s\n", run_dir.c_str());
-    std::printf("Play against it: ataxx-zero match --p1 nn:model=%s,visits=200 --p2 greedy --games 20\n",
-                summary.best_model_path.c_str());
+    const std::string variant = summary.game == "ataxx" ? "" : " --variant " + summary.game;
+    std::printf("Play against it: ataxx-zero match%s --p1 nn:model=%s,visits=200 --p2 greedy --games 20\n",
+                variant.c_str(), summary.best_model_path.c_str());
   });
 }
 

@@ -5,11 +5,13 @@
 #include <chrono>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 #include "match/match.h"
 #include "match/openings.h"
 #include "players/network_player.h"
 #include "players/player.h"
+#include "schataxx/game.h"
 #include "util/clock.h"
 
 namespace ataxx {
@@ -17,25 +19,29 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 
-PlayerSource run_model(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
-  return run_network_player(config, model, dir.model_path(model), visits);
+template <typename G>
+BasicPlayerSource<G> run_model(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
+  return run_network_player<G>(config, model, dir.model_path(model), visits);
 }
 
 // The match's result, or nothing when the run stopped before it was over.
-std::optional<PairResult> play_pair(const RunConfig& config, const PlayerSource& first, const PlayerSource& second,
-                                    int games, std::uint64_t seed, const std::function<bool()>& stopped,
+template <typename G>
+std::optional<PairResult> play_pair(const RunConfig& config, const BasicPlayerSource<G>& first,
+                                    const BasicPlayerSource<G>& second, int games, std::uint64_t seed,
+                                    const std::function<bool()>& stopped,
                                     const std::optional<SprtParams>& sprt = std::nullopt,
                                     SprtVerdict* verdict = nullptr) {
-  MatchConfig match = run_match_config(config, first, second, games, seed);
+  BasicMatchConfig<G> match = run_match_config<G>(config, first, second, games, seed);
   match.sprt = sprt;
   match.stopped = stopped;
-  const MatchResult result = run_match(match);
+  const BasicMatchResult<G> result = run_match(match);
   if (result.stopped) return std::nullopt;
   if (verdict) *verdict = result.verdict;
   return PairResult{first.name, second.name, result.score.wins, result.score.draws, result.score.losses};
 }
 
 // Gates candidate against the best; records the verdict and promotes on success.
+template <typename G>
 void gate(const RunConfig& config, const RunDirectory& dir, int generation, const std::function<bool()>& stopped,
           spdlog::logger& log) {
   const std::string candidate = generation_name(generation);
@@ -51,7 +57,7 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, cons
   if (!g.sprt.empty()) sprt = parse_sprt(g.sprt);
   SprtVerdict verdict = SprtVerdict::kContinue;
   const std::optional<PairResult> played =
-      play_pair(config, run_model(config, dir, candidate, g.visits), run_model(config, dir, best, g.visits), g.games,
+      play_pair<G>(config, run_model<G>(config, dir, candidate, g.visits), run_model<G>(config, dir, best, g.visits), g.games,
                 config.run.seed + generation, stopped, sprt, &verdict);
   if (!played) {
     log.info("gating {} vs {}: stopped; the next session plays it again", candidate, best);
@@ -79,7 +85,10 @@ void check_ladder_baselines(const RunConfig& config) {
   if (config.ladder.games == 0) return;
   for (const std::string& baseline : config.ladder.baselines) {
     try {
-      make_player(baseline);
+      if (plays_schataxx(config))
+        make_player<SchataxxGame>(baseline);
+      else
+        make_player<AtaxxGame>(baseline);
     } catch (const std::exception& e) {
       throw std::invalid_argument("ladder.baselines: '" + baseline + "' cannot play: " + e.what());
     }
@@ -89,6 +98,7 @@ void check_ladder_baselines(const RunConfig& config) {
 namespace {
 
 // The best model against each baseline it has not played yet: a stop mid-ladder loses one match.
+template <typename G>
 void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                  spdlog::logger& log) {
   const std::string model = dir.best();
@@ -97,9 +107,9 @@ void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::fu
   std::sscanf(model.c_str(), "gen-%d", &generation);
   for (const std::string& baseline : config.ladder.baselines) {
     if (stopped() || dir.has_match(generation, model, baseline, "ladder")) continue;
-    const std::optional<PairResult> played = play_pair(config, run_model(config, dir, model, config.ladder.visits),
-                                                       baseline, config.ladder.games,
-                                                       config.run.seed + 7 * generation, stopped);
+    const std::optional<PairResult> played =
+        play_pair<G>(config, run_model<G>(config, dir, model, config.ladder.visits), BasicPlayerSource<G>(baseline),
+                     config.ladder.games, config.run.seed + 7 * generation, stopped);
     if (!played) return;
     const PairResult& r = *played;
     log.info("ladder {} vs {}: {} - {} - {}", model, baseline, r.first_wins, r.second_wins, r.draws);
@@ -112,38 +122,75 @@ void update_ratings_and_plots(const RunDirectory& dir, spdlog::logger& log) {
   if (!dir.plot()) log.warn("plots: gnuplot failed, see {}/plots/gnuplot.log", dir.root());
 }
 
+// The games of a Schataxx run's matches start from its variant's suite, an Ataxx run's from every board's.
+template <typename G>
+std::vector<typename G::Position> run_openings(const RunConfig& config) {
+  if constexpr (std::is_same_v<G, SchataxxGame>) {
+    return schataxx::opening_suite(schataxx::parse_variant(config.run.game));
+  } else {
+    std::vector<std::vector<Position>> suites;
+    for (const BoardPlan& plan : board_plans(config)) suites.push_back(board_openings(*plan.board, plan.openings));
+    return interleave(suites);  // one board after the other, so that every match plays them all
+  }
+}
+
+template <typename G>
+void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
+                          spdlog::logger& log);
+
 }  // namespace
 
-NetworkPlayerOptions run_network_options(const RunConfig& config, const std::string& model_path, int visits) {
-  NetworkPlayerOptions options;
+template <typename G>
+BasicNetworkPlayerOptions<G> run_network_options(const RunConfig& config, const std::string& model_path, int visits) {
+  BasicNetworkPlayerOptions<G> options;
   options.model = model_path;
   options.search.visits = visits;
   options.inference = config.inference;
   return options;
 }
 
-PlayerSource run_network_player(const RunConfig& config, const std::string& name, const std::string& model_path,
-                                int visits) {
-  return {name, [options = run_network_options(config, model_path, visits)] { return make_network_player(options); }};
+template <typename G>
+BasicPlayerSource<G> run_network_player(const RunConfig& config, const std::string& name,
+                                        const std::string& model_path, int visits) {
+  return {name, [options = run_network_options<G>(config, model_path, visits)] { return make_network_player<G>(options); }};
 }
 
-MatchConfig run_match_config(const RunConfig& config, PlayerSource first, PlayerSource second, int games,
-                             std::uint64_t seed) {
-  MatchConfig match;
+template <typename G>
+BasicMatchConfig<G> run_match_config(const RunConfig& config, BasicPlayerSource<G> first, BasicPlayerSource<G> second,
+                                     int games, std::uint64_t seed) {
+  BasicMatchConfig<G> match;
   match.player1 = std::move(first);
   match.player2 = std::move(second);
   match.games = games;
   match.concurrency = config.gating.concurrency;
-  std::vector<std::vector<Position>> suites;
-  for (const BoardPlan& plan : board_plans(config)) suites.push_back(board_openings(*plan.board, plan.openings));
-  match.openings = interleave(suites);  // one board after the other, so that every match plays them all
+  match.openings = run_openings<G>(config);
   match.seed = seed;
-  match.rules = config.rules;  // as the run's models search: their play files hold the run's rules
+  match.rules = G::rules_from(config.rules);  // as the run's models search: their play files hold the run's rules
   return match;
 }
 
+#define ATAXX_RUN_MATCHES(G)                                                                                       \
+  template BasicNetworkPlayerOptions<G> run_network_options<G>(const RunConfig&, const std::string&, int);          \
+  template BasicPlayerSource<G> run_network_player<G>(const RunConfig&, const std::string&, const std::string&, int); \
+  template BasicMatchConfig<G> run_match_config<G>(const RunConfig&, BasicPlayerSource<G>, BasicPlayerSource<G>, int, \
+                                                   std::uint64_t);
+ATAXX_RUN_MATCHES(AtaxxGame)
+ATAXX_RUN_MATCHES(SchataxxGame)
+#undef ATAXX_RUN_MATCHES
+
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log) {
+  if (plays_schataxx(config))
+    gate_continuously_of<SchataxxGame>(config, dir, stopped, log);
+  else
+    gate_continuously_of<AtaxxGame>(config, dir, stopped, log);
+}
+
+namespace {
+
+template <typename G>
+void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
+                          spdlog::logger& log) {
   dir.repair_gating();  // a verdict whose match record or promotion a kill cut off
   const SteadyClock::time_point start = SteadyClock::now();
   TimeShare share(config.gating.time_share);
@@ -158,7 +205,7 @@ void gate_continuously(const RunConfig& config, const RunDirectory& dir, const s
       std::this_thread::sleep_for(kPollInterval);
       continue;
     }
-    play([&] { play_ladder(config, dir, stopped, log); });
+    play([&] { play_ladder<G>(config, dir, stopped, log); });
     const int newest = dir.newest_model().value_or(0);
     const std::optional<bool> verdict = newest > 0 ? dir.gating_verdict(generation_name(newest)) : std::nullopt;
     if (newest > 0 && !verdict) {
@@ -166,8 +213,8 @@ void gate_continuously(const RunConfig& config, const RunDirectory& dir, const s
         if (!dir.gating_verdict(generation_name(g))) log.info("gating: {} passed over, {} is newer", generation_name(g), generation_name(newest));
       passed_over = newest;
       play([&] {
-        gate(config, dir, newest, stopped, log);
-        play_ladder(config, dir, stopped, log);
+        gate<G>(config, dir, newest, stopped, log);
+        play_ladder<G>(config, dir, stopped, log);
       });
       update_ratings_and_plots(dir, log);
     } else if (newest >= config.run.max_generations) {
@@ -177,6 +224,8 @@ void gate_continuously(const RunConfig& config, const RunDirectory& dir, const s
     }
   }
 }
+
+}  // namespace
 
 std::string ratings_table(const RunDirectory& dir) {
   const auto matches = dir.matches();

@@ -16,14 +16,19 @@
 
 namespace ataxx {
 
+// Written once for every game; G is the run's (plays_schataxx).
 // A run's model in gating and ladder matches: the run's inference device and server settings,
 // `visits` per move. Made by code, never through a spec: the run's path may hold ',' or '='.
-NetworkPlayerOptions run_network_options(const RunConfig& config, const std::string& model_path, int visits);
-PlayerSource run_network_player(const RunConfig& config, const std::string& name, const std::string& model_path,
-                                int visits);
-// A gating or ladder match: the openings of every board of the run, under the run's rules.
-MatchConfig run_match_config(const RunConfig& config, PlayerSource first, PlayerSource second, int games,
-                             std::uint64_t seed);
+template <typename G = AtaxxGame>
+BasicNetworkPlayerOptions<G> run_network_options(const RunConfig& config, const std::string& model_path, int visits);
+template <typename G = AtaxxGame>
+BasicPlayerSource<G> run_network_player(const RunConfig& config, const std::string& name,
+                                        const std::string& model_path, int visits);
+// A gating or ladder match under the run's rules: the openings of every board of an Ataxx run, the
+// variant's suite of a Schataxx one.
+template <typename G>
+BasicMatchConfig<G> run_match_config(const RunConfig& config, BasicPlayerSource<G> first, BasicPlayerSource<G> second,
+                                     int games, std::uint64_t seed);
 
 // Keeps gating and the ladder within a share of the wall time since they started: after `busy`
 // seconds of matches they rest until busy / share seconds have passed, and self-play and training

@@ -15,7 +15,8 @@ constexpr auto kClockTick = std::chrono::seconds(2);
 
 }  // namespace
 
-bool ReplayBuffer::listing_changed(const std::string& games_dir) {
+template <typename G>
+bool BasicReplayBuffer<G>::listing_changed(const std::string& games_dir) {
   const auto modified = std::filesystem::last_write_time(games_dir);
   const bool settled = modified < std::filesystem::file_time_type::clock::now() - kClockTick;
   if (modified == listed_at_ && settled) return false;
@@ -23,17 +24,19 @@ bool ReplayBuffer::listing_changed(const std::string& games_dir) {
   return true;
 }
 
-void ReplayBuffer::read(const std::string& path, std::vector<TrainingSample>& into, Refresh& report) {
-  std::vector<TrainingSample> samples = read_chunk(path);
+template <typename G>
+void BasicReplayBuffer<G>::read(const std::string& path, std::vector<Sample>& into, Refresh& report) {
+  std::vector<Sample> samples = read_chunk<G>(path);
   const std::size_t all = samples.size();
-  std::erase_if(samples, [&](const TrainingSample& s) { return !boards_.contains(s.position.board()); });
+  std::erase_if(samples, [&](const Sample& s) { return !encoder_.plays(s.position); });
   if (samples.size() != all)
     report.left_out.push_back(path + ": " + std::to_string(all - samples.size()) + " of its " + std::to_string(all) +
-                              " samples are of boards the run does not train (it trains " + boards_.names() + ")");
+                              " samples are of boards the run does not train (it trains " + encoder_.plays_what() + ")");
   into = std::move(samples);
 }
 
-ReplayBuffer::Refresh ReplayBuffer::refresh(const std::string& games_dir) {
+template <typename G>
+typename BasicReplayBuffer<G>::Refresh BasicReplayBuffer<G>::refresh(const std::string& games_dir) {
   Refresh report;
   if (!listing_changed(games_dir)) return report;
   std::vector<std::string> names;
@@ -44,13 +47,18 @@ ReplayBuffer::Refresh ReplayBuffer::refresh(const std::string& games_dir) {
   }
   std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return natural_less(a, b); });
   // Newest first, until the chunks read hold max_window samples; older ones are only counted.
-  std::vector<std::vector<TrainingSample>> read_chunks(names.size());
+  std::vector<std::vector<Sample>> read_chunks(names.size());
   std::int64_t read_samples = 0;
   for (std::size_t i = names.size(); i-- > 0;) {
     seen_.insert(names[i]);
     const std::string path = games_dir + "/" + names[i];
     try {
       const ChunkCounts counts = chunk_counts(path);
+      if (counts.game != G::kName) {
+        report.left_out.push_back(path + ": it holds games of " + counts.game + "; the run plays " +
+                                  std::string(G::kName));
+        continue;
+      }
       if (read_samples < config_.max_window) {
         read(path, read_chunks[i], report);
         read_samples += read_chunks[i].size();
@@ -80,7 +88,8 @@ ReplayBuffer::Refresh ReplayBuffer::refresh(const std::string& games_dir) {
   return report;
 }
 
-std::int64_t ReplayBuffer::window() const {
+template <typename G>
+std::int64_t BasicReplayBuffer<G>::window() const {
   const double c = config_.min_window;
   const double a = config_.window_exponent;
   constexpr double b = 0.4;
@@ -88,7 +97,8 @@ std::int64_t ReplayBuffer::window() const {
   return std::min<std::int64_t>({static_cast<std::int64_t>(grown), config_.max_window, held_});
 }
 
-const TrainingSample& ReplayBuffer::sample(std::mt19937_64& rng) const {
+template <typename G>
+const BasicTrainingSample<G>& BasicReplayBuffer<G>::sample(std::mt19937_64& rng) const {
   std::int64_t back = std::uniform_int_distribution<std::int64_t>(0, window() - 1)(rng);
   for (auto chunk = chunks_.rbegin(); chunk != chunks_.rend(); ++chunk) {
     if (back < static_cast<std::int64_t>(chunk->size())) return (*chunk)[chunk->size() - 1 - back];
@@ -96,5 +106,8 @@ const TrainingSample& ReplayBuffer::sample(std::mt19937_64& rng) const {
   }
   return chunks_.front().front();  // unreachable: window() <= held_
 }
+
+template class BasicReplayBuffer<AtaxxGame>;
+template class BasicReplayBuffer<SchataxxGame>;
 
 }  // namespace ataxx

@@ -14,22 +14,25 @@
 #include <vector>
 
 #include "config/run_config.h"
-#include "nn/encoding.h"
+#include "nn/game_encoder.h"
 #include "selfplay/training_data.h"
 
 namespace ataxx {
 
-class ReplayBuffer {
+template <typename G>
+class BasicReplayBuffer {
  public:
+  using Sample = BasicTrainingSample<G>;
   struct Refresh {
     std::int64_t samples = 0;           // added (counted, for chunks too old to be read)
     std::int64_t games = 0;             // in the chunks added
     std::vector<std::string> skipped;   // why each damaged chunk was left out
-    std::vector<std::string> left_out;  // chunks with samples of boards the run does not train
+    std::vector<std::string> left_out;  // chunks of another game, or with samples of boards the run does not train
   };
 
-  // Holds samples of `boards` only.
-  ReplayBuffer(const RunConfig::Training& config, BoardSet boards = {}) : config_(config), boards_(std::move(boards)) {}
+  // Holds samples of G that the encoder's network plays only.
+  explicit BasicReplayBuffer(const RunConfig::Training& config, GameEncoder<G> encoder = GameEncoder<G>())
+      : config_(config), encoder_(std::move(encoder)) {}
   // Takes every chunk in games_dir not seen yet, in natural_less order of their names. A chunk
   // that fails its checks is skipped (and not tried again); the run goes on without it.
   Refresh refresh(const std::string& games_dir);
@@ -40,16 +43,16 @@ class ReplayBuffer {
   std::int64_t window() const;
   bool empty() const { return total_ == 0; }
   // A sample drawn uniformly from the window.
-  const TrainingSample& sample(std::mt19937_64& rng) const;
+  const Sample& sample(std::mt19937_64& rng) const;
 
  private:
-  // Reads one chunk into `into`, keeping the samples of the run's boards.
-  void read(const std::string& path, std::vector<TrainingSample>& into, Refresh& report);
+  // Reads one chunk into `into`, keeping the samples the run's network plays.
+  void read(const std::string& path, std::vector<Sample>& into, Refresh& report);
   bool listing_changed(const std::string& games_dir);
 
   RunConfig::Training config_;
-  BoardSet boards_;
-  std::deque<std::vector<TrainingSample>> chunks_;  // newest last; old ones dropped past max_window
+  GameEncoder<G> encoder_;
+  std::deque<std::vector<Sample>> chunks_;  // newest last; old ones dropped past max_window
   std::unordered_set<std::string> seen_;            // names already taken
   std::filesystem::file_time_type listed_at_{};     // games/'s modification time when last listed
   std::int64_t total_ = 0;                          // samples ever added
@@ -57,5 +60,6 @@ class ReplayBuffer {
   std::int64_t held_ = 0;                           // samples in chunks_
   std::int64_t skipped_ = 0;                        // damaged chunks left out
 };
+using ReplayBuffer = BasicReplayBuffer<AtaxxGame>;
 
 }  // namespace ataxx

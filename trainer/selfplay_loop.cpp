@@ -24,8 +24,8 @@ template <typename G>
 std::vector<SelfPlayStart<G>> selfplay_starts(const RunConfig& config) {
   std::vector<SelfPlayStart<G>> starts;
   if constexpr (std::is_same_v<G, SchataxxGame>) {
-    const auto start = schataxx::Position::startpos(schataxx::parse_variant(config.run.game));
-    starts.push_back({config.run.game, 1.0, start, schataxx::positions_after(start, 2)});
+    const schataxx::Variant variant = schataxx::parse_variant(config.run.game);
+    starts.push_back({config.run.game, 1.0, schataxx::Position::startpos(variant), schataxx::opening_suite(variant)});
   } else {
     for (const BoardPlan& plan : board_plans(config))
       starts.push_back({std::string(plan.board->name), plan.share, Position::startpos(*plan.board),

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <future>
 #include <optional>
+#include <type_traits>
 
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
@@ -34,22 +35,36 @@ void pin_memory(TrainingBatch& b) {
     *t = t->pin_memory();
 }
 
-// A file's network must have the run's shape and boards; `what` names the file in the error.
-void check_fits_run(const std::string& what, const ModelShape& shape, const BoardSet& boards,
-                    const ModelShape& run_shape, const BoardSet& run_boards) {
+// What a file's network must share with the run's.
+struct NetworkOfRun {
+  std::string_view game;
+  ModelShape shape;
+  const BoardSet& boards;
+};
+
+// A file's network must have the run's game, shape and boards; `what` names the file in the error.
+void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run) {
   auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
+  const auto& [game, shape, boards] = file;
+  const auto& [run_game, run_shape, run_boards] = run;
+  if (game != run_game)
+    throw ModelFileError(what + " holds a network of " + std::string(game) + "; the run plays " + std::string(run_game));
   if (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels)
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
-  if (boards.names() != run_boards.names())
+  if (game == kAtaxxName && boards.names() != run_boards.names())
     throw ModelFileError(what + " was trained on " + boards.names() + "; the config names " + run_boards.names() +
                          " (a run keeps its boards: start a new run)");
 }
 
-// The header of a checkpoint of this run: its shape and boards must be the run's.
+// The network a run's config asks for.
+NetworkOfRun network_of_run(const RunConfig& config, const BoardSet& boards) {
+  return {game_of(config), {config.network.blocks, config.network.channels}, boards};
+}
+
+// The header of a checkpoint of this run: its game, shape and boards must be the run's.
 CheckpointInfo checked_checkpoint(const std::string& path, const RunConfig& config, const BoardSet& boards) {
   const CheckpointInfo info = read_checkpoint_info(path);
-  check_fits_run("checkpoint '" + path + "'", info.shape, info.boards, {config.network.blocks, config.network.channels},
-                 boards);
+  check_fits_run("checkpoint '" + path + "'", {info.game, info.shape, info.boards}, network_of_run(config, boards));
   return info;
 }
 
@@ -89,6 +104,8 @@ BoardSet boards_of(const RunConfig& config) {
 }
 
 
+std::string_view game_of(const RunConfig& config) { return plays_schataxx(config) ? kSchataxxName : kAtaxxName; }
+
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
   const double warmup = t.warmup_steps > 0 ? std::min(1.0, (step + 1.0) / t.warmup_steps) : 1.0;
   const double drop = t.lr_drop_at < 1 && run_share >= t.lr_drop_at ? t.lr_drop_factor : 1.0;
@@ -97,8 +114,9 @@ double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, 
 
 struct Trainer::Impl {
   RunConfig config;
+  std::string_view game;
   BoardSet boards;
-  Encoding encoding{kMaxBoardSize};
+  GameEncoder<AtaxxGame> ataxx_encoder;  // Schataxx's encoder holds nothing
   std::string config_yaml;
   torch::Device device{torch::kCPU};
   AtaxxNet net{nullptr};
@@ -112,8 +130,9 @@ struct Trainer::Impl {
 Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path)
     : impl_(std::make_unique<Impl>()) {
   impl_->config = config;
+  impl_->game = game_of(config);
   impl_->boards = boards_of(config);
-  impl_->encoding = impl_->boards.encoding();
+  impl_->ataxx_encoder = GameEncoder<AtaxxGame>(impl_->boards);
   impl_->config_yaml = config_yaml;
   impl_->device = torch_compat::parse_device(config.inference.device);
   torch::manual_seed(config.run.seed);
@@ -123,9 +142,10 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
   if (checkpoint_path.empty() && !init_from.empty()) {
     ModelInfo info;
     impl_->net = load_play_file(init_from, &info);
-    check_fits_run("network.init_from: play file '" + init_from + "'", info.shape, info.boards, shape, impl_->boards);
+    check_fits_run("network.init_from: play file '" + init_from + "'", {info.game, info.shape, info.boards},
+                   network_of_run(config, impl_->boards));
   } else {
-    impl_->net = AtaxxNet(shape);
+    impl_->net = AtaxxNet(shape, network_io(impl_->game, impl_->boards));
   }
   impl_->net->to(impl_->device);
   impl_->optimizer = make_optimizer(impl_->net, config.training);
@@ -149,7 +169,14 @@ bool Trainer::resume_if_further(const std::string& checkpoint_path) {
 
 std::int64_t Trainer::step() const { return impl_->step; }
 
-Losses Trainer::train(const ReplayBuffer& buffer, int steps, double run_share, std::mt19937_64& rng) {
+template <typename G>
+Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_share, std::mt19937_64& rng) {
+  if (G::kName != impl_->game)
+    throw std::logic_error("a trainer of " + std::string(impl_->game) + " given samples of " + std::string(G::kName));
+  const GameEncoder<G> encoder = [&] {
+    if constexpr (std::is_same_v<G, AtaxxGame>) return impl_->ataxx_encoder;
+    else return GameEncoder<G>();
+  }();
   const auto& t = impl_->config.training;
   const auto& device = impl_->device;
   auto& net = impl_->net;
@@ -163,7 +190,7 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, double run_share, s
   // The next batch is assembled on another thread while this one trains.
   auto assemble = [&] {
     return std::async(std::launch::async, [&] {
-      TrainingBatch batch = sample_batch(impl_->encoding, buffer, t.batch_size, static_cast<float>(t.search_value_share), rng);
+      TrainingBatch batch = sample_batch<G>(encoder, buffer, t.batch_size, static_cast<float>(t.search_value_share), rng);
       if (device.is_cuda()) pin_memory(batch);  // so that the copies to the device are asynchronous
       return batch;
     });
@@ -196,8 +223,12 @@ Losses Trainer::train(const ReplayBuffer& buffer, int steps, double run_share, s
   return mean;
 }
 
+template Losses Trainer::train<AtaxxGame>(const BasicReplayBuffer<AtaxxGame>&, int, double, std::mt19937_64&);
+template Losses Trainer::train<SchataxxGame>(const BasicReplayBuffer<SchataxxGame>&, int, double, std::mt19937_64&);
+
 void Trainer::save_checkpoint(const std::string& path) const {
   CheckpointInfo info;
+  info.game = impl_->game;
   info.boards = impl_->boards;
   info.shape = impl_->net->shape();
   info.rules = impl_->config.rules;
@@ -213,6 +244,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
 
 void Trainer::save_play_file(const std::string& path, const ModelInfo& info) const {
   ModelInfo with_step = info;
+  with_step.game = impl_->game;
   with_step.boards = impl_->boards;
   with_step.shape = impl_->net->shape();
   with_step.step = impl_->step;

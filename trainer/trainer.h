@@ -5,6 +5,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "nn/model_info.h"
 #include "config/run_config.h"
@@ -17,8 +18,10 @@ struct Losses {
   int steps = 0;
 };
 
-// The boards the run's network learns.
+// The boards the run's network learns (Ataxx's; a Schataxx run has its one board).
 BoardSet boards_of(const RunConfig& config);
+// The game the run's network plays, as model files name it: "ataxx" or "schataxx".
+std::string_view game_of(const RunConfig& config);
 
 // The learning rate of the step after `step`, when run_share of the run's wall time is used:
 // a linear warm-up, then learning_rate, then learning_rate x lr_drop_factor from lr_drop_at on.
@@ -35,8 +38,10 @@ class Trainer {
   // a session stopped between two candidates); returns whether it was taken.
   bool resume_if_further(const std::string& checkpoint_path);
 
-  // `steps` steps at the scheduled learning rate for run_share of the run's wall time used.
-  Losses train(const ReplayBuffer& buffer, int steps, double run_share, std::mt19937_64& rng);
+  // `steps` steps at the scheduled learning rate for run_share of the run's wall time used. G is
+  // the run's game (std::logic_error otherwise).
+  template <typename G>
+  Losses train(const BasicReplayBuffer<G>& buffer, int steps, double run_share, std::mt19937_64& rng);
   std::int64_t step() const;
   void save_checkpoint(const std::string& path) const;
   void save_play_file(const std::string& path, const ModelInfo& info) const;

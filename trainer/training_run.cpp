@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <thread>
+#include <type_traits>
 
 #include "trainer/gatekeeper.h"
 #include "trainer/run_directory.h"
@@ -129,11 +130,15 @@ class TrainingProgress {
 // a candidate every steps_per_candidate steps, until the run's last candidate. `steps_done` were
 // trained towards the next candidate in earlier sessions; the steps of this one that no
 // candidate holds are saved at its end for the next.
+template <typename G>
 void train_continuously(const RunConfig& config, const RunDirectory& dir, Trainer& trainer, int generation,
                         std::int64_t steps_done, const Budget& budget, const std::function<bool()>& stopped,
                         spdlog::logger& log) {
   const auto& t = config.training;
-  ReplayBuffer buffer(t, boards_of(config));
+  BasicReplayBuffer<G> buffer = [&] {
+    if constexpr (std::is_same_v<G, AtaxxGame>) return ReplayBuffer(t, GameEncoder<AtaxxGame>(boards_of(config)));
+    else return BasicReplayBuffer<G>(t);
+  }();
   std::mt19937_64 rng(config.run.seed * 7919 + generation);
   Losses losses;
   double train_seconds = 0;
@@ -141,7 +146,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
   TrainingProgress progress(trainer.step(), log);
   while (generation < config.run.max_generations && !stopped()) {
     budget.bank_now_and_then();
-    const ReplayBuffer::Refresh refresh = buffer.refresh(dir.games_dir());
+    const auto refresh = buffer.refresh(dir.games_dir());
     for (const std::string& why : refresh.skipped) log.warn("training: skipped a damaged chunk: {}", why);
     for (const std::string& why : refresh.left_out) log.warn("training: left out samples of chunk {}", why);
     const std::int64_t played = buffer.total_samples();
@@ -238,7 +243,10 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
   run_in_parallel(
       3,
       [&](int part) {
-        if (part == 0) with_context("training", [&] { train_continuously(config, dir, trainer, generation, steps_done, budget, stopped, log); });
+        if (part == 0) with_context("training", [&] {
+          const auto train = plays_schataxx(config) ? train_continuously<SchataxxGame> : train_continuously<AtaxxGame>;
+          train(config, dir, trainer, generation, steps_done, budget, stopped, log);
+        });
         if (part == 1) with_context("gating", [&] { gate_continuously(config, dir, stopped, log); });
         if (part == 1) finished = true;
         if (part == 2) with_context("self-play", [&] { selfplay = play_selfplay(config, dir, {stopped}, log); });
@@ -248,6 +256,7 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
   log_selfplay_session(selfplay, log);
 
   TrainingSummary summary;
+  summary.game = config.run.game;
   summary.best_model_path = dir.model_path(dir.best());
   summary.generations = dir.newest_model().value_or(0);
   summary.ratings_table = ratings_table(dir);

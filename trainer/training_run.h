@@ -12,6 +12,7 @@
 namespace ataxx {
 
 struct TrainingSummary {
+  std::string game;  // run.game
   std::string best_model_path;
   int generations = 0;
   std::string ratings_table;

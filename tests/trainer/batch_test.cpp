@@ -6,6 +6,7 @@
 
 #include "game/symmetry.h"
 #include "nn/encoding.h"
+#include "schataxx/encoding.h"
 
 namespace ataxx {
 namespace {
@@ -24,7 +25,9 @@ TrainingSample sample_of(const std::string& fen, const std::string& final_fen, s
 
 // On the canvas of the hexagon (9), which holds every board.
 TEST(Batch, EverySymmetryMapsInputPolicyOwnershipAndValueAlike) {
-  const Encoding encoding(9);
+  const GameEncoder<AtaxxGame> encoder(BoardSet{{&board_7x7(), &board(BoardId::k8x8), &board(BoardId::kHexagon)}});
+  const Encoding& encoding = encoder.encoding();
+  ASSERT_EQ(encoding.canvas(), 9);
   const TrainingSample samples[] = {
       sample_of("x5o/1x5/2-1-2/7/2-1-2/7/o5x o 3 2", "xxo4/x6/7/7/7/7/o5x", -1),
       sample_of("x4oo/7/7/3-3/7/7/o5x x 0 1", "xxo4/x6/7/7/7/7/o5x", 1),
@@ -36,7 +39,7 @@ TEST(Batch, EverySymmetryMapsInputPolicyOwnershipAndValueAlike) {
     for (int symmetry = 0; symmetry < board.num_symmetries; ++symmetry) {
       const TrainingSample* one[] = {&s};
       const int symmetries[] = {symmetry};
-      const TrainingBatch batch = assemble_batch(encoding, one, symmetries);
+      const TrainingBatch batch = assemble_batch<AtaxxGame>(encoder, one, symmetries);
       const Position image = transform_position(symmetry, s.position);
 
       std::vector<float> planes(encoding.input_size());
@@ -82,7 +85,7 @@ TEST(Batch, ResignedGamesCarryNoOwnershipOrPieceTargets) {
   const TrainingSample played = sample_of("x5o/7/7/7/7/7/o5x x 0 1", "xxo4/x6/7/7/7/7/o5x", 1);
   const TrainingSample* samples[] = {&resigned, &played};
   const int symmetries[] = {3, 3};
-  const TrainingBatch batch = assemble_batch(Encoding(7), samples, symmetries);
+  const TrainingBatch batch = assemble_batch<AtaxxGame>({}, samples, symmetries);
   EXPECT_EQ(batch.final_board_known[0].item<float>(), 0.0f);
   EXPECT_EQ(batch.final_board_known[1].item<float>(), 1.0f);
   EXPECT_EQ(batch.ownership[0].abs().sum().item<float>(), 0.0f);
@@ -95,7 +98,44 @@ TEST(Batch, ASampleOfABoardLargerThanTheCanvasIsAnErrorNotAHeapOverflow) {
   samples[1].position = Position::startpos(board(BoardId::k8x8));
   const std::vector<const TrainingSample*> pointers = {&samples[0], &samples[1]};
   const std::vector<int> symmetries = {0, 0};
-  EXPECT_THROW(assemble_batch(Encoding(7), pointers, symmetries), std::invalid_argument);
+  EXPECT_THROW(assemble_batch<AtaxxGame>({}, pointers, symmetries), std::invalid_argument);
+}
+
+TEST(Batch, EverySymmetryMapsASchataxxSampleAlike) {
+  BasicTrainingSample<SchataxxGame> s;
+  s.position = schataxx::Position::from_fen("k7/2b5/8/3N4/8/1p6/P7/K5Rn[QRBNPPqrbnpp] w - - 2 4");
+  s.visits = {{schataxx::parse_move("Q@b1"), 6}, {schataxx::parse_move("d5e7"), 2}, {schataxx::parse_move("a2c4"), 2}};
+  s.result = -1;
+  s.final_x = bit(0) | bit(9) | bit(35);  // a1 b2 d5
+  s.final_o = bit(56) | bit(50);          // a8 c7
+  const GameEncoder<SchataxxGame> encoder;
+  for (int symmetry = 0; symmetry < schataxx::kSymmetries; ++symmetry) {
+    const BasicTrainingSample<SchataxxGame>* one[] = {&s};
+    const int symmetries[] = {symmetry};
+    const TrainingBatch batch = assemble_batch<SchataxxGame>(encoder, one, symmetries);
+    ASSERT_EQ(batch.input.sizes(), (std::vector<std::int64_t>{1, schataxx::kInputPlanes, 8, 8}));
+    const schataxx::Position image = s.position.transformed(symmetry);
+    std::vector<float> planes(schataxx::kInputSize);
+    schataxx::encode(image, planes);
+    const auto input = batch.input.flatten();
+    for (int i = 0; i < schataxx::kInputSize; ++i) ASSERT_EQ(input[i].item<float>(), planes[i]) << symmetry;
+
+    const auto policy =
+        torch::zeros({1, schataxx::kPolicySize}).scatter_add(1, batch.policy_indices, batch.policy_targets)[0];
+    for (const auto& [move, visits] : s.visits) {
+      const schataxx::Move moved = schataxx::transform_move(symmetry, move);
+      EXPECT_TRUE(image.is_legal(moved)) << symmetry << " " << schataxx::to_string(moved);
+      EXPECT_FLOAT_EQ(policy[schataxx::policy_index(moved)].item<float>(), visits / 10.0f) << symmetry;
+    }
+    EXPECT_EQ(batch.wdl[0][2].item<float>(), 1.0f);
+    EXPECT_EQ(batch.board_mask[0].sum().item<float>(), 64.0f);
+    // White moves: its men are "own" in every image.
+    for (int sq = 0; sq < 64; ++sq) {
+      const float expected = (s.final_x >> sq & 1) ? 1.0f : (s.final_o >> sq & 1) ? -1.0f : 0.0f;
+      EXPECT_EQ(batch.ownership[0][schataxx::transform_square(symmetry, sq)].item<float>(), expected) << symmetry;
+    }
+    EXPECT_FLOAT_EQ(batch.piece_diff[0].item<float>(), 1.0f / 64);
+  }
 }
 
 TEST(TrainingBatch, ValueTargetBlendsResultAndSearchValue) {
@@ -108,7 +148,7 @@ TEST(TrainingBatch, ValueTargetBlendsResultAndSearchValue) {
   drawn.result = 0;
   const TrainingSample* samples[] = {&won, &drawn};
   const int symmetries[] = {0, 0};
-  const TrainingBatch batch = assemble_batch(Encoding(7), samples, symmetries, 0.25f);
+  const TrainingBatch batch = assemble_batch<AtaxxGame>({}, samples, symmetries, 0.25f);
   // 0.75 of the result, 0.25 of the search's value as (1 + v) / 2 win, (1 - v) / 2 loss.
   EXPECT_FLOAT_EQ(batch.wdl[0][0].item<float>(), 0.75f + 0.25f * 0.25f);
   EXPECT_FLOAT_EQ(batch.wdl[0][1].item<float>(), 0.0f);

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <set>
 
+#include "schataxx/position.h"
 #include "trainer/replay_buffer.h"
 
 namespace ataxx {
@@ -72,13 +73,36 @@ TEST(ReplayBuffer, LeavesOutSamplesOfBoardsTheRunDoesNotTrain) {
   std::vector<TrainingSample> mixed = samples_tagged(6, 0.5f);
   for (int i = 0; i < 4; ++i) mixed[i].position = Position::startpos(board(BoardId::k8x8));
   write_chunk(dir + "/gen-0000-a.zst", 1, mixed);  // a family run's chunk in a 7x7 run
-  ReplayBuffer buffer(RunConfig::Training{}, BoardSet{});
+  ReplayBuffer buffer(RunConfig::Training{}, GameEncoder<AtaxxGame>(BoardSet{}));
   const ReplayBuffer::Refresh refresh = buffer.refresh(dir);
   EXPECT_EQ(refresh.samples, 2);
   ASSERT_EQ(refresh.left_out.size(), 1U);
   EXPECT_NE(refresh.left_out[0].find("4 of its 6 samples"), std::string::npos) << refresh.left_out[0];
   std::mt19937_64 rng(1);
   for (int i = 0; i < 100; ++i) EXPECT_EQ(&buffer.sample(rng).position.board(), &board_7x7());
+}
+
+TEST(ReplayBuffer, EachGameTakesItsOwnChunksAndLeavesOutTheOther) {
+  const std::string dir = fresh_dir("replay-games");
+  write_chunk(dir + "/gen-0000-a.zst", 1, samples_tagged(3, 0.5f));
+  std::vector<BasicTrainingSample<SchataxxGame>> schataxx_samples(5);
+  for (auto& s : schataxx_samples) s.position = schataxx::Position::startpos();
+  write_chunk(dir + "/gen-0000-b.zst", 2, schataxx_samples);
+  ReplayBuffer ataxx_buffer{RunConfig::Training{}};
+  const auto ataxx = ataxx_buffer.refresh(dir);
+  EXPECT_EQ(ataxx.samples, 3);
+  EXPECT_EQ(ataxx.games, 1);
+  EXPECT_TRUE(ataxx.skipped.empty());  // not damaged: another game's
+  ASSERT_EQ(ataxx.left_out.size(), 1U);
+  EXPECT_NE(ataxx.left_out[0].find("gen-0000-b.zst: it holds games of schataxx; the run plays ataxx"), std::string::npos)
+      << ataxx.left_out[0];
+  BasicReplayBuffer<SchataxxGame> schataxx_buffer{RunConfig::Training{}};
+  const auto schataxx = schataxx_buffer.refresh(dir);
+  EXPECT_EQ(schataxx.samples, 5);
+  EXPECT_EQ(schataxx.games, 2);
+  ASSERT_EQ(schataxx.left_out.size(), 1U);
+  std::mt19937_64 rng(1);
+  EXPECT_EQ(schataxx_buffer.sample(rng).position, schataxx::Position::startpos());
 }
 
 TEST(ReplayBuffer, TakesChunksInTheOrderOfTheirGenerationsPastFourDigits) {

@@ -5,6 +5,7 @@
 
 #include "game/position.h"
 #include "nn/model_file.h"
+#include "schataxx/encoding.h"
 #include "selfplay/training_data.h"
 #include "trainer/trainer.h"
 
@@ -137,6 +138,67 @@ TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
     const Losses last = trainer.train(buffer, 5, 0, rng);
     // 5.9 -> 0.85 here; 6.7 -> 3.4 with the first step's cached weights.
     EXPECT_LT(last.policy, 0.25 * first.policy) << first.policy << " -> " << last.policy;
+  }
+}
+
+// Schataxx's positions of a short game, memorisable as above.
+BasicReplayBuffer<SchataxxGame> memorisable_schataxx_buffer(const RunConfig::Training& t, const std::string& dir) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::vector<BasicTrainingSample<SchataxxGame>> samples;
+  schataxx::Position position = schataxx::Position::startpos();
+  for (int ply = 0; ply < 6; ++ply) {
+    schataxx::MoveList moves;
+    position.generate_moves(moves);
+    BasicTrainingSample<SchataxxGame> s;
+    s.position = position;
+    s.visits = {{moves[ply % moves.size()], 100}};
+    s.result = ply % 2 ? 1 : -1;
+    s.final_x = position.men(Color::kX);
+    s.final_o = position.men(Color::kO);
+    samples.push_back(s);
+    position.make_move(moves[ply % moves.size()]);
+  }
+  write_chunk(dir + "/gen-0000-a.zst", 1, samples);
+  BasicReplayBuffer<SchataxxGame> buffer(t);
+  buffer.refresh(dir);
+  return buffer;
+}
+
+TEST(Trainer, TrainsASchataxxNetworkAndItsFilesNameTheGame) {
+  RunConfig config;
+  config.run.game = "schataxx";
+  config.network.blocks = 1;
+  config.network.channels = 16;
+  config.training.batch_size = 32;
+  config.training.warmup_steps = 1;
+  config.training.learning_rate = 0.1;
+  const auto buffer = memorisable_schataxx_buffer(config.training, temp("schataxx-games"));
+  Trainer trainer(config, "", "");
+  std::mt19937_64 rng(1);
+  const Losses first = trainer.train(buffer, 5, 0, rng);
+  trainer.train(buffer, 40, 0, rng);
+  const Losses last = trainer.train(buffer, 5, 0, rng);
+  EXPECT_LT(last.policy, 0.25 * first.policy) << first.policy << " -> " << last.policy;
+  EXPECT_THROW(trainer.train(ReplayBuffer(config.training), 1, 0, rng), std::logic_error);
+
+  trainer.save_play_file(temp("schataxx.net"), ModelInfo{});
+  ModelInfo info;
+  load_play_file(temp("schataxx.net"), &info);
+  EXPECT_EQ(info.game, "schataxx");
+  EXPECT_EQ(info.io().policy_size(), schataxx::kPolicySize);
+  trainer.save_checkpoint(temp("schataxx.ckpt"));
+  EXPECT_EQ(read_checkpoint_info(temp("schataxx.ckpt")).game, "schataxx");
+  EXPECT_EQ(Trainer(config, "", temp("schataxx.ckpt")).step(), 50);
+
+  RunConfig ataxx_run = config;
+  ataxx_run.run.game = "ataxx";
+  try {
+    Trainer(ataxx_run, "", temp("schataxx.ckpt"));
+    FAIL() << "an Ataxx run took a Schataxx checkpoint";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds a network of schataxx; the run plays ataxx"), std::string::npos)
+        << e.what();
   }
 }
 

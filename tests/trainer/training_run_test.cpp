@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nn/model_file.h"
+#include "schataxx/position.h"
 #include "selfplay/training_data.h"
 
 namespace fs = std::filesystem;
@@ -238,6 +239,32 @@ TEST(TrainingRun, SlowTinyFamilyRunPlaysAndTrainsEveryBoard) {
   load_play_file(run + "/models/gen-0003.net", &info);
   EXPECT_EQ(info.boards.names(), "5x5,7x7,hexagon");
   EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
+}
+
+// The same pipeline, unchanged, runs the second game: its chunks, its network, its gating and
+// its ladder of Schataxx's baselines.
+TEST(TrainingRun, SlowTinySchataxxRunTrainsGatesAndPlaysItsLadder) {
+  const std::string run = testing::TempDir() + "/tiny-schataxx-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"run:\n", "run:\n  game: schataxx-balanced\n"}});
+  ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
+  int samples = 0;
+  for (const auto& entry : fs::directory_iterator(run + "/games"))
+    for (const auto& s : read_chunk<SchataxxGame>(entry.path())) {
+      ++samples;
+      EXPECT_EQ(s.position.variant(), schataxx::Variant::kBalanced);
+      for (const auto& [move, visits] : s.visits) ASSERT_TRUE(s.position.is_legal(move)) << s.position.fen();
+    }
+  EXPECT_GE(samples, 300);  // training.min_samples
+  ModelInfo info;
+  load_play_file(run + "/models/gen-0003.net", &info);
+  EXPECT_EQ(info.game, "schataxx");
+  EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
+  std::set<std::string> baselines;
+  for (const auto& row : csv_rows(run + "/matches.csv"))
+    if (row[6] == "ladder") baselines.insert(row[2]);
+  EXPECT_EQ(baselines, (std::set<std::string>{"greedy", "random"}));
 }
 
 // Before, the minutes were banked only at candidates: a session killed between two lost them
