@@ -275,6 +275,12 @@ InferenceStats BasicInferenceServer<G>::stats() const {
 template class BasicInferenceServer<AtaxxGame>;
 template class BasicInferenceServer<SchataxxGame>;
 
+ModelInfo read_model_info(const std::string& play_file) {
+  ModelInfo info;
+  load_play_file(play_file, &info);
+  return info;
+}
+
 void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed, const BoardSet& boards,
                             const RuleSettings& rules, std::string_view game) {
   torch::manual_seed(seed);

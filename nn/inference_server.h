@@ -39,6 +39,9 @@ class BasicInferenceServer final : public BasicEvaluator<G> {
 
 using InferenceServer = BasicInferenceServer<AtaxxGame>;
 
+// What a play file says about itself (its game, boards, rules, ...); throws ModelFileError.
+ModelInfo read_model_info(const std::string& play_file);
+
 // Plain-C++ entry points for the benchmarks (`ataxx-zero bench nn`, `bench selfplay`).
 // A fresh network of the given shape, saved as a play file (untrained weights).
 void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -17,12 +18,13 @@ int to_int(const std::string& text, const std::string& what) {
   return static_cast<int>(std::clamp<long long>(*value, -1'000'000'000, 1'000'000'000));
 }
 
-std::string info_line(const MoveReport& r, const Board& board) {
+template <typename G>
+std::string info_line(const BasicMoveReport<G>& r, const typename G::Position& root) {
   std::ostringstream line;
   line << "info depth " << r.depth << " nodes " << r.nodes << " nps "
        << static_cast<long long>(r.nodes / std::max(r.seconds, 1e-6)) << " score cp " << r.score_cp << " time "
        << static_cast<int>(r.seconds * 1000) << " pv";
-  for (const Move m : r.pv) line << ' ' << to_string(m, board);
+  for (const auto m : r.pv) line << ' ' << G::move_text(m, root);
   return line.str();
 }
 
@@ -32,6 +34,49 @@ std::string lower_case(std::string text) {
 }
 
 bool name_is(const std::string& name, const std::string& lower) { return lower_case(name) == lower; }
+
+bool is_schataxx(const std::string& variant) { return variant != "ataxx"; }
+// The Schataxx variant a Schataxx FEN is read in: UCI_Variant's, or the standard game under "ataxx".
+schataxx::Variant schataxx_variant(const std::string& variant) {
+  return is_schataxx(variant) ? schataxx::parse_variant(variant) : schataxx::Variant::kStandard;
+}
+
+// What a `go` line asks for; the clocks by UCI's colour names.
+struct GoLine {
+  MoveLimits limits;
+  int white_ms = -1, black_ms = -1, white_increment_ms = 0, black_increment_ms = 0, moves_to_go = 0;
+};
+
+GoLine read_go(std::string_view args) {
+  const auto tokens = split_words(args);
+  GoLine go;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string& key = tokens[i];
+    if (key == "infinite") {
+      go.limits.infinite = true;
+      continue;
+    }
+    if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
+    const int value = to_int(tokens[++i], "go " + key);
+    if (key == "btime")
+      go.black_ms = std::max(0, value);
+    else if (key == "wtime")
+      go.white_ms = std::max(0, value);
+    else if (key == "binc")
+      go.black_increment_ms = value;
+    else if (key == "winc")
+      go.white_increment_ms = value;
+    else if (key == "movestogo")
+      go.moves_to_go = value;
+    else if (key == "movetime")
+      go.limits.movetime_ms = std::max(1, value - 5);  // answering takes a few ms
+    else if (key == "nodes")
+      go.limits.nodes = std::max(1, value);
+    else if (key == "depth")
+      go.limits.depth = std::max(1, value);
+  }
+  return go;
+}
 
 // The command word of a line and what follows it.
 std::pair<std::string, std::string_view> command_of(std::string_view line) {
@@ -141,6 +186,8 @@ void UaiEngine::execute(const Command& command) {
     if (name == "uai") {
       say("id name ataxx-zero");
       say("id author the ataxx-zero developers");
+      say("option name UCI_Variant type combo default ataxx var ataxx var schataxx var schataxx-balanced var "
+          "schataxx-unlimited");
       say("option name Model type string default <empty>");
       say("option name Player type string default alphabeta");
       say("option name Visits type spin default 800 min 1 max 100000000");  // for go depth; time and nodes rule
@@ -154,14 +201,13 @@ void UaiEngine::execute(const Command& command) {
     } else if (name == "isready") {
       say("readyok");
     } else if (name == "uainewgame") {
-      game_ = Game();
-      if (player_) player_->new_game(1);
+      new_game();
     } else if (name == "setoption") {
       handle_setoption(args);
     } else if (name == "position") {
       handle_position(args);
     } else if (name == "go") {
-      handle_go(args, command.go_number);
+      std::visit([&](auto& session) { go(session, args, command.go_number); }, session_);
     }  // anything else is ignored, as UAI asks
   } catch (const std::exception& e) {
     say(std::string("info string error: ") + e.what());
@@ -187,7 +233,10 @@ void UaiEngine::handle_setoption(std::string_view args) {
 void UaiEngine::apply_option(const std::string& name, const std::string& value) {
   const std::string key = lower_case(name);
   Options next = options_;
-  if (key == "model")
+  if (key == "uci_variant") {
+    next.variant = lower_case(value);
+    if (is_schataxx(next.variant)) schataxx::parse_variant(next.variant);  // throws for an unknown one
+  } else if (key == "model")
     next.model = value == "<empty>" ? "" : value;
   else if (key == "player")
     next.player = value;
@@ -207,17 +256,49 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     throw std::invalid_argument("unknown option '" + name + "'");
   const Options previous = std::exchange(options_, next);
   try {
-    player_ = make_engine_player();  // made now, so that a bad model or spec is reported at once
-    player_->new_game(1);
+    // Made now, so that a bad model or spec is reported at once: for the game at hand, or for the
+    // model's own (it plays once a position of its game comes).
+    const std::string model_game = options_.model.empty() ? "" : read_model_info(options_.model).game;
+    std::visit(
+        [&](auto& session) {
+          using G = typename std::decay_t<decltype(session)>::GameType;
+          session.player.reset();
+          if (model_game == std::string(SchataxxGame::kName) && !std::is_same_v<G, SchataxxGame>)
+            make_engine_player<SchataxxGame>();
+          else if (model_game == std::string(AtaxxGame::kName) && !std::is_same_v<G, AtaxxGame>)
+            make_engine_player<AtaxxGame>();
+          else
+            (session.player = make_engine_player<G>())->new_game(1);
+        },
+        session_);
   } catch (...) {
     options_ = previous;
     throw;
   }
+  if (key == "uci_variant") new_game();
 }
 
-std::unique_ptr<Player> UaiEngine::make_engine_player() const {
-  if (options_.model.empty()) return make_player(options_.player);
-  NetworkPlayerOptions network;
+void UaiEngine::new_game() {
+  if (is_schataxx(options_.variant))
+    set_game<SchataxxGame>(schataxx::Game(schataxx::Position::startpos(schataxx_variant(options_.variant))));
+  else
+    set_game<AtaxxGame>(Game());
+}
+
+template <typename G>
+void UaiEngine::set_game(typename G::Game game) {
+  if (auto* session = std::get_if<Session<G>>(&session_)) {
+    session->game = std::move(game);
+    if (session->player) session->player->new_game(1);
+  } else {
+    session_ = Session<G>{std::move(game), nullptr};
+  }
+}
+
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player() const {
+  if (options_.model.empty()) return make_player<G>(options_.player);
+  BasicNetworkPlayerOptions<G> network;
   network.model = options_.model;
   network.search.visits = options_.visits;
   network.inference.device = options_.device;
@@ -227,73 +308,53 @@ std::unique_ptr<Player> UaiEngine::make_engine_player() const {
   const bool cpu = options_.device == "cpu";
   network.inference.threads = cpu ? 1 : options_.threads;
   network.inference.batch_threads = cpu ? options_.threads : 1;
-  return make_network_player(network);
+  return make_network_player<G>(network);
 }
 
 void UaiEngine::handle_position(std::string_view args) {
   const auto tokens = split_words(args);
   if (tokens.empty()) throw std::invalid_argument("position needs startpos or fen");
   std::size_t i = 1;
-  Position start;
-  if (tokens[0] == "startpos") {
-    start = Position::startpos();
-  } else if (tokens[0] == "fen") {
-    std::string fen;
+  std::string fen;
+  if (tokens[0] == "fen") {
     for (; i < tokens.size() && tokens[i] != "moves"; ++i) fen += tokens[i] + " ";
-    start = Position::from_fen(fen);
-  } else {
+  } else if (tokens[0] != "startpos") {
     throw std::invalid_argument("position needs startpos or fen, not '" + tokens[0] + "'");
   }
-  Game game(start);
-  if (i < tokens.size() && tokens[i] == "moves")
-    for (++i; i < tokens.size(); ++i) game.play(tokens[i]);
-  game_ = std::move(game);  // only now: a bad move leaves the previous position in place
+  // Only once every move is played: a bad move leaves the previous position in place.
+  auto play_moves = [&](auto game) {
+    if (i < tokens.size() && tokens[i] == "moves")
+      for (++i; i < tokens.size(); ++i) game.play(tokens[i]);
+    return game;
+  };
+  const bool schataxx = fen.empty() ? is_schataxx(options_.variant) : fen.find('[') != std::string::npos;
+  if (schataxx) {
+    const schataxx::Variant variant = schataxx_variant(options_.variant);
+    const auto start = fen.empty() ? schataxx::Position::startpos(variant) : schataxx::Position::from_fen(fen, variant);
+    set_game<SchataxxGame>(play_moves(schataxx::Game(start)));
+  } else {
+    set_game<AtaxxGame>(play_moves(Game(fen.empty() ? Position::startpos() : Position::from_fen(fen))));
+  }
 }
 
-void UaiEngine::handle_go(std::string_view args, int go_number) {
-  const auto tokens = split_words(args);
-  MoveLimits limits;
-  int x_time = -1, o_time = -1, x_inc = 0, o_inc = 0, moves_to_go = 0;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const std::string& key = tokens[i];
-    if (key == "infinite") {
-      limits.infinite = true;
-      continue;
-    }
-    if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
-    const int value = to_int(tokens[++i], "go " + key);
-    if (key == "btime")
-      x_time = std::max(0, value);  // x moves first, like Black in chess
-    else if (key == "wtime")
-      o_time = std::max(0, value);
-    else if (key == "binc")
-      x_inc = value;
-    else if (key == "winc")
-      o_inc = value;
-    else if (key == "movestogo")
-      moves_to_go = value;
-    else if (key == "movetime")
-      limits.movetime_ms = std::max(1, value - 5);  // answering takes a few ms
-    else if (key == "nodes")
-      limits.nodes = std::max(1, value);
-    else if (key == "depth")
-      limits.depth = std::max(1, value);
-  }
+template <typename G>
+void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
+  GoLine go = read_go(args);
+  MoveLimits& limits = go.limits;
   // The player plans its time from the clocks (players/time_manager.h); without any limit its
-  // own budget applies.
-  const bool x_to_move = game_.position().side_to_move() == Color::kX;
-  limits.clock = {x_to_move ? x_time : o_time, std::max(0, x_to_move ? x_inc : o_inc), x_to_move ? o_time : x_time,
-                  std::max(0, x_to_move ? o_inc : x_inc), std::max(0, moves_to_go), options_.move_overhead_ms};
+  // own budget applies. Ataxx's first mover, x, is UAI's Black; Schataxx's is White, as in chess.
+  const auto& root = session.game.position();
+  const bool white_to_move = (root.side_to_move() == Color::kX) == std::is_same_v<G, SchataxxGame>;
+  const int white_increment = std::max(0, go.white_increment_ms), black_increment = std::max(0, go.black_increment_ms);
+  limits.clock = {white_to_move ? go.white_ms : go.black_ms,   white_to_move ? white_increment : black_increment,
+                  white_to_move ? go.black_ms : go.white_ms,   white_to_move ? black_increment : white_increment,
+                  std::max(0, go.moves_to_go),                 options_.move_overhead_ms};
 
-  MoveList moves;
-  game_.position().generate_moves(moves);
-  if (game_.outcome().is_over() || moves.empty() || (moves.size() == 1 && moves[0].is_pass())) {
+  typename G::MoveList moves;
+  root.generate_moves(moves);
+  if (session.game.outcome().is_over() || moves.empty() || (moves.size() == 1 && moves[0].is_pass())) {
     say("bestmove 0000");
     return;
-  }
-  if (!player_) {
-    player_ = make_engine_player();
-    player_->new_game(1);
   }
   {
     std::lock_guard lock(mutex_);
@@ -301,22 +362,22 @@ void UaiEngine::handle_go(std::string_view args, int go_number) {
     infinite_running_ = limits.infinite;
   }
   limits.stop = &stop_;
-  player_->set_limits(limits);
-  const Board* board = &game_.position().board();
-  player_->on_progress([this, board](const MoveReport& r) { say(info_line(r, *board)); });
-  Move best;
+  auto& player = session.player;
+  typename G::Move best = moves[0];
   try {
-    best = player_->choose_move(game_);
+    if (!player) (player = make_engine_player<G>())->new_game(1);
+    player->set_limits(limits);
+    player->on_progress([this, &root](const BasicMoveReport<G>& r) { say(info_line<G>(r, root)); });
+    best = player->choose_move(session.game);
   } catch (const std::exception& e) {
     say(std::string("info string error: ") + e.what());
-    best = moves[0];
   }
   {
     std::lock_guard lock(mutex_);
     infinite_running_ = false;
   }
-  say(info_line(player_->last_report(), *board));
-  say("bestmove " + to_string(best, *board));
+  if (player) say(info_line<G>(player->last_report(), root));
+  say("bestmove " + G::move_text(best, root));
 }
 
 }  // namespace ataxx

@@ -1,5 +1,8 @@
 // The UAI protocol, as the Ataxx tool chain speaks it, over any player: a model's MCTS, or a
 // baseline when no model is set. Malformed input gets an `info string error` and changes nothing.
+// Every game of mcts/games.h: the game comes from the FEN (stocks in brackets: Schataxx) or from
+// the UCI_Variant option, as Fairy-Stockfish's GUIs send it (ataxx, schataxx, schataxx-balanced,
+// schataxx-unlimited); the clocks follow chess's colours there (wtime is White's, who moves first).
 //
 // Two threads: the caller's feeds input lines to handle(), which never waits for a search, and
 // the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
@@ -16,9 +19,11 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <variant>
 
 #include "game/game.h"
 #include "players/player.h"
+#include "schataxx/game.h"
 
 namespace ataxx {
 
@@ -44,6 +49,7 @@ class UaiEngine {
 
  private:
   struct Options {
+    std::string variant = "ataxx";  // UCI_Variant
     std::string model;
     std::string player = "alphabeta";
     int visits = 800;
@@ -52,6 +58,13 @@ class UaiEngine {
     std::string device = "cpu";
     int cache_size = 0;
     int move_overhead_ms = 50;  // kept in hand on each timed move
+  };
+  // The game being played and its player, made at the first `go` after the options or the game changed.
+  template <typename G>
+  struct Session {
+    using GameType = G;
+    typename G::Game game;
+    std::unique_ptr<BasicPlayer<G>> player;
   };
   struct Command {
     std::string line;
@@ -62,10 +75,15 @@ class UaiEngine {
   void execute(const Command& command);
   void say(const std::string& line);
   void handle_position(std::string_view args);
-  void handle_go(std::string_view args, int go_number);
+  template <typename G>
+  void go(Session<G>& session, std::string_view args, int go_number);
   void handle_setoption(std::string_view args);
   void apply_option(const std::string& name, const std::string& value);
-  std::unique_ptr<Player> make_engine_player() const;
+  void new_game();  // the variant's start
+  template <typename G>
+  void set_game(typename G::Game game);  // keeps the player of the same game, told of a new game
+  template <typename G>
+  std::unique_ptr<BasicPlayer<G>> make_engine_player() const;
   void stop_searches();  // every search asked for so far ends at once
 
   std::ostream& out_;
@@ -74,8 +92,7 @@ class UaiEngine {
 
   // Touched only by the engine thread (and by set_option while it is idle).
   Options options_;
-  std::unique_ptr<Player> player_;
-  Game game_;
+  std::variant<Session<AtaxxGame>, Session<SchataxxGame>> session_;
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable work_ready_;

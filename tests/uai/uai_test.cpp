@@ -12,6 +12,7 @@
 #include "match/openings.h"
 #include "nn/inference_server.h"
 #include "players/engine_process.h"
+#include "schataxx/game.h"
 #include "uai/uai_engine.h"
 
 namespace ataxx {
@@ -45,7 +46,7 @@ TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
-  for (const char* option : {"Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead"})
+  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -109,6 +110,66 @@ TEST(Uai, APositionOverUnderTheModelsRulesIsAnErrorNotACrash) {
   EXPECT_NE(out.find("info string error: no move to choose: the game is over at the search's root"), std::string::npos)
       << out;
   EXPECT_TRUE(Position::from_fen("x5o/7/7/7/7/7/o5x x 60 31").is_legal(parse_move(UaiSession::bestmove(out), board_7x7())));
+}
+
+bool legal_schataxx(const schataxx::Game& game, const std::string& move) {
+  try {
+    return game.position().is_legal(schataxx::parse_move(move));
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+TEST(Uai, PlaysSchataxxFromItsFenOrItsVariant) {
+  UaiSession uai;
+  // Stocks in brackets: the FEN says the game.
+  schataxx::Game game;
+  game.play("P@b2");
+  uai.send("position fen " + std::string(schataxx::Position::kStartFen) + " moves P@b2");
+  std::string out = uai.go("go depth 2");
+  EXPECT_TRUE(legal_schataxx(game, UaiSession::bestmove(out))) << out;
+  // The variant, as Fairy-Stockfish's GUIs choose it: startpos is its start, its rules apply.
+  EXPECT_EQ(uai.send("setoption name UCI_Variant value schataxx-balanced"), "");
+  uai.send("position startpos");
+  schataxx::Game balanced(schataxx::Position::startpos(schataxx::Variant::kBalanced));
+  for (int ply = 0; ply < 4; ++ply) {
+    const std::string move = UaiSession::bestmove(uai.go("go depth 1"));
+    ASSERT_TRUE(legal_schataxx(balanced, move)) << move;
+    EXPECT_FALSE(move.starts_with("Q@") || move.starts_with("R@")) << move;
+    balanced.play(move);
+    std::string moves;
+    for (const auto m : balanced.moves()) moves += " " + schataxx::to_string(m);
+    uai.send("position startpos moves" + moves);
+  }
+  // Back to Ataxx.
+  uai.send("setoption name UCI_Variant value ataxx");
+  uai.send("position startpos");
+  out = uai.go("go depth 1");
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
+}
+
+TEST(Uai, AModelPlaysItsOwnGameAndSaysSoForTheOther) {
+  const std::string model = testing::TempDir() + "/schataxx-uai.net";
+  write_random_play_file(model, {1, 8}, 3, {}, {}, kSchataxxName);
+  UaiSession uai;
+  EXPECT_EQ(uai.send("setoption name Model value " + model), "");  // an Ataxx position at hand: taken all the same
+  uai.send("position startpos");
+  std::string out = uai.go("go nodes 30");
+  EXPECT_NE(out.find("info string error: model file '" + model + "' is a network of schataxx, not of ataxx"),
+            std::string::npos) << out;
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
+  uai.send("position fen " + std::string(schataxx::Position::kStartFen));
+  out = uai.go("go nodes 30");
+  EXPECT_EQ(out.find("error"), std::string::npos) << out;
+  EXPECT_TRUE(legal_schataxx(schataxx::Game(), UaiSession::bestmove(out))) << out;
+}
+
+TEST(Uai, MalformedSchataxxInputIsRefusedWithTheReason) {
+  UaiSession uai;
+  for (const char* bad : {"setoption name UCI_Variant value chess", "position fen k6N/8/8/8/8/8/8/K6n[QX] w - - 0 1",
+                          "position fen k6N/8/8/8/8/8/8/K6n[Q] w - - 0 1 moves Q@d4"}) {
+    EXPECT_EQ(uai.send(bad).rfind("info string error: ", 0), 0U) << bad;
+  }
 }
 
 TEST(Uai, PassAndGameOverAnswerNullMove) {
