@@ -195,7 +195,8 @@ ATAXX_INSTANTIATE_MATCH(AtaxxGame)
 ATAXX_INSTANTIATE_MATCH(SchataxxGame)
 #undef ATAXX_INSTANTIATE_MATCH
 
-std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
+template <typename G>
+std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, const std::string& player2,
                    const std::string& event, const std::optional<TimeControl>& time_control) {
   const std::time_t now = std::time(nullptr);
   char date[16];
@@ -210,9 +211,10 @@ std::string to_pgn(const GameRecord& game, const std::string& player1, const std
   tag("Site", "?");
   tag("Date", date);
   tag("Round", std::to_string(game.index + 1));
-  tag("Black", x_name);
-  tag("White", o_name);
+  tag(G::kPgnColours[0].data(), x_name);
+  tag(G::kPgnColours[1].data(), o_name);
   tag("Result", to_string(game.outcome.result));
+  if (const std::string variant = G::pgn_variant(game.start); !variant.empty()) tag("Variant", variant);
   tag("FEN", game.start.fen());
   tag("PlyCount", std::to_string(game.moves.size()));
   if (time_control) tag("TimeControl", to_string(*time_control));
@@ -220,13 +222,13 @@ std::string to_pgn(const GameRecord& game, const std::string& player1, const std
   else tag("Termination", to_string(game.outcome.reason));
   pgn += '\n';
 
-  Position pos = game.start;
+  typename G::Position pos = game.start;
   std::string line;
   for (std::size_t i = 0; i < game.moves.size(); ++i) {
     std::string token;
     if (pos.side_to_move() == Color::kX) token = std::to_string(pos.fullmove_number()) + ". ";
     else if (i == 0) token = std::to_string(pos.fullmove_number()) + "... ";
-    token += to_string(game.moves[i], pos.board());
+    token += G::move_text(game.moves[i], pos);
     if (line.size() + token.size() + 1 > 80) {
       pgn += line + '\n';
       line.clear();
@@ -242,5 +244,10 @@ std::string to_pgn(const GameRecord& game, const std::string& player1, const std
   pgn += line + (line.empty() ? "" : " ") + result + "\n\n";
   return pgn;
 }
+
+template std::string to_pgn<AtaxxGame>(const BasicGameRecord<AtaxxGame>&, const std::string&, const std::string&,
+                                       const std::string&, const std::optional<TimeControl>&);
+template std::string to_pgn<SchataxxGame>(const BasicGameRecord<SchataxxGame>&, const std::string&, const std::string&,
+                                          const std::string&, const std::optional<TimeControl>&);
 
 }  // namespace ataxx

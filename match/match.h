@@ -104,9 +104,10 @@ BasicMatchResult<G> run_match(
     const BasicMatchConfig<G>& config,
     const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game = {});
 
-// An Ataxx game as PGN, as the Ataxx tool chain writes it (x is Black and moves first); a TimeControl
-// tag when the game was played on a clock.
-std::string to_pgn(const GameRecord& game, const std::string& player1, const std::string& player2,
+// A game as PGN, as its game's tools write it (mcts/games.h: Ataxx's x is Black and moves first,
+// Schataxx's White, with a Variant tag); a TimeControl tag when the game was played on a clock.
+template <typename G>
+std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, const std::string& player2,
                    const std::string& event, const std::optional<TimeControl>& time_control = std::nullopt);
 
 }  // namespace ataxx

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "game/game.h"
+#include "schataxx/position.h"
 #include "util/atomic_file.h"
 
 namespace ataxx {
@@ -72,16 +73,17 @@ std::vector<Position> interleave(const std::vector<std::vector<Position>>& suite
   }
 }
 
-std::vector<Position> load_openings(const std::string& path) {
+template <typename P>
+std::vector<P> load_openings(const std::string& path, const std::function<P(const std::string&)>& parse) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read openings file '" + path + "'");
-  std::vector<Position> openings;
+  std::vector<P> openings;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     const auto start = line.find_first_not_of(" \t\r");
     if (start == std::string::npos || line[start] == '#') continue;
     try {
-      openings.push_back(Position::from_fen(line));
+      openings.push_back(parse(line));
     } catch (const std::invalid_argument& e) {
       throw std::runtime_error(path + ":" + std::to_string(number) + ": " + e.what());
     }
@@ -90,6 +92,13 @@ std::vector<Position> load_openings(const std::string& path) {
   }
   if (openings.empty()) throw std::runtime_error("openings file '" + path + "' has no positions");
   return openings;
+}
+template std::vector<Position> load_openings(const std::string&, const std::function<Position(const std::string&)>&);
+template std::vector<schataxx::Position> load_openings(const std::string&,
+                                                       const std::function<schataxx::Position(const std::string&)>&);
+
+std::vector<Position> load_openings(const std::string& path) {
+  return load_openings<Position>(path, [](const std::string& fen) { return Position::from_fen(fen); });
 }
 
 void save_openings(const std::string& path, const std::vector<Position>& openings, const std::string& comment) {

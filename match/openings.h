@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,11 @@ std::vector<Position> default_openings(const Board& board = board_7x7());
 std::vector<Position> board_openings(const Board& board, const std::string& file);
 // Several boards' suites merged one position of each in turn, so that any prefix holds every board.
 std::vector<Position> interleave(const std::vector<std::vector<Position>>& suites);
-// Throws std::runtime_error naming the file and line of a bad FEN, or an empty or missing file.
+// The positions of a file, each line's FEN read by `parse` (a game's from_fen). Throws
+// std::runtime_error naming the file and line of a bad FEN or a finished position, or an empty or
+// missing file. For Ataxx and Schataxx positions.
+template <typename P>
+std::vector<P> load_openings(const std::string& path, const std::function<P(const std::string&)>& parse);
 std::vector<Position> load_openings(const std::string& path);
 void save_openings(const std::string& path, const std::vector<Position>& openings, const std::string& comment);
 

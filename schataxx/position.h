@@ -108,7 +108,7 @@ class Position {
   int stock(Color c, PieceType t) const;
   static constexpr int kUnlimitedSoldiers = 99;
   int plies_since_drop() const { return plies_since_drop_; }
-  int move_number() const { return move_number_; }
+  int fullmove_number() const { return move_number_; }
   int ply() const { return 2 * (move_number_ - 1) + (side_ == kBlack ? 1 : 0); }  // since the start
   std::uint64_t hash() const { return hash_; }
   std::uint64_t compute_hash() const;

@@ -2,6 +2,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "match/match.h"
@@ -36,7 +37,7 @@ const char* verdict_text(SprtVerdict verdict) {
   return "?";
 }
 
-// Plays the match of either game; after_game writes what a game leaves behind (Ataxx's PGN).
+// Plays the match of either game; after_game writes what a game leaves behind (its PGN).
 template <typename G>
 void play_match(const MatchOptions& options, std::vector<typename G::Position> openings,
                 const std::function<void(const BasicGameRecord<G>&)>& after_game) {
@@ -77,29 +78,35 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   }
 }
 
-// Schataxx: the variant's opening suite (every distinct position two plies in).
+// The games of either game as PGN, appended to options.pgn_path (nothing without it).
+template <typename G>
+std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& options) {
+  if (options.pgn_path.empty()) return {};
+  auto pgn = std::make_shared<std::ofstream>(options.pgn_path, std::ios::app);
+  if (!*pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "'");
+  std::optional<TimeControl> time_control;
+  if (!options.time_control.empty()) time_control = parse_time_control(options.time_control);
+  return [&options, pgn, time_control](const BasicGameRecord<G>& game) {
+    *pgn << to_pgn(game, options.player1, options.player2, "ataxx-zero match", time_control) << std::flush;
+  };
+}
+
+// Schataxx: the variant's opening suite (every distinct position two plies in), or a file's
+// positions in the variant.
 void run_schataxx(const MatchOptions& options) {
-  if (!options.pgn_path.empty()) throw std::invalid_argument("--pgn writes Ataxx games only, for now");
-  if (!options.openings_path.empty()) throw std::invalid_argument("--openings reads Ataxx suites only, for now");
   const schataxx::Variant variant = schataxx::parse_variant(options.variant);
-  play_match<SchataxxGame>(options, schataxx::opening_suite(variant), {});
+  auto openings = options.openings_path.empty()
+                      ? schataxx::opening_suite(variant)
+                      : load_openings<schataxx::Position>(options.openings_path, [variant](const std::string& fen) {
+                          return schataxx::Position::from_fen(fen, variant);
+                        });
+  play_match<SchataxxGame>(options, std::move(openings), pgn_writer<SchataxxGame>(options));
 }
 
 void run(const MatchOptions& options) {
   if (!options.variant.empty()) return run_schataxx(options);
-  std::ofstream pgn;
-  if (!options.pgn_path.empty()) {
-    pgn.open(options.pgn_path, std::ios::app);
-    if (!pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "'");
-  }
-  std::optional<TimeControl> time_control;
-  if (!options.time_control.empty()) time_control = parse_time_control(options.time_control);
   play_match<AtaxxGame>(options, options.openings_path.empty() ? default_openings() : load_openings(options.openings_path),
-                        [&](const GameRecord& game) {
-                          if (pgn)
-                            pgn << to_pgn(game, options.player1, options.player2, "ataxx-zero match", time_control)
-                                << std::flush;
-                        });
+                        pgn_writer<AtaxxGame>(options));
 }
 
 }  // namespace
@@ -114,8 +121,8 @@ void add_match_command(CLI::App& app) {
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");
   cmd->add_option("--variant", options->variant,
-                  "Play Schataxx: schataxx, schataxx-balanced or schataxx-unlimited, from its 2-ply suite (the specs are "
-                  "Schataxx's: random, greedy, alphabeta:depth=D, mcts)");
+                  "Play Schataxx: schataxx, schataxx-balanced or schataxx-unlimited, from its 2-ply suite or --openings "
+                  "(the specs are Schataxx's: random, greedy, alphabeta:depth=D, mcts, nn)");
   cmd->add_option("--concurrency", options->concurrency, "Games played at once")->check(CLI::Range(1, 1024));
   cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
   cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");

@@ -296,6 +296,17 @@ void UaiEngine::set_game(typename G::Game game) {
 }
 
 template <typename G>
+std::unique_ptr<BasicPlayer<G>> UaiEngine::make_session_player() {
+  if (options_.model.empty()) return make_engine_player<G>();
+  if (const std::string game = read_model_info(options_.model).game; game != G::kName) {
+    say("info string model '" + options_.model + "' plays " + game + ", not " + std::string(G::kName) + ": Player " +
+        options_.player + " plays this game");
+    return make_player<G>(options_.player);
+  }
+  return make_engine_player<G>();
+}
+
+template <typename G>
 std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player() const {
   if (options_.model.empty()) return make_player<G>(options_.player);
   BasicNetworkPlayerOptions<G> network;
@@ -365,7 +376,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   auto& player = session.player;
   typename G::Move best = moves[0];
   try {
-    if (!player) (player = make_engine_player<G>())->new_game(1);
+    if (!player) (player = make_session_player<G>())->new_game(1);
     player->set_limits(limits);
     player->on_progress([this, &root](const BasicMoveReport<G>& r) { say(info_line<G>(r, root)); });
     best = player->choose_move(session.game);

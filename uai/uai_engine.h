@@ -84,6 +84,9 @@ class UaiEngine {
   void set_game(typename G::Game game);  // keeps the player of the same game, told of a new game
   template <typename G>
   std::unique_ptr<BasicPlayer<G>> make_engine_player() const;
+  // The model's player where the model plays G, else the Player option's.
+  template <typename G>
+  std::unique_ptr<BasicPlayer<G>> make_session_player();
   void stop_searches();  // every search asked for so far ends at once
 
   std::ostream& out_;

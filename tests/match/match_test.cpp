@@ -243,6 +243,20 @@ TEST(Pgn, WritesTagsMovesAndResult) {
             std::string::npos);
 }
 
+TEST(Pgn, WritesSchataxxAsChessVariantsDo) {
+  BasicGameRecord<SchataxxGame> game;
+  game.player1_is_x = true;
+  game.start = schataxx::Position::startpos(schataxx::Variant::kBalanced);
+  for (const char* m : {"P@b2", "N@g2", "h8f7"}) game.moves.push_back(schataxx::parse_move(m));
+  game.outcome = {Result::kOWins, EndReason::kRepetition};
+  const std::string pgn = to_pgn(game, "alpha", "beta", "test");
+  EXPECT_NE(pgn.find("[White \"alpha\"]"), std::string::npos) << pgn;  // White moves first: player 1 had it
+  EXPECT_NE(pgn.find("[Black \"beta\"]"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("[Variant \"schataxx-balanced\"]"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("[FEN \"" + std::string(schataxx::Position::kStartFen) + "\"]"), std::string::npos) << pgn;
+  EXPECT_NE(pgn.find("\n1. P@b2 N@g2 2. h8f7 0-1\n"), std::string::npos) << pgn;
+}
+
 TEST(Openings, TwoPliesFromTheStart) {
   const auto openings = default_openings();
   EXPECT_EQ(openings.size(), 256U);  // 16 x 16, no transpositions at 2 plies
@@ -293,6 +307,33 @@ TEST(Openings, FileRoundTripAndErrors) {
     FAIL();
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(":3:"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Openings, ASchataxxFileLoadsInItsVariantWithTheSameChecks) {
+  const std::string path = testing::TempDir() + "/schataxx-openings.txt";
+  const auto read = [&] {
+    return load_openings<schataxx::Position>(path, [](const std::string& fen) {
+      return schataxx::Position::from_fen(fen, schataxx::Variant::kUnlimited);
+    });
+  };
+  {
+    std::ofstream file(path);
+    file << "# two\n" << schataxx::Position::kStartFen << "\n\nk6N/8/8/8/8/8/1P6/K6n[QRRBBNPPPPPPPqrrbbnpppppppp] b - - 0 1\n";
+  }
+  const auto loaded = read();
+  ASSERT_EQ(loaded.size(), 2U);
+  EXPECT_EQ(loaded[1].variant(), schataxx::Variant::kUnlimited);
+  EXPECT_EQ(loaded[1].side_to_move(), Color::kO);
+  {
+    std::ofstream file(path);
+    file << schataxx::Position::kStartFen << "\nk6N/8/8/8/8/8/8/K6n[QQRRBBNPPPPPPPPqrrbbnpppppppp] w - - 0 1\n";
+  }
+  try {
+    read();
+    FAIL() << "a stock of two queens was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":2:"), std::string::npos) << e.what();
   }
 }
 

@@ -155,8 +155,9 @@ TEST(Uai, AModelPlaysItsOwnGameAndSaysSoForTheOther) {
   EXPECT_EQ(uai.send("setoption name Model value " + model), "");  // an Ataxx position at hand: taken all the same
   uai.send("position startpos");
   std::string out = uai.go("go nodes 30");
-  EXPECT_NE(out.find("info string error: model file '" + model + "' is a network of schataxx, not of ataxx"),
+  EXPECT_NE(out.find("info string model '" + model + "' plays schataxx, not ataxx: Player alphabeta plays this game"),
             std::string::npos) << out;
+  EXPECT_EQ(out.find("error"), std::string::npos) << out;
   EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
   uai.send("position fen " + std::string(schataxx::Position::kStartFen));
   out = uai.go("go nodes 30");
