@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <string_view>
 
 namespace ataxx::cli {
 
@@ -19,8 +20,8 @@ void add_export_command(CLI::App& app);
 void add_uai_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 
-// The net shipped in nets/ (a 7x7 play file) when it is there, else "": what `uai` and `play`
-// search with when no model or player is given.
-std::string shipped_net();
+// The net shipped in nets/ for a game ("ataxx": the 7x7 net, "schataxx") when it is there, else
+// "": what `uai` and `play` search with when no model or player is given.
+std::string shipped_net(std::string_view game);
 
 }  // namespace ataxx::cli

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "game/game.h"
 #include "players/network_player.h"
@@ -115,17 +116,20 @@ void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::
   std::printf("game over: %s (%s)\n", to_string(outcome.result).c_str(), to_string(outcome.reason).c_str());
 }
 
-// Schataxx, known from the stocks in the FEN's brackets.
-void play_schataxx(const std::string& fen, const std::string& variant, const std::string& engine_spec,
-                   const std::string& human) {
-  const schataxx::Game game(schataxx::Position::from_fen(fen, schataxx::parse_variant(variant)));
-  const std::string spec = engine_spec.empty() ? "alphabeta:depth=2" : engine_spec;
-  auto engine = make_player<SchataxxGame>(spec);
-  engine->new_game(std::random_device{}());
-  std::printf("ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
-              "quit to stop.\n",
-              human.c_str(), spec.c_str());
-  play_in_terminal<SchataxxGame>(game, *engine, human);
+// The engine side and its name: the model, else the engine spec, else `fallback`. A model's path
+// never goes through a spec: a ',' or '=' in it would change its meaning.
+template <typename G>
+std::pair<std::unique_ptr<BasicPlayer<G>>, std::string> terminal_engine(const std::string& model,
+                                                                        const std::string& engine, int visits,
+                                                                        const std::string& fallback) {
+  if (!model.empty()) {
+    BasicNetworkPlayerOptions<G> network;
+    network.model = model;
+    network.search.visits = visits;
+    return {make_network_player<G>(network), "the model " + model};
+  }
+  const std::string spec = engine.empty() ? fallback : engine;
+  return {make_player<G>(spec), spec};
 }
 
 }  // namespace
@@ -141,7 +145,7 @@ void add_play_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("play", "Play in the terminal against a model or a baseline (or watch)");
-  cmd->add_option("--model", options->model, "Play file for the engine side (default: the net in nets/ on 7x7)")
+  cmd->add_option("--model", options->model, "Play file for the engine side (default: the net in nets/ for 7x7 or Schataxx)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--engine", options->engine, "Engine player spec instead of a model (default off 7x7: alphabeta:depth=4)");
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
@@ -152,23 +156,25 @@ void add_play_command(CLI::App& app) {
                                            std::string(schataxx::Position::kStartFen) + ")");
   cmd->add_option("--variant", options->variant, "With a Schataxx FEN: schataxx, schataxx-balanced or schataxx-unlimited");
   cmd->callback([options] {
-    if (options->fen.find('[') != std::string::npos)
-      return play_schataxx(options->fen, options->variant, options->engine, options->human);
-    Game game(Position::from_fen(options->fen));
+    if (options->fen.find('[') != std::string::npos) {  // stocks: Schataxx
+      const schataxx::Game game(schataxx::Position::from_fen(options->fen, schataxx::parse_variant(options->variant)));
+      std::string model = options->model;
+      if (model.empty() && options->engine.empty()) model = shipped_net(SchataxxGame::kName);
+      auto [engine, name] = terminal_engine<SchataxxGame>(model, options->engine, options->visits, "alphabeta:depth=2");
+      engine->new_game(std::random_device{}());
+      std::printf("ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
+                  "quit to stop.\n",
+                  options->human.c_str(), name.c_str());
+      return play_in_terminal<SchataxxGame>(game, *engine, options->human);
+    }
+    const Game game(Position::from_fen(options->fen));
     const bool on_7x7 = &game.position().board() == &board_7x7();
     std::string model = options->model;
-    if (model.empty() && options->engine.empty() && on_7x7) model = shipped_net();
-    // A model's path never goes through a spec: a ',' or '=' in it would change its meaning.
-    NetworkPlayerOptions network;
-    network.model = model;
-    network.search.visits = options->visits;
-    const std::string spec = !model.empty()            ? "the model " + model
-                             : !options->engine.empty() ? options->engine
-                                                        : "alphabeta:depth=4";
-    auto engine = !model.empty() ? make_network_player(network) : make_player(spec);
+    if (model.empty() && options->engine.empty() && on_7x7) model = shipped_net(AtaxxGame::kName);
+    auto [engine, name] = terminal_engine<AtaxxGame>(model, options->engine, options->visits, "alphabeta:depth=4");
     engine->new_game(std::random_device{}());
     std::printf("ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); quit to stop.\n",
-                options->human.c_str(), spec.c_str());
+                options->human.c_str(), name.c_str());
     play_in_terminal<AtaxxGame>(game, *engine, options->human);
   });
 }

@@ -26,7 +26,7 @@ void add_uai_command(CLI::App& app) {
     std::cin.tie(nullptr);
     UaiEngine engine(std::cout, options->allow_external_engines);
     if (!options->player.empty()) engine.set_option("Player", options->player);
-    const std::string model = options->model.empty() && options->player.empty() ? shipped_net() : options->model;
+    const std::string model = options->model.empty() && options->player.empty() ? shipped_net("ataxx") : options->model;
     if (!model.empty()) engine.set_option("Model", model);
     std::string line;
     while (std::getline(std::cin, line) && engine.handle(line)) {

@@ -28,6 +28,11 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
                                       "nn:model=nets/ataxx-7x7.net,visits=32"}));
   EXPECT_EQ(shipped("gpu").inference.device, "cuda");
   EXPECT_EQ(shipped("gpu").gating.sprt, "0,20,0.05,0.05");
+  EXPECT_TRUE(plays_schataxx(shipped("schataxx")));
+  EXPECT_EQ(shipped("schataxx").run.max_minutes, 30);
+  EXPECT_TRUE(plays_schataxx(shipped("schataxx-gpu")));
+  EXPECT_EQ(shipped("schataxx-gpu").inference.device, "cuda");
+  EXPECT_FALSE(plays_schataxx(shipped("default")));
 }
 
 TEST(RunConfig, LadderBaselinesAreAYamlListOfSpecsWithCommas) {

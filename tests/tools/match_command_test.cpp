@@ -1,6 +1,9 @@
 // `ataxx-zero match` through the real binary, for the games the command line chooses.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 
 #include "tests/tools/run_binary.h"
@@ -18,13 +21,27 @@ TEST(MatchCommand, PlaysSchataxxFromItsTwoPlySuiteWithSchataxxsBaselines) {
   EXPECT_GE(std::stoi(score[1]), 5) << ran.output;
 }
 
-TEST(MatchCommand, RefusesAnUnknownVariantAndWhatSchataxxCannotDoYet) {
-  Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
+TEST(MatchCommand, RefusesAnUnknownVariant) {
+  const Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
   EXPECT_NE(ran.status, 0);
   EXPECT_NE(ran.output.find("unknown Schataxx variant 'chess'"), std::string::npos) << ran.output;
-  ran = run("match --variant schataxx --p1 greedy --p2 random --games 2 --pgn /tmp/x.pgn");
-  EXPECT_NE(ran.status, 0);
-  EXPECT_NE(ran.output.find("--pgn writes Ataxx games only"), std::string::npos) << ran.output;
+}
+
+TEST(MatchCommand, WritesSchataxxGamesAsPgnFromAnOpeningsFile) {
+  const std::string dir = testing::TempDir();
+  const std::string openings = dir + "/schataxx-match-openings.txt", pgn = dir + "/schataxx-match.pgn";
+  std::filesystem::remove(pgn);
+  std::ofstream(openings) << "k6N/8/8/8/8/8/1P6/K6n[QRRBBNPPPPPPPqrrbbnpppppppp] b - - 0 1\n";
+  const Ran ran = run("match --variant schataxx-unlimited --p1 greedy --p2 random --games 2 --quiet --openings " +
+                      openings + " --pgn " + pgn);
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  std::ifstream in(pgn);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(std::regex_search(text, std::regex(R"(\[Variant "schataxx-unlimited"\])")), true) << text;
+  std::ptrdiff_t games = 0;
+  for (std::size_t at = 0; (at = text.find("[FEN \"k6N/8/8/8/8/8/1P6/K6n[", at)) != std::string::npos; ++at) ++games;
+  EXPECT_EQ(games, 2) << text;
+  EXPECT_NE(text.find("1... "), std::string::npos) << "Black moves first from this opening: " << text;
 }
 
 }  // namespace
