@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <random>
 
@@ -157,10 +158,23 @@ void RunDirectory::prune(int newest) const {
   for (int g = newest - kCheckpointsKept; g >= 0 && fs::exists(checkpoint_path(g)); --g)
     fs::remove(checkpoint_path(g), ignored);
   const std::string current_best = best();
+  // A candidate without a verdict is being gated (gating takes the newest) unless a newer one has
+  // a verdict: then it was passed over. Gating may still be playing one older than the newest five.
+  std::map<std::string, bool> verdicts;
+  int newest_decided = 0;
+  for (const auto& row : read_csv(root_ + "/gating.csv")) {
+    if (row.size() < 7) continue;
+    verdicts[row[0]] = row[6] == "1";
+    int generation = 0;
+    if (std::sscanf(row[0].c_str(), "gen-%d", &generation) == 1) newest_decided = std::max(newest_decided, generation);
+  }
   for (int g = newest - kCandidatesKept; g > 0; --g) {
     const std::string name = generation_name(g);
     if (!fs::exists(model_path(name))) break;  // pruned before, and everything older with it
-    if (name != current_best && gating_verdict(name) != true) fs::remove(model_path(name), ignored);
+    const auto verdict = verdicts.find(name);
+    const bool promoted = verdict != verdicts.end() && verdict->second;
+    const bool decided = verdict != verdicts.end() || g < newest_decided;
+    if (name != current_best && !promoted && decided) fs::remove(model_path(name), ignored);
   }
 }
 

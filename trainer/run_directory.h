@@ -49,7 +49,8 @@ class RunDirectory {
 
   // What a long run no longer needs once `newest` is exported: checkpoints but the newest
   // kCheckpointsKept, and the play files of candidates older than the newest kCandidatesKept that
-  // were never promoted. Every promoted net, gen-0000 and the best stay.
+  // were never promoted. Every promoted net, gen-0000, the best and a candidate still being gated
+  // (no verdict, none newer decided) stay.
   static constexpr int kCheckpointsKept = 3;
   static constexpr int kCandidatesKept = 5;
   void prune(int newest) const;

@@ -133,5 +133,22 @@ TEST(RunDirectory, PruningKeepsTheNewestCheckpointsAndEveryPromotedNet) {
   EXPECT_TRUE(fs::exists(dir.model_path(2)));
 }
 
+// Before, a candidate that gating was still playing when five newer ones had been exported lost
+// its play file; promoted, it was the best with no file, and the run stopped.
+TEST(RunDirectory, PruningKeepsTheCandidateBeingGated) {
+  const RunDirectory dir(fresh("prune-gating"));
+  for (int g = 0; g <= 12; ++g) std::ofstream(dir.model_path(g)) << "net";
+  for (int g = 1; g <= 4; ++g) dir.record_gating(generation_name(g), "gen-0000", {generation_name(g), "x", 0, 0, 2}, false);
+  dir.set_best("gen-0000");
+  dir.prune(12);  // gen-0004 rejected; gen-0005 to gen-0007 without a verdict and none newer decided: kept
+  EXPECT_FALSE(fs::exists(dir.model_path(4)));
+  EXPECT_TRUE(fs::exists(dir.model_path(6)));
+  dir.record_gating("gen-0006", "gen-0000", {"gen-0006", "gen-0000", 2, 0, 0}, true);
+  dir.set_best("gen-0006");
+  dir.prune(12);
+  EXPECT_TRUE(fs::exists(dir.model_path(6)));
+  EXPECT_FALSE(fs::exists(dir.model_path(5)));  // passed over: gen-0006 was decided
+}
+
 }  // namespace
 }  // namespace ataxx
