@@ -75,6 +75,13 @@ void encode(const Position& pos, std::span<float> planes) {
   fill_plane(plane++, static_cast<float>(std::min(pos.plies_since_drop(), 100)) / 100);
   fill_plane(plane++, pos.variant() == Variant::kBalanced && pos.ply() < 5 ? 1.0f : 0.0f);
   fill_plane(plane++, pos.variant() == Variant::kUnlimited ? 1.0f : 0.0f);
+  // What decides the game, computed rather than learnt (as KataGo gives its net liberties): each
+  // side's territory, and each side's area over the board.
+  for (const Color side : {us, ~us}) {
+    for (Bitboard b = pos.territory(side); b;) planes[plane * 64 + pop_lsb(b)] = 1.0f;
+    ++plane;
+  }
+  for (const Color side : {us, ~us}) fill_plane(plane++, static_cast<float>(pos.area(side)) / 64);
   fill_plane(plane++, 1.0f);
 }
 

@@ -26,9 +26,10 @@ Move move_at(int index);
 // P), the other side's, the empty squares; each stock by type over a set's count (unlimited
 // soldiers 1), the side to move's first; plies since the last drop / 100; a plane of ones while
 // the balanced variant forbids queen and rook drops; a plane of ones in the unlimited variant;
+// each side's territory (Position::territory), the side to move's first; each side's area / 64;
 // the board (all ones).
 // The last plane is all ones: the board's cells, for a network that masks its trunk to the board.
-inline constexpr int kInputPlanes = 2 * kPieceTypes + 1 + 2 * kStockTypes + 3 + 1;
+inline constexpr int kInputPlanes = 2 * kPieceTypes + 1 + 2 * kStockTypes + 3 + 4 + 1;
 inline constexpr int kMaskPlane = kInputPlanes - 1;
 inline constexpr int kMovePlanes = kOffsets + kStockTypes;  // the policy's planes of 64, before the pass
 inline constexpr int kInputSize = kInputPlanes * 64;

@@ -50,8 +50,24 @@ std::vector<Position> positions_after(const Position& root, int plies) {
   return level;
 }
 
+namespace {
+
+bool wins_at_once(const Position& pos) {
+  MoveList moves;
+  pos.generate_moves(moves);
+  for (const Move move : moves) {
+    Position child = pos;
+    child.make_move(move);
+    if (result_for(pos.side_to_move(), child.outcome().result) > 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<Position> opening_suite(Variant variant) {
   std::vector<Position> suite = positions_after(Position::startpos(variant), 2);
+  std::erase_if(suite, wins_at_once);
   std::mt19937_64 rng(0x5c4a7a);
   for (std::size_t i = suite.size(); i > 1; --i)  // Fisher-Yates by hand: std::shuffle's order is the library's
     std::swap(suite[i - 1], suite[rng() % i]);

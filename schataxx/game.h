@@ -42,9 +42,11 @@ class Game {
 // order of move generation: an opening suite.
 std::vector<Position> positions_after(const Position& root, int plies);
 
-// The variant's opening suite: positions_after its start, 2 plies, in an order shuffled by a seed
-// of its own, so that any stretch of it (a match plays the first games / 2) spreads over
-// different first moves. The same suite everywhere: self-play, gating, the ladder, `match`.
+// The variant's opening suite: positions_after its start, 2 plies, but those where the side to
+// move wins at once (a king or half the board within one move: a game of one ply, whoever plays),
+// in an order shuffled by a seed of its own, so that any stretch of it (a match plays the first
+// games / 2) spreads over different first moves. The same suite everywhere: self-play, gating,
+// the ladder, `match`.
 std::vector<Position> opening_suite(Variant variant);
 
 // The leaves of the legal move tree `depth` plies deep; a finished position has no children

@@ -324,10 +324,10 @@ std::uint64_t Position::compute_hash() const {
   return h;
 }
 
-int Position::area(Color c) const {
+Bitboard Position::territory(Color c) const {
   const Bitboard occupied_squares = occupied();
   const Bitboard own = men(c), theirs = men(~c);
-  int total = popcount(own);
+  Bitboard total = 0;
   for (Bitboard unvisited = ~occupied_squares; unvisited;) {
     Bitboard region = bit(lsb(unvisited));
     for (Bitboard grown = region;; region = grown) {
@@ -336,7 +336,7 @@ int Position::area(Color c) const {
     }
     unvisited &= ~region;
     const Bitboard border = dilate(region) & occupied_squares;
-    if ((border & own) && !(border & theirs)) total += popcount(region);
+    if ((border & own) && !(border & theirs)) total |= region;
   }
   return total;
 }

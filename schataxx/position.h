@@ -116,9 +116,10 @@ class Position {
   // The same position with every man moved by a symmetry (stocks, side and counters kept).
   Position transformed(int symmetry) const;
 
-  // A side's area: its men, and every region of empty squares (8-connected) that borders its men
-  // and no enemy man. The board's edge borders nothing.
-  int area(Color c) const;
+  // A side's territory: every region of empty squares (8-connected) that borders its men and no
+  // enemy man (the board's edge borders nothing). Its area: its men and its territory.
+  Bitboard territory(Color c) const;
+  int area(Color c) const { return popcount(men(c) | territory(c)); }
 
   // The legal moves of the side to move; the single pass when it has none but the other side has
   // some; none once the game is over by the position (a king turned, an area above half the

@@ -191,7 +191,8 @@ TEST(BatchedEvaluator, RefusesADeviceOfAnotherGamesPlanes) {
     BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {8, 1000, 1, 0});
     FAIL() << "an Ataxx evaluator took a Schataxx device";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("takes 1728 inputs and gives 4417 policy entries; the game's encoding has 294 and 932"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("takes " + std::to_string(kSchataxxIo.input_size()) +
+                                          " inputs and gives 4417 policy entries; the game's encoding has 294 and 932"), std::string::npos) << e.what();
   }
 }
 

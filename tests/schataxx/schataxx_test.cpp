@@ -305,6 +305,8 @@ TEST(SchataxxArea, RegionsCountForTheSideThatAloneBordersThem) {
   const Position pos = Position::from_fen("k7/8/8/8/8/8/NN6/1K5n[QRRBBPPPPPPPPqrrbbnpppppppp] w - - 0 1");
   EXPECT_EQ(pos.area(kWhite), 3 + 1);  // K, N, N and the empty a1 they alone border
   EXPECT_EQ(pos.area(kBlack), 2);
+  EXPECT_EQ(pos.territory(kWhite), bit(0));  // a1
+  EXPECT_EQ(pos.territory(kBlack), 0U);
 }
 
 // Positions of random games of the three variants, the start included.
@@ -388,6 +390,43 @@ TEST(SchataxxEncoding, PlanesAreFromTheSideToMovesViewAndFollowTheSymmetries) {
     }
   std::vector<float> wrong(kInputSize - 1);
   EXPECT_THROW(encode(pos, wrong), std::invalid_argument);
+}
+
+TEST(SchataxxEncoding, TerritoryAndAreaPlanesAreEachSidesFromTheMoversView) {
+  // Black to move; White alone borders a1.
+  const Position pos = Position::from_fen("k7/8/8/8/8/8/NN6/1K5n[QRRBBPPPPPPPPqrrbbnpppppppp] b - - 0 1");
+  std::vector<float> planes(kInputSize);
+  encode(pos, planes);
+  const int territory = kInputPlanes - 5;  // then the areas, then the board
+  for (int sq = 0; sq < 64; ++sq) {
+    EXPECT_EQ(planes[territory * 64 + sq], 0.0f) << sq;                          // Black's: none
+    EXPECT_EQ(planes[(territory + 1) * 64 + sq], sq == 0 ? 1.0f : 0.0f) << sq;   // White's: a1
+    EXPECT_FLOAT_EQ(planes[(territory + 2) * 64 + sq], 2.0f / 64);
+    EXPECT_FLOAT_EQ(planes[(territory + 3) * 64 + sq], 4.0f / 64);
+    EXPECT_EQ(planes[kMaskPlane * 64 + sq], 1.0f);
+  }
+}
+
+TEST(SchataxxOpenings, TheSuiteHoldsNoPositionTheMoverWinsAtOnce) {
+  for (const Variant variant : {Variant::kStandard, Variant::kBalanced}) {
+    const std::vector<Position> suite = opening_suite(variant);
+    const std::vector<Position> all = positions_after(Position::startpos(variant), 2);
+    // Balanced: no queen or rook drop in the first five plies, and no win at ply 3 without one.
+    if (variant == Variant::kStandard) EXPECT_LT(suite.size(), all.size());
+    else EXPECT_EQ(suite.size(), all.size());
+    EXPECT_GT(suite.size(), all.size() / 2);
+    for (const Position& pos : suite) {
+      EXPECT_EQ(pos.variant(), variant);
+      MoveList moves;
+      pos.generate_moves(moves);
+      for (const Move move : moves) {
+        Position child = pos;
+        child.make_move(move);
+        ASSERT_LE(result_for(pos.side_to_move(), child.outcome().result), 0) << pos.fen() << " " << to_string(move);
+      }
+    }
+    EXPECT_EQ(opening_suite(variant), suite);  // a fixed order
+  }
 }
 
 TEST(SchataxxSearch, TheSharedSearchFindsTheMoveThatTurnsTheKing) {
