@@ -46,6 +46,7 @@ void BasicSearch<G>::advance(Move move) {
   if (params_.reuse_tree && root.state == State::kExpanded) {
     for (std::uint32_t child = root.first_child; child < root.first_child + root.num_children; ++child) {
       if (nodes_[child].move != move) continue;
+      if (nodes_[child].state == State::kTerminal) break;  // over, or won in one: a new root either way
       spare_.clear();
       copy_subtree(child, spare_);
       nodes_.swap(spare_);
@@ -146,6 +147,15 @@ bool BasicSearch<G>::select_one() {
   pending.position = pos;
   pending.moves.clear();
   pos.generate_moves(pending.moves);
+  // A leaf whose mover wins in one is a proven win: exact, and no evaluation spent on it. Not
+  // the root, which must keep its moves to choose from.
+  if (current != kRoot && G::has_winning_move(pos, pending.moves)) {
+    --pending_count_;
+    leaf.state = State::kTerminal;
+    leaf.terminal_value = 1;
+    backup(current, 1.0f);
+    return true;
+  }
   leaf.state = State::kPending;
   add_in_flight(current, 1);
   return true;

@@ -374,6 +374,19 @@ void Position::generate_moves(MoveList& moves) const {
   if (moves.empty() && has_move(~side_)) moves.push_back(Move::pass());
 }
 
+bool Position::has_winning_move(const MoveList& moves) const {
+  const Bitboard king_zone = dilate(men(PieceType::kKing) & men(~side_));
+  for (const Move move : moves)
+    if (!move.is_pass() && (bit(move.to) & king_zone)) return true;
+  for (const Move move : moves) {
+    if (move.is_pass()) continue;
+    Position child = *this;
+    child.make_move(move);
+    if (child.area(side_) > kSquares / 2) return true;
+  }
+  return false;
+}
+
 bool Position::is_legal(Move move) const {
   MoveList moves;
   generate_moves(moves);

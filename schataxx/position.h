@@ -126,6 +126,9 @@ class Position {
   // board, neither side able to move).
   void generate_moves(MoveList& moves) const;
   bool has_move(Color c) const;  // other than a pass
+  // Whether one of `moves` (this position's) wins at once for the side to move: it turns the
+  // enemy king or takes the mover's area above half the board.
+  bool has_winning_move(const MoveList& moves) const;
   bool is_legal(Move move) const;
   void make_move(Move move);  // move must be legal
 

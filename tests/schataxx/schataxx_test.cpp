@@ -443,6 +443,31 @@ TEST(SchataxxSearch, TheSharedSearchFindsTheMoveThatTurnsTheKing) {
   EXPECT_GT(result.value, 0.9f);
 }
 
+// Before, a leaf whose mover could turn the king was evaluated like any other: at a few hundred
+// visits the search let the opponent's queen reach the king (this position, lost 0-1 in a match).
+TEST(SchataxxSearch, ALeafWonInOneIsAProvenWinSoTheSearchDefends) {
+  const Position pos = Position::from_fen("k6N/1q6/8/8/8/8/8/KN5n[QRRBBPPPPPPPPrrbbnpppppppp] w - - 0 2");
+  BasicSearchParams<SchataxxGame> params;
+  params.visits = 200;
+  BasicSearch<SchataxxGame> search(params, 1);
+  search.set_root(pos);
+  BasicUniformEvaluator<SchataxxGame> evaluator;
+  const auto result = run_search(search, evaluator);
+  Position after = pos;
+  after.make_move(result.best_move());
+  MoveList replies;
+  after.generate_moves(replies);
+  EXPECT_FALSE(after.has_winning_move(replies)) << to_string(result.best_move());
+  // The tree goes on below the move played; a child won in one becomes a root with moves again.
+  search.advance(result.best_move());
+  EXPECT_NO_THROW(run_search(search, evaluator).best_move());
+  BasicSearch<SchataxxGame> again(params, 1);
+  again.set_root(pos);
+  run_search(again, evaluator);
+  again.advance(parse_move("b1c3"));  // leaves b2 to the queen: a child won in one, now the root
+  EXPECT_NO_THROW(run_search(again, evaluator).best_move());
+}
+
 TEST(SchataxxSearch, AFinishedRootHasNoMoveToChoose) {
   Game game;
   for (const char* move : {"Q@g8", "h1g3", "g8b8"}) game.play(move);
