@@ -4,6 +4,7 @@
 // make_move, hash, side_to_move, outcome).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,7 +34,7 @@ struct AtaxxGame {
   static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }
   // Whether the search should take a leaf as won by its mover without evaluating it. Ataxx's wins
   // in one (the last enemy pieces taken) are rare, and the check would cost every leaf.
-  static bool has_winning_move(const Position&, const MoveList&) { return false; }
+  static std::optional<Move> winning_move(const Position&, const MoveList&) { return std::nullopt; }
   // PGN, as the Ataxx tool chain writes it: x is Black; no Variant tag.
   static constexpr std::string_view kPgnColours[2] = {"Black", "White"};  // x's, o's
   static std::string pgn_variant(const Position&) { return ""; }
@@ -57,7 +58,7 @@ struct SchataxxGame {
   static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
   static Bitboard men(const Position& pos, Color side) { return pos.men(side); }
   // A king or half the board in one move: the tactics a net at a few hundred visits misses.
-  static bool has_winning_move(const Position& pos, const MoveList& moves) { return pos.has_winning_move(moves); }
+  static std::optional<Move> winning_move(const Position& pos, const MoveList& moves) { return pos.winning_move(moves); }
   // PGN as for chess variants: White moves first, a Variant tag names the variant.
   static constexpr std::string_view kPgnColours[2] = {"White", "Black"};
   static std::string pgn_variant(const Position& pos) { return std::string(schataxx::variant_name(pos.variant())); }

@@ -11,6 +11,7 @@ template <typename G>
 typename G::Move BasicSearchResult<G>::best_move() const {
   if (moves.empty())
     throw std::runtime_error("no move to choose: the game is over at the search's root (under the search's rules)");
+  if (winning_move) return *winning_move;
   return moves[std::max_element(visits.begin(), visits.end()) - visits.begin()];
 }
 
@@ -33,6 +34,7 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   nodes_.clear();
   nodes_.emplace_back();
   root_noised_ = false;
+  root_winning_move_.reset();
 }
 
 template <typename G>
@@ -53,6 +55,7 @@ void BasicSearch<G>::advance(Move move) {
       nodes_[kRoot].move = Move::pass();
       root_position_ = next;
       root_noised_ = false;
+  root_winning_move_.reset();
       return;
     }
   }
@@ -147,9 +150,11 @@ bool BasicSearch<G>::select_one() {
   pending.position = pos;
   pending.moves.clear();
   pos.generate_moves(pending.moves);
-  // A leaf whose mover wins in one is a proven win: exact, and no evaluation spent on it. Not
-  // the root, which must keep its moves to choose from.
-  if (current != kRoot && G::has_winning_move(pos, pending.moves)) {
+  // A leaf whose mover wins in one is a proven win: exact, and no evaluation spent on it. The
+  // root keeps its moves to choose from, and plays the winning one.
+  const std::optional<Move> win = G::winning_move(pos, pending.moves);
+  if (current == kRoot) root_winning_move_ = win;
+  if (current != kRoot && win) {
     --pending_count_;
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
@@ -299,6 +304,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   SearchResult result;
   const Node& root = nodes_[kRoot];
   result.total_visits = root.visits;
+  result.winning_move = root_winning_move_;
   result.value = root.state == State::kTerminal ? root.terminal_value
                  : root.visits > 0              ? -root.value_sum / root.visits
                                                 : 0.0f;

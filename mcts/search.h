@@ -8,8 +8,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <random>
 #include <span>
 #include <type_traits>
@@ -47,7 +48,9 @@ struct BasicSearchResult {
   float value = 0.0f;         // root value for the side to move, in [-1, 1]
   int total_visits = 0;
   std::vector<Move> principal_variation;
-  // The most visited move; throws std::runtime_error when the root is a finished game (no moves).
+  std::optional<Move> winning_move;  // a move that wins at once, when the game says the root has one
+  // The winning move, else the most visited; throws std::runtime_error when the root is a
+  // finished game (no moves).
   Move best_move() const;
 };
 
@@ -142,6 +145,7 @@ class BasicSearch {
   std::vector<PendingLeaf> pending_;
   int pending_count_ = 0;
   bool root_noised_ = false;
+  std::optional<Move> root_winning_move_;  // found when the root was expanded
   std::chrono::steady_clock::time_point started_;
   const std::atomic<bool>* stop_ = nullptr;
 };

@@ -374,17 +374,17 @@ void Position::generate_moves(MoveList& moves) const {
   if (moves.empty() && has_move(~side_)) moves.push_back(Move::pass());
 }
 
-bool Position::has_winning_move(const MoveList& moves) const {
+std::optional<Move> Position::winning_move(const MoveList& moves) const {
   const Bitboard king_zone = dilate(men(PieceType::kKing) & men(~side_));
   for (const Move move : moves)
-    if (!move.is_pass() && (bit(move.to) & king_zone)) return true;
+    if (!move.is_pass() && (bit(move.to) & king_zone)) return move;
   for (const Move move : moves) {
     if (move.is_pass()) continue;
     Position child = *this;
     child.make_move(move);
-    if (child.area(side_) > kSquares / 2) return true;
+    if (child.area(side_) > kSquares / 2) return move;
   }
-  return false;
+  return std::nullopt;
 }
 
 bool Position::is_legal(Move move) const {

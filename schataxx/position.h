@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -126,9 +127,10 @@ class Position {
   // board, neither side able to move).
   void generate_moves(MoveList& moves) const;
   bool has_move(Color c) const;  // other than a pass
-  // Whether one of `moves` (this position's) wins at once for the side to move: it turns the
-  // enemy king or takes the mover's area above half the board.
-  bool has_winning_move(const MoveList& moves) const;
+  // One of `moves` (this position's) that wins at once for the side to move, if one does: it
+  // turns the enemy king or takes the mover's area above half the board.
+  std::optional<Move> winning_move(const MoveList& moves) const;
+  bool has_winning_move(const MoveList& moves) const { return winning_move(moves).has_value(); }
   bool is_legal(Move move) const;
   void make_move(Move move);  // move must be legal
 
