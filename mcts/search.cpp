@@ -35,6 +35,8 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   nodes_.emplace_back();
   root_noised_ = false;
   root_winning_move_.reset();
+  root_wdl_.reset();
+  child_wdls_.clear();
 }
 
 template <typename G>
@@ -49,13 +51,16 @@ void BasicSearch<G>::advance(Move move) {
     for (std::uint32_t child = root.first_child; child < root.first_child + root.num_children; ++child) {
       if (nodes_[child].move != move) continue;
       if (nodes_[child].state == State::kTerminal) break;  // over, or won in one: a new root either way
+      const std::size_t child_index = child - root.first_child;
+      root_wdl_ = child_index < child_wdls_.size() ? child_wdls_[child_index] : std::nullopt;
       spare_.clear();
       copy_subtree(child, spare_);
       nodes_.swap(spare_);
       nodes_[kRoot].move = Move::pass();
       root_position_ = next;
       root_noised_ = false;
-  root_winning_move_.reset();
+      root_winning_move_.reset();
+      child_wdls_.assign(nodes_[kRoot].num_children, std::nullopt);
       return;
     }
   }
@@ -262,10 +267,22 @@ void BasicSearch<G>::expand(std::uint32_t index, const PendingLeaf& leaf) {
 }
 
 template <typename G>
+void BasicSearch<G>::remember_wdl(std::uint32_t node, const Wdl& value) {
+  const Node& root = nodes_[kRoot];
+  if (node == kRoot) {
+    root_wdl_ = value;
+    child_wdls_.assign(root.num_children, std::nullopt);
+  } else if (nodes_[node].parent == kRoot && node - root.first_child < child_wdls_.size()) {
+    child_wdls_[node - root.first_child] = value;
+  }
+}
+
+template <typename G>
 void BasicSearch<G>::apply_evaluations() {
   for (int i = 0; i < pending_count_; ++i) {
     const PendingLeaf& leaf = pending_[i];
     expand(leaf.node, leaf);
+    remember_wdl(leaf.node, leaf.value);
     add_in_flight(leaf.node, -1);
     backup(leaf.node, leaf.value.expectation());
     if (leaf.node == kRoot) add_root_noise();
@@ -308,9 +325,18 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   result.value = root.state == State::kTerminal ? root.terminal_value
                  : root.visits > 0              ? -root.value_sum / root.visits
                                                 : 0.0f;
+  result.root_network_value = root_wdl_;
   for (std::uint32_t i = 0; i < root.num_children; ++i) {
-    result.moves.push_back(nodes_[root.first_child + i].move);
-    result.visits.push_back(nodes_[root.first_child + i].visits);
+    const Node& child = nodes_[root.first_child + i];
+    result.moves.push_back(child.move);
+    result.visits.push_back(child.visits);
+    result.priors.push_back(child.prior);
+    result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
+                            : child.visits > 0               ? child.value_sum / child.visits
+                                                             : 0.0f);
+    std::optional<Wdl> after = i < child_wdls_.size() ? child_wdls_[i] : std::nullopt;
+    if (after) std::swap(after->win, after->loss);  // the mover's view
+    result.network_values.push_back(after);
   }
   result.policy_target = forces_playouts() ? pruned_root_visits() : result.visits;
   for (const Node* node = &root; node->state == State::kExpanded;) {

@@ -49,6 +49,12 @@ struct BasicSearchResult {
   int total_visits = 0;
   std::vector<Move> principal_variation;
   std::optional<Move> winning_move;  // a move that wins at once, when the game says the root has one
+  // For display (GUIs, the browser view), one per move: the prior, the mean value from the mover's
+  // view (0 while unvisited) and the network's value of the position it leads to, where known.
+  std::vector<float> priors;
+  std::vector<float> values;
+  std::vector<std::optional<Wdl>> network_values;
+  std::optional<Wdl> root_network_value;  // the network's value of the root, where known
   // The winning move, else the most visited; throws std::runtime_error when the root is a
   // finished game (no moves).
   Move best_move() const;
@@ -131,6 +137,7 @@ class BasicSearch {
   // Adds value (from the view of the side to move at leaf) along the path to the root.
   void backup(std::uint32_t leaf, float value);
   void expand(std::uint32_t node, const PendingLeaf& leaf);
+  void remember_wdl(std::uint32_t node, const Wdl& value);  // the root's or a root child's
   void add_root_noise();
   void copy_subtree(std::uint32_t source, std::vector<Node>& into) const;
 
@@ -146,6 +153,10 @@ class BasicSearch {
   int pending_count_ = 0;
   bool root_noised_ = false;
   std::optional<Move> root_winning_move_;  // found when the root was expanded
+  // The network's values of the root and its children as evaluated (for display); a reused
+  // child keeps its own as the new root.
+  std::optional<Wdl> root_wdl_;
+  std::vector<std::optional<Wdl>> child_wdls_;
   std::chrono::steady_clock::time_point started_;
   const std::atomic<bool>* stop_ = nullptr;
 };

@@ -44,16 +44,25 @@ typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
   auto report_of = [&](const SearchResult& result) {
     // lc0's mapping of an expected score in [-1, 1] to centipawns.
     const double q = std::clamp<double>(result.value, -0.99, 0.99);
-    return MoveReport{static_cast<int>(result.principal_variation.size()),
-                      static_cast<std::uint64_t>(result.total_visits),
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
-                      static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q))),
-                      result.principal_variation};
+    MoveReport report;
+    report.depth = static_cast<int>(result.principal_variation.size());
+    report.nodes = static_cast<std::uint64_t>(result.total_visits);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.score_cp = static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q)));
+    report.pv = result.principal_variation;
+    report.value = result.value;
+    report.network_value = result.root_network_value;
+    for (std::size_t i = 0; i < result.moves.size(); ++i)
+      report.candidates.push_back(
+          {result.moves[i], result.visits[i], result.priors[i], result.values[i], result.network_values[i]});
+    std::stable_sort(report.candidates.begin(), report.candidates.end(),
+                     [](const auto& a, const auto& b) { return a.visits > b.visits; });
+    return report;
   };
   auto last_progress = start;
   auto progress = [&] {
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_progress < std::chrono::milliseconds(500)) return;
+    if (now - last_progress < std::chrono::milliseconds(limits_.progress_interval_ms)) return;
     last_progress = now;
     this->progress_(report_of(search_.result()));
   };

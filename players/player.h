@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "game/game.h"
+#include "mcts/evaluator.h"
 #include "mcts/games.h"
 
 namespace ataxx {
@@ -39,9 +40,20 @@ struct MoveLimits {
   bool infinite = false;                    // search until stopped
   GameClock clock;
   const std::atomic<bool>* stop = nullptr;  // set from another thread: answer now
+  int progress_interval_ms = 500;           // between interim reports (on_progress)
 };
 
-// What a player can say about its last move (UAI info lines, interactive play).
+// One candidate move of a search, as GUIs show it.
+template <typename G>
+struct BasicCandidateMove {
+  typename G::Move move;
+  int visits = 0;
+  float prior = 0;                      // the network's policy
+  float value = 0;                      // the search's mean, in [-1, 1] from the mover's view
+  std::optional<Wdl> network_value;     // the network's value after the move, mover's view
+};
+
+// What a player can say about its last move (UAI info lines, interactive play, the browser view).
 template <typename G>
 struct BasicMoveReport {
   int depth = 0;
@@ -49,6 +61,10 @@ struct BasicMoveReport {
   double seconds = 0;
   int score_cp = 0;  // from the mover's view
   std::vector<typename G::Move> pv;
+  // Searching players only: the root's value and its moves, most visited first.
+  float value = 0;
+  std::optional<Wdl> network_value;
+  std::vector<BasicCandidateMove<G>> candidates;
 };
 
 // A player of one game (mcts/games.h).

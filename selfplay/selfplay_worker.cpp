@@ -164,6 +164,7 @@ SelfPlayStats BasicSelfPlayWorker<G>::run(BasicEvaluator<G>& evaluator, std::ato
     const typename G::Move move = choose_move(result, explore ? static_cast<float>(sp.temperature) : 0.0f, rng);
     slot.game->play(move);
     slot.search->advance(move);
+    if (watcher_ && &slot == &slots.front()) watcher_(*slot.game);
     const Outcome outcome = slot.game->outcome();
     if (outcome.is_over()) finish_game(slot, outcome.result, false);
   };
@@ -196,7 +197,8 @@ template <typename G>
 SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<SelfPlayStart<G>>& starts,
                                   std::uint64_t seed, BasicEvaluator<G>& evaluator, int games,
                                   const std::atomic<bool>& stop,
-                                  const std::function<void(BasicSelfPlayBatch<G>&&)>& emit) {
+                                  const std::function<void(BasicSelfPlayBatch<G>&&)>& emit,
+                                  const typename BasicSelfPlayWorker<G>::GameWatcher& watch) {
   std::atomic<int> games_left{games};
   std::atomic<bool> failed{false};
   std::mutex mutex;  // guards total
@@ -207,6 +209,7 @@ SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Sel
       [&](int w) {
         try {
           BasicSelfPlayWorker<G> worker(config, starts, seed + w);
+          if (w == 0) worker.watch_games(watch);
           const SelfPlayStats stats = worker.run(evaluator, games_left, stopped, emit);
           std::lock_guard lock(mutex);
           total.add(stats);
@@ -223,7 +226,8 @@ SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Sel
   template class BasicSelfPlayWorker<G>;                                                                      \
   template SelfPlayStats play_selfplay_games<G>(const RunConfig&, const std::vector<SelfPlayStart<G>>&,       \
                                                 std::uint64_t, BasicEvaluator<G>&, int, const std::atomic<bool>&, \
-                                                const std::function<void(BasicSelfPlayBatch<G>&&)>&);
+                                                const std::function<void(BasicSelfPlayBatch<G>&&)>&,           \
+                                                const BasicSelfPlayWorker<G>::GameWatcher&);
 ATAXX_SELFPLAY(AtaxxGame)
 ATAXX_SELFPLAY(SchataxxGame)
 #undef ATAXX_SELFPLAY

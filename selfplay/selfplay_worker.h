@@ -62,22 +62,28 @@ class BasicSelfPlayWorker {
   // batch to `emit`.
   SelfPlayStats run(BasicEvaluator<G>& evaluator, std::atomic<int>& games_left, const std::function<bool()>& stopped,
                     const std::function<void(BasicSelfPlayBatch<G>&&)>& emit);
+  // Called with the game of the worker's first slot after each of its moves, for those who
+  // watch self-play as it is played.
+  using GameWatcher = std::function<void(const typename G::Game&)>;
+  void watch_games(GameWatcher watcher) { watcher_ = std::move(watcher); }
 
  private:
   RunConfig config_;
   std::vector<SelfPlayStart<G>> starts_;
   std::uint64_t seed_;
+  GameWatcher watcher_;
 };
 using SelfPlayWorker = BasicSelfPlayWorker<AtaxxGame>;
 
 // Plays `games` games on config.selfplay.threads workers sharing the evaluator (worker w seeded
-// with seed + w); `emit` may be
-// called from any of them at once. When a worker fails the others stop, and the error is rethrown
+// with seed + w); `emit` may be called from any of them at once, `watch` (when given) from the
+// first worker's games (BasicSelfPlayWorker::watch_games). When a worker fails the others stop, and the error is rethrown
 // as std::runtime_error naming the worker.
 template <typename G>
 SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<SelfPlayStart<G>>& starts,
                                   std::uint64_t seed, BasicEvaluator<G>& evaluator, int games,
                                   const std::atomic<bool>& stop,
-                                  const std::function<void(BasicSelfPlayBatch<G>&&)>& emit);
+                                  const std::function<void(BasicSelfPlayBatch<G>&&)>& emit,
+                                  const typename BasicSelfPlayWorker<G>::GameWatcher& watch = {});
 
 }  // namespace ataxx

@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   ataxx::cli::add_export_command(app);
   ataxx::cli::add_uai_command(app);
   ataxx::cli::add_play_command(app);
+#ifdef ATAXX_SERVER
+  ataxx::cli::add_serve_command(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

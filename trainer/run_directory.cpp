@@ -75,7 +75,7 @@ std::string read_text(const std::string& path) {
 std::string generation_name(int generation) { return fmt::format("gen-{:04d}", generation); }
 
 RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
-  for (const char* sub : {"models", "checkpoints", "games", "plots"}) fs::create_directories(root_ + "/" + sub);
+  for (const char* sub : {"models", "checkpoints", "games", "plots", "live"}) fs::create_directories(root_ + "/" + sub);
   remove_abandoned_temporaries();
 }
 
@@ -100,6 +100,17 @@ std::string RunDirectory::new_chunk_path(const std::string& model) const {
   static const std::string writer = fmt::format("{}-{}-{:08x}", host_name(), ::getpid(), std::random_device{}());
   static std::atomic<int> next{0};
   return fmt::format("{}/{}-{}-{:05d}.zst", games_dir(), model.empty() ? "unknown" : model, writer, next++);
+}
+
+void RunDirectory::write_live_game(std::string_view game, const std::string& start_fen, const std::string& model,
+                                   const std::string& moves) const {
+  write_file_atomically(fmt::format("{}/live/{}-{}.txt", root_, host_name(), ::getpid()), fmt::format("{}\n{}\n{}\n{}\n", game, start_fen, model, moves));
+}
+
+void RunDirectory::record_selfplay(double run_minutes, std::int64_t games, double games_per_second,
+                                   double evals_per_second) const {
+  append_csv(root_ + "/selfplay.csv", "elapsed_minutes,games,games_per_second,evals_per_second",
+             fmt::format("{:.3f},{},{:.3f},{:.0f}", run_minutes, games, games_per_second, evals_per_second));
 }
 
 double RunDirectory::elapsed_minutes() const {

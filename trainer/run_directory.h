@@ -9,12 +9,16 @@
 //   games/MODEL-HOST-PID-TOKEN-C.zst self-play chunks, named after the best model when written
 //   matches.csv, gating.csv          every rated game result; each candidate's gating verdict
 //   metrics.csv, ratings.csv         per-generation figures; the current ratings table
+//   selfplay.csv                     each self-play process's throughput, a row per chunk
+//   live/HOST-PID.txt                the game a self-play process is playing now (for `serve`)
 //   elapsed_minutes, log.txt, plots/ wall time over all sessions; the log; PNG plots
 //   train.lock                       flock()ed by the run's one `train` process while it runs
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stats/ratings.h"
@@ -43,6 +47,11 @@ class RunDirectory {
   void set_best(const std::string& name) const;
   // A path no writer has used or will use: host, process, a random token and a counter.
   std::string new_chunk_path(const std::string& model) const;
+  // This process's live game: its game's name, start FEN, model and moves, a line each.
+  void write_live_game(std::string_view game, const std::string& start_fen, const std::string& model,
+                       const std::string& moves) const;
+  // A row of selfplay.csv: the run's minutes, the session's games, games/s and evals/s so far.
+  void record_selfplay(double run_minutes, std::int64_t games, double games_per_second, double evals_per_second) const;
 
   double elapsed_minutes() const;
   void set_elapsed_minutes(double minutes) const;

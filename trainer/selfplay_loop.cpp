@@ -17,6 +17,7 @@ namespace ataxx {
 namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
+constexpr auto kLiveGameInterval = std::chrono::milliseconds(250);
 
 // Ataxx's games start on each board of the run, Schataxx's in its variant; each from its start
 // position or from its opening suite.
@@ -76,6 +77,7 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
   std::atomic<std::int64_t> games_written{0};
   std::mutex write_mutex;          // chunk numbers and the progress line
   const auto start = SteadyClock::now();
+  const double run_minutes_at_start = dir.elapsed_minutes();
   auto write = [&](BasicSelfPlayBatch<G>&& batch) {
     std::lock_guard lock(write_mutex);
     write_chunk(dir.new_chunk_path(server.model_name()), batch.games, batch.samples);
@@ -85,6 +87,23 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
     const InferenceStats stats = server.stats();
     log.info("  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}, device busy {:.0f}%", games,
              games / elapsed, stats.positions / elapsed, stats.mean_batch(), 100 * stats.busy_share());
+    dir.record_selfplay(run_minutes_at_start + elapsed / 60, games, games / elapsed, stats.positions / elapsed);
+  };
+  // The first worker's game, for `serve`, a few times a second and when it ends. The view is not
+  // worth a run: a failure to write it is told once and the games go on.
+  auto last_published = start - kLiveGameInterval;
+  bool publish_failed = false;
+  auto publish = [&](const typename G::Game& game) {
+    if (publish_failed || (SteadyClock::now() - last_published < kLiveGameInterval && !game.outcome().is_over())) return;
+    last_published = SteadyClock::now();
+    std::string moves;
+    for (const auto& move : game.moves()) moves += G::move_text(move, game.start()) + ' ';
+    try {
+      dir.write_live_game(G::kName, game.start().fen(), server.model_name(), moves);
+    } catch (const std::exception& e) {
+      publish_failed = true;
+      log.warn("self-play: cannot publish the live game ({}); self-play goes on", e.what());
+    }
   };
   // The watcher follows the run's best model and tells the workers when to stop.
   auto watch = [&] {
@@ -106,7 +125,7 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
       [&](int task) {
         if (task == 1) return watch();
         session.stats = play_selfplay_games<G>(config, selfplay_starts<G>(config), session_seed(config), server,
-                                               std::numeric_limits<int>::max(), halt, write);
+                                               std::numeric_limits<int>::max(), halt, write, publish);
         halt = true;
       },
       [&] { halt = true; });

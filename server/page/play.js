@@ -1,0 +1,242 @@
+// The Play view: one WebSocket to the server's board (/api/play). The server holds the game and
+// says which moves are legal; this page draws, sends what the user picks and asks the engine to
+// move for the sides it plays.
+import { drawBoard, glyphOf, moveMarks } from './board.js';
+
+const $ = id => document.getElementById(id);
+let socket = null;
+let state = null;
+let think = null;
+let selected = null;      // a cell, or {drop: 'Q'}
+let paused = false;
+let goSent = false;
+
+function send(message) {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function show(text, isError = false) {
+  $('message').textContent = text;
+  $('message').classList.toggle('error', isError);
+}
+
+const isEngine = side => $(`player-${side}`).value === 'engine';
+
+function budget() {
+  const value = Math.max(1, parseInt($('budget').value, 10) || 1);
+  return $('budget-kind').value === 'visits' ? { visits: value } : { movetime: value };
+}
+
+function waysOf(filter) {
+  return (state?.moves ?? []).flatMap(m => m.ways.filter(filter).map(way => ({ ...way, text: m.text })));
+}
+
+function marks() {
+  const result = state.last ? moveMarks(state.last.ways, state.last.turned) : {};
+  const add = (cell, mark) => (result[cell] ??= []).push(mark);
+  if (typeof selected === 'number') {
+    add(selected, 'selected');
+    for (const way of waysOf(w => w.from === selected)) add(way.to, way.kind === 'jump' ? 'jump' : way.kind === 'clone' ? 'clone' : 'target');
+  } else if (selected?.drop) {
+    for (const way of waysOf(w => w.kind === 'drop' && w.piece === selected.drop)) add(way.to, 'target');
+  }
+  return result;
+}
+
+function heat() {
+  if (!$('heat').checked || !think) return null;
+  const sums = {};
+  for (const c of think.candidates) if (c.to !== null) sums[c.to] = (sums[c.to] ?? 0) + c.prior;
+  return sums;
+}
+
+function render() {
+  if (!state) return;
+  drawBoard($('board-svg'), state.board, { men: state.men, marks: marks(), heat: heat(), onCell: clickCell, labels: true });
+  renderStocks();
+  const [first, second] = state.colours;
+  $('first-name').textContent = first;
+  $('second-name').textContent = second;
+  const counts = state.counts.pieces ? `pieces ${state.counts.pieces.join(' – ')}` : `area ${state.counts.area.join(' – ')}`;
+  const outcome = state.outcome;
+  $('status').textContent = outcome
+    ? `Game over: ${outcome.winner ? outcome.winner + ' wins' : 'draw'} ${outcome.score} (${outcome.reason}); ${counts}`
+    : `${state.colours[state.side]} to move${state.thinking ? ' (engine thinking)' : ''}; ${counts}`;
+  $('status').dataset.over = outcome ? 'true' : 'false';
+  $('engine-name').textContent = state.engine;
+  $('fen').value = state.fen;
+  $('moves').value = state.history.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m).join(' ');
+  $('pass').hidden = !(state.moves.length === 1 && state.moves[0].ways[0].kind === 'pass' && !isEngine(state.side));
+  $('pause').textContent = paused ? 'Resume' : 'Pause';
+}
+
+function renderStocks() {
+  for (const side of [0, 1]) {
+    const box = $(`stock-${side}`);
+    box.replaceChildren();
+    const stock = state.counts.stocks?.[side];
+    box.hidden = !stock;
+    if (!stock) continue;
+    for (const [letter, count] of Object.entries(stock)) {
+      const token = document.createElement('button');
+      token.className = `token ${side === 0 ? 'white' : 'black'}`;
+      token.dataset.piece = letter;
+      token.setAttribute('data-testid', `stock-${side}-${letter}`);
+      token.textContent = `${glyphOf(letter)} ${count < 0 ? '∞' : count}`;
+      token.disabled = count === 0 || side !== state.side;
+      if (selected?.drop === letter && side === state.side) token.classList.add('selected');
+      token.addEventListener('pointerdown', event => startDrag(event, letter));
+      box.appendChild(token);
+    }
+  }
+}
+
+// A stock piece is dragged onto the board (or clicked, then its square clicked).
+function startDrag(event, letter) {
+  selected = { drop: letter };
+  render();
+  const ghost = document.createElement('div');
+  ghost.className = 'ghost';
+  ghost.textContent = glyphOf(letter);
+  document.body.appendChild(ghost);
+  const move = e => { ghost.style.left = `${e.clientX - 16}px`; ghost.style.top = `${e.clientY - 16}px`; };
+  move(event);
+  const up = e => {
+    window.removeEventListener('pointermove', move);
+    window.removeEventListener('pointerup', up);
+    ghost.remove();
+    const cell = document.elementFromPoint(e.clientX, e.clientY)?.closest('[data-cell]');
+    if (cell) clickCell(Number(cell.dataset.cell));
+  };
+  window.addEventListener('pointermove', move);
+  window.addEventListener('pointerup', up);
+}
+
+function cellName(cell) { return state.board.cells.find(c => c.index === cell)?.name ?? '?'; }
+
+function clickCell(cell) {
+  if (!state || state.outcome || state.thinking || isEngine(state.side)) return;
+  if (selected?.drop) {
+    const letter = selected.drop;
+    const way = waysOf(w => w.kind === 'drop' && w.piece === letter && w.to === cell)[0];
+    selected = null;
+    send({ type: 'move', move: way ? way.text : `${letter}@${cellName(cell)}` });
+    return;
+  }
+  if (typeof selected === 'number' && selected !== cell) {
+    const way = waysOf(w => w.from === selected && w.to === cell)[0];
+    const from = selected;
+    if (way || !waysOf(w => w.from === cell).length) {
+      selected = null;
+      // Not one of the moves shown: the server says why it is refused.
+      send({ type: 'move', move: way ? way.text : cellName(from) + cellName(cell) });
+      return;
+    }
+  }
+  selected = waysOf(w => w.from === cell).length ? (selected === cell ? null : cell) : null;
+  render();
+}
+
+function maybeEngineMove() {
+  if (!state || state.outcome || state.thinking || paused || goSent || !isEngine(state.side)) return;
+  goSent = true;
+  send({ type: 'go', ...budget() });
+}
+
+function onState(next) {
+  state = next;
+  goSent = state.thinking;
+  if (!state.thinking) selected = null;
+  render();
+  setTimeout(maybeEngineMove, 50);
+}
+
+function onThink(report) {
+  think = report;
+  const pct = x => `${(100 * x).toFixed(1)}%`;
+  $('think-summary').textContent =
+    `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps} nodes/s, ` +
+    `depth ${report.depth}, value ${report.value.toFixed(3)} (win ${pct((report.value + 1) / 2)})`;
+  $('think-summary').dataset.nodes = report.nodes;
+  const [w, d, l] = report.wdl ?? [(1 + report.value) / 2, 0, (1 - report.value) / 2];
+  const bars = $('wdl').children;
+  [w, d, l].forEach((x, i) => { bars[i].style.width = pct(x); bars[i].textContent = x > 0.08 ? pct(x) : ''; });
+  $('pv').textContent = report.pv.join(' ');
+  const rows = report.candidates.slice(0, 10).map(c => {
+    const row = document.createElement('tr');
+    const wdl = c.wdl ? c.wdl.map(pct).join(' / ') : '—';
+    for (const text of [c.move, c.visits, pct(c.prior), c.value.toFixed(3), wdl]) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    return row;
+  });
+  $('candidates').tBodies[0].replaceChildren(...rows);
+  render();
+}
+
+function newGame() {
+  const game = $('game').value;
+  $('board-choice').hidden = game !== 'ataxx';
+  $('variant-choice').hidden = game !== 'schataxx';
+  think = null;
+  show('');
+  send(game === 'ataxx' ? { type: 'new', game, board: $('board').value } : { type: 'new', game, variant: $('variant').value });
+}
+
+function undo() {
+  if (!state) return;
+  const mixed = isEngine(0) !== isEngine(1);
+  if (state.thinking) send({ type: 'stop' });
+  // Against the engine, a take-back returns to the human's last turn.
+  const plies = mixed && !isEngine(state.side) && state.history.length >= 2 ? 2 : 1;
+  paused = mixed ? paused : true;
+  send({ type: 'undo', plies });
+}
+
+export function startPlay() {
+  const connect = () => {
+    socket = new WebSocket(`ws://${location.host}/api/play`);
+    socket.onopen = () => { $('connection').textContent = 'connected'; $('connection').dataset.state = 'open'; };
+    socket.onclose = () => {
+      $('connection').textContent = 'disconnected: reconnecting…';
+      $('connection').dataset.state = 'closed';
+      setTimeout(connect, 1000);
+    };
+    socket.onmessage = event => {
+      const message = JSON.parse(event.data);
+      if (message.type === 'state') onState(message);
+      else if (message.type === 'think') onThink(message);
+      else if (message.type === 'error') { show(message.message, true); goSent = false; render(); }
+    };
+  };
+  connect();
+  $('game').addEventListener('change', newGame);
+  $('board').addEventListener('change', newGame);
+  $('variant').addEventListener('change', newGame);
+  $('new-game').addEventListener('click', newGame);
+  $('undo').addEventListener('click', undo);
+  $('stop').addEventListener('click', () => send({ type: 'stop' }));
+  $('pass').addEventListener('click', () => send({ type: 'move', move: '0000' }));
+  $('pause').addEventListener('click', () => { paused = !paused; render(); maybeEngineMove(); });
+  for (const side of [0, 1]) $(`player-${side}`).addEventListener('change', () => { selected = null; render(); maybeEngineMove(); });
+  $('heat').addEventListener('change', render);
+  $('load-fen').addEventListener('click', () => {
+    const fen = $('fen-input').value.trim();
+    if (!fen) return;
+    paused = true;
+    send({ type: 'new', game: fen.includes('[') ? 'schataxx' : 'ataxx', fen, variant: $('variant').value });
+  });
+  for (const button of document.querySelectorAll('[data-copy]')) {
+    button.addEventListener('click', () => {
+      const field = $(button.dataset.copy);
+      field.select();
+      navigator.clipboard?.writeText(field.value).catch(() => document.execCommand('copy'));
+    });
+  }
+  document.addEventListener('keydown', event => { if (event.key === 'Escape') { selected = null; render(); } });
+  // Messages from the server clear the last error.
+  const clear = () => show('');
+  document.addEventListener('click', event => { if (event.target.closest('#board-svg')) clear(); }, true);
+}

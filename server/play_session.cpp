@@ -1,0 +1,278 @@
+#include "server/play_session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "players/network_player.h"
+#include "server/game_view.h"
+
+namespace ataxx::server {
+namespace {
+
+constexpr int kProgressIntervalMs = 200;
+
+std::string board_name(const Position& pos) { return std::string(pos.board().name); }
+std::string board_name(const schataxx::Position&) { return "8x8"; }
+
+Move parse_move_of(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
+schataxx::Move parse_move_of(std::string_view text, const schataxx::Position&) { return schataxx::parse_move(text); }
+
+int get_int(const json& message, const char* key, int fallback, int min, int max) {
+  if (!message.contains(key)) return fallback;
+  const json& value = message[key];
+  if (!value.is_number_integer() || value.get<long long>() < min || value.get<long long>() > max)
+    throw std::invalid_argument(fmt::format("\"{}\" must be an integer from {} to {}", key, min, max));
+  return static_cast<int>(value.get<long long>());
+}
+
+std::string get_string(const json& message, const char* key, const std::string& fallback) {
+  if (!message.contains(key)) return fallback;
+  if (!message[key].is_string()) throw std::invalid_argument(fmt::format("\"{}\" must be a string", key));
+  return message[key].get<std::string>();
+}
+
+}  // namespace
+
+PlaySession::PlaySession(PlayOptions options, SendText send)
+    : options_(options), send_(std::move(send)), table_(make_table<AtaxxGame>(Game())), thread_([this] { run_jobs(); }) {
+  std::lock_guard lock(mutex_);
+  send_state();
+}
+
+PlaySession::~PlaySession() {
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+    jobs_.clear();
+    if (current_stop_) *current_stop_ = true;
+  }
+  jobs_ready_.notify_all();
+  thread_.join();
+}
+
+void PlaySession::run_jobs() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    jobs_ready_.wait(lock, [&] { return closing_ || !jobs_.empty(); });
+    if (closing_) return;
+    auto job = std::move(jobs_.front());
+    jobs_.pop_front();
+    lock.unlock();
+    job();
+    lock.lock();
+  }
+}
+
+void PlaySession::on_message(std::string_view text) {
+  json message;
+  try {
+    message = json::parse(text);
+  } catch (const json::parse_error&) {
+    return send_error("a message must be JSON");
+  }
+  if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
+    return send_error("a message is a JSON object with a \"type\"");
+  std::lock_guard lock(mutex_);
+  try {
+    handle(message["type"].get<std::string>(), message);
+  } catch (const std::exception& e) {
+    send_error(e.what());
+  }
+}
+
+void PlaySession::handle(const std::string& type, const json& message) {
+  if (type == "new") return start_new(message);
+  if (type == "stop") {
+    if (current_stop_) *current_stop_ = true;
+    return;
+  }
+  std::visit(
+      [&](auto& table) {
+        using G = typename std::decay_t<decltype(table)>::GameType;
+        if (type == "move") {
+          if (thinking_) throw std::invalid_argument("the engine is thinking: stop it first");
+          if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
+          const std::string text = get_string(message, "move", "");
+          const auto& pos = table.game.position();
+          const auto move = parse_move_of(text, pos);
+          typename G::MoveList moves;
+          pos.generate_moves(moves);
+          if (std::find(moves.begin(), moves.end(), move) == moves.end())
+            throw std::invalid_argument("'" + text + "' is not a legal move here");
+          play(table, move);
+        } else if (type == "undo") {
+          const int plies = get_int(message, "plies", 1, 1, 100'000);
+          if (table.game.moves().empty()) throw std::invalid_argument("no move to take back");
+          abandon_search();
+          const std::size_t keep = table.game.moves().size() - std::min<std::size_t>(plies, table.game.moves().size());
+          typename G::Game game(table.game.start(), table.game.rules());
+          for (std::size_t i = 0; i < keep; ++i) game.play(table.game.moves()[i]);
+          table.game = std::move(game);
+          table.positions.resize(keep);
+          ++version_;
+        } else if (type == "go") {
+          go(table, message);
+        } else {
+          throw std::invalid_argument("unknown message type '" + type + "'");
+        }
+      },
+      table_);
+  send_state();
+}
+
+void PlaySession::start_new(const json& message) {
+  const std::string game = get_string(message, "game", "ataxx");
+  const std::string fen = get_string(message, "fen", "");
+  AnyTable table = [&]() -> AnyTable {
+    if (game == AtaxxGame::kName) {
+      if (!fen.empty()) return make_table<AtaxxGame>(Game(Position::from_fen(fen)));
+      const std::string name = get_string(message, "board", "7x7");
+      const Board* board = find_board(name);
+      if (!board) throw std::invalid_argument("unknown board '" + name + "' (4x4 .. 8x8, hexagon)");
+      return make_table<AtaxxGame>(Game(Position::startpos(*board)));
+    }
+    if (game == SchataxxGame::kName) {
+      const schataxx::Variant variant = schataxx::parse_variant(get_string(message, "variant", "schataxx"));
+      const auto start = fen.empty() ? schataxx::Position::startpos(variant) : schataxx::Position::from_fen(fen, variant);
+      return make_table<SchataxxGame>(schataxx::Game(start));
+    }
+    throw std::invalid_argument("unknown game '" + game + "' (ataxx, schataxx)");
+  }();
+  abandon_search();
+  table_ = std::move(table);
+  ++version_;
+  send_state();
+}
+
+template <typename G>
+PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
+  Table<G> table;
+  const std::string board = board_name(game.position());
+  const EngineChooser::Net* net = options_.engines ? options_.engines->net_for(G::kName, board) : nullptr;
+  if (net) {
+    BasicNetworkPlayerOptions<G> network;
+    network.model = net->path;
+    network.inference.batch_threads = options_.threads;
+    table.engine = make_network_player<G>(network);
+    table.engine_name = net->info.name + " (" + std::filesystem::path(net->path).filename().string() + ")";
+    // The net searches under its rules: the game is played under them too.
+    game = typename G::Game(game.start(), G::rules_from(net->info.rules));
+  } else {
+    table.engine = make_player<G>("alphabeta");
+    table.engine_name = "alphabeta: no net plays " + board;
+  }
+  table.engine->new_game(1);
+  table.game = std::move(game);
+  return table;
+}
+
+template <typename G>
+void PlaySession::play(Table<G>& table, const typename G::Move& move) {
+  table.positions.push_back(table.game.position());
+  table.game.play(move);
+  ++version_;
+}
+
+template <typename G>
+void PlaySession::go(Table<G>& table, const json& message) {
+  if (thinking_) throw std::invalid_argument("the engine is already thinking");
+  if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
+  MoveLimits limits;
+  limits.nodes = get_int(message, "visits", 0, 1, options_.max_visits);
+  limits.movetime_ms = get_int(message, "movetime", 0, 1, options_.max_movetime_ms);
+  if (limits.nodes == 0 && limits.movetime_ms == 0) limits.nodes = 800;
+  limits.progress_interval_ms = kProgressIntervalMs;
+  auto stop = std::make_shared<std::atomic<bool>>(false);
+  limits.stop = stop.get();
+  current_stop_ = stop;
+  thinking_ = true;
+  jobs_.push_back([this, engine = table.engine, game = table.game, version = version_, stop, limits] {
+    const auto& root = game.position();
+    auto think = [&](const BasicMoveReport<G>& report, bool final) {
+      json message = report_json<G>(report, root);
+      message["type"] = "think";
+      message["final"] = final;
+      send_(message.dump());
+    };
+    engine->set_limits(limits);
+    engine->on_progress([&](const BasicMoveReport<G>& report) { think(report, false); });
+    std::string error;
+    typename G::Move move{};
+    try {
+      move = engine->choose_move(game);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    engine->on_progress(nullptr);
+    std::lock_guard lock(mutex_);
+    if (version != version_ || closing_) return;  // the game changed meanwhile: the move is dropped
+    thinking_ = false;
+    current_stop_.reset();
+    if (error.empty()) {
+      think(engine->last_report(), true);
+      play(std::get<Table<G>>(table_), move);
+    } else {
+      send_error("the engine failed: " + error);
+    }
+    send_state();
+  });
+  jobs_ready_.notify_one();
+}
+
+void PlaySession::abandon_search() {
+  if (current_stop_) *current_stop_ = true;
+  current_stop_.reset();
+  thinking_ = false;
+}
+
+void PlaySession::send_error(const std::string& message) { send_(json{{"type", "error"}, {"message", message}}.dump()); }
+
+void PlaySession::send_state() {
+  std::visit(
+      [&](const auto& table) {
+        using G = typename std::decay_t<decltype(table)>::GameType;
+        using View = GameView<G>;
+        const auto& game = table.game;
+        const auto& pos = game.position();
+        const Outcome outcome = game.outcome();
+        json legal = json::array();
+        if (!outcome.is_over() && !thinking_) {
+          typename G::MoveList moves;
+          pos.generate_moves(moves);
+          for (const auto& move : moves) legal.push_back({{"text", G::move_text(move, pos)}, {"ways", View::ways(move, pos)}});
+        }
+        json history = json::array();
+        for (std::size_t i = 0; i < game.moves().size(); ++i)
+          history.push_back(G::move_text(game.moves()[i], table.positions[i]));
+        json last = nullptr;
+        if (!game.moves().empty()) {
+          const auto& before = table.positions.back();
+          const auto move = game.moves().back();
+          last = {{"move", G::move_text(move, before)},
+                  {"ways", View::ways(move, before)},
+                  {"turned", turned_cells<G>(before, pos)}};
+        }
+        const json state = {{"type", "state"},
+                            {"game", G::kName},
+                            {"board", View::board(pos)},
+                            {"men", View::men(pos)},
+                            {"colours", {View::kColours[0], View::kColours[1]}},
+                            {"side", index(pos.side_to_move())},
+                            {"fen", pos.fen()},
+                            {"start_fen", game.start().fen()},
+                            {"moves", legal},
+                            {"history", history},
+                            {"last", last},
+                            {"outcome", outcome_json(outcome, View::kColours)},
+                            {"counts", View::counts(pos)},
+                            {"engine", table.engine_name},
+                            {"thinking", thinking_}};
+        send_(state.dump());
+      },
+      table_);
+}
+
+}  // namespace ataxx::server

@@ -1,0 +1,86 @@
+// One browser tab's board: the game, the moves a human makes, the engine's searches (on a thread
+// of the session, reporting as they go). JSON messages, one per WebSocket message:
+//
+//   in   {"type":"new","game":"ataxx","board":"hexagon"}   a board's start ("fen" instead: any position)
+//        {"type":"new","game":"schataxx","variant":"schataxx-balanced"}
+//        {"type":"move","move":"b6"}                        a legal move in the game's notation
+//        {"type":"undo","plies":2}                          takes back moves (1 when not given)
+//        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move
+//        {"type":"stop"}                                    the search answers now
+//   out  {"type":"state",...}   after every change: board, men, legal moves, last move, outcome
+//        {"type":"think",...}   while the engine searches ("final": true with its move)
+//        {"type":"error","message":...}  for input refused; nothing changed
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "mcts/games.h"
+#include "players/player.h"
+#include "server/engines.h"
+#include "server/web_server.h"
+
+namespace ataxx::server {
+
+struct PlayOptions {
+  const EngineChooser* engines = nullptr;
+  int threads = 1;  // each search's
+  int max_visits = 1'000'000;
+  int max_movetime_ms = 60'000;
+};
+
+class PlaySession final : public SocketHandler {
+ public:
+  PlaySession(PlayOptions options, SendText send);  // sends the 7x7 start
+  ~PlaySession() override;                          // stops a search and waits for it
+  void on_message(std::string_view text) override;
+
+ private:
+  template <typename G>
+  struct Table {
+    using GameType = G;
+    typename G::Game game;
+    std::shared_ptr<BasicPlayer<G>> engine;  // shared with a search that runs
+    std::string engine_name;
+    std::vector<typename G::Position> positions;  // before each move, for the last move's turned men
+  };
+  using AnyTable = std::variant<Table<AtaxxGame>, Table<SchataxxGame>>;
+
+  void handle(const std::string& type, const nlohmann::json& message);  // under mutex_
+  void start_new(const nlohmann::json& message);
+  template <typename G>
+  Table<G> make_table(typename G::Game game) const;
+  template <typename G>
+  void play(Table<G>& table, const typename G::Move& move);
+  template <typename G>
+  void go(Table<G>& table, const nlohmann::json& message);
+  void send_state();  // under mutex_
+  void send_error(const std::string& message);
+  void abandon_search();  // under mutex_: a running search stops and its move is dropped
+  void run_jobs();        // the search thread
+
+  PlayOptions options_;
+  SendText send_;
+
+  std::mutex mutex_;  // guards everything below
+  AnyTable table_;
+  int version_ = 0;        // bumped by every change to the game
+  bool thinking_ = false;  // a search was asked for and has not answered
+  std::deque<std::function<void()>> jobs_;
+  std::condition_variable jobs_ready_;
+  bool closing_ = false;
+  std::shared_ptr<std::atomic<bool>> current_stop_;  // the stop flag of the search asked for last
+
+  std::thread thread_;  // last
+};
+
+}  // namespace ataxx::server

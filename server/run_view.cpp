@@ -1,0 +1,125 @@
+#include "server/run_view.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "config/run_config.h"
+#include "util/text.h"
+
+namespace ataxx::server {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 5> kTables = {"metrics", "ratings", "gating", "matches", "selfplay"};
+constexpr std::uintmax_t kMaxTableBytes = 16 << 20;
+constexpr std::uintmax_t kMaxTailBytes = 64 << 10;
+constexpr std::uintmax_t kMaxLiveBytes = 1 << 20;
+
+// The file's whole lines (a line still being appended is left out), from `from` bytes before its
+// end (0: all), at most `limit` bytes.
+std::vector<std::string> whole_lines(const fs::path& path, std::uintmax_t from_end, std::uintmax_t limit) {
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  if (error) return {};
+  const std::uintmax_t start = from_end && size > from_end ? size - from_end : 0;
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(start));
+  std::string text(std::min(size - start, limit), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  text.erase(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
+  std::vector<std::string> lines = split(text, '\n');
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
+  if (start > 0 && !lines.empty()) lines.erase(lines.begin());  // begins mid-line
+  return lines;
+}
+
+json cell_value(const std::string& field) {
+  if (const auto number = parse_number(field)) return *number;
+  return field;
+}
+
+double seconds_since_write(const fs::path& path) {
+  std::error_code error;
+  const auto written = fs::last_write_time(path, error);
+  if (error) return 0;
+  return std::chrono::duration<double>(fs::file_time_type::clock::now() - written).count();
+}
+
+}  // namespace
+
+RunView::RunView(std::string root) : root_(std::move(root)) {
+  if (!fs::is_regular_file(root_ + "/config.yaml"))
+    throw std::invalid_argument("'" + root_ + "' is not a run's directory (no config.yaml)");
+}
+
+json RunView::summary() const {
+  json out = {{"name", fs::path(root_).lexically_normal().filename().string()}};
+  try {
+    out["game"] = load_run_config(root_ + "/config.yaml").run.game;
+  } catch (const std::exception& e) {
+    out["game"] = nullptr;
+    out["config_error"] = e.what();
+  }
+  const auto first_line = [&](const char* name) -> json {
+    const auto lines = whole_lines(root_ + "/" + name, 0, 4096);
+    return lines.empty() ? json(nullptr) : json(lines.front());
+  };
+  out["best"] = first_line("models/best");
+  const json elapsed = first_line("elapsed_minutes");
+  out["elapsed_minutes"] = elapsed.is_string() ? cell_value(elapsed.get<std::string>()) : json(nullptr);
+  out["tables"] = json::array();
+  for (const auto name : kTables)
+    if (fs::exists(root_ + "/" + std::string(name) + ".csv")) out["tables"].push_back(name);
+  return out;
+}
+
+std::optional<json> RunView::table(std::string_view name) const {
+  if (std::find(kTables.begin(), kTables.end(), name) == kTables.end()) return std::nullopt;
+  const auto lines = whole_lines(root_ + "/" + std::string(name) + ".csv", 0, kMaxTableBytes);
+  json out = {{"columns", json::array()}, {"rows", json::array()}};
+  if (lines.empty()) return out;
+  const auto columns = split(lines.front(), ',');
+  out["columns"] = columns;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto fields = split(lines[i], ',');
+    if (fields.size() != columns.size()) continue;  // a row of another layout
+    json row = json::array();
+    for (const auto& field : fields) row.push_back(cell_value(field));
+    out["rows"].push_back(std::move(row));
+  }
+  return out;
+}
+
+json RunView::log_tail(int lines) const {
+  auto all = whole_lines(root_ + "/log.txt", kMaxTailBytes, kMaxTailBytes);
+  const std::size_t keep = std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(lines, 0)));
+  return json{{"lines", std::vector<std::string>(all.end() - static_cast<std::ptrdiff_t>(keep), all.end())}};
+}
+
+json RunView::live_game() const {
+  std::error_code error;
+  fs::path newest;
+  fs::file_time_type newest_time{};
+  for (const auto& entry : fs::directory_iterator(root_ + "/live", error)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".txt") continue;
+    const auto time = entry.last_write_time(error);
+    if (!error && (newest.empty() || time > newest_time)) newest = entry.path(), newest_time = time;
+  }
+  if (newest.empty()) return nullptr;
+  // game, start FEN, model, moves: one line each (trainer/live_game.h writes them).
+  const auto lines = whole_lines(newest, 0, kMaxLiveBytes);
+  if (lines.size() < 4) return nullptr;
+  return {{"game", lines[0]},
+          {"start_fen", lines[1]},
+          {"model", lines[2]},
+          {"moves", split_words(lines[3])},
+          {"age_seconds", seconds_since_write(newest)}};
+}
+
+}  // namespace ataxx::server

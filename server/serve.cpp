@@ -1,0 +1,104 @@
+#include "server/serve.h"
+
+#include <csignal>
+#include <iostream>
+#include <pthread.h>
+
+#include "server/assets.h"
+#include "server/game_view.h"
+#include "server/play_session.h"
+#include "util/text.h"
+
+namespace ataxx::server {
+namespace {
+
+using nlohmann::json;
+
+HttpReply json_reply(const json& body, int status = 200) { return {status, "application/json", body.dump()}; }
+HttpReply not_found(std::string_view what) { return json_reply({{"error", std::string(what) + " not found"}}, 404); }
+
+// The value of key in a query string ("lines=50&x=1"), or "".
+std::string_view query_value(std::string_view query, std::string_view key) {
+  while (!query.empty()) {
+    const std::size_t end = query.find('&');
+    const std::string_view pair = query.substr(0, end);
+    if (pair.size() > key.size() && pair.substr(0, key.size()) == key && pair[key.size()] == '=')
+      return pair.substr(key.size() + 1);
+    if (end == std::string_view::npos) break;
+    query.remove_prefix(end + 1);
+  }
+  return {};
+}
+
+json live_json(const RunView& run) {
+  json live = run.live_game();
+  if (live.is_null()) return live;
+  const auto moves = live["moves"].get<std::vector<std::string>>();
+  const std::string game = live["game"], fen = live["start_fen"];
+  json replay = game == SchataxxGame::kName ? replay_json<SchataxxGame>(schataxx::Position::from_fen(fen), moves)
+                                            : replay_json<AtaxxGame>(Position::from_fen(fen), moves);
+  replay["model"] = live["model"];
+  replay["age_seconds"] = live["age_seconds"];
+  replay["game"] = game;
+  return replay;
+}
+
+HttpReply run_api(const RunView* run, std::string_view path, std::string_view query) {
+  if (!run) return not_found("no run: start serve with --run-dir; the run");
+  if (path == "/api/run") return json_reply(run->summary());
+  if (path == "/api/run/log") {
+    const auto lines = parse_integer(query_value(query, "lines"));
+    return json_reply(run->log_tail(lines ? static_cast<int>(std::clamp<long long>(*lines, 0, 1000)) : 100));
+  }
+  if (path == "/api/run/live") {
+    try {
+      return json_reply(live_json(*run));
+    } catch (const std::exception& e) {  // a live file being rewritten, or of a newer format
+      return json_reply({{"error", e.what()}}, 503);
+    }
+  }
+  constexpr std::string_view kTable = "/api/run/table/";
+  if (path.starts_with(kTable))
+    if (auto table = run->table(path.substr(kTable.size()))) return json_reply(*table);
+  return not_found("'" + std::string(path) + "'");
+}
+
+}  // namespace
+
+Routes view_routes(const RunView* run, const EngineChooser& engines, int search_threads) {
+  Routes routes;
+  routes.get = [run](std::string_view path, std::string_view query) -> HttpReply {
+    if (path.starts_with("/api/")) return run_api(run, path, query);
+    if (const Asset* asset = find_asset(path))
+      return {200, std::string(asset->content_type), std::string(asset->body)};
+    return {404, "text/plain", "not found\n"};
+  };
+  routes.socket = [&engines, search_threads](std::string_view path, SendText send) -> std::unique_ptr<SocketHandler> {
+    if (path != "/api/play") return nullptr;
+    return std::make_unique<PlaySession>(PlayOptions{&engines, search_threads}, std::move(send));
+  };
+  return routes;
+}
+
+void serve(const ServeOptions& options) {
+  const EngineChooser engines(options.model, options.nets_dir);
+  std::optional<RunView> run;
+  if (!options.run_dir.empty()) run.emplace(options.run_dir);
+  // The signals are taken by sigwait below, never by a thread of the server.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  WebServer server(options.address, options.port, view_routes(run ? &*run : nullptr, engines, options.search_threads));
+  server.start(options.server_threads);
+  std::cout << "serving http://" << (options.address.find(':') != std::string::npos ? "[" + options.address + "]" : options.address)
+            << ":" << server.port() << "/" << std::endl;
+  int signal = 0;
+  sigwait(&signals, &signal);
+  std::cout << "stopping" << std::endl;
+  server.stop();
+  server.wait();
+}
+
+}  // namespace ataxx::server
