@@ -144,6 +144,7 @@ void PlaySession::start_new(const json& message) {
   abandon_search();
   table_ = std::move(table);
   ++version_;
+  ++games_started_;
   send_state();
 }
 
@@ -269,6 +270,7 @@ void PlaySession::send_state() {
                             {"outcome", outcome_json(outcome, View::kColours)},
                             {"counts", View::counts(pos)},
                             {"engine", table.engine_name},
+                            {"game_number", games_started_},
                             {"thinking", thinking_}};
         send_(state.dump());
       },

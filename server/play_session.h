@@ -74,6 +74,7 @@ class PlaySession final : public SocketHandler {
   std::mutex mutex_;  // guards everything below
   AnyTable table_;
   int version_ = 0;        // bumped by every change to the game
+  int games_started_ = 1;  // the number of the game in state messages, from 1
   bool thinking_ = false;  // a search was asked for and has not answered
   std::deque<std::function<void()>> jobs_;
   std::condition_variable jobs_ready_;

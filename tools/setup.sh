@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package ataxx-zero needs to build, test and train on the CPU, and any
-# named on the command line (tools/fuzz.sh adds clang's). Idempotent: when everything is already
+# named on the command line (tools/fuzz.sh adds clang's), then the npm packages of package.json:
+# the browser view's charting library (embedded at build time) and the browser tests' driver
+# (playwright-core, which drives Debian's chromium). Idempotent: when everything is already
 # installed it only checks, and returns in a second.
 set -euo pipefail
 
@@ -11,8 +13,12 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libzstd-dev zlib1g-dev
   gnuplot-nox
+  libboost-dev chromium nodejs
   "$@"
 )
+# Debian's nodejs comes without npm; a nodejs of NodeSource's brings its own, which Debian's npm
+# package would conflict with.
+command -v npm > /dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -26,3 +32,10 @@ if ((${#missing[@]})); then
   apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 echo "setup: all ${#packages[@]} packages present"
+
+cd "$(dirname "$0")/.."
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi
+echo "setup: npm packages present"

@@ -63,6 +63,7 @@ function render() {
     ? `Game over: ${outcome.winner ? outcome.winner + ' wins' : 'draw'} ${outcome.score} (${outcome.reason}); ${counts}`
     : `${state.colours[state.side]} to move${state.thinking ? ' (engine thinking)' : ''}; ${counts}`;
   $('status').dataset.over = outcome ? 'true' : 'false';
+  $('board-svg').dataset.gameNumber = state.game_number;
   $('engine-name').textContent = state.engine;
   $('fen').value = state.fen;
   $('moves').value = state.history.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m).join(' ');

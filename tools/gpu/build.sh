@@ -11,7 +11,7 @@ source tools/gpu/env.sh
 root="$ataxx_deps_root"
 torch_prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')"
 configure() {  # $1: ON or OFF, CUDA graphs
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DATAXX_CUDA_TESTS=ON -DATAXX_CUDA_GRAPHS="$1" \
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DATAXX_CUDA_TESTS=ON -DATAXX_SERVER=OFF -DATAXX_CUDA_GRAPHS="$1" \
     -DCMAKE_PREFIX_PATH="$torch_prefix;$root;$root/lib/x86_64-linux-gnu/cmake;$root/share/eigen3/cmake" \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DZSTD_INCLUDE_DIR="$root/include"
 }

@@ -1,0 +1,175 @@
+// The browser view in a real browser: Debian's chromium driven by playwright-core. Starts
+// `ataxx-zero serve` on a tiny run, plays on it as a user would and saves a screenshot of each
+// view. Environment: ATAXX_ZERO_BINARY (the binary), ATAXX_SOURCE_DIR (for configs/tiny.yaml),
+// SCREENSHOT_DIR (where the screenshots go), CHROMIUM (default /usr/bin/chromium).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const binary = process.env.ATAXX_ZERO_BINARY;
+const source = process.env.ATAXX_SOURCE_DIR;
+const shots = process.env.SCREENSHOT_DIR ?? join(tmpdir(), 'ataxx-zero-screenshots');
+const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+for (const [name, path] of [['ATAXX_ZERO_BINARY', binary], ['configs/tiny.yaml', source && join(source, 'configs/tiny.yaml')], ['chromium', browserPath]])
+  if (!path || !existsSync(path)) throw new Error(`${name} not found (${path}): run tools/setup.sh`);
+mkdirSync(shots, { recursive: true });
+
+const run = mkdtempSync(join(tmpdir(), 'ataxx-view-run-'));
+let server, trainer, browser, page, address;
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    server = spawn(binary, ['serve', '--port', '0', '--run-dir', run], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    server.stdout.on('data', chunk => {
+      output += chunk;
+      const match = /serving (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    server.on('exit', code => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+async function shoot(name) {
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+// Sets the players first (a game that starts with an engine to move starts at once), then the
+// rest: a game, board or variant that changes starts a new game, and so does the button when
+// none changes. Returns once the server has started every one of them.
+async function newGame(options) {
+  const number = async () => Number(await page.$eval('[data-testid=board-svg]', e => e.dataset.gameNumber));
+  const before = await number();
+  let started = 0;
+  const ids = Object.keys(options).sort((a, b) => b.startsWith('player') - a.startsWith('player'));
+  for (const id of ids) {
+    const starts = ['game', 'board', 'variant'].includes(id) && await page.inputValue(`[data-testid=${id}]`) !== options[id];
+    await page.selectOption(`[data-testid=${id}]`, options[id]);
+    started += starts;
+  }
+  if (!started) {
+    await page.click('[data-testid=new-game]');
+    started = 1;
+  }
+  await page.waitForFunction(n => Number(document.querySelector('[data-testid=board-svg]').dataset.gameNumber) >= n, before + started);
+}
+
+const cell = name => `[data-testid=board-svg] [data-name="${name}"]`;
+const plies = () => page.$eval('[data-testid=moves]', e => e.value.split(' ').filter(t => !/^\d+\.$/.test(t) && t).length);
+const pieces = () => page.$$eval('[data-testid=board-svg] [data-man]', men => men.length);
+
+before(async () => {
+  // The run's config, written first: its plots grow while the page is open (`train` starts later).
+  writeFileSync(join(run, 'config.yaml'),
+    readFileSync(join(source, 'configs/tiny.yaml'), 'utf8').replace('max_generations: 3', 'max_generations: 5'));
+  address = await startServer();
+  browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(address);
+  await page.waitForSelector('[data-testid=connection][data-state=open]');
+});
+
+after(async () => {
+  await browser?.close();
+  trainer?.kill('SIGKILL');
+  server?.kill('SIGTERM');
+  rmSync(run, { recursive: true, force: true });
+  rmSync(`${run}.train.log`, { force: true });
+});
+
+test('a human move on 7x7 is played and the engine answers', async () => {
+  await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'human', 'player-1': 'engine', 'budget-kind': 'visits' });
+  await page.fill('[data-testid=budget]', '40');
+  await page.waitForSelector(`${cell('a7')} [data-man=x]`);
+  await page.click(cell('a7'));
+  await page.waitForSelector(`${cell('b6')}.clone`);  // a clone target, told apart from jumps
+  assert.ok(await page.$(`${cell('c5')}.jump`), 'c5 is a jump from a7');
+  await page.click(cell('b6'));
+  await page.waitForFunction(() => /o to move|x to move/.test(document.querySelector('[data-testid=status]').textContent)
+    && document.querySelector('[data-testid=moves]').value.split(' ').filter(t => t && !/^\d+\.$/.test(t)).length >= 2);
+  assert.equal(await plies(), 2);
+  assert.equal(await page.$eval(`${cell('b6')} [data-man]`, e => e.dataset.man), 'x');
+  assert.ok(await page.$('[data-testid=board-svg] .last-to'), 'the last move is marked');
+  await shoot('play-7x7');
+});
+
+test('an illegal click is refused by the server with a message', async () => {
+  const fen = await page.inputValue('[data-testid=fen]');
+  await page.click(cell('a7'));
+  await page.click(cell('d4'));  // three squares away: neither a clone nor a jump
+  await page.waitForFunction(() => document.querySelector('[data-testid=message]').textContent.length > 0);
+  const message = await page.textContent('[data-testid=message]');
+  assert.match(message, /a7d4|not a legal move|distance/);
+  assert.equal(await page.inputValue('[data-testid=fen]'), fen, 'the position did not change');
+  await shoot('illegal-move');
+});
+
+test('a human move on the hexagon is played and answered', async () => {
+  await newGame({ game: 'ataxx', board: 'hexagon' });
+  await page.waitForSelector('[data-testid=board-svg][data-board=hexagon]');
+  const cells = await page.$$eval('[data-testid=board-svg] [data-cell]', c => c.length);
+  assert.equal(cells, 61);
+  const from = await page.$eval('[data-testid=board-svg] [data-man=x]', e => e.closest('[data-cell]').dataset.name);
+  await page.click(cell(from));
+  const to = await page.$eval('[data-testid=board-svg] .clone', e => e.dataset.name);
+  await page.click(cell(to));
+  await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value.split(' ').filter(t => t && !/^\d+\.$/.test(t)).length >= 2);
+  assert.equal(await page.$eval(`${cell(to)} [data-man]`, e => e.dataset.man), 'x');
+  await shoot('play-hexagon');
+});
+
+test('the live search info updates while the engine thinks', async () => {
+  await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'engine', 'player-1': 'human', 'budget-kind': 'movetime' });
+  await page.fill('[data-testid=budget]', '3000');
+  await newGame({});
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=think-summary]').dataset.nodes) > 0);
+  const first = Number(await page.$eval('[data-testid=think-summary]', e => e.dataset.nodes));
+  await page.waitForFunction(n => Number(document.querySelector('[data-testid=think-summary]').dataset.nodes) > n, first);
+  assert.ok(await page.$$eval('[data-testid=candidates] tbody tr', rows => rows.length) > 1);
+  assert.ok(await page.$('[data-testid=board-svg] .heat'), 'the policy heat map is drawn');
+  await shoot('think');
+  await page.waitForFunction(() => document.querySelector('[data-testid=think-summary]').textContent.startsWith('played'));
+});
+
+test('engine against engine plays to the end', async () => {
+  await page.selectOption('[data-testid=budget-kind]', 'visits');
+  await page.fill('[data-testid=budget]', '16');
+  await newGame({ game: 'ataxx', board: '4x4', 'player-0': 'engine', 'player-1': 'engine' });
+  await page.waitForSelector('[data-testid=status][data-over=true]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid=status]'), /Game over: (x wins|o wins|draw)/);
+  await shoot('engine-vs-engine');
+});
+
+test('a Schataxx drop is dragged from the stock', async () => {
+  await newGame({ game: 'schataxx', variant: 'schataxx', 'player-0': 'human', 'player-1': 'engine', 'budget-kind': 'visits' });
+  await page.fill('[data-testid=budget]', '16');
+  await page.waitForFunction(() => /^white to move/.test(document.querySelector('[data-testid=status]').textContent));
+  await page.locator('[data-testid=stock-0-Q]').dragTo(page.locator(cell('b2')));
+  await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value.includes('Q@b2'));
+  assert.equal(await page.$eval(`${cell('b2')} [data-man]`, e => e.dataset.man), 'Q');
+  await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value.split(' ').filter(t => t && !/^\d+\.$/.test(t)).length >= 2);
+  await shoot('play-schataxx');
+});
+
+test("a run's plots appear and grow while it trains", async () => {
+  await page.click('[data-testid=tab-run]');
+  const log = openSync(`${run}.train.log`, 'w');
+  trainer = spawn(binary, ['train', '--run-dir', run], { stdio: ['ignore', log, log] });
+  trainer.on('exit', code => { if (code) console.error(readFileSync(`${run}.train.log`, 'utf8')); });
+  const points = id => page.$eval(`[data-testid=${id}]`, e => Number(e.dataset.points ?? 0));
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=plot-loss]').dataset.points ?? 0) >= 1, null, { timeout: 120_000 })
+    .catch(async error => {
+      throw new Error(`${error.message}; the page says: ${await page.textContent('[data-testid=run-summary]')}; the run: ${readFileSync(`${run}.train.log`, 'utf8')}`);
+    });
+  const first = await points('plot-loss');
+  await page.waitForFunction(n => Number(document.querySelector('[data-testid=plot-loss]').dataset.points) > n, first, { timeout: 120_000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=plot-elo]').dataset.points ?? 0) >= 1, null, { timeout: 120_000 });
+  assert.ok(await points('plot-selfplay') >= 1, 'self-play throughput is plotted');
+  assert.ok(await page.$('[data-testid=live-svg] [data-cell]'), 'the live self-play game is drawn');
+  assert.ok(await page.$$eval('[data-testid=plot-loss] canvas', c => c.length) >= 1);
+  await shoot('run');
+});

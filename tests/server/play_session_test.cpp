@@ -1,0 +1,193 @@
+// The play protocol of one tab, without a socket: what the page sends and what comes back.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/play_session.h"
+
+namespace ataxx::server {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+// The messages a session sent, as the page receives them.
+class Inbox {
+ public:
+  SendText sender() {
+    return [this](std::string text) {
+      std::lock_guard lock(mutex_);
+      messages_.push_back(json::parse(text));
+      arrived_.notify_all();
+    };
+  }
+  // Waits for the next message of a type (skipping others), for at most `timeout`.
+  json next(const std::string& type, std::chrono::seconds timeout = 30s) {
+    std::unique_lock lock(mutex_);
+    json found;
+    arrived_.wait_for(lock, timeout, [&] {
+      while (read_ < messages_.size()) {
+        const json& message = messages_[read_++];
+        if (message["type"] == type) {
+          found = message;
+          return true;
+        }
+      }
+      return false;
+    });
+    return found;
+  }
+  json final_think(std::chrono::seconds timeout = 30s) {
+    for (json think = next("think", timeout); !think.is_null(); think = next("think", timeout))
+      if (think["final"]) return think;
+    return nullptr;
+  }
+  std::size_t count() {
+    std::lock_guard lock(mutex_);
+    return messages_.size() - read_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<json> messages_;
+  std::size_t read_ = 0;
+};
+
+struct Table : testing::Test {
+  Inbox inbox;
+  PlaySession session{PlayOptions{}, inbox.sender()};  // no nets: alpha-beta plays
+  json start = inbox.next("state");
+
+  json answer(const json& message) {
+    session.on_message(message.dump());
+    return message.value("type", "") == "go" ? inbox.final_think() : inbox.next("state", 5s);
+  }
+  std::string error_for(std::string_view text) {
+    session.on_message(text);
+    const json error = inbox.next("error", 5s);
+    return error.is_null() ? "" : error["message"].get<std::string>();
+  }
+};
+
+TEST_F(Table, StartsOn7x7WithTheLegalMovesClonesAndJumpsToldApart) {
+  EXPECT_EQ(start["game"], "ataxx");
+  EXPECT_EQ(start["board"]["cells"].size(), 49U);
+  EXPECT_EQ(start["fen"], "x5o/7/7/7/7/7/o5x x 0 1");
+  EXPECT_EQ(start["moves"].size(), 16U);  // 6 clones (one destination each), 10 jumps
+  int clones = 0, jumps = 0;
+  for (const auto& move : start["moves"]) {
+    for (const auto& way : move["ways"]) {
+      (way["kind"] == "clone" ? clones : jumps) += 1;
+      EXPECT_TRUE(way["from"].is_number());
+    }
+  }
+  EXPECT_EQ(clones, 6);
+  EXPECT_EQ(jumps, 10);
+  EXPECT_EQ(start["engine"], "alphabeta: no net plays 7x7");
+}
+
+TEST_F(Table, PlaysALegalMoveAndMarksWhatItTurned) {
+  for (const char* move : {"b6", "f6", "c6", "e6"}) answer({{"type", "move"}, {"move", move}});
+  const json state = answer({{"type", "move"}, {"move", "d6"}});
+  EXPECT_EQ(state["history"], json::array({"b6", "f6", "c6", "e6", "d6"}));
+  EXPECT_EQ(state["last"]["move"], "d6");
+  EXPECT_EQ(state["last"]["turned"], json::array({5 * 7 + 4}));  // e6, next to d6
+  EXPECT_EQ(state["men"][std::to_string(5 * 7 + 4)], "x");
+}
+
+TEST_F(Table, RefusesBadInputWithAMessageAndChangesNothing) {
+  EXPECT_EQ(error_for("{not json"), "a message must be JSON");
+  EXPECT_EQ(error_for("[1,2]"), "a message is a JSON object with a \"type\"");
+  EXPECT_EQ(error_for(R"({"type":"fly"})"), "unknown message type 'fly'");
+  EXPECT_EQ(error_for(R"({"type":"move","move":"a7d4"})"),
+            "invalid move 'a7d4': a jump must go exactly 2 cells (a single is written as its destination)");
+  EXPECT_EQ(error_for(R"({"type":"move","move":"a1a3"})"), "'a1a3' is not a legal move here") << "a1 is o's";
+  EXPECT_NE(error_for(R"({"type":"move","move":"zz99"})"), "");
+  EXPECT_NE(error_for(R"({"type":"move","move":7})"), "");
+  EXPECT_EQ(error_for(R"({"type":"new","board":"9x9"})"), "unknown board '9x9' (4x4 .. 8x8, hexagon)");
+  EXPECT_NE(error_for(R"({"type":"new","fen":"x5o/7/7 x 0 1"})"), "");
+  EXPECT_NE(error_for(R"({"type":"new","game":"chess"})"), "");
+  EXPECT_EQ(error_for(R"({"type":"undo"})"), "no move to take back");
+  EXPECT_EQ(error_for(R"({"type":"go","visits":0})"), "\"visits\" must be an integer from 1 to 1000000");
+  EXPECT_EQ(inbox.count(), 0U) << "no state: nothing changed";
+}
+
+TEST_F(Table, UndoTakesMovesBack) {
+  answer({{"type", "move"}, {"move", "b6"}});
+  answer({{"type", "move"}, {"move", "f6"}});
+  const json state = answer({{"type", "undo"}, {"plies", 2}});
+  EXPECT_EQ(state["fen"], start["fen"]);
+  EXPECT_TRUE(state["history"].empty());
+}
+
+TEST_F(Table, EveryBoardAndSchataxx) {
+  const json hexagon = answer({{"type", "new"}, {"board", "hexagon"}});
+  EXPECT_TRUE(hexagon["board"]["hexagonal"]);
+  EXPECT_EQ(hexagon["board"]["cells"].size(), 61U);
+  EXPECT_EQ(hexagon["game_number"], start["game_number"].get<int>() + 1);
+  const json schataxx = answer({{"type", "new"}, {"game", "schataxx"}, {"variant", "schataxx-unlimited"}});
+  EXPECT_EQ(schataxx["colours"], json::array({"white", "black"}));
+  EXPECT_EQ(schataxx["counts"]["stocks"][0]["Q"], 1);
+  EXPECT_EQ(schataxx["counts"]["stocks"][1]["P"], -1) << "unlimited soldiers";
+  const json dropped = answer({{"type", "move"}, {"move", "Q@b2"}});
+  EXPECT_EQ(dropped["men"][std::to_string(9)], "Q");
+  EXPECT_EQ(dropped["counts"]["stocks"][0]["Q"], 0);
+}
+
+TEST_F(Table, TheEngineReportsAndPlaysTheSideToMove) {
+  const json think = answer({{"type", "go"}, {"visits", 100}});
+  EXPECT_TRUE(think["final"]);
+  EXPECT_GT(think["nodes"], 0);
+  const json state = inbox.next("state", 5s);
+  ASSERT_EQ(state["history"].size(), 1U);
+  EXPECT_EQ(state["side"], 1);
+}
+
+TEST_F(Table, AMoveWhileTheEngineThinksIsRefusedAndStopAnswersAtOnce) {
+  session.on_message(json{{"type", "go"}, {"movetime", 60'000}}.dump());
+  EXPECT_EQ(error_for(R"({"type":"move","move":"b6"})"), "the engine is thinking: stop it first");
+  const auto asked = std::chrono::steady_clock::now();
+  session.on_message(R"({"type":"stop"})");
+  EXPECT_FALSE(inbox.final_think(10s).is_null());
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 10s);
+}
+
+TEST(PlaySession, ClosesAtOnceWhileTheEngineThinks) {
+  Inbox inbox;
+  auto session = std::make_unique<PlaySession>(PlayOptions{}, inbox.sender());
+  session->on_message(json{{"type", "go"}, {"movetime", 60'000}}.dump());
+  std::this_thread::sleep_for(50ms);
+  const auto closing = std::chrono::steady_clock::now();
+  session.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - closing, 10s);
+}
+
+TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
+  const EngineChooser engines("", std::string(ATAXX_SOURCE_DIR) + "/nets");
+  Inbox inbox;
+  PlaySession session(PlayOptions{&engines}, inbox.sender());
+  const json start = inbox.next("state");
+  EXPECT_EQ(start["engine"], "gen-0397 (ataxx-7x7.net)");
+  session.on_message(json{{"type", "go"}, {"visits", 64}}.dump());
+  const json think = inbox.final_think();
+  inbox.next("state");  // after the engine's move
+  EXPECT_EQ(think["nodes"], 64);
+  ASSERT_FALSE(think["candidates"].empty());
+  double priors = 0;
+  for (const auto& c : think["candidates"]) priors += c["prior"].get<double>();
+  EXPECT_NEAR(priors, 1.0, 1e-3) << "the root's priors";
+  EXPECT_TRUE(think["wdl"].is_array()) << "the network's value of the root";
+  session.on_message(json{{"type", "new"}, {"board", "6x6"}}.dump());
+  EXPECT_EQ(inbox.next("state")["engine"], "alphabeta: no net plays 6x6");
+}
+
+}  // namespace
+}  // namespace ataxx::server

@@ -1,0 +1,180 @@
+// The view's server over real sockets: its routes, and clients that misbehave.
+#include <gtest/gtest.h>
+
+#include <utility>  // before Asio 1.74's headers, which need std::exchange
+
+#include <boost/asio.hpp>
+#include <boost/beast.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "server/serve.h"
+
+namespace ataxx::server {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using nlohmann::json;
+
+struct Reply {
+  int status = 0;
+  std::string body;
+};
+
+class ViewServer : public testing::Test {
+ protected:
+  void SetUp() override {
+    run_dir_ = testing::TempDir() + "/view-run";
+    std::filesystem::remove_all(run_dir_);
+    std::filesystem::create_directories(run_dir_ + "/live");
+    std::ofstream(run_dir_ + "/config.yaml") << "run:\n  seed: 1\n";
+    std::ofstream(run_dir_ + "/metrics.csv") << "generation,step,loss,best\n1,32,2.5,gen-0000\n2,64,2.25,gen-0001\n3,9";
+    run_.emplace(run_dir_);
+    server_.emplace("127.0.0.1", 0, view_routes(&*run_, engines_, 1), limits_);
+    server_->start(2);
+  }
+
+  tcp::socket connect() {
+    tcp::socket socket(io_);
+    socket.connect({net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(server_->port())});
+    return socket;
+  }
+
+  Reply get(const std::string& target, const std::string& host = "localhost",
+            http::verb verb = http::verb::get) {
+    tcp::socket socket = connect();
+    http::request<http::string_body> request(verb, target, 11);
+    request.set(http::field::host, host);
+    http::write(socket, request);
+    beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    http::read(socket, buffer, response);
+    return {static_cast<int>(response.result_int()), response.body()};
+  }
+
+  websocket::stream<tcp::socket> open_play(const std::string& origin = "") {
+    websocket::stream<tcp::socket> ws(connect());
+    ws.set_option(websocket::stream_base::decorator([origin](websocket::request_type& request) {
+      if (!origin.empty()) request.set(http::field::origin, origin);
+    }));
+    ws.handshake("localhost", "/api/play");
+    return ws;
+  }
+
+  static json read_json(websocket::stream<tcp::socket>& ws) {
+    beast::flat_buffer buffer;
+    ws.read(buffer);
+    return json::parse(beast::buffers_to_string(buffer.data()));
+  }
+
+  net::io_context io_;
+  std::string run_dir_;
+  std::optional<RunView> run_;
+  EngineChooser engines_{"", ""};
+  WebServerLimits limits_;
+  std::optional<WebServer> server_;
+};
+
+TEST_F(ViewServer, ServesThePageAndItsScriptsFromTheBinary) {
+  const Reply page = get("/");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("<title>ataxx-zero</title>"), std::string::npos);
+  EXPECT_EQ(get("/play.js").status, 200);
+  EXPECT_GT(get("/vendor/uPlot.iife.min.js").body.size(), 10'000U);
+}
+
+TEST_F(ViewServer, ServesNoPathOutsideItsAssetsAndTheRunsTables) {
+  EXPECT_EQ(get("/../../etc/passwd").status, 404);
+  EXPECT_EQ(get("/%2e%2e/%2e%2e/etc/passwd").status, 404);
+  EXPECT_EQ(get("/api/run/table/../../config").status, 404);
+  EXPECT_EQ(get("/api/run/table/config").status, 404);
+  EXPECT_EQ(get("/api/run/log?lines=-5").status, 200);
+}
+
+TEST_F(ViewServer, ReadsTheRunsTablesWholeLinesOnly) {
+  const json metrics = json::parse(get("/api/run/table/metrics").body);
+  EXPECT_EQ(metrics["columns"], json::array({"generation", "step", "loss", "best"}));
+  ASSERT_EQ(metrics["rows"].size(), 2U) << "the line still being written is left out";
+  EXPECT_EQ(metrics["rows"][1], json::array({2, 64, 2.25, "gen-0001"}));
+  EXPECT_EQ(json::parse(get("/api/run").body)["tables"], json::array({"metrics"}));
+  EXPECT_TRUE(json::parse(get("/api/run/live").body).is_null());
+}
+
+TEST_F(ViewServer, ReplaysTheLiveSelfPlayGame) {
+  std::ofstream(run_dir_ + "/live/host-1.txt") << "ataxx\nx5o/7/7/7/7/7/o5x x 0 1\ngen-0003\nb6 f6 c6 e6 d6 \n";
+  const json live = json::parse(get("/api/run/live").body);
+  ASSERT_EQ(live["frames"].size(), 6U);
+  EXPECT_EQ(live["model"], "gen-0003");
+  EXPECT_EQ(live["frames"][5]["move"], "d6");
+  EXPECT_EQ(live["frames"][5]["turned"], json::array({5 * 7 + 4}));
+  std::ofstream(run_dir_ + "/live/host-1.txt") << "ataxx\nx5o/7/7/7/7/7/o5x x 0 1\ngen-0003\nb6 a1a1\n";
+  EXPECT_EQ(get("/api/run/live").status, 503) << "an illegal move is an error, not a crash";
+}
+
+TEST_F(ViewServer, AnswersOnlyForLocalhostAndOnlyGet) {
+  EXPECT_EQ(get("/", "evil.example:8080").status, 403);
+  EXPECT_EQ(get("/", "127.0.0.1:1234").status, 200);
+  EXPECT_EQ(get("/", "localhost", http::verb::post).status, 405);
+}
+
+TEST_F(ViewServer, PlaysOverAWebSocketAndRefusesOtherOrigins) {
+  auto ws = open_play();
+  EXPECT_EQ(read_json(ws)["type"], "state");
+  ws.write(net::buffer(std::string(R"({"type":"move","move":"b6"})")));
+  EXPECT_EQ(read_json(ws)["history"], json::array({"b6"}));
+  ws.write(net::buffer(std::string("garbage")));
+  EXPECT_EQ(read_json(ws)["type"], "error");
+  EXPECT_THROW(open_play("http://evil.example"), boost::system::system_error);
+}
+
+TEST_F(ViewServer, SurvivesHugeAndBrokenRequestsAndManyClients) {
+  {
+    auto ws = open_play();
+    read_json(ws);
+    ws.write(net::buffer(std::string(limits_.max_message_bytes + 1, 'x')));  // closes that socket only
+    beast::flat_buffer buffer;
+    EXPECT_THROW(ws.read(buffer), boost::system::system_error);
+  }
+  {
+    tcp::socket socket = connect();
+    net::write(socket, net::buffer(std::string("GET / HTTP/1.1\r\nHost: localhost\r\nX: ") +
+                                   std::string(limits_.max_request_bytes * 2, 'a') + "\r\n\r\n"));
+    beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    http::read(socket, buffer, response);
+    EXPECT_EQ(response.result_int(), 413);
+  }
+  {
+    tcp::socket socket = connect();
+    net::write(socket, net::buffer(std::string("\x16\x03\x01 not http at all\r\n\r\n")));
+  }
+  std::vector<tcp::socket> clients;
+  for (int i = 0; i < 300; ++i) clients.push_back(connect());  // above max_connections
+  clients.clear();
+  EXPECT_EQ(get("/").status, 200);
+  auto ws = open_play();
+  EXPECT_EQ(read_json(ws)["type"], "state");
+}
+
+TEST(WebServer, SaysWhyItCannotListen) {
+  WebServer first("127.0.0.1", 0, {});
+  try {
+    WebServer second("127.0.0.1", first.port(), {});
+    FAIL() << "two servers on one port";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot listen on 127.0.0.1:" + std::to_string(first.port())),
+              std::string::npos);
+  }
+  EXPECT_THROW(WebServer("not an address", 0, {}), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace ataxx::server
