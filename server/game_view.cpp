@@ -130,11 +130,12 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
                           {"value", c.value},
                           {"wdl", wdl_json(c.network_value)}});
   }
-  const double seconds = std::max(report.seconds, 1e-6);
+  // Below a millisecond the rate says nothing (alpha-beta at a shallow depth).
+  const json nps = report.seconds >= 1e-3 ? json(std::llround(static_cast<double>(report.nodes) / report.seconds)) : json(nullptr);
   return {{"depth", report.depth},
           {"nodes", report.nodes},
           {"seconds", report.seconds},
-          {"nps", std::llround(static_cast<double>(report.nodes) / seconds)},
+          {"nps", nps},
           {"value", report.value},
           {"wdl", wdl_json(report.network_value)},
           {"pv", pv},

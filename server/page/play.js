@@ -145,6 +145,8 @@ function maybeEngineMove() {
 }
 
 function onState(next) {
+  // A move or a new game clears the message about the last one refused.
+  if (state && (state.game_number !== next.game_number || state.history.length !== next.history.length)) show('');
   state = next;
   goSent = state.thinking;
   if (!state.thinking) selected = null;
@@ -156,7 +158,7 @@ function onThink(report) {
   think = report;
   const pct = x => `${(100 * x).toFixed(1)}%`;
   $('think-summary').textContent =
-    `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps} nodes/s, ` +
+    `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps ?? '—'} nodes/s, ` +
     `depth ${report.depth}, value ${report.value.toFixed(3)} (win ${pct((report.value + 1) / 2)})`;
   $('think-summary').dataset.nodes = report.nodes;
   const [w, d, l] = report.wdl ?? [(1 + report.value) / 2, 0, (1 - report.value) / 2];

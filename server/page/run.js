@@ -118,7 +118,10 @@ function showLive(live) {
   showLive.current = live;
 }
 
+let polling = false;
 async function poll() {
+  if (polling) return;
+  polling = true;
   try {
     const summary = await fetchJson('/api/run');
     $('run-summary').textContent = `${summary.name}: ${summary.game}, ${summary.elapsed_minutes ?? 0} minutes, best ${summary.best ?? '—'}`;
@@ -134,6 +137,8 @@ async function poll() {
     showLive(await fetchJson('/api/run/live'));
   } catch (error) {
     $('run-summary').textContent = `cannot read the run: ${error.message}`;
+  } finally {
+    polling = false;
   }
 }
 
@@ -145,6 +150,7 @@ export async function startRun(onAvailable) {
     liveFollowsEnd = Number($('live-ply').value) === Number($('live-ply').max);
     if (showLive.current) showLive(showLive.current);
   });
+  document.querySelector('[data-view="run"]').addEventListener('click', poll);  // at once, not at the next tick
   const loop = async () => {
     if (!$('run-view').hidden) await poll();
     setTimeout(loop, POLL_MS);
