@@ -169,6 +169,34 @@ json replay_json(const typename G::Position& start, const std::vector<std::strin
           {"outcome", outcome_json(game.outcome(), GameView<G>::kColours)}};
 }
 
+template <typename G>
+json positions_json(const std::vector<typename G::Position>& positions, const json& searched) {
+  json frames = json::array();
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const auto& pos = positions[i];
+    json frame = {{"men", GameView<G>::men(pos)}, {"move", nullptr}, {"turned", json::array()}};
+    const json& visits = searched.at(i);
+    const auto best = std::max_element(visits.begin(), visits.end(),
+                                       [](const json& a, const json& b) { return a[1] < b[1]; });
+    if (best != visits.end()) {
+      const std::string text = (*best)[0];
+      frame["move"] = text;
+      frame["visits"] = (*best)[1];
+      if constexpr (std::is_same_v<G, AtaxxGame>)
+        frame["ways"] = GameView<G>::ways(parse_move(text, pos.board()), pos);
+      else
+        frame["ways"] = GameView<G>::ways(schataxx::parse_move(text), pos);
+    }
+    frames.push_back(frame);
+  }
+  return {{"board", GameView<G>::board(positions.at(0))},
+          {"colours", {GameView<G>::kColours[0], GameView<G>::kColours[1]}},
+          {"frames", frames},
+          {"outcome", nullptr}};
+}
+
+template json positions_json<AtaxxGame>(const std::vector<Position>&, const json&);
+template json positions_json<SchataxxGame>(const std::vector<schataxx::Position>&, const json&);
 template json replay_json<AtaxxGame>(const Position&, const std::vector<std::string>&);
 template json replay_json<SchataxxGame>(const schataxx::Position&, const std::vector<std::string>&);
 template json turned_cells<AtaxxGame>(const Position&, const Position&);

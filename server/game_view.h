@@ -59,5 +59,9 @@ json outcome_json(const Outcome& outcome, const char* const colours[2]);
 // std::invalid_argument for a start or move that is not legal.
 template <typename G>
 json replay_json(const typename G::Position& start, const std::vector<std::string>& moves);
+// The same for positions that do not follow each other by one move (a chunk's recorded ones):
+// each frame the position's men and what the search played there (the most visited move).
+template <typename G>
+json positions_json(const std::vector<typename G::Position>& positions, const json& searched);
 
 }  // namespace ataxx::server

@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "config/run_config.h"
+#include "mcts/games.h"
+#include "selfplay/training_data.h"
 #include "util/text.h"
 
 namespace ataxx::server {
@@ -49,6 +51,37 @@ double seconds_since_write(const fs::path& path) {
   const auto written = fs::last_write_time(path, error);
   if (error) return 0;
   return std::chrono::duration<double>(fs::file_time_type::clock::now() - written).count();
+}
+
+// A chunk's samples cut into games: a game's samples share its final board and follow each other
+// ply after ply (resigned games have no final board: then only the ply tells).
+template <typename G>
+std::vector<std::vector<BasicTrainingSample<G>>> games_of(std::vector<BasicTrainingSample<G>> samples) {
+  std::vector<std::vector<BasicTrainingSample<G>>> games;
+  auto ply = [](const typename G::Position& pos) { return 2 * pos.fullmove_number() + index(pos.side_to_move()); };
+  for (auto& sample : samples) {
+    const bool same = !games.empty() && games.back().back().final_x == sample.final_x &&
+                      games.back().back().final_o == sample.final_o &&
+                      ply(games.back().back().position) < ply(sample.position);
+    if (!same) games.emplace_back();
+    games.back().push_back(std::move(sample));
+  }
+  return games;
+}
+
+template <typename G>
+json game_json(const std::string& path, int index) {
+  auto games = games_of<G>(read_chunk<G>(path));
+  if (index < 0 || index >= static_cast<int>(games.size()))
+    throw std::invalid_argument("the chunk holds " + std::to_string(games.size()) + " games");
+  json fens = json::array(), searched = json::array();
+  for (const auto& sample : games[index]) {
+    fens.push_back(sample.position.fen());
+    json visits = json::array();
+    for (const auto& [move, count] : sample.visits) visits.push_back({G::move_text(move, sample.position), count});
+    searched.push_back(visits);
+  }
+  return {{"game", G::kName}, {"games", games.size()}, {"fens", fens}, {"searched", searched}};
 }
 
 }  // namespace
@@ -100,6 +133,36 @@ json RunView::log_tail(int lines) const {
   auto all = whole_lines(root_ + "/log.txt", kMaxTailBytes, kMaxTailBytes);
   const std::size_t keep = std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(lines, 0)));
   return json{{"lines", std::vector<std::string>(all.end() - static_cast<std::ptrdiff_t>(keep), all.end())}};
+}
+
+json RunView::chunks(int count) const {
+  std::vector<std::pair<fs::file_time_type, fs::path>> found;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(root_ + "/games", error))
+    if (entry.is_regular_file(error) && entry.path().extension() == ".zst")
+      found.emplace_back(entry.last_write_time(error), entry.path());
+  const std::size_t keep = std::min<std::size_t>(found.size(), static_cast<std::size_t>(std::max(count, 0)));
+  std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end(),
+                    [](const auto& a, const auto& b) { return a.first > b.first; });
+  json list = json::array();
+  for (std::size_t i = 0; i < keep; ++i) {
+    try {
+      const ChunkCounts counts = chunk_counts(found[i].second.string());
+      list.push_back({{"name", found[i].second.filename().string()}, {"games", counts.games}, {"samples", counts.samples}});
+    } catch (const std::exception&) {  // damaged or cut short: not offered
+    }
+  }
+  return list;
+}
+
+json RunView::chunk_game(std::string_view name, int index) const {
+  // Only a plain file name of games/: no separator, no "..", nothing but what chunks() lists.
+  if (name.empty() || name.find('/') != std::string_view::npos || name.starts_with(".") || !name.ends_with(".zst"))
+    throw std::invalid_argument("'" + std::string(name) + "' is not a chunk of this run");
+  const std::string path = root_ + "/games/" + std::string(name);
+  if (!fs::is_regular_file(path)) throw std::invalid_argument("'" + std::string(name) + "' is not a chunk of this run");
+  return chunk_counts(path).game == SchataxxGame::kName ? game_json<SchataxxGame>(path, index)
+                                                        : game_json<AtaxxGame>(path, index);
 }
 
 json RunView::live_game() const {

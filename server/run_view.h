@@ -26,6 +26,12 @@ class RunView {
   // publish it in live/: {"game", "start_fen", "moves": [...], "model", "age_seconds"}; null
   // when there is none.
   nlohmann::json live_game() const;
+  // The newest self-play chunks of games/, at most `count`: [{"name", "games", "samples"}].
+  nlohmann::json chunks(int count) const;
+  // One game of a chunk as self-play recorded it (the positions of its full searches, each with
+  // its visits): {"game", "fens": [...], "searched": [[move, visits], ...] per position}; the
+  // chunk is named as chunks() lists it, anything else is refused (std::invalid_argument).
+  nlohmann::json chunk_game(std::string_view name, int index) const;
 
  private:
   std::string root_;

@@ -43,6 +43,23 @@ json live_json(const RunView& run) {
   return replay;
 }
 
+json chunk_game_json(const RunView& run, std::string_view name, int index) {
+  const json game = run.chunk_game(name, index);
+  auto frames = [&](auto parse) {
+    std::vector<decltype(parse(std::string()))> positions;
+    for (const auto& fen : game["fens"]) positions.push_back(parse(fen.get<std::string>()));
+    return positions;
+  };
+  json replay = game["game"] == SchataxxGame::kName
+                    ? positions_json<SchataxxGame>(frames([](const std::string& f) { return schataxx::Position::from_fen(f); }),
+                                                   game["searched"])
+                    : positions_json<AtaxxGame>(frames([](const std::string& f) { return Position::from_fen(f); }),
+                                                game["searched"]);
+  replay["game"] = game["game"];
+  replay["games"] = game["games"];
+  return replay;
+}
+
 HttpReply run_api(const RunView* run, std::string_view path, std::string_view query) {
   if (!run) return not_found("no run: start serve with --run-dir; the run");
   if (path == "/api/run") return json_reply(run->summary());
@@ -55,6 +72,15 @@ HttpReply run_api(const RunView* run, std::string_view path, std::string_view qu
       return json_reply(live_json(*run));
     } catch (const std::exception& e) {  // a live file being rewritten, or of a newer format
       return json_reply({{"error", e.what()}}, 503);
+    }
+  }
+  if (path == "/api/run/chunks") return json_reply(run->chunks(50));
+  if (path == "/api/run/chunk") {
+    const auto index = parse_integer(query_value(query, "game"));
+    try {
+      return json_reply(chunk_game_json(*run, query_value(query, "name"), index ? static_cast<int>(*index) : 0));
+    } catch (const std::exception& e) {  // not a chunk of the run, a game it does not hold, a damaged chunk
+      return json_reply({{"error", e.what()}}, 404);
     }
   }
   constexpr std::string_view kTable = "/api/run/table/";

@@ -102,20 +102,45 @@ function fillTable(id, table, rows) {
   element.dataset.rows = rows.length;
 }
 
-function showLive(live) {
-  if (!live || !live.frames) { $('live-status').textContent = 'no self-play game published yet'; return; }
+// The game shown: the live one (frames a move apart), or a chunk's (the positions self-play
+// recorded, each with the move its search played).
+function showGame(game) {
+  showGame.current = game;
+  if (!game?.frames) { $('live-status').textContent = 'no self-play game published yet'; return; }
   const slider = $('live-ply');
-  const last = live.frames.length - 1;
+  const last = game.frames.length - 1;
   slider.max = last;
   if (liveFollowsEnd) slider.value = last;
-  const ply = Math.min(Number(slider.value), last);
-  const frame = live.frames[ply];
-  drawBoard($('live-svg'), live.board, { men: frame.men, marks: moveMarks(frame.ways, frame.turned) });
-  const over = live.outcome ? `, over: ${live.outcome.score} (${live.outcome.reason})` : '';
-  $('live-status').textContent = `${live.game} by ${live.model}: ply ${ply} of ${last}${over}, ` +
-    `updated ${Math.round(live.age_seconds)} s ago`;
+  const at = Math.min(Number(slider.value), last);
+  const frame = game.frames[at];
+  drawBoard($('live-svg'), game.board, { men: frame.men, marks: moveMarks(frame.ways, frame.turned) });
+  if (game.model) {
+    const over = game.outcome ? `, over: ${game.outcome.score} (${game.outcome.reason})` : '';
+    $('live-status').textContent = `${game.game} by ${game.model}: ply ${at} of ${last}${over}, ` +
+      `updated ${Math.round(game.age_seconds)} s ago`;
+  } else {
+    $('live-status').textContent = `game ${$('replay-game').value} of ${game.games} in the chunk: position ${at + 1} of ` +
+      `${last + 1} recorded; its search played ${frame.move} (${frame.visits} visits)`;
+  }
   $('live-status').dataset.plies = last;
-  showLive.current = live;
+}
+
+function fillChunks(chunks) {
+  const select = $('replay-source');
+  const chosen = select.value;
+  const options = [new Option('live', ''), ...chunks.map(c => new Option(`${c.name} (${c.games} games)`, c.name))];
+  select.replaceChildren(...options);
+  select.value = chunks.some(c => c.name === chosen) ? chosen : '';
+}
+
+async function showChosenGame() {
+  const name = $('replay-source').value;
+  if (!name) return showGame(await fetchJson('/api/run/live'));
+  try {
+    showGame(await fetchJson(`/api/run/chunk?name=${encodeURIComponent(name)}&game=${Number($('replay-game').value)}`));
+  } catch (error) {
+    $('live-status').textContent = `cannot show that game: ${error.message}`;
+  }
 }
 
 let polling = false;
@@ -134,7 +159,8 @@ async function poll() {
     const kind = tables.matches?.columns.indexOf('kind') ?? -1;
     fillTable('ladder', tables.matches, (tables.matches?.rows ?? []).filter(r => r[kind] === 'ladder').slice(-15).reverse());
     $('log').textContent = (await fetchJson('/api/run/log?lines=40')).lines.join('\n');
-    showLive(await fetchJson('/api/run/live'));
+    fillChunks(await fetchJson('/api/run/chunks'));
+    if (!$('replay-source').value) showGame(await fetchJson('/api/run/live'));
   } catch (error) {
     $('run-summary').textContent = `cannot read the run: ${error.message}`;
   } finally {
@@ -148,8 +174,15 @@ export async function startRun(onAvailable) {
   onAvailable();
   $('live-ply').addEventListener('input', () => {
     liveFollowsEnd = Number($('live-ply').value) === Number($('live-ply').max);
-    if (showLive.current) showLive(showLive.current);
+    if (showGame.current) showGame(showGame.current);
   });
+  for (const id of ['replay-source', 'replay-game']) {
+    $(id).addEventListener('change', () => {
+      liveFollowsEnd = !$('replay-source').value;
+      $('live-ply').value = 0;
+      showChosenGame();
+    });
+  }
   document.querySelector('[data-view="run"]').addEventListener('click', poll);  // at once, not at the next tick
   const loop = async () => {
     if (!$('run-view').hidden) await poll();

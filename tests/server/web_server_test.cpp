@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "game/game.h"
+#include "selfplay/training_data.h"
 #include "server/serve.h"
 
 namespace ataxx::server {
@@ -117,6 +119,39 @@ TEST_F(ViewServer, ReplaysTheLiveSelfPlayGame) {
   EXPECT_EQ(live["frames"][5]["turned"], json::array({5 * 7 + 4}));
   std::ofstream(run_dir_ + "/live/host-1.txt") << "ataxx\nx5o/7/7/7/7/7/o5x x 0 1\ngen-0003\nb6 a1a1\n";
   EXPECT_EQ(get("/api/run/live").status, 503) << "an illegal move is an error, not a crash";
+}
+
+// Two games of three recorded positions each, as self-play writes them.
+void write_two_games(const std::string& path) {
+  std::vector<TrainingSample> samples;
+  for (const Bitboard final_x : {Bitboard{1}, Bitboard{2}}) {
+    Game game;
+    for (const char* move : {"b6", "f6", "c6"}) {
+      TrainingSample sample;
+      sample.position = game.position();
+      sample.visits = {{parse_move(move, game.position().board()), 10}};
+      sample.final_x = final_x;
+      samples.push_back(sample);
+      game.play(move);
+    }
+  }
+  write_chunk(path, 2, samples);
+}
+
+TEST_F(ViewServer, ReplaysAChunksGamesByNameOnly) {
+  std::filesystem::create_directories(run_dir_ + "/games");
+  write_two_games(run_dir_ + "/games/gen-0001-host-1-00000.zst");
+  std::ofstream(run_dir_ + "/games/gen-0001-host-1-00001.zst") << "AXZ4 cut short";
+  const json chunks = json::parse(get("/api/run/chunks").body);
+  ASSERT_EQ(chunks.size(), 1U) << "a damaged chunk is not offered";
+  EXPECT_EQ(chunks[0]["games"], 2);
+  const json game = json::parse(get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=1").body);
+  EXPECT_EQ(game["games"], 2);
+  ASSERT_EQ(game["frames"].size(), 3U);
+  EXPECT_EQ(game["frames"][2]["move"], "c6");
+  EXPECT_EQ(get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=2").status, 404);
+  EXPECT_EQ(get("/api/run/chunk?name=../config.yaml").status, 404);
+  EXPECT_EQ(get("/api/run/chunk?name=gen-0001-host-1-00001.zst").status, 404);
 }
 
 TEST_F(ViewServer, AnswersOnlyForLocalhostAndOnlyGet) {
