@@ -155,6 +155,23 @@ test('a Schataxx drop is dragged from the stock', async () => {
   await shoot('play-schataxx');
 });
 
+test('two tabs play at once, and one closed while its engine thinks leaves the other playing', async () => {
+  const second = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await second.goto(address);
+  await second.waitForSelector('[data-testid=connection][data-state=open]');
+  await second.selectOption('[data-testid=budget-kind]', 'movetime');
+  await second.fill('[data-testid=budget]', '20000');
+  await second.selectOption('[data-testid=player-0]', 'engine');  // x to move: it thinks at once
+  await second.waitForFunction(() => Number(document.querySelector('[data-testid=think-summary]').dataset.nodes) > 0);
+  await second.close();
+  await newGame({ game: 'ataxx', board: '6x6', 'player-0': 'human', 'player-1': 'engine', 'budget-kind': 'visits' });
+  await page.fill('[data-testid=budget]', '30');
+  const from = await page.$eval('[data-testid=board-svg] [data-man=x]', e => e.closest('[data-cell]').dataset.name);
+  await page.click(cell(from));
+  await page.click(cell(await page.$eval('[data-testid=board-svg] .clone', e => e.dataset.name)));
+  await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value.split(' ').filter(t => t && !/^\d+\.$/.test(t)).length >= 2);
+});
+
 test("a run's plots appear and grow while it trains", async () => {
   await page.click('[data-testid=tab-run]');
   const log = openSync(`${run}.train.log`, 'w');

@@ -194,6 +194,7 @@ TEST_F(ViewServer, SurvivesHugeAndBrokenRequestsAndManyClients) {
   std::vector<tcp::socket> clients;
   for (int i = 0; i < 300; ++i) clients.push_back(connect());  // above max_connections
   clients.clear();
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ(get("/api/run/table/metrics").status, 200) << "request " << i;
   EXPECT_EQ(get("/").status, 200);
   auto ws = open_play();
   EXPECT_EQ(read_json(ws)["type"], "state");
