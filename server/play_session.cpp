@@ -152,7 +152,7 @@ template <typename G>
 PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
   Table<G> table;
   const std::string board = board_name(game.position());
-  const EngineChooser::Net* net = options_.engines ? options_.engines->net_for(G::kName, board) : nullptr;
+  const NetShelf::Net* net = options_.nets ? options_.nets->net_for(game.position()) : nullptr;
   if (net) {
     BasicNetworkPlayerOptions<G> network;
     network.model = net->path;

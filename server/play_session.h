@@ -26,13 +26,13 @@
 
 #include "mcts/games.h"
 #include "players/player.h"
-#include "server/engines.h"
+#include "players/net_shelf.h"
 #include "server/web_server.h"
 
 namespace ataxx::server {
 
 struct PlayOptions {
-  const EngineChooser* engines = nullptr;
+  const NetShelf* nets = nullptr;  // the nets that play; none: alpha-beta
   int threads = 1;  // each search's
   int max_visits = 1'000'000;
   int max_movetime_ms = 60'000;

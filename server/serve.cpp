@@ -91,7 +91,7 @@ HttpReply run_api(const RunView* run, std::string_view path, std::string_view qu
 
 }  // namespace
 
-Routes view_routes(const RunView* run, const EngineChooser& engines, int search_threads) {
+Routes view_routes(const RunView* run, const NetShelf& nets, int search_threads) {
   Routes routes;
   routes.get = [run](std::string_view path, std::string_view query) -> HttpReply {
     if (path.starts_with("/api/")) return run_api(run, path, query);
@@ -99,15 +99,15 @@ Routes view_routes(const RunView* run, const EngineChooser& engines, int search_
       return {200, std::string(asset->content_type), std::string(asset->body)};
     return {404, "text/plain", "not found\n"};
   };
-  routes.socket = [&engines, search_threads](std::string_view path, SendText send) -> std::unique_ptr<SocketHandler> {
+  routes.socket = [&nets, search_threads](std::string_view path, SendText send) -> std::unique_ptr<SocketHandler> {
     if (path != "/api/play") return nullptr;
-    return std::make_unique<PlaySession>(PlayOptions{&engines, search_threads}, std::move(send));
+    return std::make_unique<PlaySession>(PlayOptions{&nets, search_threads}, std::move(send));
   };
   return routes;
 }
 
 void serve(const ServeOptions& options) {
-  const EngineChooser engines(options.model, options.nets_dir);
+  const NetShelf nets(options.model, options.nets_dir);
   std::optional<RunView> run;
   if (!options.run_dir.empty()) run.emplace(options.run_dir);
   // The signals are taken by sigwait below, never by a thread of the server.
@@ -116,7 +116,7 @@ void serve(const ServeOptions& options) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  WebServer server(options.address, options.port, view_routes(run ? &*run : nullptr, engines, options.search_threads));
+  WebServer server(options.address, options.port, view_routes(run ? &*run : nullptr, nets, options.search_threads));
   server.start(options.server_threads);
   std::cout << "serving http://" << (options.address.find(':') != std::string::npos ? "[" + options.address + "]" : options.address)
             << ":" << server.port() << "/" << std::endl;

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "server/engines.h"
+#include "players/net_shelf.h"
 #include "server/run_view.h"
 #include "server/web_server.h"
 
@@ -27,8 +27,8 @@ struct ServeOptions {
   int server_threads = 2;
 };
 
-// The routes of the view; `run` and `engines` must outlive them.
-Routes view_routes(const RunView* run, const EngineChooser& engines, int search_threads);
+// The routes of the view; `run` and `nets` must outlive them.
+Routes view_routes(const RunView* run, const NetShelf& nets, int search_threads);
 
 // Serves until SIGINT or SIGTERM; says the address on stdout once listening.
 void serve(const ServeOptions& options);

@@ -21,10 +21,8 @@ void add_uai_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_serve_command(CLI::App& app);  // with ATAXX_SERVER
 
-// The net shipped in nets/ for a game ("ataxx": the 7x7 net, "schataxx") when it is there, else
-// "": what `uai` and `play` search with when no model or player is given.
-std::string shipped_net(std::string_view game);
-// The folder of the shipped nets.
+// The folder of the shipped nets (players/net_shelf.h picks the one that plays a position): what
+// `uai`, `play` and `serve` search with when no model or player is given.
 std::string shipped_nets_dir();
 
 }  // namespace ataxx::cli

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "game/game.h"
+#include "players/net_shelf.h"
 #include "players/network_player.h"
 #include "players/player.h"
 #include "schataxx/game.h"
@@ -132,6 +133,15 @@ std::pair<std::unique_ptr<BasicPlayer<G>>, std::string> terminal_engine(const st
   return {make_player<G>(spec), spec};
 }
 
+// The user's model, else the first shipped net that plays the position ("": none).
+template <typename P>
+std::string shipped_model(const std::string& model, const P& pos) {
+  if (!model.empty()) return model;
+  const NetShelf nets("", shipped_nets_dir());
+  const NetShelf::Net* net = nets.net_for(pos);
+  return net ? net->path : "";
+}
+
 }  // namespace
 
 void add_play_command(CLI::App& app) {
@@ -145,9 +155,9 @@ void add_play_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("play", "Play in the terminal against a model or a baseline (or watch)");
-  cmd->add_option("--model", options->model, "Play file for the engine side (default: the net in nets/ for 7x7 or Schataxx)")
+  cmd->add_option("--model", options->model, "Play file for the engine side (default: the net of nets/ that plays the board)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--engine", options->engine, "Engine player spec instead of a model (default off 7x7: alphabeta:depth=4)");
+  cmd->add_option("--engine", options->engine, "Engine player spec instead of a model (default where no net plays the board: alphabeta:depth=4)");
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
   cmd->add_option("--fen", options->fen, "Start position, on any board (e.g. the hexagon's " +
@@ -158,8 +168,7 @@ void add_play_command(CLI::App& app) {
   cmd->callback([options] {
     if (options->fen.find('[') != std::string::npos) {  // stocks: Schataxx
       const schataxx::Game game(schataxx::Position::from_fen(options->fen, schataxx::parse_variant(options->variant)));
-      std::string model = options->model;
-      if (model.empty() && options->engine.empty()) model = shipped_net(SchataxxGame::kName);
+      const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
       auto [engine, name] = terminal_engine<SchataxxGame>(model, options->engine, options->visits, "alphabeta:depth=2");
       engine->new_game(std::random_device{}());
       std::printf("ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
@@ -168,9 +177,7 @@ void add_play_command(CLI::App& app) {
       return play_in_terminal<SchataxxGame>(game, *engine, options->human);
     }
     const Game game(Position::from_fen(options->fen));
-    const bool on_7x7 = &game.position().board() == &board_7x7();
-    std::string model = options->model;
-    if (model.empty() && options->engine.empty() && on_7x7) model = shipped_net(AtaxxGame::kName);
+    const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
     auto [engine, name] = terminal_engine<AtaxxGame>(model, options->engine, options->visits, "alphabeta:depth=4");
     engine->new_game(std::random_device{}());
     std::printf("ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); quit to stop.\n",

@@ -14,7 +14,7 @@ void add_uai_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("uai", "Speak UAI on stdin/stdout, for Ataxx GUIs and match runners");
-  cmd->add_option("--model", options->model, "Play file to search with (default: the net in nets/)")
+  cmd->add_option("--model", options->model, "Play file to search with (default: the nets in nets/, each for its boards)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--player", options->player, "Player spec used instead of a model (e.g. alphabeta)");
   cmd->add_flag("--allow-external-engines", options->allow_external_engines,
@@ -26,8 +26,8 @@ void add_uai_command(CLI::App& app) {
     std::cin.tie(nullptr);
     UaiEngine engine(std::cout, options->allow_external_engines);
     if (!options->player.empty()) engine.set_option("Player", options->player);
-    const std::string model = options->model.empty() && options->player.empty() ? shipped_net("ataxx") : options->model;
-    if (!model.empty()) engine.set_option("Model", model);
+    if (!options->model.empty()) engine.set_option("Model", options->model);
+    if (options->model.empty() && options->player.empty()) engine.use_nets(NetShelf("", shipped_nets_dir()));
     std::string line;
     while (std::getline(std::cin, line) && engine.handle(line)) {
     }

@@ -255,24 +255,27 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
   else
     throw std::invalid_argument("unknown option '" + name + "'");
   const Options previous = std::exchange(options_, next);
+  const std::optional<ModelInfo> previous_info = model_info_;
   try {
     // Made now, so that a bad model or spec is reported at once: for the game at hand, or for the
     // model's own (it plays once a position of its game comes).
-    const std::string model_game = options_.model.empty() ? "" : read_model_info(options_.model).game;
+    model_info_ = options_.model.empty() ? std::nullopt : std::optional(read_model_info(options_.model));
     std::visit(
         [&](auto& session) {
           using G = typename std::decay_t<decltype(session)>::GameType;
           session.player.reset();
-          if (model_game == std::string(SchataxxGame::kName) && !std::is_same_v<G, SchataxxGame>)
-            make_engine_player<SchataxxGame>();
-          else if (model_game == std::string(AtaxxGame::kName) && !std::is_same_v<G, AtaxxGame>)
-            make_engine_player<AtaxxGame>();
+          const std::string game = model_info_ ? model_info_->game : std::string(G::kName);
+          if (game == SchataxxGame::kName && !std::is_same_v<G, SchataxxGame>)
+            make_engine_player<SchataxxGame>(options_.model);
+          else if (game == AtaxxGame::kName && !std::is_same_v<G, AtaxxGame>)
+            make_engine_player<AtaxxGame>(options_.model);
           else
-            (session.player = make_engine_player<G>())->new_game(1);
+            make_engine_player<G>(options_.model);
         },
         session_);
   } catch (...) {
     options_ = previous;
+    model_info_ = previous_info;
     throw;
   }
   if (key == "uci_variant") new_game();
@@ -291,26 +294,27 @@ void UaiEngine::set_game(typename G::Game game) {
     session->game = std::move(game);
     if (session->player) session->player->new_game(1);
   } else {
-    session_ = Session<G>{std::move(game), nullptr};
+    session_ = Session<G>{std::move(game), nullptr, ""};
   }
 }
 
-template <typename G>
-std::unique_ptr<BasicPlayer<G>> UaiEngine::make_session_player() {
-  if (options_.model.empty()) return make_engine_player<G>();
-  if (const std::string game = read_model_info(options_.model).game; game != G::kName) {
-    say("info string model '" + options_.model + "' plays " + game + ", not " + std::string(G::kName) + ": Player " +
-        options_.player + " plays this game");
-    return make_player<G>(options_.player);
-  }
-  return make_engine_player<G>();
+void UaiEngine::use_nets(NetShelf nets) {
+  wait_until_idle();
+  nets_ = std::move(nets);
+}
+
+template <typename P>
+std::string UaiEngine::model_for(const P& pos) const {
+  if (model_info_) return net_plays(*model_info_, pos) ? options_.model : "";
+  const NetShelf::Net* net = nets_.net_for(pos);
+  return net ? net->path : "";
 }
 
 template <typename G>
-std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player() const {
-  if (options_.model.empty()) return make_player<G>(options_.player);
+std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string& model) const {
+  if (model.empty()) return make_player<G>(options_.player);
   BasicNetworkPlayerOptions<G> network;
-  network.model = options_.model;
+  network.model = model;
   network.search.visits = options_.visits;
   network.inference.device = options_.device;
   network.inference.max_batch = options_.batch_size;
@@ -376,7 +380,19 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   auto& player = session.player;
   typename G::Move best = moves[0];
   try {
-    if (!player) (player = make_session_player<G>())->new_game(1);
+    if (const std::string model = model_for(root); !player || session.model != model) {
+      if (model.empty() && model_info_) {
+        const bool same_game = model_info_->game == G::kName;
+        std::string other = std::string(G::kName);
+        if constexpr (std::is_same_v<G, AtaxxGame>) other = same_game ? std::string(root.board().name) : other;
+        say("info string model '" + options_.model + "' plays " + model_info_->game +
+            (same_game ? " on " + model_info_->boards.names() : "") + ", not " + other + ": Player " + options_.player +
+            " plays this " + (same_game ? "board" : "game"));
+      }
+      (player = make_engine_player<G>(model))->new_game(1);
+      session.model = model;
+      if (!model.empty()) say("info string searching with " + model);
+    }
     player->set_limits(limits);
     player->on_progress([this, &root](const BasicMoveReport<G>& r) { say(info_line<G>(r, root)); });
     best = player->choose_move(session.game);

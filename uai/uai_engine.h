@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include <variant>
 
 #include "game/game.h"
+#include "players/net_shelf.h"
 #include "players/player.h"
 #include "schataxx/game.h"
 
@@ -46,6 +48,9 @@ class UaiEngine {
   // Sets an option now (from the command line, before any input). Throws what the option's
   // checks throw: an unknown option, a bad value, a model file that cannot be loaded.
   void set_option(const std::string& name, const std::string& value);
+  // The nets that play while the Model option is unset: for each position, the first that plays
+  // its game and board (the shipped nets; NetShelf).
+  void use_nets(NetShelf nets);
 
  private:
   struct Options {
@@ -65,6 +70,7 @@ class UaiEngine {
     using GameType = G;
     typename G::Game game;
     std::unique_ptr<BasicPlayer<G>> player;
+    std::string model;  // the play file the player searches with; "": the Player option's spec
   };
   struct Command {
     std::string line;
@@ -82,11 +88,13 @@ class UaiEngine {
   void new_game();  // the variant's start
   template <typename G>
   void set_game(typename G::Game game);  // keeps the player of the same game, told of a new game
+  // A model's player, or the Player option's for "".
   template <typename G>
-  std::unique_ptr<BasicPlayer<G>> make_engine_player() const;
-  // The model's player where the model plays G, else the Player option's.
-  template <typename G>
-  std::unique_ptr<BasicPlayer<G>> make_session_player();
+  std::unique_ptr<BasicPlayer<G>> make_engine_player(const std::string& model) const;
+  // The play file that plays pos: the Model option's where it plays it, else (with the option
+  // unset) the first of nets_ that does; "" for none: the Player option's spec plays.
+  template <typename P>
+  std::string model_for(const P& pos) const;
   void stop_searches();  // every search asked for so far ends at once
 
   std::ostream& out_;
@@ -95,6 +103,8 @@ class UaiEngine {
 
   // Touched only by the engine thread (and by set_option while it is idle).
   Options options_;
+  std::optional<ModelInfo> model_info_;  // the Model option's
+  NetShelf nets_;
   std::variant<Session<AtaxxGame>, Session<SchataxxGame>> session_;
 
   std::mutex mutex_;  // guards everything below

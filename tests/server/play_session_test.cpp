@@ -171,9 +171,9 @@ TEST(PlaySession, ClosesAtOnceWhileTheEngineThinks) {
 }
 
 TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
-  const EngineChooser engines("", std::string(ATAXX_SOURCE_DIR) + "/nets");
+  const NetShelf nets("", std::string(ATAXX_SOURCE_DIR) + "/nets");
   Inbox inbox;
-  PlaySession session(PlayOptions{&engines}, inbox.sender());
+  PlaySession session(PlayOptions{&nets}, inbox.sender());
   const json start = inbox.next("state");
   EXPECT_EQ(start["engine"], "gen-0397 (ataxx-7x7.net)");
   session.on_message(json{{"type", "go"}, {"visits", 64}}.dump());

@@ -34,13 +34,14 @@ struct Reply {
 class ViewServer : public testing::Test {
  protected:
   void SetUp() override {
-    run_dir_ = testing::TempDir() + "/view-run";
+    // One folder per test: ctest runs them in parallel processes.
+    run_dir_ = testing::TempDir() + "/view-run-" + testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(run_dir_);
     std::filesystem::create_directories(run_dir_ + "/live");
     std::ofstream(run_dir_ + "/config.yaml") << "run:\n  seed: 1\n";
     std::ofstream(run_dir_ + "/metrics.csv") << "generation,step,loss,best\n1,32,2.5,gen-0000\n2,64,2.25,gen-0001\n3,9";
     run_.emplace(run_dir_);
-    server_.emplace("127.0.0.1", 0, view_routes(&*run_, engines_, 1), limits_);
+    server_.emplace("127.0.0.1", 0, view_routes(&*run_, nets_, 1), limits_);
     server_->start(2);
   }
 
@@ -80,7 +81,7 @@ class ViewServer : public testing::Test {
   net::io_context io_;
   std::string run_dir_;
   std::optional<RunView> run_;
-  EngineChooser engines_{"", ""};
+  NetShelf nets_{"", ""};
   WebServerLimits limits_;
   std::optional<WebServer> server_;
 };

@@ -85,17 +85,45 @@ TEST(Uai, PlaysEveryBoardFromItsFenInItsNotation) {
   }
 }
 
-TEST(Uai, ANetworkAskedForABoardItWasNotTrainedOnSaysSo) {
+TEST(Uai, AModelAskedForABoardItWasNotTrainedOnLeavesItToThePlayerOption) {
   const std::string model = testing::TempDir() + "/seven-only.net";
   write_random_play_file(model, {1, 8}, 3);
   UaiSession uai;
   uai.send("setoption name Model value " + model);
   uai.send("position fen " + std::string(board(BoardId::kHexagon).start_fen));
-  const std::string out = uai.go("go nodes 50");
-  EXPECT_NE(out.find("info string error: model random-init was trained on 7x7 and does not play hexagon"),
+  std::string out = uai.go("go depth 2");
+  EXPECT_NE(out.find("info string model '" + model + "' plays ataxx on 7x7, not hexagon: Player alphabeta plays this board"),
             std::string::npos)
       << out;
+  EXPECT_EQ(out.find("error"), std::string::npos) << out;
   EXPECT_TRUE(Position::startpos(board(BoardId::kHexagon)).is_legal(parse_move(UaiSession::bestmove(out), board(BoardId::kHexagon))));
+  uai.send("position startpos");
+  out = uai.go("go nodes 20");
+  EXPECT_NE(out.find("info string searching with " + model), std::string::npos) << "back on its board: " << out;
+}
+
+TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
+  const std::string dir = testing::TempDir() + "/shelf";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  write_random_play_file(dir + "/a-seven.net", {1, 8}, 3);
+  write_random_play_file(dir + "/b-family.net", {1, 8}, 3, BoardSet::parse("7x7,hexagon"));
+  std::ostringstream output;
+  UaiEngine engine(output);
+  engine.use_nets(NetShelf("", dir));
+  for (const std::string fen : {std::string(Position::kStartFen), std::string(board(BoardId::kHexagon).start_fen),
+                                std::string(board(BoardId::k5x5).start_fen)}) {
+    engine.handle("position fen " + fen);
+    engine.handle("go nodes 16");
+  }
+  engine.finish();
+  const std::string out = output.str();
+  const std::size_t seven = out.find("info string searching with " + dir + "/a-seven.net");
+  const std::size_t hexagon = out.find("info string searching with " + dir + "/b-family.net");
+  EXPECT_NE(seven, std::string::npos) << out;
+  EXPECT_NE(hexagon, std::string::npos) << out;
+  EXPECT_LT(seven, hexagon) << "7x7 first, by the first net that plays it";
+  EXPECT_EQ(out.find("error"), std::string::npos) << "5x5, which no net plays, by the Player option: " << out;
 }
 
 TEST(Uai, APositionOverUnderTheModelsRulesIsAnErrorNotACrash) {

@@ -1,16 +1,21 @@
-#include "server/engines.h"
+#include "players/net_shelf.h"
 
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 
-#include "game/board.h"
 #include "nn/inference_server.h"
 
-namespace ataxx::server {
+namespace ataxx {
 
-EngineChooser::EngineChooser(const std::string& model, const std::string& nets_dir) {
+bool net_plays(const ModelInfo& info, const Position& pos) {
+  return info.game == AtaxxGame::kName && info.boards.contains(pos.board());
+}
+
+bool net_plays(const ModelInfo& info, const schataxx::Position&) { return info.game == SchataxxGame::kName; }
+
+NetShelf::NetShelf(const std::string& model, const std::string& nets_dir) {
   if (!model.empty()) nets_.push_back({model, read_model_info(model)});
+  if (nets_dir.empty()) return;
   std::vector<std::string> shipped;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(nets_dir, error))
@@ -24,14 +29,4 @@ EngineChooser::EngineChooser(const std::string& model, const std::string& nets_d
   }
 }
 
-const EngineChooser::Net* EngineChooser::net_for(std::string_view game, std::string_view board) const {
-  for (const Net& net : nets_) {
-    if (net.info.game != game) continue;
-    if (game == kSchataxxName) return &net;
-    const Board* found = find_board(board);
-    if (found && net.info.boards.contains(*found)) return &net;
-  }
-  return nullptr;
-}
-
-}  // namespace ataxx::server
+}  // namespace ataxx
