@@ -81,7 +81,8 @@ json game_json(const std::string& path, int index) {
     for (const auto& [move, count] : sample.visits) visits.push_back({G::move_text(move, sample.position), count});
     searched.push_back(visits);
   }
-  return {{"game", G::kName}, {"games", games.size()}, {"fens", fens}, {"searched", searched}};
+  const std::string variant = G::pgn_variant(games[index].front().position);
+  return {{"game", variant.empty() ? G::kName : variant}, {"games", games.size()}, {"fens", fens}, {"searched", searched}};
 }
 
 }  // namespace

@@ -24,12 +24,12 @@ class RunView {
   nlohmann::json log_tail(int lines) const;
   // The newest self-play game being played (or the last one played), as the self-play processes
   // publish it in live/: {"game", "start_fen", "moves": [...], "model", "age_seconds"}; null
-  // when there is none.
+  // when there is none. A game is "ataxx" or a Schataxx variant's name, as in chunk_game.
   nlohmann::json live_game() const;
   // The newest self-play chunks of games/, at most `count`: [{"name", "games", "samples"}].
   nlohmann::json chunks(int count) const;
   // One game of a chunk as self-play recorded it (the positions of its full searches, each with
-  // its visits): {"game", "fens": [...], "searched": [[move, visits], ...] per position}; the
+  // its visits): {"game", "games", "fens": [...], "searched": [[move, visits], ...] per position}; the
   // chunk is named as chunks() lists it, anything else is refused (std::invalid_argument).
   nlohmann::json chunk_game(std::string_view name, int index) const;
 

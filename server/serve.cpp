@@ -35,8 +35,9 @@ json live_json(const RunView& run) {
   if (live.is_null()) return live;
   const auto moves = live["moves"].get<std::vector<std::string>>();
   const std::string game = live["game"], fen = live["start_fen"];
-  json replay = game == SchataxxGame::kName ? replay_json<SchataxxGame>(schataxx::Position::from_fen(fen), moves)
-                                            : replay_json<AtaxxGame>(Position::from_fen(fen), moves);
+  json replay = game == AtaxxGame::kName
+                    ? replay_json<AtaxxGame>(Position::from_fen(fen), moves)
+                    : replay_json<SchataxxGame>(schataxx::Position::from_fen(fen, schataxx::parse_variant(game)), moves);
   replay["model"] = live["model"];
   replay["age_seconds"] = live["age_seconds"];
   replay["game"] = game;
@@ -50,11 +51,14 @@ json chunk_game_json(const RunView& run, std::string_view name, int index) {
     for (const auto& fen : game["fens"]) positions.push_back(parse(fen.get<std::string>()));
     return positions;
   };
-  json replay = game["game"] == SchataxxGame::kName
-                    ? positions_json<SchataxxGame>(frames([](const std::string& f) { return schataxx::Position::from_fen(f); }),
-                                                   game["searched"])
-                    : positions_json<AtaxxGame>(frames([](const std::string& f) { return Position::from_fen(f); }),
-                                                game["searched"]);
+  json replay;
+  if (game["game"] == AtaxxGame::kName) {
+    replay = positions_json<AtaxxGame>(frames([](const std::string& f) { return Position::from_fen(f); }), game["searched"]);
+  } else {
+    const schataxx::Variant variant = schataxx::parse_variant(game["game"].get<std::string>());
+    replay = positions_json<SchataxxGame>(
+        frames([variant](const std::string& f) { return schataxx::Position::from_fen(f, variant); }), game["searched"]);
+  }
   replay["game"] = game["game"];
   replay["games"] = game["games"];
   return replay;

@@ -99,7 +99,8 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
     std::string moves;
     for (const auto& move : game.moves()) moves += G::move_text(move, game.start()) + ' ';
     try {
-      dir.write_live_game(G::kName, game.start().fen(), server.model_name(), moves);
+      const std::string variant = G::pgn_variant(game.start());  // Schataxx's, which its FEN does not say
+      dir.write_live_game(variant.empty() ? G::kName : variant, game.start().fen(), server.model_name(), moves);
     } catch (const std::exception& e) {
       publish_failed = true;
       log.warn("self-play: cannot publish the live game ({}); self-play goes on", e.what());

@@ -122,6 +122,17 @@ TEST_F(ViewServer, ReplaysTheLiveSelfPlayGame) {
   EXPECT_EQ(get("/api/run/live").status, 503) << "an illegal move is an error, not a crash";
 }
 
+TEST_F(ViewServer, ReplaysALiveSchataxxGameInItsVariant) {
+  const std::string start(schataxx::Position::kStartFen);
+  std::ofstream(run_dir_ + "/live/host-1.txt") << "schataxx\n" << start << "\ngen-0001\nQ@b2 P@b7\n";
+  const json live = json::parse(get("/api/run/live").body);
+  ASSERT_EQ(live["frames"].size(), 3U);
+  EXPECT_EQ(live["frames"][1]["men"]["9"], "Q");
+  // Balanced Schataxx: no queen dropped in the first five plies.
+  std::ofstream(run_dir_ + "/live/host-1.txt") << "schataxx-balanced\n" << start << "\ngen-0001\nQ@b2 P@b7\n";
+  EXPECT_EQ(get("/api/run/live").status, 503);
+}
+
 // Two games of three recorded positions each, as self-play writes them.
 void write_two_games(const std::string& path) {
   std::vector<TrainingSample> samples;

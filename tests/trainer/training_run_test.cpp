@@ -19,7 +19,9 @@
 
 #include "nn/model_file.h"
 #include "schataxx/position.h"
+#include "schataxx/game.h"
 #include "selfplay/training_data.h"
+#include "util/text.h"
 
 namespace fs = std::filesystem;
 
@@ -57,6 +59,17 @@ int wait_exit(pid_t pid) {
   int status = 0;
   waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The lines of each live game file of a run (live/HOST-PID.txt).
+std::vector<std::vector<std::string>> live_games(const std::string& run) {
+  std::vector<std::vector<std::string>> games;
+  for (const auto& entry : fs::directory_iterator(run + "/live")) {
+    std::ifstream in(entry.path());
+    games.emplace_back();
+    for (std::string line; std::getline(in, line);) games.back().push_back(line);
+  }
+  return games;
 }
 
 std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
@@ -265,6 +278,14 @@ TEST(TrainingRun, SlowTinySchataxxRunTrainsGatesAndPlaysItsLadder) {
   for (const auto& row : csv_rows(run + "/matches.csv"))
     if (row[6] == "ladder") baselines.insert(row[2]);
   EXPECT_EQ(baselines, (std::set<std::string>{"greedy", "random"}));
+  // What `serve` shows of its self-play: the throughput, and the game being played in its variant.
+  EXPECT_FALSE(csv_rows(run + "/selfplay.csv").empty());
+  const auto live = live_games(run);
+  ASSERT_EQ(live.size(), 1U);
+  ASSERT_GE(live[0].size(), 4U);
+  EXPECT_EQ(live[0][0], "schataxx-balanced");
+  schataxx::Game game(schataxx::Position::from_fen(live[0][1], schataxx::Variant::kBalanced));
+  for (const auto& move : split_words(live[0][3])) ASSERT_NO_THROW(game.play(move)) << move;
 }
 
 // Before, the minutes were banked only at candidates: a session killed between two lost them
