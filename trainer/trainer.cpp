@@ -42,8 +42,12 @@ struct NetworkOfRun {
   const BoardSet& boards;
 };
 
-// A file's network must have the run's game, shape and boards; `what` names the file in the error.
-void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run) {
+// A file's network must have the run's game, shape and boards (or, for a start, boards among the
+// run's: the network's outputs do not depend on the canvas, so a 7x7 net starts a run of every
+// board); `what` names the file in the error.
+enum class Boards { kSame, kAmongTheRuns };
+void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run,
+                    Boards boards_rule = Boards::kSame) {
   auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
   const auto& [game, shape, boards] = file;
   const auto& [run_game, run_shape, run_boards] = run;
@@ -51,9 +55,16 @@ void check_fits_run(const std::string& what, const NetworkOfRun& file, const Net
     throw ModelFileError(what + " holds a network of " + std::string(game) + "; the run plays " + std::string(run_game));
   if (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels)
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
-  if (game == kAtaxxName && boards.names() != run_boards.names())
+  if (game != kAtaxxName) return;
+  if (boards_rule == Boards::kAmongTheRuns) {
+    for (const Board* board : boards.boards)
+      if (!run_boards.contains(*board))
+        throw ModelFileError(what + " was trained on " + boards.names() + ", which the run's boards (" +
+                             run_boards.names() + ") do not all include");
+  } else if (boards.names() != run_boards.names()) {
     throw ModelFileError(what + " was trained on " + boards.names() + "; the config names " + run_boards.names() +
                          " (a run keeps its boards: start a new run)");
+  }
 }
 
 // The network a run's config asks for.
@@ -143,7 +154,7 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
     ModelInfo info;
     impl_->net = load_play_file(init_from, &info);
     check_fits_run("network.init_from: play file '" + init_from + "'", {info.game, info.shape, info.boards},
-                   network_of_run(config, impl_->boards));
+                   network_of_run(config, impl_->boards), Boards::kAmongTheRuns);
   } else {
     impl_->net = AtaxxNet(shape, network_io(impl_->game, impl_->boards));
   }

@@ -92,6 +92,32 @@ TEST(Trainer, AnInitFromFileOfAnotherShapeOrMissingIsRefusedByName) {
   EXPECT_THROW(Trainer(config, "", ""), ModelFileError);
 }
 
+TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
+  AtaxxNet seven(ModelShape{1, 8});
+  save_play_file(temp("seven.net"), seven, ModelInfo{});  // 7x7
+  RunConfig config;
+  config.network.blocks = 1;
+  config.network.channels = 8;
+  config.boards.names = {"7x7", "hexagon", "4x4"};
+  config.network.init_from = temp("seven.net");
+  Trainer family(config, "", "");
+  family.save_play_file(temp("family.net"), ModelInfo{});
+  EXPECT_TRUE(same_weights(load_play_file(temp("family.net")), seven));
+
+  ModelInfo hexagon_info;
+  hexagon_info.boards = BoardSet::parse("hexagon");
+  save_play_file(temp("hexagon.net"), seven, hexagon_info);
+  config.boards.names = {"7x7"};
+  config.network.init_from = temp("hexagon.net");
+  try {
+    Trainer(config, "", "");
+    FAIL() << "a hexagon net started a 7x7 run";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("was trained on hexagon, which the run's boards (7x7) do not all include"),
+              std::string::npos) << e.what();
+  }
+}
+
 // A few positions of a short game, each with all its visits on its first move: a buffer small
 // enough for a net to learn by heart.
 ReplayBuffer memorisable_buffer(const RunConfig::Training& t, const std::string& dir) {
