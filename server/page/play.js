@@ -34,6 +34,8 @@ function waysOf(filter) {
 function marks() {
   const result = state.last ? moveMarks(state.last.ways, state.last.turned) : {};
   const add = (cell, mark) => (result[cell] ??= []).push(mark);
+  // Schataxx: the empty squares each side's area counts.
+  (state.counts.territory ?? []).forEach((cells, side) => cells.forEach(cell => add(cell, `territory-${side}`)));
   if (typeof selected === 'number') {
     add(selected, 'selected');
     for (const way of waysOf(w => w.from === selected)) add(way.to, way.kind === 'jump' ? 'jump' : way.kind === 'clone' ? 'clone' : 'target');
@@ -55,6 +57,12 @@ function render() {
   drawBoard($('board-svg'), state.board, { men: state.men, marks: marks(), heat: heat(), onCell: clickCell, labels: true });
   renderStocks();
   const [first, second] = state.colours;
+  // The choices follow the game the server plays (a FEN set up may change it).
+  $('game').value = state.game;
+  $('board-choice').hidden = state.game !== 'ataxx';
+  $('variant-choice').hidden = state.game === 'ataxx';
+  if (state.game === 'ataxx') $('board').value = state.board.name;
+  else $('variant').value = state.counts.variant;
   $('first-name').textContent = first;
   $('second-name').textContent = second;
   const counts = state.counts.pieces ? `pieces ${state.counts.pieces.join(' – ')}` : `area ${state.counts.area.join(' – ')}`;
@@ -181,8 +189,6 @@ function onThink(report) {
 
 function newGame() {
   const game = $('game').value;
-  $('board-choice').hidden = game !== 'ataxx';
-  $('variant-choice').hidden = game !== 'schataxx';
   think = null;
   show('');
   send(game === 'ataxx' ? { type: 'new', game, board: $('board').value } : { type: 'new', game, variant: $('variant').value });
