@@ -91,36 +91,43 @@ void PlaySession::handle(const std::string& type, const json& message) {
   }
   std::visit(
       [&](auto& table) {
-        using G = typename std::decay_t<decltype(table)>::GameType;
-        if (type == "move") {
-          if (thinking_) throw std::invalid_argument("the engine is thinking: stop it first");
-          if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
-          const std::string text = get_string(message, "move", "");
-          const auto& pos = table.game.position();
-          const auto move = parse_move_of(text, pos);
-          typename G::MoveList moves;
-          pos.generate_moves(moves);
-          if (std::find(moves.begin(), moves.end(), move) == moves.end())
-            throw std::invalid_argument("'" + text + "' is not a legal move here");
-          play(table, move);
-        } else if (type == "undo") {
-          const int plies = get_int(message, "plies", 1, 1, 100'000);
-          if (table.game.moves().empty()) throw std::invalid_argument("no move to take back");
-          abandon_search();
-          const std::size_t keep = table.game.moves().size() - std::min<std::size_t>(plies, table.game.moves().size());
-          typename G::Game game(table.game.start(), table.game.rules());
-          for (std::size_t i = 0; i < keep; ++i) game.play(table.game.moves()[i]);
-          table.game = std::move(game);
-          table.positions.resize(keep);
-          ++version_;
-        } else if (type == "go") {
+        if (type == "move")
+          play_human(table, get_string(message, "move", ""));
+        else if (type == "undo")
+          undo(table, get_int(message, "plies", 1, 1, 100'000));
+        else if (type == "go")
           go(table, message);
-        } else {
+        else
           throw std::invalid_argument("unknown message type '" + type + "'");
-        }
       },
       table_);
   send_state();
+}
+
+template <typename G>
+void PlaySession::play_human(Table<G>& table, const std::string& text) {
+  if (thinking_) throw std::invalid_argument("the engine is thinking: stop it first");
+  if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
+  const auto& pos = table.game.position();
+  const auto move = parse_move_of(text, pos);
+  typename G::MoveList moves;
+  pos.generate_moves(moves);
+  if (std::find(moves.begin(), moves.end(), move) == moves.end())
+    throw std::invalid_argument("'" + text + "' is not a legal move here");
+  play(table, move);
+}
+
+template <typename G>
+void PlaySession::undo(Table<G>& table, int plies) {
+  const auto& moves = table.game.moves();
+  if (moves.empty()) throw std::invalid_argument("no move to take back");
+  abandon_search();
+  const std::size_t keep = moves.size() - std::min<std::size_t>(plies, moves.size());
+  typename G::Game game(table.game.start(), table.game.rules());
+  for (std::size_t i = 0; i < keep; ++i) game.play(moves[i]);
+  table.game = std::move(game);
+  table.positions.resize(keep);
+  ++version_;
 }
 
 void PlaySession::start_new(const json& message) {

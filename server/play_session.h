@@ -62,6 +62,10 @@ class PlaySession final : public SocketHandler {
   template <typename G>
   void play(Table<G>& table, const typename G::Move& move);
   template <typename G>
+  void play_human(Table<G>& table, const std::string& text);  // a legal move, else an error
+  template <typename G>
+  void undo(Table<G>& table, int plies);
+  template <typename G>
   void go(Table<G>& table, const nlohmann::json& message);
   void send_state();  // under mutex_
   void send_error(const std::string& message);
