@@ -5,11 +5,13 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "nn/inference_server.h"
 #include "server/play_session.h"
 
 namespace ataxx::server {
@@ -171,11 +173,14 @@ TEST(PlaySession, ClosesAtOnceWhileTheEngineThinks) {
 }
 
 TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
-  const NetShelf nets("", std::string(ATAXX_SOURCE_DIR) + "/nets");
+  const std::string dir = testing::TempDir() + "/play-session-nets";
+  std::filesystem::create_directories(dir);
+  write_random_play_file(dir + "/seven.net", {1, 8}, 5);  // 7x7 only
+  const NetShelf nets("", dir);
   Inbox inbox;
   PlaySession session(PlayOptions{&nets}, inbox.sender());
   const json start = inbox.next("state");
-  EXPECT_EQ(start["engine"], "gen-0397 (ataxx-7x7.net)");
+  EXPECT_EQ(start["engine"], "random-init (seven.net)");
   session.on_message(json{{"type", "go"}, {"visits", 64}}.dump());
   const json think = inbox.final_think();
   inbox.next("state");  // after the engine's move
