@@ -46,7 +46,8 @@ function marks() {
 }
 
 function heat() {
-  if (!$('heat').checked || !think) return null;
+  // The search's policy, on the position it searched only.
+  if (!$('heat').checked || !think || think.ply !== state.history.length || think.gameNumber !== state.game_number) return null;
   const sums = {};
   for (const c of think.candidates) if (c.to !== null) sums[c.to] = (sums[c.to] ?? 0) + c.prior;
   return sums;
@@ -163,7 +164,7 @@ function onState(next) {
 }
 
 function onThink(report) {
-  think = report;
+  think = { ...report, ply: state.history.length, gameNumber: state.game_number };  // its root is the state shown
   const pct = x => `${(100 * x).toFixed(1)}%`;
   $('think-summary').textContent =
     `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps ?? '—'} nodes/s, ` +
@@ -228,6 +229,11 @@ export function startPlay() {
   $('undo').addEventListener('click', undo);
   $('stop').addEventListener('click', () => send({ type: 'stop' }));
   $('pass').addEventListener('click', () => send({ type: 'move', move: '0000' }));
+  $('move-input').addEventListener('keydown', event => {
+    if (event.key !== 'Enter' || !$('move-input').value.trim()) return;
+    send({ type: 'move', move: $('move-input').value.trim() });
+    $('move-input').value = '';
+  });
   $('pause').addEventListener('click', () => { paused = !paused; render(); maybeEngineMove(); });
   for (const side of [0, 1]) $(`player-${side}`).addEventListener('change', () => { selected = null; render(); maybeEngineMove(); });
   $('heat').addEventListener('change', render);

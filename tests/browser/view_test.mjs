@@ -106,6 +106,10 @@ test('an illegal click is refused by the server with a message', async () => {
   assert.match(message, /a7d4|not a legal move|distance/);
   assert.equal(await page.inputValue('[data-testid=fen]'), fen, 'the position did not change');
   await shoot('illegal-move');
+  await page.fill('[data-testid=move-input]', 'g1g4');  // typed: three cells is no move either
+  await page.press('[data-testid=move-input]', 'Enter');
+  await page.waitForFunction(() => /g1g4/.test(document.querySelector('[data-testid=message]').textContent));
+  assert.equal(await page.inputValue('[data-testid=fen]'), fen);
 });
 
 test('a human move on the hexagon is played and answered', async () => {
