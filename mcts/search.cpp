@@ -268,12 +268,12 @@ void BasicSearch<G>::expand(std::uint32_t index, const PendingLeaf& leaf) {
 
 template <typename G>
 void BasicSearch<G>::remember_wdl(std::uint32_t node, const Wdl& value) {
-  const Node& root = nodes_[kRoot];
-  if (node == kRoot) {
+  // The root's children are contiguous from first_child: one unsigned comparison tells them.
+  if (const std::size_t child = node - nodes_[kRoot].first_child; child < child_wdls_.size()) {
+    child_wdls_[child] = value;
+  } else if (node == kRoot) {
     root_wdl_ = value;
-    child_wdls_.assign(root.num_children, std::nullopt);
-  } else if (nodes_[node].parent == kRoot && node - root.first_child < child_wdls_.size()) {
-    child_wdls_[node - root.first_child] = value;
+    child_wdls_.assign(nodes_[kRoot].num_children, std::nullopt);
   }
 }
 
