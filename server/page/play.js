@@ -62,7 +62,10 @@ function render() {
   $('game').value = state.game;
   $('board-choice').hidden = state.game !== 'ataxx';
   $('variant-choice').hidden = state.game === 'ataxx';
-  if (state.game === 'ataxx') $('board').value = state.board.name;
+  if (state.game === 'ataxx') {
+    const preset = [...$('board').options].find(o => o.value === `fen:${state.start_fen}`);
+    $('board').value = preset ? preset.value : state.board.name;
+  }
   else $('variant').value = state.counts.variant;
   $('first-name').textContent = first;
   $('second-name').textContent = second;
@@ -192,7 +195,9 @@ function newGame() {
   const game = $('game').value;
   think = null;
   show('');
-  send(game === 'ataxx' ? { type: 'new', game, board: $('board').value } : { type: 'new', game, variant: $('variant').value });
+  const board = $('board').value;  // a board's name, or a layout with gaps as its FEN
+  if (game !== 'ataxx') send({ type: 'new', game, variant: $('variant').value });
+  else send(board.startsWith('fen:') ? { type: 'new', game, fen: board.slice(4) } : { type: 'new', game, board });
 }
 
 function undo() {

@@ -126,6 +126,16 @@ test('a human move on the hexagon is played and answered', async () => {
   await shoot('play-hexagon');
 });
 
+test('a board with gaps is drawn and played', async () => {
+  await newGame({ game: 'ataxx', board: 'fen:x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1', 'player-0': 'human', 'player-1': 'engine' });
+  assert.equal(await page.$$eval('[data-testid=board-svg] [data-man="#"]', gaps => gaps.length), 0, 'gaps are no men');
+  assert.equal(await page.$$eval('[data-testid=board-svg] .gap', gaps => gaps.length), 5);
+  await page.click(cell('a7'));
+  assert.equal(await page.$(`${cell('c5')}.jump`), null, 'no jump onto a gap');
+  await page.click(cell('b6'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value.split(' ').filter(t => t && !/^\d+\.$/.test(t)).length >= 2);
+});
+
 test('the live search info updates while the engine thinks', async () => {
   await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'engine', 'player-1': 'human', 'budget-kind': 'movetime' });
   await page.fill('[data-testid=budget]', '3000');
