@@ -144,6 +144,7 @@ bool BasicSearch<G>::select_one() {
     if (outcome.is_over()) {
       leaf.state = State::kTerminal;
       leaf.terminal_value = static_cast<std::int8_t>(result_for(pos.side_to_move(), outcome.result));
+      propagate_proof(current);
     }
   }
   if (leaf.state == State::kTerminal) {
@@ -163,12 +164,41 @@ bool BasicSearch<G>::select_one() {
     --pending_count_;
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
+    propagate_proof(current);
     backup(current, 1.0f);
     return true;
   }
   leaf.state = State::kPending;
   add_in_flight(current, 1);
   return true;
+}
+
+template <typename G>
+void BasicSearch<G>::propagate_proof(std::uint32_t node) {
+  if (!params_.solver) return;
+  for (; node != kRoot; node = nodes_[node].parent) {
+    const Node& proven = nodes_[node];
+    Node& parent = nodes_[proven.parent];
+    std::int8_t parent_value = 0;
+    if (proven.terminal_value == -1) {  // the parent's mover wins by playing this move
+      if (proven.parent == kRoot) {
+        root_winning_move_ = proven.move;
+        return;
+      }
+      parent_value = 1;
+    } else if (proven.terminal_value == 1) {  // a losing move: the parent is lost if all its moves are
+      const Node* first = &nodes_[parent.first_child];
+      const bool all_lose = std::all_of(first, first + parent.num_children, [](const Node& child) {
+        return child.state == State::kTerminal && child.terminal_value == 1;
+      });
+      if (!all_lose || proven.parent == kRoot) return;
+      parent_value = -1;
+    } else {
+      return;  // a draw proves nothing here
+    }
+    parent.state = State::kTerminal;
+    parent.terminal_value = parent_value;
+  }
 }
 
 template <typename G>

@@ -33,6 +33,11 @@ struct BasicSearchParams {
   float forced_playouts_k = 0.0f;
   int leaves_per_round = 8;       // leaves one tree sends per evaluator batch
   bool reuse_tree = true;
+  // MCTS-Solver (Winands et al.): a node whose mover has a move to a proven loss for the other
+  // side is a proven win, one all of whose moves lead to proven wins for the other side a proven
+  // loss; proofs rise from terminal leaves (and wins in one) as they are found. The root plays a
+  // proven win whatever its visits.
+  bool solver = false;
   std::size_t max_nodes = 20'000'000;  // the tree's memory bound (32 bytes a node): the search stops there
   typename G::Rules rules;
 };
@@ -138,6 +143,8 @@ class BasicSearch {
   void backup(std::uint32_t leaf, float value);
   void expand(std::uint32_t node, const PendingLeaf& leaf);
   void remember_wdl(std::uint32_t node, const Wdl& value);  // the root's or a root child's
+  // node was just proven (kTerminal, -1 or 1): the proofs that follow for its ancestors.
+  void propagate_proof(std::uint32_t node);
   void add_root_noise();
   void copy_subtree(std::uint32_t source, std::vector<Node>& into) const;
 

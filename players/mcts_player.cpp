@@ -85,6 +85,7 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits) {
   params.fpu_reduction = static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -10.0, 10.0));
   params.leaves_per_round = spec.get_int("batch", params.leaves_per_round, 1, 4096);
   params.reuse_tree = spec.get_int("reuse", 1, 0, 1) == 1;
+  params.solver = spec.get_int("solver", 0, 0, 1) == 1;
   return params;
 }
 

@@ -109,6 +109,31 @@ TEST(Search, TerminalLeavesAreScoredWithoutTheEvaluator) {
   EXPECT_NEAR(result.value, 1.0f, 0.02f);
 }
 
+// x to move on a 4x4 board that x all but fills: o's one piece (a1) is walled in, two cells are
+// left (d3, d4). Whatever x plays, o must pass and x fills the board: a win in three plies. The
+// proof takes both rules: x's last move wins (a proven win), so o's node, whose every move (the
+// pass) leads there, is a proven loss, so x's move to it wins.
+TEST(Search, TheSolverProvesAWinInThreePliesAndTheRootPlaysIt) {
+  const Position pos = Position::from_fen("xxx1/xxx1/xxxx/oxxx x 0 1");
+  for (const bool solver : {false, true}) {
+    SearchParams params = with_visits(300);
+    params.solver = solver;
+    ScriptedEvaluator evaluator;  // every position a draw: only the proofs say otherwise
+    Search search(params, 1);
+    search.set_root(pos);
+    const SearchResult result = run_search(search, evaluator);
+    ASSERT_EQ(result.winning_move.has_value(), solver);
+    if (!solver) continue;
+    Position after = pos;
+    after.make_move(*result.winning_move);
+    EXPECT_EQ(result.best_move(), *result.winning_move);
+    MoveList replies;
+    after.generate_moves(replies);
+    ASSERT_EQ(replies.size(), 1U);
+    EXPECT_TRUE(replies[0].is_pass()) << "o is walled in";
+  }
+}
+
 TEST(Search, DirichletNoiseChangesTheSearchAndIsSeeded) {
   UniformEvaluator evaluator;
   auto visits_with = [&](float weight, std::uint64_t seed) {
