@@ -146,12 +146,20 @@ json RunView::chunks(int count) const {
   std::partial_sort(found.begin(), found.begin() + static_cast<std::ptrdiff_t>(keep), found.end(),
                     [](const auto& a, const auto& b) { return a.first > b.first; });
   json list = json::array();
+  std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < keep; ++i) {
-    try {
-      const ChunkCounts counts = chunk_counts(found[i].second.string());
-      list.push_back({{"name", found[i].second.filename().string()}, {"games", counts.games}, {"samples", counts.samples}});
-    } catch (const std::exception&) {  // damaged or cut short: not offered
+    const std::string name = found[i].second.filename().string();
+    auto cached = chunk_counts_.find(name);
+    if (cached == chunk_counts_.end()) {
+      json entry = nullptr;  // damaged or cut short: not offered
+      try {
+        const ChunkCounts counts = chunk_counts(found[i].second.string());
+        entry = {{"name", name}, {"games", counts.games}, {"samples", counts.samples}};
+      } catch (const std::exception&) {
+      }
+      cached = chunk_counts_.emplace(name, entry).first;
     }
+    if (!cached->second.is_null()) list.push_back(cached->second);
   }
   return list;
 }

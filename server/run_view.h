@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -35,6 +37,9 @@ class RunView {
 
  private:
   std::string root_;
+  // A chunk never changes once written (it is renamed into place whole): its counts are read once.
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, nlohmann::json> chunk_counts_;
 };
 
 }  // namespace ataxx::server
