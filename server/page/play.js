@@ -256,7 +256,4 @@ export function startPlay() {
     });
   }
   document.addEventListener('keydown', event => { if (event.key === 'Escape') { selected = null; render(); } });
-  // Messages from the server clear the last error.
-  const clear = () => show('');
-  document.addEventListener('click', event => { if (event.target.closest('#board-svg')) clear(); }, true);
 }
