@@ -182,10 +182,7 @@ json positions_json(const std::vector<typename G::Position>& positions, const js
       const std::string text = (*best)[0];
       frame["move"] = text;
       frame["visits"] = (*best)[1];
-      if constexpr (std::is_same_v<G, AtaxxGame>)
-        frame["ways"] = GameView<G>::ways(parse_move(text, pos.board()), pos);
-      else
-        frame["ways"] = GameView<G>::ways(schataxx::parse_move(text), pos);
+      frame["ways"] = GameView<G>::ways(GameView<G>::parse(text, pos), pos);
     }
     frames.push_back(frame);
   }

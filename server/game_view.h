@@ -29,6 +29,7 @@ struct GameView<AtaxxGame> {
   static json ways(Move move, const Position& pos);
   static json counts(const Position& pos);  // pieces of each side
   static int destination(Move move) { return move.is_pass() ? -1 : move.to; }
+  static Move parse(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
 };
 
 template <>
@@ -42,6 +43,7 @@ struct GameView<SchataxxGame> {
   // unlimited count as -1.
   static json counts(const schataxx::Position& pos);
   static int destination(schataxx::Move move) { return move.is_pass() ? -1 : move.to; }
+  static schataxx::Move parse(std::string_view text, const schataxx::Position&) { return schataxx::parse_move(text); }
 };
 
 // The cells whose men changed colour between two positions (the turned ones).

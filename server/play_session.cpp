@@ -17,8 +17,6 @@ constexpr int kProgressIntervalMs = 200;
 std::string board_name(const Position& pos) { return std::string(pos.board().name); }
 std::string board_name(const schataxx::Position&) { return "8x8"; }
 
-Move parse_move_of(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
-schataxx::Move parse_move_of(std::string_view text, const schataxx::Position&) { return schataxx::parse_move(text); }
 
 int get_int(const json& message, const char* key, int fallback, int min, int max) {
   if (!message.contains(key)) return fallback;
@@ -109,7 +107,7 @@ void PlaySession::play_human(Table<G>& table, const std::string& text) {
   if (thinking_) throw std::invalid_argument("the engine is thinking: stop it first");
   if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
   const auto& pos = table.game.position();
-  const auto move = parse_move_of(text, pos);
+  const auto move = GameView<G>::parse(text, pos);
   typename G::MoveList moves;
   pos.generate_moves(moves);
   if (std::find(moves.begin(), moves.end(), move) == moves.end())
