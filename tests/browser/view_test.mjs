@@ -47,9 +47,11 @@ async function newGame(options) {
   let started = 0;
   const ids = Object.keys(options).sort((a, b) => b.startsWith('player') - a.startsWith('player'));
   for (const id of ids) {
-    const starts = ['game', 'board', 'variant'].includes(id) && await page.inputValue(`[data-testid=${id}]`) !== options[id];
+    // selectOption fires 'change' even for the value already chosen, and the page's change
+    // starts a game: a choice already made is left alone, so that every start is counted.
+    if (await page.inputValue(`[data-testid=${id}]`) === options[id]) continue;
     await page.selectOption(`[data-testid=${id}]`, options[id]);
-    started += starts;
+    started += ['game', 'board', 'variant'].includes(id);
   }
   if (!started) {
     await page.click('[data-testid=new-game]');
