@@ -179,7 +179,7 @@ TEST(SimulatedDevice, AnswersSchataxxPositionsThroughTheSameBatching) {
   pos.generate_moves(moves);
   std::vector<float> priors(moves.size(), -1.0f);
   Wdl value{-1, -1, -1};
-  const BasicEvalRequest<SchataxxGame> request{&pos, {moves.begin(), moves.size()}, priors, &value};
+  const BasicEvalRequest<SchataxxGame> request{&pos, {moves.begin(), static_cast<std::size_t>(moves.size())}, priors, &value};
   evaluator.evaluate({&request, 1});
   EXPECT_FLOAT_EQ(value.draw, 1.0f);
   for (float p : priors) EXPECT_FLOAT_EQ(p, 1.0f / moves.size());

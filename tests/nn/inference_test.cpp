@@ -280,7 +280,7 @@ TEST(InferenceServer, ServesASchataxxNetworkForSchataxxOnly) {
   a.evaluate({&request_a, 1});
   b.evaluate({&request_b, 1});
   float total = 0;
-  for (std::size_t m = 0; m < moves.size(); ++m) {
+  for (int m = 0; m < moves.size(); ++m) {
     EXPECT_NEAR(priors_a[m], priors_b[m], 1e-5f) << schataxx::to_string(moves[m]);
     total += priors_a[m];
   }

@@ -111,7 +111,7 @@ TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
   std::ostringstream output;
   UaiEngine engine(output);
   engine.use_nets(NetShelf("", dir));
-  for (const std::string fen : {std::string(Position::kStartFen), std::string(board(BoardId::kHexagon).start_fen),
+  for (const std::string& fen : {std::string(Position::kStartFen), std::string(board(BoardId::kHexagon).start_fen),
                                 std::string(board(BoardId::k5x5).start_fen)}) {
     engine.handle("position fen " + fen);
     engine.handle("go nodes 16");
