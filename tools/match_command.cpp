@@ -20,6 +20,7 @@ struct MatchOptions {
   int concurrency = 1;
   std::uint64_t seed = 1;
   std::string variant;  // "": Ataxx; else a Schataxx variant
+  std::string board;    // "": 7x7; else the Ataxx board of the family to play on
   std::string openings_path;
   std::string pgn_path;
   std::string sprt;
@@ -105,8 +106,15 @@ void run_schataxx(const MatchOptions& options) {
 
 void run(const MatchOptions& options) {
   if (!options.variant.empty()) return run_schataxx(options);
-  play_match<AtaxxGame>(options, options.openings_path.empty() ? default_openings() : load_openings(options.openings_path),
-                        pgn_writer<AtaxxGame>(options));
+  std::vector<Position> openings;
+  if (options.board.empty()) {  // the file's positions on any boards, else the 7x7 suite
+    openings = options.openings_path.empty() ? default_openings() : load_openings(options.openings_path);
+  } else {
+    const Board* board = find_board(options.board);
+    if (!board) throw std::runtime_error("unknown board '" + options.board + "' (4x4, 5x5, 6x6, 7x7, 8x8 or hexagon)");
+    openings = board_openings(*board, options.openings_path);
+  }
+  play_match<AtaxxGame>(options, std::move(openings), pgn_writer<AtaxxGame>(options));
 }
 
 }  // namespace
@@ -120,9 +128,13 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--games", options->games, "Number of games (each opening is played twice)")
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");
+  auto* board = cmd->add_option("--board", options->board,
+                                "Play on this board of the family (4x4 .. 8x8, hexagon; default 7x7), from its 2-ply "
+                                "suite or --openings (each opening must be on it)");
   cmd->add_option("--variant", options->variant,
                   "Play Schataxx: schataxx, schataxx-balanced or schataxx-unlimited, from its 2-ply suite or --openings "
-                  "(the specs are Schataxx's: random, greedy, alphabeta:depth=D, mcts, nn)");
+                  "(the specs are Schataxx's: random, greedy, alphabeta:depth=D, mcts, nn)")
+      ->excludes(board);
   cmd->add_option("--concurrency", options->concurrency, "Games played at once")->check(CLI::Range(1, 1024));
   cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
   cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");

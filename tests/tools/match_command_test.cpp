@@ -1,6 +1,7 @@
 // `ataxx-zero match` through the real binary, for the games the command line chooses.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -42,6 +43,33 @@ TEST(MatchCommand, WritesSchataxxGamesAsPgnFromAnOpeningsFile) {
   for (std::size_t at = 0; (at = text.find("[FEN \"k6N/8/8/8/8/8/1P6/K6n[", at)) != std::string::npos; ++at) ++games;
   EXPECT_EQ(games, 2) << text;
   EXPECT_NE(text.find("1... "), std::string::npos) << "Black moves first from this opening: " << text;
+}
+
+TEST(MatchCommand, PlaysOnABoardOfTheFamilyFromItsTwoPlySuite) {
+  const std::string pgn = testing::TempDir() + "/hexagon-match.pgn";
+  std::filesystem::remove(pgn);
+  const Ran ran = run("match --board hexagon --p1 greedy --p2 random --games 4 --quiet --pgn " + pgn);
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  std::ifstream in(pgn);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::regex fen_tag(R"re(\[FEN "([^"]+)"\])re");
+  int games = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), fen_tag); it != std::sregex_iterator(); ++it, ++games) {
+    const std::string fen = (*it)[1];
+    EXPECT_EQ(std::count(fen.begin(), fen.end(), '/'), 8) << "a hexagon has 9 rows: " << fen;
+  }
+  EXPECT_EQ(games, 4) << text;
+}
+
+TEST(MatchCommand, RefusesAnUnknownBoardAndOpeningsOfAnotherBoard) {
+  const Ran unknown = run("match --board 9x9 --p1 greedy --p2 random --games 2");
+  EXPECT_NE(unknown.status, 0);
+  EXPECT_NE(unknown.output.find("unknown board '9x9'"), std::string::npos) << unknown.output;
+  const std::string openings = testing::TempDir() + "/7x7-openings.txt";
+  std::ofstream(openings) << "x5o/7/7/7/7/7/o5x x 0 1\n";
+  const Ran other = run("match --board 5x5 --openings " + openings + " --p1 greedy --p2 random --games 2");
+  EXPECT_NE(other.status, 0);
+  EXPECT_NE(other.output.find("where 5x5 openings are expected"), std::string::npos) << other.output;
 }
 
 }  // namespace
