@@ -66,8 +66,10 @@ const pieces = () => page.$$eval('[data-testid=board-svg] [data-man]', men => me
 
 before(async () => {
   // The run's config, written first: its plots grow while the page is open (`train` starts later).
+  // Long enough that the page sees them grow between two polls on a fast machine (tiny.yaml's
+  // generations take about a second each there); the trainer is killed once the test has seen it.
   writeFileSync(join(run, 'config.yaml'),
-    readFileSync(join(source, 'configs/tiny.yaml'), 'utf8').replace('max_generations: 3', 'max_generations: 5'));
+    readFileSync(join(source, 'configs/tiny.yaml'), 'utf8').replace('max_generations: 3', 'max_generations: 60'));
   address = await startServer();
   browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
