@@ -132,11 +132,14 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
   }
   // Below a millisecond the rate says nothing (alpha-beta at a shallow depth).
   const json nps = report.seconds >= 1e-3 ? json(std::llround(static_cast<double>(report.nodes) / report.seconds)) : json(nullptr);
+  // A search without candidates (alpha-beta) has a score, not a value: no value is made up from it.
+  const json value = report.candidates.empty() ? json(nullptr) : json(report.value);
   return {{"depth", report.depth},
           {"nodes", report.nodes},
           {"seconds", report.seconds},
           {"nps", nps},
-          {"value", report.value},
+          {"value", value},
+          {"score_cp", report.score_cp},
           {"wdl", wdl_json(report.network_value)},
           {"pv", pv},
           {"candidates", candidates}};

@@ -2,6 +2,7 @@
 // says which moves are legal; this page draws, sends what the user picks and asks the engine to
 // move for the sides it plays.
 import { drawBoard, glyphOf, moveMarks } from './board.js';
+import { plot } from './chart.js';
 
 const $ = id => document.getElementById(id);
 let socket = null;
@@ -10,6 +11,7 @@ let think = null;
 let selected = null;      // a cell, or {drop: 'Q'}
 let paused = false;
 let goSent = false;
+const winChance = new Map();  // ply -> the first side's expected score (0..1) by the engine's search there
 
 function send(message) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -159,20 +161,43 @@ function maybeEngineMove() {
 function onState(next) {
   // A move or a new game clears the message about the last one refused.
   if (state && (state.game_number !== next.game_number || state.history.length !== next.history.length)) show('');
+  if (state?.game_number !== next.game_number) winChance.clear();
+  for (const ply of winChance.keys()) if (ply > next.history.length) winChance.delete(ply);  // taken back
   state = next;
+  drawWinChance();
   goSent = state.thinking;
   if (!state.thinking) selected = null;
   render();
   setTimeout(maybeEngineMove, 50);
 }
 
+// The game's course as a KataGo or lichess user knows it: the first side's chance by ply, from
+// each search's root value (the side to move's), the newest report of a ply replacing the last.
+function drawWinChance() {
+  const plies = [...winChance.keys()].sort((a, b) => a - b);
+  $('winrate-caption').textContent = `${state.colours[0]}'s chance to win by ply (the engine's searches)`;
+  plot('plot-winrate', {
+    height: 160,
+    legend: { show: false },
+    series: [{ label: 'ply' }, { label: state.colours[0], stroke: '#2c7be5', width: 1.5, points: { show: true, size: 4 } }],
+    scales: { x: { time: false }, y: { range: [0, 100] } },
+    axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100, 200] }, { values: (u, ticks) => ticks.map(t => `${t}%`) }],
+  }, [plies, plies.map(p => 100 * winChance.get(p))]);
+}
+
 function onThink(report) {
   think = { ...report, ply: state.history.length, gameNumber: state.game_number };  // its root is the state shown
   const pct = x => `${(100 * x).toFixed(1)}%`;
+  const hasValue = report.value !== null;  // alpha-beta reports a score instead
+  if (hasValue) {
+    winChance.set(state.history.length, (1 + (state.side === 0 ? report.value : -report.value)) / 2);
+    drawWinChance();
+  }
+  const judged = hasValue ? `value ${report.value.toFixed(3)} (win ${pct((report.value + 1) / 2)})` : `score ${report.score_cp} cp`;
   $('think-summary').textContent =
-    `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps ?? '—'} nodes/s, ` +
-    `depth ${report.depth}, value ${report.value.toFixed(3)} (win ${pct((report.value + 1) / 2)})`;
+    `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;
   $('think-summary').dataset.nodes = report.nodes;
+  $('wdl').hidden = !hasValue;
   const [w, d, l] = report.wdl ?? [(1 + report.value) / 2, 0, (1 - report.value) / 2];
   const bars = $('wdl').children;
   [w, d, l].forEach((x, i) => { bars[i].style.width = pct(x); bars[i].textContent = x > 0.08 ? pct(x) : ''; });

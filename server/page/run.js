@@ -1,10 +1,10 @@
 // The Run view: a training run's tables, plots, live self-play game and log, polled from the
 // server (which only reads the run) every two seconds while the view is open.
 import { drawBoard, moveMarks } from './board.js';
+import { plot } from './chart.js';
 
 const $ = id => document.getElementById(id);
 const POLL_MS = 2000;
-const plots = {};
 let liveFollowsEnd = true;
 
 async function fetchJson(path) {
@@ -22,17 +22,6 @@ function column(table, name) {
 function sortedBy(xs, ...series) {
   const order = xs.map((x, i) => i).filter(i => typeof xs[i] === 'number').sort((a, b) => xs[a] - xs[b]);
   return [order.map(i => xs[i]), ...series.map(s => order.map(i => s[i] ?? null))];
-}
-
-function plot(id, options, data) {
-  const target = $(id);
-  target.dataset.points = data[0].length;
-  if (!plots[id]) {
-    const width = Math.max(320, target.clientWidth || 480);
-    plots[id] = new uPlot({ width, height: 240, scales: { x: { time: false } }, ...options }, data, target);
-  } else {
-    plots[id].setData(data);
-  }
 }
 
 function plotElo(ratings) {

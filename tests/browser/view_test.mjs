@@ -62,6 +62,7 @@ async function newGame(options) {
 
 const cell = name => `[data-testid=board-svg] [data-name="${name}"]`;
 const plies = () => page.$eval('[data-testid=moves]', e => e.value.split(' ').filter(t => !/^\d+\.$/.test(t) && t).length);
+const chartPoints = id => page.$eval(`[data-testid=${id}]`, e => Number(e.dataset.points ?? 0));
 const pieces = () => page.$$eval('[data-testid=board-svg] [data-man]', men => men.length);
 
 before(async () => {
@@ -151,6 +152,7 @@ test('the live search info updates while the engine thinks', async () => {
   assert.ok(await page.$('[data-testid=board-svg] .heat'), 'the policy heat map is drawn');
   await shoot('think');
   await page.waitForFunction(() => document.querySelector('[data-testid=think-summary]').textContent.startsWith('played'));
+  assert.equal(await chartPoints('plot-winrate'), 1, "x's chance to win is drawn at the ply searched");
 });
 
 test('engine against engine plays to the end', async () => {
@@ -170,6 +172,7 @@ test('a Schataxx drop is dragged from the stock', async () => {
   await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value.includes('Q@b2'));
   assert.equal(await page.$eval(`${cell('b2')} [data-man]`, e => e.dataset.man), 'Q');
   await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value.split(' ').filter(t => t && !/^\d+\.$/.test(t)).length >= 2);
+  assert.equal(await chartPoints('plot-winrate'), 1, "a new game's chart holds only its own search (ply 1)");
   await shoot('play-schataxx');
 });
 
@@ -195,15 +198,14 @@ test("a run's plots appear and grow while it trains", async () => {
   const log = openSync(`${run}.train.log`, 'w');
   trainer = spawn(binary, ['train', '--run-dir', run], { stdio: ['ignore', log, log] });
   trainer.on('exit', code => { if (code) console.error(readFileSync(`${run}.train.log`, 'utf8')); });
-  const points = id => page.$eval(`[data-testid=${id}]`, e => Number(e.dataset.points ?? 0));
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=plot-loss]').dataset.points ?? 0) >= 1, null, { timeout: 120_000 })
     .catch(async error => {
       throw new Error(`${error.message}; the page says: ${await page.textContent('[data-testid=run-summary]')}; the run: ${readFileSync(`${run}.train.log`, 'utf8')}`);
     });
-  const first = await points('plot-loss');
+  const first = await chartPoints('plot-loss');
   await page.waitForFunction(n => Number(document.querySelector('[data-testid=plot-loss]').dataset.points) > n, first, { timeout: 120_000 });
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=plot-elo]').dataset.points ?? 0) >= 1, null, { timeout: 120_000 });
-  assert.ok(await points('plot-selfplay') >= 1, 'self-play throughput is plotted');
+  assert.ok(await chartPoints('plot-selfplay') >= 1, 'self-play throughput is plotted');
   assert.ok(await page.$('[data-testid=live-svg] [data-cell]'), 'the live self-play game is drawn');
   assert.ok(await page.$$eval('[data-testid=plot-loss] canvas', c => c.length) >= 1);
   await shoot('run');
