@@ -16,6 +16,7 @@ void add_match_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);
+void add_pack_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_uai_command(CLI::App& app);
 void add_play_command(CLI::App& app);

@@ -1,7 +1,9 @@
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 
 #include "tools/commands.h"
+#include "trainer/run_pack.h"
 #include "trainer/training_run.h"
 
 namespace ataxx::cli {
@@ -61,6 +63,34 @@ void add_selfplay_command(CLI::App& app) {
     install_stop_handlers();
     const std::int64_t games = run_selfplay(options->run_dir, options->games, g_stop);
     std::printf("Self-play wrote %lld games.\n", static_cast<long long>(games));
+  });
+}
+
+void add_pack_command(CLI::App& app) {
+  struct Options {
+    std::string run_dir;
+    std::string into;
+    double max_mib = 0;
+  };
+  auto options = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand(
+      "pack", "Copy what a stopped run needs to resume exactly into a new folder: its window's games, newest checkpoint, best net");
+  cmd->add_option("--run-dir", options->run_dir, "The run, stopped")->required()->check(CLI::ExistingDirectory);
+  cmd->add_option("--into", options->into, "A new folder for the packed run (resume it with train --run-dir)")->required();
+  cmd->add_option("--max-mib", options->max_mib, "At most this size: the window's oldest games stay behind (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->callback([options] {
+    const auto max_bytes = options->max_mib > 0 ? static_cast<std::int64_t>(options->max_mib * 1048576) : INT64_MAX;
+    const PackReport r = pack_run(options->run_dir, options->into, max_bytes);
+    std::printf("Packed %s into %s: %d files, %.1f MiB; the window's %lld samples in %lld chunks; %lld older chunks "
+                "(%lld samples, %lld games) counted only.\n",
+                options->run_dir.c_str(), options->into.c_str(), r.files, r.bytes / 1048576.0,
+                static_cast<long long>(r.window), static_cast<long long>(r.window_chunks),
+                static_cast<long long>(r.counted_only.chunks), static_cast<long long>(r.counted_only.samples),
+                static_cast<long long>(r.counted_only.games));
+    if (r.window_samples_lost > 0)
+      std::printf("Warning: %lld of the window's oldest samples did not fit in %.1f MiB: the resumed run trains without them.\n",
+                  static_cast<long long>(r.window_samples_lost), options->max_mib);
   });
 }
 

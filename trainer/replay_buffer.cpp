@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <type_traits>
 
+#include "util/atomic_file.h"
 #include "util/text.h"
 
 namespace ataxx {
@@ -14,6 +18,25 @@ namespace {
 constexpr auto kClockTick = std::chrono::seconds(2);
 
 }  // namespace
+
+CountedOnly CountedOnly::read(const std::string& games_dir) {
+  const std::string path = games_dir + "/" + kFileName;
+  CountedOnly counted;
+  std::ifstream in(path);
+  if (!in) return counted;
+  std::string chunks, samples, games;
+  in >> chunks >> counted.chunks >> samples >> counted.samples >> games >> counted.games;
+  if (!in || chunks != "chunks" || samples != "samples" || games != "games" || counted.chunks < 0 ||
+      counted.samples < 0 || counted.games < 0)
+    throw std::runtime_error("'" + path + "' is not 'chunks N samples N games N' (a packed run's tally of the chunks it left behind)");
+  return counted;
+}
+
+void CountedOnly::write(const std::string& games_dir) const {
+  write_file_atomically(games_dir + "/" + kFileName,
+                        "chunks " + std::to_string(chunks) + "\nsamples " + std::to_string(samples) + "\ngames " +
+                            std::to_string(games) + "\n");
+}
 
 template <typename G>
 bool BasicReplayBuffer<G>::listing_changed(const std::string& games_dir) {
@@ -39,6 +62,12 @@ template <typename G>
 typename BasicReplayBuffer<G>::Refresh BasicReplayBuffer<G>::refresh(const std::string& games_dir) {
   Refresh report;
   if (!listing_changed(games_dir)) return report;
+  if (seen_.insert(CountedOnly::kFileName).second) {
+    const CountedOnly counted = CountedOnly::read(games_dir);
+    report.samples += counted.samples;
+    report.games += counted.games;
+    chunks_counted_ += counted.chunks;
+  }
   std::vector<std::string> names;
   for (const auto& entry : std::filesystem::directory_iterator(games_dir)) {
     std::string name = entry.path().filename();
@@ -47,7 +76,7 @@ typename BasicReplayBuffer<G>::Refresh BasicReplayBuffer<G>::refresh(const std::
   }
   std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return natural_less(a, b); });
   // Newest first, until the chunks read hold max_window samples; older ones are only counted.
-  std::vector<std::vector<Sample>> read_chunks(names.size());
+  std::vector<Chunk> read_chunks(names.size());
   std::int64_t read_samples = 0;
   for (std::size_t i = names.size(); i-- > 0;) {
     seen_.insert(names[i]);
@@ -60,13 +89,17 @@ typename BasicReplayBuffer<G>::Refresh BasicReplayBuffer<G>::refresh(const std::
         continue;
       }
       if (read_samples < config_.max_window) {
-        read(path, read_chunks[i], report);
-        read_samples += read_chunks[i].size();
-        report.samples += read_chunks[i].size();
+        Chunk& chunk = read_chunks[i];
+        read(path, chunk.samples, report);
+        chunk.name = names[i];
+        chunk.games = counts.games;
+        read_samples += chunk.samples.size();
+        report.samples += chunk.samples.size();
       } else {
         report.samples += counts.samples;
       }
       report.games += counts.games;
+      ++chunks_counted_;
     } catch (const std::exception& e) {  // std::bad_alloc too: one chunk never ends the run
       report.skipped.push_back(e.what());
       ++skipped_;
@@ -74,15 +107,15 @@ typename BasicReplayBuffer<G>::Refresh BasicReplayBuffer<G>::refresh(const std::
   }
   std::reverse(report.skipped.begin(), report.skipped.end());  // oldest first, as they were taken
   std::reverse(report.left_out.begin(), report.left_out.end());
-  for (auto& samples : read_chunks) {
-    if (samples.empty()) continue;
-    held_ += samples.size();
-    chunks_.push_back(std::move(samples));
+  for (Chunk& chunk : read_chunks) {
+    if (chunk.samples.empty()) continue;
+    held_ += chunk.samples.size();
+    chunks_.push_back(std::move(chunk));
   }
   total_ += report.samples;
   games_ += report.games;
-  while (chunks_.size() > 1 && held_ - static_cast<std::int64_t>(chunks_.front().size()) >= config_.max_window) {
-    held_ -= chunks_.front().size();
+  while (chunks_.size() > 1 && held_ - static_cast<std::int64_t>(chunks_.front().samples.size()) >= config_.max_window) {
+    held_ -= chunks_.front().samples.size();
     chunks_.pop_front();
   }
   return report;
@@ -101,12 +134,51 @@ template <typename G>
 const BasicTrainingSample<G>& BasicReplayBuffer<G>::sample(std::mt19937_64& rng) const {
   std::int64_t back = std::uniform_int_distribution<std::int64_t>(0, window() - 1)(rng);
   for (auto chunk = chunks_.rbegin(); chunk != chunks_.rend(); ++chunk) {
-    if (back < static_cast<std::int64_t>(chunk->size())) return (*chunk)[chunk->size() - 1 - back];
-    back -= chunk->size();
+    const auto& samples = chunk->samples;
+    if (back < static_cast<std::int64_t>(samples.size())) return samples[samples.size() - 1 - back];
+    back -= samples.size();
   }
-  return chunks_.front().front();  // unreachable: window() <= held_
+  return chunks_.front().samples.front();  // unreachable: window() <= held_
 }
 
+template <typename G>
+std::vector<std::string> BasicReplayBuffer<G>::window_chunks() const {
+  std::vector<std::string> names;
+  std::int64_t samples = 0;
+  for (auto chunk = chunks_.rbegin(); chunk != chunks_.rend() && samples < window(); ++chunk) {
+    names.push_back(chunk->name);
+    samples += chunk->samples.size();
+  }
+  return names;
+}
+
+template <typename G>
+CountedOnly BasicReplayBuffer<G>::counted_only(const std::vector<std::string>& chunks) const {
+  CountedOnly counted{chunks_counted_, total_, games_};
+  for (const Chunk& chunk : chunks_) {
+    if (std::find(chunks.begin(), chunks.end(), chunk.name) == chunks.end()) continue;
+    --counted.chunks;
+    counted.samples -= chunk.samples.size();
+    counted.games -= chunk.games;
+  }
+  return counted;
+}
+
+BoardSet boards_of(const RunConfig& config) {
+  BoardSet set;
+  set.boards.clear();
+  for (const BoardPlan& plan : board_plans(config)) set.boards.push_back(plan.board);
+  return set;
+}
+
+template <typename G>
+BasicReplayBuffer<G> run_replay_buffer(const RunConfig& config) {
+  if constexpr (std::is_same_v<G, AtaxxGame>) return ReplayBuffer(config.training, GameEncoder<AtaxxGame>(boards_of(config)));
+  else return BasicReplayBuffer<G>(config.training);
+}
+
+template BasicReplayBuffer<AtaxxGame> run_replay_buffer<AtaxxGame>(const RunConfig&);
+template BasicReplayBuffer<SchataxxGame> run_replay_buffer<SchataxxGame>(const RunConfig&);
 template class BasicReplayBuffer<AtaxxGame>;
 template class BasicReplayBuffer<SchataxxGame>;
 

@@ -3,6 +3,8 @@
 // a the window exponent and b = 0.4. Chunks are loaded once and kept in memory; what a refresh
 // costs follows the window, not the run's age: chunks older than max_window samples are
 // counted from their headers and never read, and games/ is listed again only when it changed.
+// A packed run (trainer/run_pack.h) holds only the chunks of its window; games/counted-only.txt
+// then counts the samples and games of those it left behind.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,16 @@
 #include "selfplay/training_data.h"
 
 namespace ataxx {
+
+// Chunks counted into a run's totals whose files are not in its games/ (left out of a pack).
+struct CountedOnly {
+  std::int64_t chunks = 0;
+  std::int64_t samples = 0;
+  std::int64_t games = 0;
+  static constexpr const char* kFileName = "counted-only.txt";
+  static CountedOnly read(const std::string& games_dir);  // zeros when the file is not there
+  void write(const std::string& games_dir) const;
+};
 
 template <typename G>
 class BasicReplayBuffer {
@@ -44,22 +56,39 @@ class BasicReplayBuffer {
   bool empty() const { return total_ == 0; }
   // A sample drawn uniformly from the window.
   const Sample& sample(std::mt19937_64& rng) const;
+  // The names of the newest chunks, newest first, that hold the window: with `counted_only()`
+  // what a resume needs to draw the same samples.
+  std::vector<std::string> window_chunks() const;
+  // The run's totals less the samples and games of `chunks` (names of chunks held).
+  CountedOnly counted_only(const std::vector<std::string>& chunks) const;
 
  private:
+  struct Chunk {
+    std::string name;
+    std::int64_t games = 0;
+    std::vector<Sample> samples;
+  };
   // Reads one chunk into `into`, keeping the samples the run's network plays.
   void read(const std::string& path, std::vector<Sample>& into, Refresh& report);
   bool listing_changed(const std::string& games_dir);
 
   RunConfig::Training config_;
   GameEncoder<G> encoder_;
-  std::deque<std::vector<Sample>> chunks_;  // newest last; old ones dropped past max_window
+  std::deque<Chunk> chunks_;  // newest last; old ones dropped past max_window
   std::unordered_set<std::string> seen_;            // names already taken
   std::filesystem::file_time_type listed_at_{};     // games/'s modification time when last listed
   std::int64_t total_ = 0;                          // samples ever added
   std::int64_t games_ = 0;                          // games ever added
+  std::int64_t chunks_counted_ = 0;                 // chunks whose samples count in total_
   std::int64_t held_ = 0;                           // samples in chunks_
   std::int64_t skipped_ = 0;                        // damaged chunks left out
 };
 using ReplayBuffer = BasicReplayBuffer<AtaxxGame>;
+
+// The boards the run's network learns (Ataxx's; a Schataxx run has its one board).
+BoardSet boards_of(const RunConfig& config);
+// A run's buffer: its training settings, and the boards it trains.
+template <typename G>
+BasicReplayBuffer<G> run_replay_buffer(const RunConfig& config);
 
 }  // namespace ataxx

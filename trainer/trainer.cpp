@@ -107,13 +107,6 @@ StepLosses losses_of(AtaxxNet& net, const TrainingBatch& batch, const torch::Dev
 
 }  // namespace
 
-BoardSet boards_of(const RunConfig& config) {
-  BoardSet set;
-  set.boards.clear();
-  for (const BoardPlan& plan : board_plans(config)) set.boards.push_back(plan.board);
-  return set;
-}
-
 
 std::string_view game_of(const RunConfig& config) { return plays_schataxx(config) ? kSchataxxName : kAtaxxName; }
 

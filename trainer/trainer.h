@@ -18,8 +18,6 @@ struct Losses {
   int steps = 0;
 };
 
-// The boards the run's network learns (Ataxx's; a Schataxx run has its one board).
-BoardSet boards_of(const RunConfig& config);
 // The game the run's network plays, as model files name it: "ataxx" or "schataxx".
 std::string_view game_of(const RunConfig& config);
 

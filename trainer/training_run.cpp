@@ -135,10 +135,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
                         std::int64_t steps_done, const Budget& budget, const std::function<bool()>& stopped,
                         spdlog::logger& log) {
   const auto& t = config.training;
-  BasicReplayBuffer<G> buffer = [&] {
-    if constexpr (std::is_same_v<G, AtaxxGame>) return ReplayBuffer(t, GameEncoder<AtaxxGame>(boards_of(config)));
-    else return BasicReplayBuffer<G>(t);
-  }();
+  BasicReplayBuffer<G> buffer = run_replay_buffer<G>(config);
   std::mt19937_64 rng(config.run.seed * 7919 + generation);
   Losses losses;
   double train_seconds = 0;

@@ -142,5 +142,85 @@ TEST(ReplayBuffer, AResumeReadsOnlyTheChunksOfTheWindowAndCountsTheRest) {
   EXPECT_EQ(buffer.window(), 200);
 }
 
+// A pack's games: the chunks of the window, and the tally of the others.
+void pack_games(const ReplayBuffer& buffer, const std::string& from, const std::string& into) {
+  const std::vector<std::string> chunks = buffer.window_chunks();
+  for (const std::string& name : chunks) std::filesystem::copy_file(from + "/" + name, into + "/" + name);
+  buffer.counted_only(chunks).write(into);
+}
+
+std::vector<float> draws(const ReplayBuffer& buffer, int count) {
+  std::mt19937_64 rng(7);
+  std::vector<float> tags;
+  for (int i = 0; i < count; ++i) tags.push_back(buffer.sample(rng).root_value);
+  return tags;
+}
+
+TEST(ReplayBuffer, TheChunksOfItsWindowAndATallyOfTheRestDrawTheSameSamplesAsTheWholeRun) {
+  const std::string whole = fresh_dir("replay-whole");
+  const std::string packed = fresh_dir("replay-packed");
+  RunConfig::Training config;
+  config.min_window = 100;
+  config.max_window = 10'000;
+  config.window_exponent = 0.75;
+  auto add_chunk = [&](int c) {
+    for (const auto& dir : {whole, packed})
+      write_chunk(dir + "/gen-" + std::to_string(1000 + c) + "-a.zst", 3, samples_tagged(40 + c, c / 100.0f));
+  };
+  ReplayBuffer original(config);
+  for (int c = 0; c < 30; ++c) add_chunk(c);
+  for (const auto& entry : std::filesystem::directory_iterator(packed)) std::filesystem::remove(entry.path());
+  original.refresh(whole);
+  pack_games(original, whole, packed);
+  const auto kept = std::distance(std::filesystem::directory_iterator(packed), {}) - 1;
+  EXPECT_LT(kept, 10) << "the window (" << original.window() << " of " << original.total_samples() << ") is the newest chunks";
+  EXPECT_EQ(CountedOnly::read(packed).chunks, 30 - kept);
+
+  ReplayBuffer resumed(config);
+  resumed.refresh(packed);
+  EXPECT_EQ(resumed.total_samples(), original.total_samples());
+  EXPECT_EQ(resumed.total_games(), original.total_games());
+  EXPECT_EQ(resumed.window(), original.window());
+  EXPECT_EQ(draws(resumed, 2000), draws(original, 2000));
+  // The window grows slower than the games come: it stays inside what both hold.
+  for (int c = 30; c < 60; ++c) add_chunk(c);
+  original.refresh(whole);
+  resumed.refresh(packed);
+  EXPECT_EQ(resumed.total_samples(), original.total_samples());
+  EXPECT_EQ(resumed.window(), original.window());
+  EXPECT_EQ(draws(resumed, 2000), draws(original, 2000));
+}
+
+TEST(ReplayBuffer, APackOfAPackCountsBothTallies) {
+  const std::string first = fresh_dir("replay-pack-1");
+  const std::string second = fresh_dir("replay-pack-2");
+  RunConfig::Training config;
+  config.min_window = 50;
+  config.max_window = 50;
+  for (int c = 0; c < 4; ++c) write_chunk(first + "/gen-000" + std::to_string(c) + "-a.zst", 2, samples_tagged(50, 0));
+  CountedOnly{10, 700, 20}.write(first);  // left behind by an earlier pack
+  ReplayBuffer buffer(config);
+  buffer.refresh(first);
+  EXPECT_EQ(buffer.total_samples(), 900);
+  EXPECT_EQ(buffer.total_games(), 28);
+  pack_games(buffer, first, second);
+  const CountedOnly counted = CountedOnly::read(second);
+  EXPECT_EQ(counted.chunks, 13);
+  EXPECT_EQ(counted.samples, 850);
+  EXPECT_EQ(counted.games, 26);
+}
+
+TEST(ReplayBuffer, ADamagedTallyIsAnErrorNamingIt) {
+  const std::string dir = fresh_dir("replay-bad-tally");
+  std::ofstream(dir + "/" + CountedOnly::kFileName) << "chunks 3 samples -5 games 1\n";
+  ReplayBuffer buffer(RunConfig::Training{});
+  try {
+    buffer.refresh(dir);
+    FAIL() << "a negative count was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(CountedOnly::kFileName), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ataxx

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -21,6 +22,8 @@
 #include "schataxx/position.h"
 #include "schataxx/game.h"
 #include "selfplay/training_data.h"
+#include "trainer/replay_buffer.h"
+#include "config/run_config.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;
@@ -320,6 +323,63 @@ TEST(TrainingRun, SlowASecondTrainerOnARunIsRefused) {
   const std::string said((std::istreambuf_iterator<char>(in)), {});
   EXPECT_NE(said.find("run '" + run + "' is in use: another process holds '" + run + "/train.lock'"), std::string::npos)
       << said;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+std::vector<float> values_drawn(const ReplayBuffer& buffer) {
+  std::mt19937_64 rng(11);
+  std::vector<float> values;
+  for (int i = 0; i < 1000; ++i) values.push_back(buffer.sample(rng).root_value);
+  return values;
+}
+
+// A run packed as it is carried from one GPU machine to the next: only the window's chunks and a
+// tally of the rest, yet the same totals, window and trainer's step, and it trains on from there.
+TEST(TrainingRun, SlowAPackedRunResumesAtTheSameStepWithTheSameWindow) {
+  const std::string run = testing::TempDir() + "/packed-run";
+  const std::string packed = run + "-pack";
+  fs::remove_all(run);
+  fs::remove_all(packed);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"max_generations: 3", "max_generations: 4"}, {"games_per_chunk: 8", "games_per_chunk: 2"}});
+  const pid_t train = start_process({"train", "--config", config, "--run-dir", run}, run + ".out");
+  while (!fs::exists(run + "/models/gen-0002.net")) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string refused = run + ".pack-refused.out";
+  EXPECT_NE(std::system((kBinary + " pack --run-dir " + run + " --into " + packed + " > " + refused + " 2>&1").c_str()), 0);
+  EXPECT_NE(read_all(refused).find("stop its train process before packing it"), std::string::npos) << read_all(refused);
+  EXPECT_FALSE(fs::exists(packed));
+  kill(train, SIGTERM);
+  ASSERT_EQ(wait_exit(train), 0);
+
+  ASSERT_EQ(std::system((kBinary + " pack --run-dir " + run + " --into " + packed + " > " + run + ".pack.out").c_str()), 0);
+  const RunConfig run_config = load_run_config(run + "/config.yaml");
+  ReplayBuffer whole = run_replay_buffer<AtaxxGame>(run_config);
+  ReplayBuffer window = run_replay_buffer<AtaxxGame>(run_config);
+  whole.refresh(run + "/games");
+  window.refresh(packed + "/games");
+  const auto chunks = [](const std::string& dir) {
+    return std::count_if(fs::directory_iterator(dir + "/games"), {}, [](const auto& e) { return e.path().extension() == ".zst"; });
+  };
+  EXPECT_LT(chunks(packed), chunks(run)) << "a window of " << whole.window() << " samples in " << whole.total_samples();
+  EXPECT_EQ(window.total_samples(), whole.total_samples());
+  EXPECT_EQ(window.total_games(), whole.total_games());
+  EXPECT_EQ(window.window(), whole.window());
+  EXPECT_EQ(values_drawn(window), values_drawn(whole));
+  for (const std::string& dropped : {"live", "plots"}) EXPECT_FALSE(fs::exists(packed + "/" + dropped)) << dropped;
+
+  const std::string stopped = "/checkpoints/stopped.ckpt";
+  const bool went_on = fs::exists(run + stopped);
+  std::int64_t step = 0;
+  if (went_on) step = read_checkpoint_info(packed + stopped).step;
+  ASSERT_EQ(wait_exit(start_process({"train", "--run-dir", packed}, packed + ".out")), 0);
+  const std::string log = read_all(packed + "/log.txt");
+  if (went_on) EXPECT_NE(log.find(fmt::format("training: goes on at step {}", step)), std::string::npos) << log;
+  EXPECT_EQ(read_checkpoint_info(packed + "/checkpoints/gen-0004.ckpt").step, 160) << log;
+  EXPECT_EQ(log.find("waiting for"), std::string::npos) << "the packed run's totals allow its steps at once";
 }
 
 // Every gating verdict has its one match row, and the best model is the last one promoted.

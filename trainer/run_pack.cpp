@@ -1,0 +1,105 @@
+#include "trainer/run_pack.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "config/run_config.h"
+#include "trainer/run_directory.h"
+#include "util/file_lock.h"
+
+namespace fs = std::filesystem;
+
+namespace ataxx {
+namespace {
+
+// Paths relative to the run's root.
+struct PackList {
+  std::vector<std::string> files;   // state other than games
+  std::vector<std::string> chunks;  // games/NAME of the window, newest first
+};
+
+// The top-level state (config, CSVs, minutes, log), the best play file, a candidate without a
+// verdict, and the checkpoints a resume starts from.
+std::vector<std::string> state_files(const RunDirectory& dir) {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir.root())) {
+    const std::string name = entry.path().filename();
+    if (entry.is_regular_file() && entry.path() != fs::path(dir.lock_path()) && name.find(".tmp.") == std::string::npos)
+      files.push_back(name);
+  }
+  const auto add_if_there = [&](const std::string& path) {
+    if (fs::exists(path)) files.push_back(fs::relative(path, dir.root()));
+  };
+  add_if_there(dir.root() + "/models/best");
+  add_if_there(dir.model_path(dir.best()));
+  if (const auto newest = dir.newest_model(); newest && !dir.gating_verdict(generation_name(*newest)))
+    add_if_there(dir.model_path(*newest));
+  if (const auto checkpoint = dir.newest_checkpoint()) add_if_there(dir.checkpoint_path(*checkpoint));
+  add_if_there(dir.stopped_checkpoint_path());
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());  // the best may be the newest
+  return files;
+}
+
+std::int64_t size_of(const RunDirectory& dir, const std::string& relative) {
+  return static_cast<std::int64_t>(fs::file_size(dir.root() + "/" + relative));
+}
+
+template <typename G>
+PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::string& into, std::int64_t max_bytes) {
+  BasicReplayBuffer<G> buffer = run_replay_buffer<G>(config);
+  buffer.refresh(dir.games_dir());
+  PackReport report;
+  report.window = buffer.window();
+  PackList list{state_files(dir), {}};
+  for (const std::string& file : list.files) report.bytes += size_of(dir, file);
+  if (report.bytes > max_bytes)
+    throw std::runtime_error(fmt::format("the state of run '{}' takes {:.1f} MiB without any games, more than the {:.1f} MiB "
+                                         "allowed",
+                                         dir.root(), report.bytes / 1048576.0, max_bytes / 1048576.0));
+  std::vector<std::string> window_chunks = buffer.window_chunks();
+  for (const std::string& name : window_chunks) {
+    const std::string chunk = "games/" + name;
+    if (report.bytes + size_of(dir, chunk) > max_bytes) break;  // the oldest of the window stay behind
+    report.bytes += size_of(dir, chunk);
+    list.chunks.push_back(chunk);
+  }
+  window_chunks.resize(list.chunks.size());
+  report.counted_only = buffer.counted_only(window_chunks);
+  report.window_chunks = static_cast<std::int64_t>(list.chunks.size());
+  report.window_samples_lost = std::max<std::int64_t>(0, report.window - (buffer.total_samples() - report.counted_only.samples));
+
+  const std::string partial = into + ".partial";
+  fs::remove_all(partial);
+  for (const auto& files : {list.files, list.chunks}) {
+    for (const std::string& file : files) {
+      fs::create_directories(fs::path(partial + "/" + file).parent_path());
+      fs::copy_file(dir.root() + "/" + file, partial + "/" + file);
+    }
+  }
+  fs::create_directories(partial + "/games");
+  report.counted_only.write(partial + "/games");
+  report.files = static_cast<int>(list.files.size() + list.chunks.size()) + 1;
+  report.bytes += static_cast<std::int64_t>(fs::file_size(partial + "/games/" + CountedOnly::kFileName));
+  fs::rename(partial, into);
+  return report;
+}
+
+}  // namespace
+
+PackReport pack_run(const std::string& run_dir, const std::string& into, std::int64_t max_bytes) {
+  if (!fs::exists(run_dir + "/config.yaml")) throw std::runtime_error("'" + run_dir + "' holds no run (no config.yaml)");
+  if (fs::exists(into)) throw std::runtime_error("'" + into + "' exists: a pack goes into a new folder");
+  const RunDirectory dir(run_dir);
+  const FileLock no_trainer(dir.lock_path(), "run '" + dir.root() + "' (stop its train process before packing it)");
+  dir.repair_gating();  // as a resume would: a promotion a kill left unwritten names the best to pack
+  const RunConfig config = load_run_config(dir.config_path());
+  return plays_schataxx(config) ? pack<SchataxxGame>(config, dir, into, max_bytes)
+                                : pack<AtaxxGame>(config, dir, into, max_bytes);
+}
+
+}  // namespace ataxx
