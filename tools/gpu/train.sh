@@ -1,31 +1,43 @@
 #!/usr/bin/env bash
 # Run on the CUDA machine after build.sh: trains for at most SECONDS (a device call lasts at most
-# 10 minutes), stopping the run with SIGTERM as a user would, then copies what should come back to
-# OUT_DIR: the best play file, the run's config, CSVs and log.
-# The run lives in runs/gpu: a later call on the same (still warm) machine resumes it. A fresh
-# machine has no run: INIT_NET, a play file brought back earlier, starts a new one from its
-# weights (network.init_from). CONFIG (default configs/gpu.yaml) sets the run's budget and its
-# learning-rate drop; raise its run.max_minutes only if the device time to spend it is at hand.
-# Usage: tools/gpu/train.sh OUT_DIR SECONDS [INIT_NET]
+# 10 minutes), stopping the run with SIGTERM as a user would, then packs what a resume needs
+# (`ataxx-zero pack`: newest checkpoint, the replay window, CSVs, log) into OUT_DIR as tar parts
+# that a device call can bring back (run.tar.000, ... of at most 16,000,000 bytes each), beside
+# best.net (the best play file) and log.txt.
+# The run lives in $RUN (default runs/gpu): a later call on the same, still warm, machine resumes it.
+# On a fresh machine FROM starts it: a folder holding the parts an earlier call brought back (the
+# run goes on where it stopped), or a play file (a new run from its weights, network.init_from).
+# CONFIG (default configs/gpu.yaml) sets a new run's budget and its learning-rate drop; raise its
+# run.max_minutes only if the device time to spend it is at hand. PACK_MIB (default 56) caps the
+# pack so that it travels with the tree (64 MiB) beside .deps/.
+# Usage: tools/gpu/train.sh OUT_DIR SECONDS [FROM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-[[ $# -ge 2 ]] || { echo "usage: $0 OUT_DIR SECONDS [INIT_NET]" >&2; exit 2; }
-out="$1" seconds="$2" init="${3:-}"
-source tools/gpu/env.sh
+[[ $# -ge 2 ]] || { echo "usage: $0 OUT_DIR SECONDS [FROM]" >&2; exit 2; }
+out="$1" seconds="$2" from="${3:-}"
+[[ -f tools/gpu/env.sh && -d .deps-root ]] && source tools/gpu/env.sh
 bin="${BIN:-build-gpu/tools/ataxx-zero}"
-run=runs/gpu
+run="${RUN:-runs/gpu}"
 mkdir -p "$out"
 if [[ -f "$run/config.yaml" ]]; then
+  [[ -z "$from" ]] || echo "$0: $run holds a run already: resuming it, not $from"
+  args=(--run-dir "$run")
+elif [[ -d "$from" ]]; then
+  parts=("$from"/run.tar.*)
+  [[ -f "${parts[0]}" ]] || { echo "$0: $from holds no run.tar.* parts" >&2; exit 2; }
+  mkdir -p "$run"
+  cat "${parts[@]}" | tar -x -C "$run"
+  echo "unpacked ${#parts[@]} parts of $from into $run"
   args=(--run-dir "$run")
 else
   config="${CONFIG:-configs/gpu.yaml}"
-  if [[ -n "$init" ]]; then
-    [[ -f "$init" ]] || { echo "$0: INIT_NET '$init' does not exist" >&2; exit 2; }
-    mkdir -p runs
-    sed "s|^network:|network:\n  init_from: $init|" "$config" > runs/gpu-config.yaml
-    [[ $(grep -c init_from runs/gpu-config.yaml) -eq 1 ]] ||
+  if [[ -n "$from" ]]; then
+    [[ -f "$from" ]] || { echo "$0: FROM '$from' is neither a folder of parts nor a play file" >&2; exit 2; }
+    mkdir -p "$(dirname "$run")"
+    sed "s|^network:|network:\n  init_from: $from|" "$config" > "$run-config.yaml"
+    [[ $(grep -c init_from "$run-config.yaml") -eq 1 ]] ||
       { echo "$0: $config needs a network: section without init_from" >&2; exit 2; }
-    config=runs/gpu-config.yaml
+    config="$run-config.yaml"
   fi
   args=(--config "$config" --run-dir "$run")
 fi
@@ -35,5 +47,10 @@ timeout --signal=TERM --kill-after=60 "$seconds" "$bin" train "${args[@]}" || st
 [[ $status -eq 0 || $status -eq 124 ]] || { echo "$0: train exited with $status" >&2; exit "$status"; }
 best="$(cat "$run/models/best")"
 cp "$run/models/$best.net" "$out/best.net"
-cp "$run/config.yaml" "$run"/*.csv "$run/log.txt" "$out/"
-echo "best $best -> $out/best.net"
+cp "$run/log.txt" "$out/"
+pack="$run.pack"
+rm -rf "$pack" "$out"/run.tar.*
+"$bin" pack --run-dir "$run" --into "$pack" --max-mib "${PACK_MIB:-56}"
+tar -c -C "$pack" . | split -b 16000000 -d -a 3 - "$out/run.tar."
+rm -rf "$pack"
+echo "best $best -> $out/best.net; the run -> $(ls "$out"/run.tar.* | wc -l) parts in $out"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# tools/gpu/train.sh on the CPU as two 30-second device calls on two fresh machines: the first
+# trains a new run and brings it back as tar parts, the second unpacks them and trains on from there.
+# Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
+set -euo pipefail
+binary="$1" source_dir="$2" scratch="$3"
+rm -rf "$scratch"
+mkdir -p "$scratch"
+fail() { echo "FAILED: $*" >&2; exit 1; }
+sed 's/max_generations: 3/max_generations: 10000/' "$source_dir/configs/tiny.yaml" > "$scratch/tiny.yaml"
+export BIN="$binary" CONFIG="$scratch/tiny.yaml"
+
+RUN="$scratch/first/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-1" 30
+ls "$scratch/back-1"/run.tar.000 "$scratch/back-1/best.net" "$scratch/back-1/log.txt" > /dev/null
+candidates() { ls "$1/models" | grep -c '^gen-.*\.net$' || true; }
+step_of() { grep -o "candidate gen-[0-9]*: step [0-9]*" "$1/log.txt" | tail -1 | grep -o '[0-9]*$'; }
+first_step="$(step_of "$scratch/first/gpu")"
+[[ -n "$first_step" ]] || fail "the first call trained no candidate in 30 s"
+minutes_before="$(cat "$scratch/first/gpu/elapsed_minutes")"
+
+RUN="$scratch/second/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" | tee "$scratch/second.out"
+grep -q "unpacked 1 parts of $scratch/back-1" "$scratch/second.out" || fail "the second call did not unpack the parts"
+second="$scratch/second/gpu"
+grep -q "run $second: candidate" "$second/log.txt" || fail "no resume in the second run's log"
+[[ "$(step_of "$second")" -gt "$first_step" ]] || fail "the second call trained no further than step $first_step"
+awk -v a="$(cat "$second/elapsed_minutes")" -v b="$minutes_before" 'BEGIN { exit !(a > b) }' ||
+  fail "the run's minutes did not go on from $minutes_before"
+# The first call's log travels with the run, and its games are counted.
+grep -q "run $scratch/first/gpu: candidate" "$second/log.txt" || fail "the first call's log was lost"
+echo "carried: step $first_step -> $(step_of "$second"), $(candidates "$second") play files in the second run"
