@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <stdexcept>
 
@@ -184,6 +185,9 @@ void PlaySession::play(Table<G>& table, const typename G::Move& move) {
 
 template <typename G>
 void PlaySession::go(Table<G>& table, const json& message) {
+  // A go may name the state it was asked in: one that crossed a move or a new game on its way is
+  // for a position the game has left, and is dropped (the page's engine-vs-engine loop sends them).
+  if (get_int(message, "version", version_, 0, INT_MAX) != version_) return;
   if (thinking_) throw std::invalid_argument("the engine is already thinking");
   if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
   MoveLimits limits;
@@ -276,6 +280,7 @@ void PlaySession::send_state() {
                             {"counts", View::counts(pos)},
                             {"engine", table.engine_name},
                             {"game_number", games_started_},
+                            {"version", version_},
                             {"thinking", thinking_}};
         send_(state.dump());
       },

@@ -5,9 +5,11 @@
 //        {"type":"new","game":"schataxx","variant":"schataxx-balanced"}
 //        {"type":"move","move":"b6"}                        a legal move in the game's notation
 //        {"type":"undo","plies":2}                          takes back moves (1 when not given)
-//        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move
+//        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move;
+//                               with "version" (a state's), dropped unless the game is still in that state
 //        {"type":"stop"}                                    the search answers now
-//   out  {"type":"state",...}   after every change: board, men, legal moves, last move, outcome
+//   out  {"type":"state",...}   after every change: board, men, legal moves, last move, outcome, and
+//                               "version", bumped by each change
 //        {"type":"think",...}   while the engine searches ("final": true with its move)
 //        {"type":"error","message":...}  for input refused; nothing changed
 #pragma once

@@ -10,7 +10,7 @@ let state = null;
 let think = null;
 let selected = null;      // a cell, or {drop: 'Q'}
 let paused = false;
-let goSent = false;
+let goSentIn = null;  // the version of the state the last go was sent in: one go per state
 const winChance = new Map();  // ply -> the first side's expected score (0..1) by the engine's search there
 
 function send(message) {
@@ -152,10 +152,11 @@ function clickCell(cell) {
   render();
 }
 
+// The go names its state: the server drops one that a move or a new game overtook on its way.
 function maybeEngineMove() {
-  if (!state || state.outcome || state.thinking || paused || goSent || !isEngine(state.side)) return;
-  goSent = true;
-  send({ type: 'go', ...budget() });
+  if (!state || state.outcome || state.thinking || paused || goSentIn === state.version || !isEngine(state.side)) return;
+  goSentIn = state.version;
+  send({ type: 'go', version: state.version, ...budget() });
 }
 
 function onState(next) {
@@ -165,7 +166,6 @@ function onState(next) {
   for (const ply of winChance.keys()) if (ply > next.history.length) winChance.delete(ply);  // taken back
   state = next;
   drawWinChance();
-  goSent = state.thinking;
   if (!state.thinking) selected = null;
   render();
   setTimeout(maybeEngineMove, 50);
@@ -238,7 +238,11 @@ function undo() {
 export function startPlay() {
   const connect = () => {
     socket = new WebSocket(`ws://${location.host}/api/play`);
-    socket.onopen = () => { $('connection').textContent = 'connected'; $('connection').dataset.state = 'open'; };
+    socket.onopen = () => {
+      goSentIn = null;  // a new session counts its versions afresh
+      $('connection').textContent = 'connected';
+      $('connection').dataset.state = 'open';
+    };
     socket.onclose = () => {
       $('connection').textContent = 'disconnected: reconnecting…';
       $('connection').dataset.state = 'closed';
@@ -248,7 +252,7 @@ export function startPlay() {
       const message = JSON.parse(event.data);
       if (message.type === 'state') onState(message);
       else if (message.type === 'think') onThink(message);
-      else if (message.type === 'error') { show(message.message, true); goSent = false; render(); }
+      else if (message.type === 'error') { show(message.message, true); goSentIn = null; render(); }
     };
   };
   connect();

@@ -155,12 +155,33 @@ test('the live search info updates while the engine thinks', async () => {
   assert.equal(await chartPoints('plot-winrate'), 1, "x's chance to win is drawn at the ply searched");
 });
 
-test('engine against engine plays to the end', async () => {
+test('engine against engine plays to the end, also after a go crossed a new game', async () => {
   await page.selectOption('[data-testid=budget-kind]', 'visits');
   await page.fill('[data-testid=budget]', '16');
-  await newGame({ game: 'ataxx', board: '4x4', 'player-0': 'engine', 'player-1': 'engine' });
+  await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'human', 'player-1': 'human' });
+  await page.fill('[data-testid=move-input]', 'b6');
+  await page.press('[data-testid=move-input]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('o to move'));
+  // o becomes the engine (its go leaves at once), and before the answer comes a 4x4 game starts
+  // with both sides engines: a go sent in the 7x7 game's last state reaches the new game. It once
+  // searched there beside the page's own go, every move twice, and drew "the game is over" at the
+  // end (10 of 15 tries); each go names the state it was sent in now.
+  await page.evaluate(async () => {
+    const choose = (id, value) => {
+      const select = document.querySelector(`[data-testid=${id}]`);
+      select.value = value;
+      select.dispatchEvent(new Event('change'));
+    };
+    choose('player-1', 'engine');
+    await new Promise(resolve => setTimeout(resolve, 30));
+    choose('player-0', 'engine');
+    choose('board', '4x4');
+  });
+  await page.waitForSelector('[data-testid=board-svg][data-board="4x4"]');
   await page.waitForSelector('[data-testid=status][data-over=true]', { timeout: 60_000 });
   assert.match(await page.textContent('[data-testid=status]'), /Game over: (x wins|o wins|draw)/);
+  await page.waitForTimeout(500);  // for a go still on its way
+  assert.equal(await page.textContent('[data-testid=message]'), '', 'no error after the last move');
   await shoot('engine-vs-engine');
 });
 

@@ -153,6 +153,25 @@ TEST_F(Table, TheEngineReportsAndPlaysTheSideToMove) {
   EXPECT_EQ(state["side"], 1);
 }
 
+// The page's engine-vs-engine loop: a go sent from a state that a move or a new game has left
+// (it crossed that change on the wire) must not search the new position a second time.
+TEST_F(Table, AGoForAStateTheGameHasLeftIsDropped) {
+  const auto go_in = [&](const json& state) {
+    session.on_message(json{{"type", "go"}, {"visits", 16}, {"version", state["version"]}}.dump());
+    return inbox.next("state", 5s);  // with "thinking" true when it searches
+  };
+  const json moved = answer({{"type", "move"}, {"move", "b6"}});
+  EXPECT_GT(moved["version"].get<int>(), start["version"].get<int>());
+  const json after_stale = go_in(start);
+  EXPECT_FALSE(after_stale["thinking"]);
+  session.on_message(json{{"type", "new"}, {"board", "4x4"}}.dump());
+  const json fresh = inbox.next("state", 5s);
+  EXPECT_FALSE(go_in(moved)["thinking"]) << "a go from before the new game";
+  EXPECT_EQ(inbox.count(), 0U) << "no search, no error";
+  EXPECT_TRUE(go_in(fresh)["thinking"]) << "a go for the state the game is in";
+  EXPECT_TRUE(inbox.final_think()["final"]);
+}
+
 TEST_F(Table, AMoveWhileTheEngineThinksIsRefusedAndStopAnswersAtOnce) {
   session.on_message(json{{"type", "go"}, {"movetime", 60'000}}.dump());
   EXPECT_EQ(error_for(R"({"type":"move","move":"b6"})"), "the engine is thinking: stop it first");
