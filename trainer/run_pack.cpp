@@ -45,6 +45,8 @@ std::vector<std::string> state_files(const RunDirectory& dir) {
   return files;
 }
 
+constexpr std::int64_t kTallyMaxBytes = 96;  // games/counted-only.txt: three counts of at most 19 digits
+
 std::int64_t size_of(const RunDirectory& dir, const std::string& relative) {
   return static_cast<std::int64_t>(fs::file_size(dir.root() + "/" + relative));
 }
@@ -57,6 +59,7 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   report.window = buffer.window();
   PackList list{state_files(dir), {}};
   for (const std::string& file : list.files) report.bytes += size_of(dir, file);
+  max_bytes -= kTallyMaxBytes;
   if (report.bytes > max_bytes)
     throw std::runtime_error(fmt::format("the state of run '{}' takes {:.1f} MiB without any games, more than the {:.1f} MiB "
                                          "allowed",
@@ -91,7 +94,10 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
 
 }  // namespace
 
-PackReport pack_run(const std::string& run_dir, const std::string& into, std::int64_t max_bytes) {
+PackReport pack_run(const std::string& run_dir, const std::string& into_given, std::int64_t max_bytes) {
+  fs::path normal = fs::path(into_given).lexically_normal();
+  if (!normal.has_filename()) normal = normal.parent_path();  // "pack/": the folder, not one inside it
+  const std::string into = normal.string();
   if (!fs::exists(run_dir + "/config.yaml")) throw std::runtime_error("'" + run_dir + "' holds no run (no config.yaml)");
   if (fs::exists(into)) throw std::runtime_error("'" + into + "' exists: a pack goes into a new folder");
   const RunDirectory dir(run_dir);
