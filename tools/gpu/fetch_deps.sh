@@ -11,3 +11,11 @@ apt-get download \
   libeigen3-dev libcli11-dev libzstd-dev libzstd1 zlib1g-dev zlib1g \
   libgtest-dev libgmock-dev
 ls -1 *.deb
+# The public engines to measure against (../shared/engines, beside the checkout; they need only libc):
+# the GPU engine plays them there, e.g. `--p2 uai:cmd=.deps/engines/zataxx,movetime=100`.
+# For measurement only: never part of the build or the tests.
+if [[ -d ../../shared/engines ]]; then
+  mkdir -p engines
+  cp ../../shared/engines/{zataxx,autaxx,tiktaxx} engines/
+  ls -1 engines/*
+fi
