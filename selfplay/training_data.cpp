@@ -297,6 +297,17 @@ std::string read_file(const std::string& path, std::size_t at_most) {
   return bytes;
 }
 
+// What read_outcome reads back.
+template <typename G>
+void put_outcome(std::string& raw, const BasicTrainingSample<G>& s, std::uint16_t model) {
+  put(raw, s.root_value);
+  put(raw, s.result);
+  put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
+  put(raw, model);
+  put(raw, s.final_x);
+  put(raw, s.final_o);
+}
+
 void put_sample(std::string& raw, const TrainingSample& s, std::uint16_t model) {
   const Position& p = s.position;
   if (s.visits.size() > static_cast<std::size_t>(kMaxMoves))
@@ -309,12 +320,7 @@ void put_sample(std::string& raw, const TrainingSample& s, std::uint16_t model) 
   put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.halfmove_clock(), 65535)));
   put<std::uint16_t>(raw, static_cast<std::uint16_t>(std::min(p.fullmove_number(), 65535)));
   put<std::uint8_t>(raw, static_cast<std::uint8_t>(p.board().id));
-  put(raw, s.root_value);
-  put(raw, s.result);
-  put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
-  put(raw, model);
-  put(raw, s.final_x);
-  put(raw, s.final_o);
+  put_outcome(raw, s, model);
   put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
   for (const auto& [move, count] : s.visits) {
     put(raw, move.from);
@@ -329,12 +335,7 @@ void put_sample(std::string& raw, const BasicTrainingSample<SchataxxGame>& s, st
   put<std::uint8_t>(raw, static_cast<std::uint8_t>(fen.size()));
   raw += fen;
   put<std::uint8_t>(raw, static_cast<std::uint8_t>(s.position.variant()));
-  put(raw, s.root_value);
-  put(raw, s.result);
-  put<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
-  put(raw, model);
-  put(raw, s.final_x);
-  put(raw, s.final_o);
+  put_outcome(raw, s, model);
   put<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
   for (const auto& [move, count] : s.visits) {
     put(raw, move.from);
