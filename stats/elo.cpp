@@ -17,6 +17,29 @@ double per_game_variance(const MatchScore& s) {
   return (s.wins * std::pow(1.0 - mean, 2) + s.draws * std::pow(0.5 - mean, 2) + s.losses * std::pow(mean, 2)) / n;
 }
 
+// The log-likelihood of counts[i] outcomes worth points[i] under the maximum-likelihood trinomial
+// whose mean score is s (fishtest's MLE: p_i = f_i / (1 + x (a_i - s)), x solving
+// sum f_i (a_i - s) / (1 + x (a_i - s)) = 0, which falls monotonically over the x that keep every
+// p_i positive), less the same sum for the empirical frequencies f_i: only differences matter.
+double constrained_log_likelihood(const double (&counts)[3], double s) {
+  constexpr double kPoints[3] = {1.0, 0.5, 0.0};
+  const double n = counts[0] + counts[1] + counts[2];
+  auto slope = [&](double x) {
+    double sum = 0;
+    for (int i = 0; i < 3; ++i) sum += counts[i] / n * (kPoints[i] - s) / (1 + x * (kPoints[i] - s));
+    return sum;
+  };
+  double low = -1 / (1 - s), high = 1 / s;
+  for (int i = 0; i < 200; ++i) {
+    const double middle = (low + high) / 2;
+    (slope(middle) > 0 ? low : high) = middle;
+  }
+  const double x = (low + high) / 2;
+  double sum = 0;
+  for (int i = 0; i < 3; ++i) sum -= counts[i] * std::log1p(x * (kPoints[i] - s));
+  return sum;
+}
+
 }  // namespace
 
 double elo_from_score(double score) {
@@ -43,18 +66,14 @@ EloEstimate estimate_elo(const MatchScore& score) {
 
 double sprt_llr(const MatchScore& score, double elo0, double elo1) {
   if (score.games() == 0) return 0.0;
-  // As fishtest does: a floor under each count keeps the variance positive when every game so
-  // far ended alike (all wins, say), where the test should decide rather than stall.
+  // As fishtest does: an outcome not seen yet counts 0.001 games, so that the MLE's support spans
+  // both scores. The normal approximation used before (variance from the counts) took one won
+  // game for proof of any elo1 (LLR 11 after 1-0-0 at 0,20): gating promoted on its first game.
   constexpr double kFloor = 1e-3;
-  const double wins = std::max<double>(score.wins, kFloor);
-  const double draws = std::max<double>(score.draws, kFloor);
-  const double losses = std::max<double>(score.losses, kFloor);
-  const double n = wins + draws + losses;
-  const double mean = (wins + 0.5 * draws) / n;
-  const double variance = (wins * std::pow(1 - mean, 2) + draws * std::pow(0.5 - mean, 2) + losses * mean * mean) / n;
-  const double s0 = score_from_elo(elo0);
-  const double s1 = score_from_elo(elo1);
-  return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance);
+  const double counts[3] = {std::max<double>(score.wins, kFloor), std::max<double>(score.draws, kFloor),
+                            std::max<double>(score.losses, kFloor)};
+  return constrained_log_likelihood(counts, score_from_elo(elo1)) -
+         constrained_log_likelihood(counts, score_from_elo(elo0));
 }
 
 double sprt_lower_bound(const SprtParams& p) { return std::log(p.beta / (1.0 - p.alpha)); }

@@ -1,5 +1,5 @@
 // Match statistics: Elo difference with a 95% interval, and the sequential probability ratio
-// test (the GSPRT approximation fishtest and OpenBench use) on win/draw/loss counts.
+// test on win/draw/loss counts (fishtest's exact log-likelihood ratio of the trinomial).
 #pragma once
 
 #include <string>

@@ -33,18 +33,34 @@ TEST(Elo, AllGamesWonIsAnInfiniteDifference) {
 }
 
 TEST(Sprt, LogLikelihoodRatioMatchesHandComputation) {
-  // 60-40-0: s = 0.6, variance 0.24; s0 = 0.5, s1 = score_from_elo(10) = 0.514387.
+  // Without draws the trinomial is a binomial: LLR = W log(s1 / s0) + L log((1 - s1) / (1 - s0)),
+  // here s0 = 0.5 and s1 = score_from_elo(10) = 0.514387 (the floor of 0.001 draws moves it by less
+  // than 1e-4).
   const double s1 = score_from_elo(10);
-  const double expected = 100 * (s1 - 0.5) * (1.2 - 0.5 - s1) / (2 * 0.24);
-  EXPECT_NEAR(sprt_llr({.wins = 60, .losses = 40, .draws = 0}, 0, 10), expected, 1e-4);  // floor on draws
-  EXPECT_NEAR(expected, 0.5563, 1e-3);
+  const double expected = 60 * std::log(s1 / 0.5) + 40 * std::log((1 - s1) / 0.5);
+  EXPECT_NEAR(sprt_llr({.wins = 60, .losses = 40, .draws = 0}, 0, 10), expected, 1e-4);
+  EXPECT_NEAR(expected, 0.5342, 1e-3);
   EXPECT_EQ(sprt_llr({}, 0, 10), 0.0);
 }
 
-TEST(Sprt, DecidesWhenEveryGameEndedAlike) {
+TEST(Sprt, OneWonGameProvesNothing) {
+  // The normal approximation's variance of a 1-0-0 score is about zero: its LLR was 11 and the
+  // gate promoted a candidate on its first game. One win is worth log(s1 / s0) = 0.056 here.
+  const SprtParams p{.elo0 = 0, .elo1 = 20, .alpha = 0.05, .beta = 0.05};
+  EXPECT_NEAR(sprt_llr({.wins = 1, .losses = 0, .draws = 0}, 0, 20), std::log(score_from_elo(20) / 0.5), 1e-3);
+  EXPECT_EQ(sprt_verdict({.wins = 1, .losses = 0, .draws = 0}, p), SprtVerdict::kContinue);
+  EXPECT_EQ(sprt_verdict({.wins = 0, .losses = 1, .draws = 0}, p), SprtVerdict::kContinue);
+  EXPECT_EQ(sprt_verdict({.wins = 11, .losses = 5, .draws = 0}, p), SprtVerdict::kContinue);
+}
+
+TEST(Sprt, DecidesWhenEveryGameEndedAlikeOnceEnoughHave) {
+  // At 0,10 each won game adds log(s1 / s0) = 0.0284 and each lost one log((1 - s1) / (1 - s0)) =
+  // -0.0292: 104 wins or 101 losses reach the bounds of +-2.944.
   const SprtParams p{.elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05};
-  EXPECT_EQ(sprt_verdict({.wins = 20, .losses = 0, .draws = 0}, p), SprtVerdict::kAcceptH1);
-  EXPECT_EQ(sprt_verdict({.wins = 0, .losses = 20, .draws = 0}, p), SprtVerdict::kAcceptH0);
+  EXPECT_EQ(sprt_verdict({.wins = 100, .losses = 0, .draws = 0}, p), SprtVerdict::kContinue);
+  EXPECT_EQ(sprt_verdict({.wins = 110, .losses = 0, .draws = 0}, p), SprtVerdict::kAcceptH1);
+  EXPECT_EQ(sprt_verdict({.wins = 0, .losses = 95, .draws = 0}, p), SprtVerdict::kContinue);
+  EXPECT_EQ(sprt_verdict({.wins = 0, .losses = 110, .draws = 0}, p), SprtVerdict::kAcceptH0);
   EXPECT_LT(sprt_llr({.wins = 0, .losses = 0, .draws = 20}, 0, 10), 0.0);  // all draws: elo 0 is likelier
 }
 
