@@ -28,6 +28,10 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
                                       "nn:model=nets/ataxx-7x7.net,visits=32"}));
   EXPECT_EQ(shipped("gpu").inference.device, "cuda");
   EXPECT_EQ(shipped("gpu").gating.sprt, "0,20,0.05,0.05");
+  EXPECT_EQ(shipped("gpu-continue").network.channels, 32);
+  EXPECT_EQ(shipped("gpu-continue").gating.games, 0);
+  EXPECT_EQ(shipped("gpu-continue").ladder.baselines,
+            (std::vector<std::string>{"nn:model=nets/ataxx-7x7.net,visits=200"}));
   EXPECT_TRUE(plays_schataxx(shipped("schataxx")));
   EXPECT_EQ(shipped("schataxx").run.max_minutes, 30);
   EXPECT_TRUE(plays_schataxx(shipped("schataxx-gpu")));

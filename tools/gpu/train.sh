@@ -8,7 +8,8 @@
 # On a fresh machine FROM starts it: a folder holding the parts an earlier call brought back (the
 # run goes on where it stopped), or a play file (a new run from its weights, network.init_from).
 # CONFIG (default configs/gpu.yaml) sets a new run's budget and its learning-rate drop; raise its
-# run.max_minutes only if the device time to spend it is at hand. PACK_MIB (default 56) caps the
+# run.max_minutes only if the device time to spend it is at hand. A session's run carries the
+# shipped net on with CONFIG=configs/gpu-continue.yaml and FROM nets/ataxx-7x7.net. PACK_MIB (default 56) caps the
 # pack so that it travels with the tree (64 MiB) beside .deps/.
 # Usage: tools/gpu/train.sh OUT_DIR SECONDS [FROM]
 set -euo pipefail
@@ -35,7 +36,7 @@ else
     [[ -f "$from" ]] || { echo "$0: FROM '$from' is neither a folder of parts nor a play file" >&2; exit 2; }
     mkdir -p "$(dirname "$run")"
     sed "s|^network:|network:\n  init_from: $from|" "$config" > "$run-config.yaml"
-    [[ $(grep -c init_from "$run-config.yaml") -eq 1 ]] ||
+    [[ $(grep -c "^  init_from:" "$run-config.yaml") -eq 1 ]] ||
       { echo "$0: $config needs a network: section without init_from" >&2; exit 2; }
     config="$run-config.yaml"
   fi
