@@ -1,7 +1,8 @@
 // The network's inference forward pass on the CPU, in Eigen, built for the small batches of play
 // (UAI at 1-16 leaves a round), where LibTorch spends most of its time per operator rather than
-// per position: batch norms folded, each convolution one GEMM over the whole batch (im2col),
-// activations as [positions x cells, channels] row-major matrices. Plain C++: no torch here.
+// per position: batch norms folded, a 3x3 convolution to 32 or 64 channels computed directly
+// (a block of cells in registers), any other one GEMM over the whole batch (im2col), activations
+// as [positions x cells, channels] row-major matrices. Plain C++: no torch here.
 // The same outputs as AtaxxNet::forward's policy logits and win/draw/loss (a test compares them).
 #pragma once
 

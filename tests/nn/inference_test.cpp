@@ -209,12 +209,14 @@ TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
 
 // The Eigen forward pass (nn/cpu_network.h) answers as LibTorch does: batch norms with real
 // statistics to fold, every board of a family net, several positions in one batch, whole or
-// split over threads.
-class EigenPath : public testing::TestWithParam<int> {};
+// split over threads, a tower of 16 channels (im2col and a GEMM) or of 32 and 64 (the direct
+// convolution, as the heads' 32 always are).
+class EigenPath : public testing::TestWithParam<std::tuple<int, int>> {};
 
 TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
+  const auto [batch_threads, channels] = GetParam();
   torch::manual_seed(7);
-  AtaxxNet net(ModelShape{2, 16});
+  AtaxxNet net(ModelShape{2, channels});
   {
     torch::NoGradGuard no_grad;
     for (auto& buffer : net->named_buffers()) {
@@ -225,7 +227,7 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
       if (p.key().find("bn") != std::string::npos) p.value().uniform_(0.5, 1.5);
   }
   ModelInfo info;
-  info.shape = {2, 16};
+  info.shape = {2, channels};
   info.boards = BoardSet::parse("7x7,8x8,hexagon");
   info.name = "folded";
   save_play_file(temp("family.net"), net, info);
@@ -233,7 +235,6 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   InferenceOptions eigen, torch_path;
   eigen.cpu_path = CpuPath::kEigen;
   torch_path.cpu_path = CpuPath::kTorch;
-  const int batch_threads = GetParam();
   eigen.batch_threads = batch_threads;
   InferenceServer a(temp("family.net"), eigen), b(temp("family.net"), torch_path);
   const std::vector<Position> positions = {
@@ -257,7 +258,7 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
     EXPECT_NEAR(values_a[i].loss, values_b[i].loss, 1e-5f) << positions[i].fen();
   }
 }
-INSTANTIATE_TEST_SUITE_P(BatchThreads, EigenPath, testing::Values(1, 3));
+INSTANTIATE_TEST_SUITE_P(BatchThreadsAndChannels, EigenPath, testing::Combine(testing::Values(1, 3), testing::Values(16, 32, 64)));
 
 // A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
 // LibTorch's, and an Ataxx server refuses it by name.
