@@ -83,9 +83,9 @@ struct CpuNetwork::Impl {
   // rows [positions x cells] of `in` -> the same rows of `layer` applied with padding, the canvas
   // edge as zeros.
   void convolve(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out) const {
-    const auto outputs = layer.weight.cols();
-    if (layer.kernel == 3 && outputs == 32) return convolve_direct<32, 8>(layer, in, n, s, out);
-    if (layer.kernel == 3 && outputs == 64) return convolve_direct<64, 4>(layer, in, n, s, out);
+    if (has_direct_kernel(layer))
+      return layer.weight.cols() == 32 ? convolve_direct<32, 8>(layer, in, n, s, out)
+                                       : convolve_direct<64, 4>(layer, in, n, s, out);
     if (layer.kernel == 1) {
       out.noalias() = in * layer.weight;
     } else {
@@ -98,6 +98,10 @@ struct CpuNetwork::Impl {
   // A 3x3 convolution to kOut channels read straight from the rows of `in`, kBlock cells at a
   // time with their sums held in registers, each weight row loaded once for the block: no im2col
   // copy and none of the GEMM's packing, which the small products of play spend most time on.
+  static bool has_direct_kernel(const Layer& layer) {
+    return layer.kernel == 3 && (layer.weight.cols() == 32 || layer.weight.cols() == 64);
+  }
+
   template <int kOut, int kBlock>
   void convolve_direct(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out) const {
     constexpr int kLanes = kOut / kLaneWidth;
@@ -233,6 +237,12 @@ CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const Folde
 }
 
 CpuNetwork::~CpuNetwork() = default;
+
+bool CpuNetwork::convolves_directly() const {
+  const Impl& m = *impl_;
+  return Impl::has_direct_kernel(m.input) && Impl::has_direct_kernel(m.policy_conv) &&
+         std::all_of(m.tower.begin(), m.tower.end(), Impl::has_direct_kernel);
+}
 
 void CpuNetwork::forward(const float* inputs, int n, float* policy_logits, float* wdl) const {
   thread_local Scratch scratch;

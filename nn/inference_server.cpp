@@ -83,8 +83,10 @@ struct HostOutputs {
   torch::Tensor wdl;
 };
 
-// Up to this batch the Eigen path is the faster on the CPU, above it LibTorch's (`bench nn`, 4x32,
-// one thread: batch 1 7,471 vs 1,207 evals/s, 8 9,609 vs 7,280, 16 even, 128 6,968 vs 11,341).
+// Up to this batch the Eigen path with im2col is the faster on the CPU, above it LibTorch's (`bench
+// nn`, 4x32 before the direct convolution, one thread: batch 1 7,471 vs 1,207 evals/s, 8 9,609 vs
+// 7,280, 16 even, 128 6,968 vs 11,341). A net whose convolutions are all direct runs on the Eigen
+// path at every batch, in parts of at most kEigenMaxBatch positions (the activations stay in cache).
 constexpr int kEigenMaxBatch = 16;
 
 // The Eigen path's forward pass, the batch split over the team's threads when there is one.
@@ -94,9 +96,10 @@ HostOutputs forward_on_cpu(const CpuNetwork& cpu, const NetworkIo& io, const flo
   float* wdl = out.wdl.data_ptr<float>();
   const int parts = std::min(n, team ? team->size() : 1);
   auto part = [&](int i) {
-    const std::size_t begin = n * i / parts, end = n * (i + 1) / parts;
-    cpu.forward(inputs + begin * io.input_size(), static_cast<int>(end - begin), policy + begin * io.policy_size(),
-                wdl + 3 * begin);
+    const int begin = n * i / parts, end = n * (i + 1) / parts;
+    for (std::size_t first = begin; first < static_cast<std::size_t>(end); first += kEigenMaxBatch)
+      cpu.forward(inputs + first * io.input_size(), std::min<int>(kEigenMaxBatch, end - first),
+                  policy + first * io.policy_size(), wdl + 3 * first);
   };
   if (parts == 1)
     part(0);
@@ -143,7 +146,8 @@ HostOutputs host_outputs(const torch::Tensor& flat, int n, int rows, int policy_
 // in one wait for the device.
 HostOutputs forward(LoadedNet& loaded, const NetworkIo& io, const float* inputs, int n, int thread,
                     WorkerTeam* team = nullptr) {
-  if (loaded.cpu && n <= kEigenMaxBatch) return forward_on_cpu(*loaded.cpu, io, inputs, n, team);
+  if (loaded.cpu && (n <= kEigenMaxBatch || loaded.cpu->convolves_directly()))
+    return forward_on_cpu(*loaded.cpu, io, inputs, n, team);
   if (!loaded.device.is_cuda()) {
     const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, io.input_planes, io.canvas, io.canvas});
     return host_outputs(flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype), n, n, io.policy_size());

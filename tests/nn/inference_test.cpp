@@ -209,8 +209,8 @@ TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
 
 // The Eigen forward pass (nn/cpu_network.h) answers as LibTorch does: batch norms with real
 // statistics to fold, every board of a family net, several positions in one batch, whole or
-// split over threads, a tower of 16 channels (im2col and a GEMM) or of 32 and 64 (the direct
-// convolution, as the heads' 32 always are).
+// split over threads, a tower of 16 channels (im2col and a GEMM, LibTorch above 16 positions) or
+// of 32 and 64 (the direct convolution, as the heads' 32 always are, at any batch).
 class EigenPath : public testing::TestWithParam<std::tuple<int, int>> {};
 
 TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
@@ -237,9 +237,11 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   torch_path.cpu_path = CpuPath::kTorch;
   eigen.batch_threads = batch_threads;
   InferenceServer a(temp("family.net"), eigen), b(temp("family.net"), torch_path);
-  const std::vector<Position> positions = {
+  const std::vector<Position> boards = {
       Position::from_fen("x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1"), Position::from_fen("x6o/8/8/3xo3/8/8/8/o6x o 3 2"),
       Position::startpos(*find_board("hexagon")), Position::from_fen("7/7/7/7/7/2xxo2/o5x o 5 9")};
+  std::vector<Position> positions;  // 40 in one batch: the direct path splits it in parts
+  for (int i = 0; i < 10; ++i) positions.insert(positions.end(), boards.begin(), boards.end());
   std::vector<MoveList> moves(positions.size());
   std::vector<std::array<float, kMaxMoves>> priors_a(positions.size()), priors_b(positions.size());
   std::vector<Wdl> values_a(positions.size()), values_b(positions.size());
