@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
+
+#include "nn/direct_convolution.h"
 
 namespace ataxx {
 namespace {
@@ -15,18 +18,13 @@ using RowVector = Eigen::RowVectorXf;
 constexpr int kHeadChannels = 32;
 constexpr int kValueHidden = 128;
 
-// Sixteen floats that the compiler keeps in one vector register (or two or four narrower ones):
-// GCC's and Clang's vector extension, for the direct convolution's sums.
-using Lane = float __attribute__((vector_size(64)));
-using UnalignedLane = float __attribute__((vector_size(64), aligned(4)));  // loads and stores of rows
-constexpr int kLaneWidth = 16;
-
 // A convolution (weights as im2col expects them: [kernel * kernel * in, out]) or a linear layer
 // ([in, out]), with its bias.
 struct Layer {
   int kernel = 1;
   Matrix weight;
   RowVector bias;
+  std::optional<DirectConvolution> direct;  // a 3x3 convolution to 32 or 64 channels
 };
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
@@ -46,7 +44,8 @@ const HostTensor& find(const FoldedParameters& parameters, const std::string& na
 }
 
 // LibTorch's conv weight [out, in, k, k] (or linear [out, in] for kernel 0) as a Layer.
-Layer make_layer(const FoldedParameters& parameters, const std::string& name, int in, int out, int kernel) {
+Layer make_layer(const FoldedParameters& parameters, const std::string& name, int in, int out, int kernel,
+                 bool bf16 = false) {
   const bool linear = kernel == 0;
   const int k = linear ? 1 : kernel;
   const HostTensor& w = find(parameters, name + ".weight",
@@ -59,13 +58,14 @@ Layer make_layer(const FoldedParameters& parameters, const std::string& name, in
     for (int i = 0; i < in; ++i)
       for (int tap = 0; tap < k * k; ++tap) layer.weight(tap * in + i, o) = w.values[(o * in + i) * k * k + tap];
   layer.bias = Eigen::Map<const RowVector>(b.values.data(), out);
+  if (k == 3 && DirectConvolution::supports(out)) layer.direct.emplace(layer.weight.data(), b.values.data(), in, out, bf16);
   return layer;
 }
 
 // Each scratch matrix keeps its capacity between calls on a thread.
 struct Scratch {
   Matrix input, columns, trunk, hidden, sum, policy, value, pooled, head, wdl_logits;
-  RowVector trunk_mean, value_mean, zeros;
+  RowVector trunk_mean, value_mean;
   Eigen::VectorXf mask;
 };
 
@@ -83,9 +83,11 @@ struct CpuNetwork::Impl {
   // rows [positions x cells] of `in` -> the same rows of `layer` applied with padding, the canvas
   // edge as zeros.
   void convolve(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out) const {
-    if (has_direct_kernel(layer))
-      return layer.weight.cols() == 32 ? convolve_direct<32, 8>(layer, in, n, s, out)
-                                       : convolve_direct<64, 4>(layer, in, n, s, out);
+    if (layer.direct) {
+      out.resize(static_cast<Eigen::Index>(n) * io.area(), layer.weight.cols());
+      layer.direct->run(in.data(), static_cast<int>(in.rows()), io.area(), neighbours, out.data());
+      return;
+    }
     if (layer.kernel == 1) {
       out.noalias() = in * layer.weight;
     } else {
@@ -93,46 +95,6 @@ struct CpuNetwork::Impl {
       out.noalias() = s.columns * layer.weight;
     }
     out.rowwise() += layer.bias;
-  }
-
-  // A 3x3 convolution to kOut channels read straight from the rows of `in`, kBlock cells at a
-  // time with their sums held in registers, each weight row loaded once for the block: no im2col
-  // copy and none of the GEMM's packing, which the small products of play spend most time on.
-  static bool has_direct_kernel(const Layer& layer) {
-    return layer.kernel == 3 && (layer.weight.cols() == 32 || layer.weight.cols() == 64);
-  }
-
-  template <int kOut, int kBlock>
-  void convolve_direct(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out) const {
-    constexpr int kLanes = kOut / kLaneWidth;
-    const int area = io.area(), rows = n * area, inputs = static_cast<int>(in.cols());
-    out.resize(rows, kOut);
-    s.zeros.setZero(inputs);
-    const float* weight = layer.weight.data();  // [9 x inputs, kOut], row-major
-    const auto* bias = reinterpret_cast<const UnalignedLane*>(layer.bias.data());
-    for (int first = 0; first < rows; first += kBlock) {
-      const int count = std::min(kBlock, rows - first);
-      Lane sums[kBlock][kLanes];
-      for (int b = 0; b < kBlock; ++b)
-        for (int l = 0; l < kLanes; ++l) sums[b][l] = bias[l];
-      for (int tap = 0; tap < 9; ++tap) {
-        const float* source[kBlock];
-        for (int b = 0; b < kBlock; ++b) {
-          const int row = first + std::min(b, count - 1);  // a short last block repeats its last cell
-          const int cell = row % area, read = neighbours[cell * 9 + tap];
-          source[b] = read < 0 ? s.zeros.data() : in.row(row - cell + read).data();
-        }
-        const auto* w = reinterpret_cast<const UnalignedLane*>(weight + static_cast<std::size_t>(tap) * inputs * kOut);
-        for (int i = 0; i < inputs; ++i, w += kLanes)
-#pragma GCC unroll 16
-          for (int b = 0; b < kBlock; ++b)
-#pragma GCC unroll 4
-            for (int l = 0; l < kLanes; ++l) sums[b][l] += source[b][i] * w[l];
-      }
-      // Stored through a cast, not memcpy: GCC kept sums whose address memcpy took in memory, 3x slower.
-      for (int b = 0; b < count; ++b)
-        for (int l = 0; l < kLanes; ++l) reinterpret_cast<UnalignedLane*>(out.row(first + b).data())[l] = sums[b][l];
-    }
   }
 
   void im2col(const Matrix& in, int n, Matrix& columns) const {
@@ -210,17 +172,17 @@ struct CpuNetwork::Impl {
   }
 };
 
-CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters)
+CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters, bool bf16)
     : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
   const int c = shape.channels;
   Impl& m = *impl_;
-  m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3);
+  m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3, bf16);
   for (int b = 0; b < shape.blocks; ++b) {
     const std::string block = "tower." + std::to_string(b) + ".";
-    m.tower.push_back(make_layer(parameters, block + "conv1", c, c, 3));
-    m.tower.push_back(make_layer(parameters, block + "conv2", c, c, 3));
+    m.tower.push_back(make_layer(parameters, block + "conv1", c, c, 3, bf16));
+    m.tower.push_back(make_layer(parameters, block + "conv2", c, c, 3, bf16));
   }
-  m.policy_conv = make_layer(parameters, "policy_conv", c, kHeadChannels, 3);
+  m.policy_conv = make_layer(parameters, "policy_conv", c, kHeadChannels, 3, bf16);
   m.policy_out = make_layer(parameters, "policy_out", kHeadChannels, io.move_planes, 1);
   m.pass_out = make_layer(parameters, "pass_out", c, 1, 0);
   m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1);
@@ -240,8 +202,8 @@ CpuNetwork::~CpuNetwork() = default;
 
 bool CpuNetwork::convolves_directly() const {
   const Impl& m = *impl_;
-  return Impl::has_direct_kernel(m.input) && Impl::has_direct_kernel(m.policy_conv) &&
-         std::all_of(m.tower.begin(), m.tower.end(), Impl::has_direct_kernel);
+  const auto direct = [](const Layer& layer) { return layer.direct.has_value(); };
+  return direct(m.input) && direct(m.policy_conv) && std::all_of(m.tower.begin(), m.tower.end(), direct);
 }
 
 void CpuNetwork::forward(const float* inputs, int n, float* policy_logits, float* wdl) const {

@@ -9,6 +9,7 @@
 #include <c10/core/impl/VirtualGuardImpl.h>
 
 #include "nn/cpu_network.h"
+#include "nn/direct_convolution.h"
 #include "nn/graphed_forward.h"
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
@@ -52,11 +53,12 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOpti
   auto loaded = std::make_shared<LoadedNet>();
   loaded->generation = ++loads;
   loaded->device = device;
-  loaded->dtype = options.bf16 ? torch::kBFloat16 : torch::kFloat32;
+  loaded->dtype = options.bf16 && device.is_cuda() ? torch::kBFloat16 : torch::kFloat32;
   loaded->net = load_play_file(path, &loaded->info);
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
   if (device.is_cpu() && options.cpu_path == CpuPath::kEigen)
-    loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.io(), folded_parameters(*loaded->net));
+    loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.io(), folded_parameters(*loaded->net),
+                                               options.bf16);
   loaded->net->to(device, loaded->dtype);
   if (device.is_cuda()) {
     // The inputs arrive channels-last: the weights in the same format spare a conversion per layer.
@@ -161,7 +163,8 @@ HostOutputs forward(LoadedNet& loaded, const NetworkIo& io, const float* inputs,
 
 const InferenceOptions& checked(const InferenceOptions& options) {
   const bool cuda = torch_compat::parse_device(options.device).is_cuda();
-  if (options.bf16 && !cuda) throw std::invalid_argument("inference: bf16 needs a CUDA device");
+  if (options.bf16 && !cuda && !DirectConvolution::bf16_available())
+    throw std::invalid_argument("inference: bf16 needs a CUDA device or a processor with AVX512-BF16");
   if (options.cuda_graphs && !cuda) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
   if (options.batch_threads > 1 && options.threads > 1)
     throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "nn/direct_convolution.h"
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
 #include "schataxx/encoding.h"
@@ -210,11 +211,12 @@ TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
 // The Eigen forward pass (nn/cpu_network.h) answers as LibTorch does: batch norms with real
 // statistics to fold, every board of a family net, several positions in one batch, whole or
 // split over threads, a tower of 16 channels (im2col and a GEMM, LibTorch above 16 positions) or
-// of 32 and 64 (the direct convolution, as the heads' 32 always are, at any batch).
-class EigenPath : public testing::TestWithParam<std::tuple<int, int>> {};
+// of 32 and 64 (the direct convolution, as the heads' 32 always are, at any batch); in bfloat16
+// to within a rounding error of 2^-8 a layer, where the processor has it, else refused.
+class EigenPath : public testing::TestWithParam<std::tuple<int, int, bool>> {};
 
 TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
-  const auto [batch_threads, channels] = GetParam();
+  const auto [batch_threads, channels, bf16] = GetParam();
   torch::manual_seed(7);
   AtaxxNet net(ModelShape{2, channels});
   {
@@ -236,6 +238,11 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   eigen.cpu_path = CpuPath::kEigen;
   torch_path.cpu_path = CpuPath::kTorch;
   eigen.batch_threads = batch_threads;
+  eigen.bf16 = bf16;
+  if (bf16 && !DirectConvolution::bf16_available()) {
+    EXPECT_THROW(InferenceServer(temp("family.net"), eigen), std::invalid_argument);
+    return;
+  }
   InferenceServer a(temp("family.net"), eigen), b(temp("family.net"), torch_path);
   const std::vector<Position> boards = {
       Position::from_fen("x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1"), Position::from_fen("x6o/8/8/3xo3/8/8/8/o6x o 3 2"),
@@ -254,13 +261,15 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   }
   a.evaluate(requests_a);
   b.evaluate(requests_b);
+  const float tolerance = bf16 ? 1e-2f : 1e-5f;
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    for (int m = 0; m < moves[i].size(); ++m) EXPECT_NEAR(priors_a[i][m], priors_b[i][m], 1e-5f) << positions[i].fen();
-    EXPECT_NEAR(values_a[i].win, values_b[i].win, 1e-5f) << positions[i].fen();
-    EXPECT_NEAR(values_a[i].loss, values_b[i].loss, 1e-5f) << positions[i].fen();
+    for (int m = 0; m < moves[i].size(); ++m) EXPECT_NEAR(priors_a[i][m], priors_b[i][m], tolerance) << positions[i].fen();
+    EXPECT_NEAR(values_a[i].win, values_b[i].win, tolerance) << positions[i].fen();
+    EXPECT_NEAR(values_a[i].loss, values_b[i].loss, tolerance) << positions[i].fen();
   }
 }
-INSTANTIATE_TEST_SUITE_P(BatchThreadsAndChannels, EigenPath, testing::Combine(testing::Values(1, 3), testing::Values(16, 32, 64)));
+INSTANTIATE_TEST_SUITE_P(BatchThreadsChannelsBf16, EigenPath,
+                         testing::Combine(testing::Values(1, 3), testing::Values(16, 32, 64), testing::Bool()));
 
 // A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
 // LibTorch's, and an Ataxx server refuses it by name.

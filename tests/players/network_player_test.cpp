@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include "nn/direct_convolution.h"
+
 namespace ataxx {
 namespace {
 
@@ -44,7 +46,11 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(make_player("nn:model=" + model + ",bf16=1"), std::invalid_argument);  // bf16 needs CUDA
+  // bf16 on the CPU: the direct convolutions in bfloat16, where the processor has AVX512-BF16.
+  if (DirectConvolution::bf16_available())
+    EXPECT_NO_THROW(make_player("nn:model=" + model + ",bf16=1"));
+  else
+    EXPECT_THROW(make_player("nn:model=" + model + ",bf16=1"), std::invalid_argument);
   try {
     make_player("nn:model=" + model + ",cuda_graphs=1");
     ADD_FAILURE() << "cuda_graphs accepted on the CPU";
