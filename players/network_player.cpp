@@ -7,13 +7,17 @@
 #include <stdexcept>
 #include <utility>
 
+#include "nn/direct_convolution.h"
 #include "players/mcts_player.h"
 
 namespace ataxx {
 
+bool bf16_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::bf16_available(); }
+
 template <typename G>
 BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
+  inference.bf16 = bf16_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
 }
 
@@ -25,7 +29,7 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   options.search = read_search_params<G>(spec, options.search.visits);
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
-  inference.bf16 = spec.get_int("bf16", inference.bf16, 0, 1) == 1;
+  inference.bf16 = spec.get_int("bf16", bf16_by_default(inference.device), 0, 1) == 1;
   inference.cuda_graphs = spec.get_int("cuda_graphs", inference.cuda_graphs, 0, 1) == 1;
   inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);

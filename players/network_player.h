@@ -1,7 +1,7 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
 // device=cpu|cuda|cuda:N,bf16=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
-// cache=ENTRIES, the mcts options]`.
+// cache=ENTRIES, the mcts options]`; bf16 defaults to bf16_by_default(device).
 #pragma once
 
 #include <memory>
@@ -22,6 +22,11 @@ struct BasicNetworkPlayerOptions {
   BasicNetworkPlayerOptions();
 };
 using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;
+
+// Whether a player on `device` searches in bfloat16 when its spec does not say: on the CPU where
+// the processor has AVX512-BF16 (the direct convolutions' bfloat16 path, docs/experiments.md),
+// never on a GPU unless asked.
+bool bf16_by_default(const std::string& device);
 
 // Reads the options of an `nn` spec.
 template <typename G = AtaxxGame>

@@ -317,6 +317,7 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.model = model;
   network.search.visits = options_.visits;
   network.inference.device = options_.device;
+  network.inference.bf16 = bf16_by_default(options_.device);
   network.inference.max_batch = options_.batch_size;
   network.inference.cache_entries = options_.cache_size;
   // On the CPU one search's batch is shared by the threads; a GPU gets a server thread each.

@@ -59,6 +59,20 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
   }
 }
 
+TEST(NetworkPlayer, SearchesInBfloat16ByDefaultOnlyOnACpuThatHasIt) {
+  EXPECT_EQ(bf16_by_default("cpu"), DirectConvolution::bf16_available());
+  EXPECT_FALSE(bf16_by_default("cuda"));
+  auto read = [](const std::string& text) {
+    PlayerSpec spec(text);
+    return read_network_player_options<AtaxxGame>(spec).inference.bf16;
+  };
+  EXPECT_EQ(read("nn:model=m.net"), DirectConvolution::bf16_available());
+  EXPECT_EQ(NetworkPlayerOptions().inference.bf16, DirectConvolution::bf16_available());
+  EXPECT_FALSE(read("nn:model=m.net,device=cuda"));
+  EXPECT_FALSE(read("nn:model=m.net,bf16=0"));
+  EXPECT_TRUE(read("nn:model=m.net,device=cuda,bf16=1"));
+}
+
 TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
   NetworkPlayerOptions defaults;
   InferenceOptions options = defaults.inference;
