@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,10 @@ void add_export_command(CLI::App& app);
 void add_uai_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_serve_command(CLI::App& app);  // with ATAXX_SERVER
+
+// Makes SIGINT and SIGTERM set the returned flag instead of ending the process, so that a long
+// command (train, selfplay, match) stops cleanly: its files whole, its child engines ended.
+const std::atomic<bool>& install_stop_handlers();
 
 // The folder of the shipped nets (players/net_shelf.h picks the one that plays a position): what
 // `uai`, `play` and `serve` search with when no model or player is given.

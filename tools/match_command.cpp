@@ -54,6 +54,10 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
     config.time_control = parse_time_control(options.time_control);
     config.time_control->margin_ms = options.time_margin_ms;
   }
+  // A stop (SIGINT, SIGTERM) ends the match between two moves, the engines told to quit and ended
+  // (some never exit when their input closes), and the score so far is printed.
+  const std::atomic<bool>& stop = install_stop_handlers();
+  config.stopped = [&stop] { return stop.load(); };
   const std::string& p1 = options.player1;
   const std::string& p2 = options.player2;
   const BasicMatchResult<G> result = run_match(config, [&](const BasicGameRecord<G>& game, const MatchScore& score) {
@@ -69,6 +73,7 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
     if (after_game) after_game(game);
   });
   const MatchScore& score = result.score;
+  if (result.stopped) std::printf("Stopped after %d of %d games.\n", score.games(), config.games);
   const EloEstimate elo = estimate_elo(score);
   std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
               score.draws, score.score(), score.games());

@@ -1,4 +1,3 @@
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
 
@@ -7,18 +6,6 @@
 #include "trainer/training_run.h"
 
 namespace ataxx::cli {
-namespace {
-
-std::atomic<bool> g_stop{false};
-
-void request_stop(int) { g_stop = true; }
-
-void install_stop_handlers() {
-  std::signal(SIGINT, request_stop);
-  std::signal(SIGTERM, request_stop);
-}
-
-}  // namespace
 
 void add_train_command(CLI::App& app) {
   struct Options {
@@ -37,8 +24,7 @@ void add_train_command(CLI::App& app) {
       const std::string file = options->config.substr(slash == std::string::npos ? 0 : slash + 1);
       run_dir = "runs/" + file.substr(0, file.find('.'));
     }
-    install_stop_handlers();
-    const TrainingSummary summary = run_training(options->config, run_dir, g_stop);
+    const TrainingSummary summary = run_training(options->config, run_dir, install_stop_handlers());
     std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\nRatings (random = 0):\n%s\n",
                 summary.generations, summary.best_model_path.c_str(), summary.ratings_table.c_str());
     std::printf("Resume:          ataxx-zero train --run-dir %s\n", run_dir.c_str());
@@ -60,8 +46,7 @@ void add_selfplay_command(CLI::App& app) {
   cmd->add_option("--games", options->games, "Games to write (0: until stopped by SIGINT or SIGTERM)")
       ->check(CLI::NonNegativeNumber);
   cmd->callback([options] {
-    install_stop_handlers();
-    const std::int64_t games = run_selfplay(options->run_dir, options->games, g_stop);
+    const std::int64_t games = run_selfplay(options->run_dir, options->games, install_stop_handlers());
     std::printf("Self-play wrote %lld games.\n", static_cast<long long>(games));
   });
 }

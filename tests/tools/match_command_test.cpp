@@ -72,5 +72,33 @@ TEST(MatchCommand, RefusesAnUnknownBoardAndOpeningsOfAnotherBoard) {
   EXPECT_NE(other.output.find("where 5x5 openings are expected"), std::string::npos) << other.output;
 }
 
+// A match stopped by SIGTERM ends between two moves, says so with the score so far, and ends its
+// engines, even one that never exits on its own (Zataxx and Autaxx do not when their input closes;
+// before, a killed match left them running, one at 74 % of a core).
+TEST(MatchCommand, AStopEndsTheMatchAndItsEngines) {
+  const std::string dir = testing::TempDir() + "/match-stop";
+  std::filesystem::create_directories(dir);
+  const std::string engine = dir + "/stubborn-engine.sh", script = dir + "/stop.sh";
+  std::ofstream(engine) << "#!/bin/bash\n"
+                           "trap '' PIPE\n"  // a closed output does not end it either
+                           "while true; do\n"
+                           "  if read -r line; then\n"
+                           "    case \"$line\" in\n"
+                           "      uai) echo uaiok ;; isready) echo readyok ;; go*) sleep 0.3; echo 'bestmove 0000' ;;\n"
+                           "    esac\n"
+                           "  else sleep 0.1; fi\n"
+                           "done\n";
+  std::filesystem::permissions(engine, std::filesystem::perms::owner_all);
+  std::ofstream(script) << ATAXX_ZERO_BINARY << " match --p1 random --p2 uai:cmd=" << engine
+                        << " --games 1000 > " << dir << "/out.txt 2>&1 &\n"
+                        << "match=$!; sleep 1.5; kill -TERM $match; wait $match; echo \"exit $?\"\n"
+                        << "sleep 0.5; echo \"engines $(pgrep -f " << engine << " | wc -l)\"\n"
+                        << "pkill -KILL -f " << engine << "; cat " << dir << "/out.txt\n";
+  const Ran ran = run_shell("bash " + script);
+  EXPECT_NE(ran.output.find("exit 0"), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find("engines 0"), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find("Stopped after"), std::string::npos) << ran.output;
+}
+
 }  // namespace
 }  // namespace ataxx
