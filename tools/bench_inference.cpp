@@ -197,7 +197,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
 void add_inference_benches(CLI::App& bench) {
   auto nn = std::make_shared<NnBenchOptions>();
   auto* nn_bench = bench.add_subcommand("nn", "Network speed: evaluations per second, raw forward and through the server");
-  add_network_options(*nn_bench, *nn, "bfloat16 weights and inputs (CUDA)");
+  add_network_options(*nn_bench, *nn, "bfloat16 weights and inputs (CUDA; on the CPU, the direct convolutions with AVX512-BF16)");
   nn_bench->add_flag("--cuda-graphs", nn->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   nn_bench->add_option("--batches", nn->batches, "Batch sizes")->check(CLI::Range(1, 65536));
   nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
@@ -206,7 +206,7 @@ void add_inference_benches(CLI::App& bench) {
 
   auto sp = std::make_shared<SelfPlayBenchOptions>();
   auto* sp_bench = bench.add_subcommand("selfplay", "Self-play speed against the raw forward of the same network and device");
-  add_network_options(*sp_bench, *sp, "bfloat16 weights and inputs (CUDA)");
+  add_network_options(*sp_bench, *sp, "bfloat16 weights and inputs (CUDA; on the CPU, the direct convolutions with AVX512-BF16)");
   sp_bench->add_flag("--cuda-graphs", sp->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   sp_bench->add_option("--threads", sp->threads, "Self-play worker threads")->check(CLI::Range(1, 256));
   sp_bench->add_option("--games", sp->concurrent_games, "Concurrent games per worker")->check(CLI::Range(1, 65536));
