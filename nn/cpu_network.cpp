@@ -77,7 +77,8 @@ struct CpuNetwork::Impl {
   std::vector<Layer> tower;  // two per block
   Layer policy_conv, policy_out, pass_out, value_conv, value_hidden, wdl_out;
 
-  // For each cell and 3x3 tap (row-major, dy then dx), the cell it reads, or -1 off the canvas.
+  // For each cell and 3x3 tap (row-major, dy then dx), the cell it reads, or -1 off the canvas:
+  // what im2col and the direct convolutions read.
   std::vector<int> neighbours;
 
   // rows [positions x cells] of `in` -> the same rows of `layer` applied with padding, the canvas
@@ -98,22 +99,20 @@ struct CpuNetwork::Impl {
   }
 
   void im2col(const Matrix& in, int n, Matrix& columns) const {
-    const int canvas = io.canvas, area = io.area(), channels = static_cast<int>(in.cols());
-    columns.resize(static_cast<Eigen::Index>(n) * area, 9 * channels);
+    const int area = io.area(), rows = n * area, channels = static_cast<int>(in.cols());
+    columns.resize(rows, 9 * channels);
     const std::size_t bytes = sizeof(float) * channels;
-    for (int p = 0; p < n; ++p)
-      for (int row = 0; row < canvas; ++row)
-        for (int column = 0; column < canvas; ++column) {
-          float* out = columns.row((p * area) + row * canvas + column).data();
-          for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx, out += channels) {
-              const int r = row + dy, c = column + dx;
-              if (r < 0 || r >= canvas || c < 0 || c >= canvas)
-                std::memset(out, 0, bytes);
-              else
-                std::memcpy(out, in.row(p * area + r * canvas + c).data(), bytes);
-            }
-        }
+    for (int row = 0; row < rows; ++row) {
+      const int cell = row % area;
+      float* out = columns.row(row).data();
+      for (int tap = 0; tap < 9; ++tap, out += channels) {
+        const int read = neighbours[cell * 9 + tap];
+        if (read < 0)
+          std::memset(out, 0, bytes);
+        else
+          std::memcpy(out, in.row(row - cell + read).data(), bytes);
+      }
+    }
   }
 
   static void relu_masked(Matrix& m, const Eigen::VectorXf& mask) {
@@ -193,8 +192,8 @@ CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const Folde
     for (int column = 0; column < canvas; ++column)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
-          const int r = row + dy, c = column + dx;
-          m.neighbours.push_back(r < 0 || r >= canvas || c < 0 || c >= canvas ? -1 : r * canvas + c);
+          const int y = row + dy, x = column + dx;
+          m.neighbours.push_back(y < 0 || y >= canvas || x < 0 || x >= canvas ? -1 : y * canvas + x);
         }
 }
 
