@@ -45,7 +45,7 @@ const HostTensor& find(const FoldedParameters& parameters, const std::string& na
 
 // LibTorch's conv weight [out, in, k, k] (or linear [out, in] for kernel 0) as a Layer.
 Layer make_layer(const FoldedParameters& parameters, const std::string& name, int in, int out, int kernel,
-                 bool bf16 = false) {
+                 Precision precision = Precision::kFloat) {
   const bool linear = kernel == 0;
   const int k = linear ? 1 : kernel;
   const HostTensor& w = find(parameters, name + ".weight",
@@ -58,7 +58,7 @@ Layer make_layer(const FoldedParameters& parameters, const std::string& name, in
     for (int i = 0; i < in; ++i)
       for (int tap = 0; tap < k * k; ++tap) layer.weight(tap * in + i, o) = w.values[(o * in + i) * k * k + tap];
   layer.bias = Eigen::Map<const RowVector>(b.values.data(), out);
-  if (k == 3 && DirectConvolution::supports(out)) layer.direct.emplace(layer.weight.data(), b.values.data(), in, out, bf16);
+  if (k == 3 && DirectConvolution::supports(out)) layer.direct.emplace(layer.weight.data(), b.values.data(), in, out, precision);
   return layer;
 }
 
@@ -171,17 +171,18 @@ struct CpuNetwork::Impl {
   }
 };
 
-CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters, bool bf16)
+CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters,
+                       Precision precision)
     : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
   const int c = shape.channels;
   Impl& m = *impl_;
-  m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3, bf16);
+  m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3, precision);
   for (int b = 0; b < shape.blocks; ++b) {
     const std::string block = "tower." + std::to_string(b) + ".";
-    m.tower.push_back(make_layer(parameters, block + "conv1", c, c, 3, bf16));
-    m.tower.push_back(make_layer(parameters, block + "conv2", c, c, 3, bf16));
+    m.tower.push_back(make_layer(parameters, block + "conv1", c, c, 3, precision));
+    m.tower.push_back(make_layer(parameters, block + "conv2", c, c, 3, precision));
   }
-  m.policy_conv = make_layer(parameters, "policy_conv", c, kHeadChannels, 3, bf16);
+  m.policy_conv = make_layer(parameters, "policy_conv", c, kHeadChannels, 3, precision);
   m.policy_out = make_layer(parameters, "policy_out", kHeadChannels, io.move_planes, 1);
   m.pass_out = make_layer(parameters, "pass_out", c, 1, 0);
   m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1);

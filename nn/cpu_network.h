@@ -1,7 +1,7 @@
 // The network's inference forward pass on the CPU, in Eigen, built for the small batches of play
 // (UAI at 1-16 leaves a round), where LibTorch spends most of its time per operator rather than
 // per position: batch norms folded, a 3x3 convolution to 32 or 64 channels computed directly
-// (nn/direct_convolution.h, in float or bfloat16), any other one GEMM over the whole batch
+// (nn/direct_convolution.h, in float, bfloat16 or int8), any other one GEMM over the whole batch
 // (im2col), activations as [positions x cells, channels] row-major matrices. Plain C++: no torch.
 // The same outputs as AtaxxNet::forward's policy logits and win/draw/loss (a test compares them).
 #pragma once
@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/direct_convolution.h"
 #include "nn/encoding.h"
 #include "nn/model_info.h"
 
@@ -27,9 +28,10 @@ using FoldedParameters = std::map<std::string, HostTensor>;
 
 class CpuNetwork {
  public:
-  // Throws std::invalid_argument when a parameter is missing or has another shape. bf16: the direct
-  // convolutions in bfloat16 where the processor has it (DirectConvolution::bf16_available()).
-  CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters, bool bf16 = false);
+  // Throws std::invalid_argument when a parameter is missing or has another shape, or for a
+  // precision the processor lacks (DirectConvolution::available): the direct convolutions' one.
+  CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters,
+             Precision precision = Precision::kFloat);
   ~CpuNetwork();
 
   // inputs: n encoded positions; policy_logits: n rows of io.policy_size(); wdl: n rows of

@@ -1,12 +1,17 @@
 #include "nn/direct_convolution.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
-#if defined(__AVX512BF16__)
+#if defined(__AVX512BF16__) || defined(__AVX512VNNI__)
+// GCC 12 warns of the intrinsics' own _mm512_undefined_* operands (its bug 105593, fixed in 13).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #endif
 
 namespace ataxx {
@@ -68,6 +73,19 @@ std::uint16_t to_bf16(float value) {
 std::uint32_t bf16_pair(float low, float high) { return to_bf16(low) | (std::uint32_t{to_bf16(high)} << 16); }
 
 #if defined(__AVX512BF16__)
+// Rows of `inputs` floats -> rows of (inputs + 1) / 2 words, each two bfloat16 inputs (the lower
+// first), a missing last one zero. Rows of 32 or 64 inputs in conversions of 32; others one by one.
+void pack_bf16(const float* in, int rows, int inputs, std::uint32_t* out) {
+  const int pair_count = (inputs + 1) / 2;
+  if (inputs % 32 == 0) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(rows) * inputs; i += 32)
+      _mm512_storeu_si512(out + i / 2, (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(in + i + 16), _mm512_loadu_ps(in + i)));
+    return;
+  }
+  for (int row = 0; row < rows; ++row, in += inputs)
+    for (int k = 0; k < pair_count; ++k) *out++ = bf16_pair(in[2 * k], 2 * k + 1 < inputs ? in[2 * k + 1] : 0.0f);
+}
+
 // pairs: [tap][input pair][output] words; in: rows of `pair_count` words (two bfloat16 inputs).
 template <int kOut, int kBlock>
 void run_bf16(const std::uint32_t* pairs, const float* bias_row, int pair_count, const std::uint32_t* in, int rows,
@@ -100,45 +118,179 @@ void run_bf16(const std::uint32_t* pairs, const float* bias_row, int pair_count,
 }
 #endif
 
-}  // namespace
-
-bool DirectConvolution::bf16_available() {
-#if defined(__AVX512BF16__)
-  return true;
-#else
-  return false;
-#endif
+#if defined(__AVX512VNNI__)
+// Rows of `inputs` floats, none negative, -> rows of (inputs + 3) / 4 words, each four inputs as
+// unsigned bytes (the first lowest), the largest input 255. Returns the input that 1 stands for,
+// or -1 where an input is negative.
+float pack_u8(const float* in, int rows, int inputs, std::uint32_t* out) {
+  const std::size_t count = static_cast<std::size_t>(rows) * inputs;
+  const bool whole_lanes = inputs % kLaneWidth == 0;
+  float low = 0.0f, high = 0.0f;
+  if (whole_lanes) {
+    __m512 lows = _mm512_setzero_ps(), highs = _mm512_setzero_ps();
+    for (std::size_t i = 0; i < count; i += kLaneWidth) {
+      const __m512 x = _mm512_loadu_ps(in + i);
+      lows = _mm512_min_ps(lows, x);
+      highs = _mm512_max_ps(highs, x);
+    }
+    low = _mm512_reduce_min_ps(lows);
+    high = _mm512_reduce_max_ps(highs);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) {
+      low = std::min(low, in[i]);
+      high = std::max(high, in[i]);
+    }
+  }
+  if (low < 0.0f) return -1.0f;
+  const float scale = high > 0.0f ? high / 255.0f : 1.0f, inverse = 1.0f / scale;
+  const int quad_count = (inputs + 3) / 4;
+  if (whole_lanes) {
+    const __m512 times = _mm512_set1_ps(inverse);
+    for (std::size_t i = 0; i < count; i += kLaneWidth)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i / 4),
+                       _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + i), times))));
+    return scale;
+  }
+  for (int row = 0; row < rows; ++row, in += inputs)
+    for (int k = 0; k < quad_count; ++k) {
+      std::uint32_t word = 0;
+      for (int j = 0; j < 4 && 4 * k + j < inputs; ++j)
+        word |= static_cast<std::uint32_t>(std::lrintf(in[4 * k + j] * inverse)) << (8 * j);
+      *out++ = word;
+    }
+  return scale;
 }
 
-DirectConvolution::DirectConvolution(const float* weight, const float* bias, int inputs, int outputs, bool bf16)
-    : inputs_(inputs), outputs_(outputs), weight_(weight, weight + kTaps * inputs * outputs), bias_(bias, bias + outputs) {
+// quads: [tap][input quad][output] words; in: rows of `quad_count` words (four unsigned inputs);
+// scale: per output, what a sum's 1 stands for.
+template <int kOut, int kBlock>
+void run_int8(const std::uint32_t* quads, const float* scale, const float* bias_row, int quad_count,
+              const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
+  constexpr int kLanes = kOut / kLaneWidth;
+  thread_local std::vector<std::uint32_t> zeros;
+  zeros.assign(quad_count, 0);
+  for (int first = 0; first < rows; first += kBlock) {
+    __m512i sums[kBlock][kLanes];
+    for (int b = 0; b < kBlock; ++b)
+      for (int l = 0; l < kLanes; ++l) sums[b][l] = _mm512_setzero_si512();
+    for (int tap = 0; tap < kTaps; ++tap) {
+      const std::uint32_t* source[kBlock];
+      block_sources<std::uint32_t, kBlock>(in, quad_count, first, rows, area, tap, neighbours, zeros.data(), source);
+      const std::uint32_t* w = quads + static_cast<std::size_t>(tap) * quad_count * kOut;
+      for (int k = 0; k < quad_count; ++k, w += kOut) {
+        __m512i weights[kLanes];
+        for (int l = 0; l < kLanes; ++l) weights[l] = _mm512_loadu_si512(w + l * kLaneWidth);
+#pragma GCC unroll 16
+        for (int b = 0; b < kBlock; ++b) {
+          const __m512i x = _mm512_set1_epi32(static_cast<int>(source[b][k]));
+#pragma GCC unroll 4
+          for (int l = 0; l < kLanes; ++l) sums[b][l] = _mm512_dpbusd_epi32(sums[b][l], x, weights[l]);
+        }
+      }
+    }
+    for (int b = 0; b < std::min(kBlock, rows - first); ++b)
+      for (int l = 0; l < kLanes; ++l)
+        _mm512_storeu_ps(out + (first + b) * kOut + l * kLaneWidth,
+                         _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums[b][l]), _mm512_loadu_ps(scale + l * kLaneWidth),
+                                         _mm512_loadu_ps(bias_row + l * kLaneWidth)));
+  }
+}
+#endif
+
+}  // namespace
+
+bool DirectConvolution::available(Precision precision) {
+  switch (precision) {
+    case Precision::kBf16:
+#if defined(__AVX512BF16__)
+      return true;
+#else
+      return false;
+#endif
+    case Precision::kInt8:
+#if defined(__AVX512VNNI__)
+      return true;
+#else
+      return false;
+#endif
+    case Precision::kFloat:
+      break;
+  }
+  return true;
+}
+
+DirectConvolution::DirectConvolution(const float* weight, const float* bias, int inputs, int outputs,
+                                     Precision precision)
+    : inputs_(inputs),
+      outputs_(outputs),
+      precision_(precision),
+      weight_(weight, weight + kTaps * inputs * outputs),
+      bias_(bias, bias + outputs) {
   if (!supports(outputs))
     throw std::invalid_argument("direct convolution: " + std::to_string(outputs) + " outputs (32 or 64 only)");
-  if (!bf16 || !bf16_available()) return;
-  const int pair_count = (inputs + 1) / 2;
-  pairs_.resize(static_cast<std::size_t>(kTaps) * pair_count * outputs);
-  for (int tap = 0; tap < kTaps; ++tap)
-    for (int k = 0; k < pair_count; ++k)
-      for (int o = 0; o < outputs; ++o) {
-        const auto at = [&](int i) { return i < inputs ? weight[(tap * inputs + i) * outputs + o] : 0.0f; };
-        pairs_[(static_cast<std::size_t>(tap) * pair_count + k) * outputs + o] = bf16_pair(at(2 * k), at(2 * k + 1));
-      }
+  if (!available(precision))
+    throw std::invalid_argument(std::string("direct convolution: this build's processor has no ") +
+                                (precision == Precision::kBf16 ? "AVX512-BF16" : "AVX512-VNNI"));
+  const auto at = [&](int tap, int i, int o) { return i < inputs ? weight[(tap * inputs + i) * outputs + o] : 0.0f; };
+  if (precision == Precision::kBf16) {
+    const int pair_count = (inputs + 1) / 2;
+    packed_weight_.resize(static_cast<std::size_t>(kTaps) * pair_count * outputs);
+    for (int tap = 0; tap < kTaps; ++tap)
+      for (int k = 0; k < pair_count; ++k)
+        for (int o = 0; o < outputs; ++o)
+          packed_weight_[(static_cast<std::size_t>(tap) * pair_count + k) * outputs + o] =
+              bf16_pair(at(tap, 2 * k, o), at(tap, 2 * k + 1, o));
+  }
+  if (precision == Precision::kInt8) {
+    const int quad_count = (inputs + 3) / 4;
+    weight_scale_.assign(outputs, 0.0f);
+    for (int o = 0; o < outputs; ++o) {
+      for (int tap = 0; tap < kTaps; ++tap)
+        for (int i = 0; i < inputs; ++i) weight_scale_[o] = std::max(weight_scale_[o], std::abs(at(tap, i, o)));
+      weight_scale_[o] = weight_scale_[o] > 0.0f ? weight_scale_[o] / 127.0f : 1.0f;
+    }
+    packed_weight_.resize(static_cast<std::size_t>(kTaps) * quad_count * outputs);
+    for (int tap = 0; tap < kTaps; ++tap)
+      for (int k = 0; k < quad_count; ++k)
+        for (int o = 0; o < outputs; ++o) {
+          std::uint32_t word = 0;
+          for (int j = 0; j < 4; ++j) {
+            const auto q = static_cast<std::int8_t>(std::lround(at(tap, 4 * k + j, o) / weight_scale_[o]));
+            word |= std::uint32_t{static_cast<std::uint8_t>(q)} << (8 * j);
+          }
+          packed_weight_[(static_cast<std::size_t>(tap) * quad_count + k) * outputs + o] = word;
+        }
+  }
 }
 
 void DirectConvolution::run(const float* in, int rows, int area, std::span<const int> neighbours, float* out) const {
 #if defined(__AVX512BF16__)
-  if (bf16()) {
+  if (precision_ == Precision::kBf16) {
     const int pair_count = (inputs_ + 1) / 2;
     thread_local std::vector<std::uint32_t> packed;
     packed.resize(static_cast<std::size_t>(rows) * pair_count);
-    for (int row = 0; row < rows; ++row)
-      for (int k = 0; k < pair_count; ++k) {
-        const float* x = in + static_cast<std::size_t>(row) * inputs_ + 2 * k;
-        packed[static_cast<std::size_t>(row) * pair_count + k] = bf16_pair(x[0], 2 * k + 1 < inputs_ ? x[1] : 0.0f);
-      }
+    pack_bf16(in, rows, inputs_, packed.data());
     if (outputs_ == 32)
-      return run_bf16<32, 8>(pairs_.data(), bias_.data(), pair_count, packed.data(), rows, area, neighbours, out);
-    return run_bf16<64, 4>(pairs_.data(), bias_.data(), pair_count, packed.data(), rows, area, neighbours, out);
+      return run_bf16<32, 8>(packed_weight_.data(), bias_.data(), pair_count, packed.data(), rows, area, neighbours, out);
+    return run_bf16<64, 4>(packed_weight_.data(), bias_.data(), pair_count, packed.data(), rows, area, neighbours, out);
+  }
+#endif
+#if defined(__AVX512VNNI__)
+  if (precision_ == Precision::kInt8) {
+    const int quad_count = (inputs_ + 3) / 4;
+    thread_local std::vector<std::uint32_t> packed;
+    packed.resize(static_cast<std::size_t>(rows) * quad_count);
+    const float input_scale = pack_u8(in, rows, inputs_, packed.data());
+    if (input_scale >= 0.0f) {
+      thread_local std::vector<float> scale;
+      scale.resize(outputs_);
+      for (int o = 0; o < outputs_; ++o) scale[o] = weight_scale_[o] * input_scale;
+      if (outputs_ == 32)
+        return run_int8<32, 8>(packed_weight_.data(), scale.data(), bias_.data(), quad_count, packed.data(), rows,
+                               area, neighbours, out);
+      return run_int8<64, 4>(packed_weight_.data(), scale.data(), bias_.data(), quad_count, packed.data(), rows,
+                             area, neighbours, out);
+    }
   }
 #endif
   if (outputs_ == 32) return run_float<32, 8>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, out);

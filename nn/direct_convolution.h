@@ -1,7 +1,9 @@
 // A 3x3 convolution to 32 or 64 channels for the CPU's small batches, computed directly: a block
 // of cells' sums held in vector registers, each weight row loaded once for the block, no im2col
-// copy and none of a GEMM's packing. In float, or in bfloat16 (weights and inputs rounded, sums in
-// float: AVX512-BF16's dot product of pairs, twice the float rate) where the processor has it.
+// copy and none of a GEMM's packing. In float; in bfloat16 (weights and inputs rounded, sums in
+// float: AVX512-BF16's dot product of pairs, twice the float rate); or in 8-bit integers (weights
+// scaled per output, inputs per call, sums in int32: AVX512-VNNI's dot product of quads, twice
+// bfloat16's rate), each where the processor has it.
 #pragma once
 
 #include <cstdint>
@@ -10,26 +12,34 @@
 
 namespace ataxx {
 
+enum class Precision { kFloat, kBf16, kInt8 };
+
 class DirectConvolution {
  public:
   static bool supports(int outputs) { return outputs == 32 || outputs == 64; }
-  // Whether this build can run bfloat16 (compiled for a processor with AVX512-BF16).
-  static bool bf16_available();
+  // Whether this build can compute in that precision (float always; bfloat16 compiled for a
+  // processor with AVX512-BF16, int8 with AVX512-VNNI).
+  static bool available(Precision precision);
 
-  // weight: [9 x inputs, outputs] row-major, tap by tap (dy, then dx); bias: [outputs]. bf16 asks
-  // for bfloat16 where available (else float). Throws std::invalid_argument for other outputs.
-  DirectConvolution(const float* weight, const float* bias, int inputs, int outputs, bool bf16);
+  // weight: [9 x inputs, outputs] row-major, tap by tap (dy, then dx); bias: [outputs]. Throws
+  // std::invalid_argument for other outputs or a precision this build cannot compute in.
+  DirectConvolution(const float* weight, const float* bias, int inputs, int outputs, Precision precision);
 
-  bool bf16() const { return !pairs_.empty(); }
+  Precision precision() const { return precision_; }
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
   // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas.
+  // In int8 the inputs are scaled to 0..255 by their maximum: a call with a negative input is
+  // computed in float instead.
   void run(const float* in, int rows, int area, std::span<const int> neighbours, float* out) const;
 
  private:
   int inputs_, outputs_;
+  Precision precision_;
   std::vector<float> weight_, bias_;
-  // bfloat16 weights: for each tap and pair of inputs, each output's two weights in one word.
-  std::vector<std::uint32_t> pairs_;
+  // bfloat16: for each tap and pair of inputs, each output's two weights in one word. int8: for
+  // each tap and quad of inputs, each output's four weights in one word, scaled by weight_scale_.
+  std::vector<std::uint32_t> packed_weight_;
+  std::vector<float> weight_scale_;  // int8: per output, the weight that 1 stands for
 };
 
 }  // namespace ataxx

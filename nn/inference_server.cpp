@@ -47,6 +47,10 @@ FoldedParameters folded_parameters(AtaxxNetImpl& net) {
   return parameters;
 }
 
+Precision cpu_precision(const InferenceOptions& options) {
+  return options.int8 ? Precision::kInt8 : options.bf16 ? Precision::kBf16 : Precision::kFloat;
+}
+
 std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOptions& options) {
   static std::atomic<std::uint64_t> loads{0};
   const torch::Device device = torch_compat::parse_device(options.device);
@@ -58,7 +62,7 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOpti
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
   if (device.is_cpu() && options.cpu_path == CpuPath::kEigen)
     loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.io(), folded_parameters(*loaded->net),
-                                               options.bf16);
+                                               cpu_precision(options));
   loaded->net->to(device, loaded->dtype);
   if (device.is_cuda()) {
     // The inputs arrive channels-last: the weights in the same format spare a conversion per layer.
@@ -163,8 +167,10 @@ HostOutputs forward(LoadedNet& loaded, const NetworkIo& io, const float* inputs,
 
 const InferenceOptions& checked(const InferenceOptions& options) {
   const bool cuda = torch_compat::parse_device(options.device).is_cuda();
-  if (options.bf16 && !cuda && !DirectConvolution::bf16_available())
+  if (options.bf16 && !cuda && !DirectConvolution::available(Precision::kBf16))
     throw std::invalid_argument("inference: bf16 needs a CUDA device or a processor with AVX512-BF16");
+  if (options.int8 && (cuda || !DirectConvolution::available(Precision::kInt8)))
+    throw std::invalid_argument("inference: int8 needs the CPU, with AVX512-VNNI");
   if (options.cuda_graphs && !cuda) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
   if (options.batch_threads > 1 && options.threads > 1)
     throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");

@@ -12,7 +12,7 @@
 
 namespace ataxx {
 
-bool bf16_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::bf16_available(); }
+bool bf16_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::available(Precision::kBf16); }
 
 template <typename G>
 BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
@@ -30,6 +30,7 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
   inference.bf16 = spec.get_int("bf16", bf16_by_default(inference.device), 0, 1) == 1;
+  inference.int8 = spec.get_int("int8", inference.int8, 0, 1) == 1;
   inference.cuda_graphs = spec.get_int("cuda_graphs", inference.cuda_graphs, 0, 1) == 1;
   inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);
@@ -39,8 +40,8 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
 }
 
 std::string inference_spec(const InferenceOptions& o) {
-  return fmt::format("device={},bf16={:d},cuda_graphs={:d},threads={},batch_threads={},max_batch={},cache={}", o.device,
-                     o.bf16, o.cuda_graphs, o.threads, o.batch_threads, o.max_batch, o.cache_entries);
+  return fmt::format("device={},bf16={:d},int8={:d},cuda_graphs={:d},threads={},batch_threads={},max_batch={},cache={}",
+                     o.device, o.bf16, o.int8, o.cuda_graphs, o.threads, o.batch_threads, o.max_batch, o.cache_entries);
 }
 
 template <typename G>

@@ -35,6 +35,7 @@ double measure_server(const std::string& play_file, const NnBenchOptions& o, int
   InferenceOptions options;
   options.device = o.device;
   options.bf16 = o.bf16;
+  options.int8 = o.int8;
   options.cuda_graphs = o.cuda_graphs;
   options.max_batch = batch;
   options.deadline_us = 2000;
@@ -83,12 +84,13 @@ void bench_nn(const NnBenchOptions& o) {
   // On the CPU the raw forward is the Eigen path the server runs; LibTorch's beside it.
   const bool cpu = o.device == "cpu";
   std::printf("nn: %d blocks x %d channels on %s%s%s, one intra-op thread per inference thread\n", o.blocks,
-              o.channels, o.device.c_str(), o.bf16 ? " (bf16)" : "", o.cuda_graphs ? " (CUDA graphs)" : "");
+              o.channels, o.device.c_str(), o.int8 ? " (int8)" : o.bf16 ? " (bf16)" : "", o.cuda_graphs ? " (CUDA graphs)" : "");
   std::printf("%6s %14s %14s %14s %9s %11s\n", "batch", cpu ? "torch evals/s" : "", "raw evals/s", "server evals/s",
               "server %", "mean batch");
   InferenceOptions raw;
   raw.device = o.device;
   raw.bf16 = o.bf16;
+  raw.int8 = o.int8;
   raw.cuda_graphs = o.cuda_graphs;
   InferenceOptions torch_raw = raw;
   torch_raw.cpu_path = CpuPath::kTorch;
@@ -152,12 +154,12 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   } else {
     write_random_play_file(play_file, {o.blocks, o.channels}, 1);
     InferenceOptions options{
-        .device = o.device, .bf16 = o.bf16, .cuda_graphs = o.cuda_graphs, .max_batch = o.max_batch, .threads = o.server_threads};
+        .device = o.device, .bf16 = o.bf16, .int8 = o.int8, .cuda_graphs = o.cuda_graphs, .max_batch = o.max_batch, .threads = o.server_threads};
     auto server = std::make_unique<InferenceServer>(play_file, options);
     stats = [e = server.get()] { return e->stats(); };
     evaluator = std::move(server);
     std::printf("selfplay with a %dx%d network on %s%s%s\n", o.blocks, o.channels, o.device.c_str(),
-                o.bf16 ? " (bf16)" : "", o.cuda_graphs ? " (CUDA graphs)" : "");
+                o.int8 ? " (int8)" : o.bf16 ? " (bf16)" : "", o.cuda_graphs ? " (CUDA graphs)" : "");
   }
   std::printf("%d worker threads x %d games, %d/%d visits, max batch %d, %d server threads, %.0f s\n", o.threads,
               o.concurrent_games, o.visits, o.fast_visits, o.max_batch, o.server_threads, o.seconds);
@@ -179,7 +181,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   const int mean = std::max(1, static_cast<int>(mean_batch + 0.5));
   auto raw = [&](int batch) {
     if (o.simulated) return measure_raw_simulated(o.model, batch, 2.0);
-    InferenceOptions options{.device = o.device, .bf16 = o.bf16, .cuda_graphs = o.cuda_graphs, .max_batch = batch};
+    InferenceOptions options{.device = o.device, .bf16 = o.bf16, .int8 = o.int8, .cuda_graphs = o.cuda_graphs, .max_batch = batch};
     return measure_raw_forward(play_file, options, batch, 2.0);
   };
   const double raw_full = raw(o.max_batch), raw_mean = raw(mean);
@@ -194,10 +196,13 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
 
 }  // namespace
 
+constexpr const char* kInt8Help = "8-bit integer direct convolutions on the CPU (AVX512-VNNI; before --bf16)";
+
 void add_inference_benches(CLI::App& bench) {
   auto nn = std::make_shared<NnBenchOptions>();
   auto* nn_bench = bench.add_subcommand("nn", "Network speed: evaluations per second, raw forward and through the server");
   add_network_options(*nn_bench, *nn, "bfloat16 weights and inputs (CUDA; on the CPU, the direct convolutions with AVX512-BF16)");
+  nn_bench->add_flag("--int8", nn->int8, kInt8Help);
   nn_bench->add_flag("--cuda-graphs", nn->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   nn_bench->add_option("--batches", nn->batches, "Batch sizes")->check(CLI::Range(1, 65536));
   nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
@@ -207,6 +212,7 @@ void add_inference_benches(CLI::App& bench) {
   auto sp = std::make_shared<SelfPlayBenchOptions>();
   auto* sp_bench = bench.add_subcommand("selfplay", "Self-play speed against the raw forward of the same network and device");
   add_network_options(*sp_bench, *sp, "bfloat16 weights and inputs (CUDA; on the CPU, the direct convolutions with AVX512-BF16)");
+  sp_bench->add_flag("--int8", sp->int8, kInt8Help);
   sp_bench->add_flag("--cuda-graphs", sp->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   sp_bench->add_option("--threads", sp->threads, "Self-play worker threads")->check(CLI::Range(1, 256));
   sp_bench->add_option("--games", sp->concurrent_games, "Concurrent games per worker")->check(CLI::Range(1, 65536));

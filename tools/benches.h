@@ -14,6 +14,7 @@ struct BenchNetwork {
   int channels = 64;
   std::string device = "cpu";
   bool bf16 = false;
+  bool int8 = false;
 };
 
 // --blocks, --channels, --device and --bf16, whose help says what bf16 means to that benchmark.

@@ -212,11 +212,12 @@ TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
 // statistics to fold, every board of a family net, several positions in one batch, whole or
 // split over threads, a tower of 16 channels (im2col and a GEMM, LibTorch above 16 positions) or
 // of 32 and 64 (the direct convolution, as the heads' 32 always are, at any batch); in bfloat16
-// to within a rounding error of 2^-8 a layer, where the processor has it, else refused.
-class EigenPath : public testing::TestWithParam<std::tuple<int, int, bool>> {};
+// (a rounding error of 2^-8 a layer) and in int8 (of 1/255 of the largest input and 1/127 of
+// the largest weight) to within the same few hundredths, where the processor has it, else refused.
+class EigenPath : public testing::TestWithParam<std::tuple<int, int, Precision>> {};
 
 TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
-  const auto [batch_threads, channels, bf16] = GetParam();
+  const auto [batch_threads, channels, precision] = GetParam();
   torch::manual_seed(7);
   AtaxxNet net(ModelShape{2, channels});
   {
@@ -238,8 +239,9 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   eigen.cpu_path = CpuPath::kEigen;
   torch_path.cpu_path = CpuPath::kTorch;
   eigen.batch_threads = batch_threads;
-  eigen.bf16 = bf16;
-  if (bf16 && !DirectConvolution::bf16_available()) {
+  eigen.bf16 = precision == Precision::kBf16;
+  eigen.int8 = precision == Precision::kInt8;
+  if (!DirectConvolution::available(precision)) {
     EXPECT_THROW(InferenceServer(temp("family.net"), eigen), std::invalid_argument);
     return;
   }
@@ -261,15 +263,16 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   }
   a.evaluate(requests_a);
   b.evaluate(requests_b);
-  const float tolerance = bf16 ? 1e-2f : 1e-5f;
+  const float tolerance = precision == Precision::kFloat ? 1e-5f : 1e-2f;
   for (std::size_t i = 0; i < positions.size(); ++i) {
     for (int m = 0; m < moves[i].size(); ++m) EXPECT_NEAR(priors_a[i][m], priors_b[i][m], tolerance) << positions[i].fen();
     EXPECT_NEAR(values_a[i].win, values_b[i].win, tolerance) << positions[i].fen();
     EXPECT_NEAR(values_a[i].loss, values_b[i].loss, tolerance) << positions[i].fen();
   }
 }
-INSTANTIATE_TEST_SUITE_P(BatchThreadsChannelsBf16, EigenPath,
-                         testing::Combine(testing::Values(1, 3), testing::Values(16, 32, 64), testing::Bool()));
+INSTANTIATE_TEST_SUITE_P(BatchThreadsChannelsPrecision, EigenPath,
+                         testing::Combine(testing::Values(1, 3), testing::Values(16, 32, 64),
+                                          testing::Values(Precision::kFloat, Precision::kBf16, Precision::kInt8)));
 
 // A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
 // LibTorch's, and an Ataxx server refuses it by name.

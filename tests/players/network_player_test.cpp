@@ -47,7 +47,7 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
     EXPECT_NE(std::string(e.what()).find("CUDA"), std::string::npos) << e.what();
   }
   // bf16 on the CPU: the direct convolutions in bfloat16, where the processor has AVX512-BF16.
-  if (DirectConvolution::bf16_available())
+  if (DirectConvolution::available(Precision::kBf16))
     EXPECT_NO_THROW(make_player("nn:model=" + model + ",bf16=1"));
   else
     EXPECT_THROW(make_player("nn:model=" + model + ",bf16=1"), std::invalid_argument);
@@ -60,14 +60,14 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
 }
 
 TEST(NetworkPlayer, SearchesInBfloat16ByDefaultOnlyOnACpuThatHasIt) {
-  EXPECT_EQ(bf16_by_default("cpu"), DirectConvolution::bf16_available());
+  EXPECT_EQ(bf16_by_default("cpu"), DirectConvolution::available(Precision::kBf16));
   EXPECT_FALSE(bf16_by_default("cuda"));
   auto read = [](const std::string& text) {
     PlayerSpec spec(text);
     return read_network_player_options<AtaxxGame>(spec).inference.bf16;
   };
-  EXPECT_EQ(read("nn:model=m.net"), DirectConvolution::bf16_available());
-  EXPECT_EQ(NetworkPlayerOptions().inference.bf16, DirectConvolution::bf16_available());
+  EXPECT_EQ(read("nn:model=m.net"), DirectConvolution::available(Precision::kBf16));
+  EXPECT_EQ(NetworkPlayerOptions().inference.bf16, DirectConvolution::available(Precision::kBf16));
   EXPECT_FALSE(read("nn:model=m.net,device=cuda"));
   EXPECT_FALSE(read("nn:model=m.net,bf16=0"));
   EXPECT_TRUE(read("nn:model=m.net,device=cuda,bf16=1"));
