@@ -1,7 +1,7 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
-// device=cpu|cuda|cuda:N,bf16=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
-// cache=ENTRIES, the mcts options]`; bf16 defaults to bf16_by_default(device).
+// device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
+// cache=ENTRIES, the mcts options]`; bf16 defaults to bf16_by_default(device), int8 to 0.
 #pragma once
 
 #include <memory>

@@ -51,6 +51,11 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
     EXPECT_NO_THROW(make_player("nn:model=" + model + ",bf16=1"));
   else
     EXPECT_THROW(make_player("nn:model=" + model + ",bf16=1"), std::invalid_argument);
+  // int8: the direct convolutions in 8-bit integers, where the processor has AVX512-VNNI.
+  if (DirectConvolution::available(Precision::kInt8))
+    EXPECT_NO_THROW(make_player("nn:model=" + model + ",int8=1"));
+  else
+    EXPECT_THROW(make_player("nn:model=" + model + ",int8=1"), std::invalid_argument);
   try {
     make_player("nn:model=" + model + ",cuda_graphs=1");
     ADD_FAILURE() << "cuda_graphs accepted on the CPU";
