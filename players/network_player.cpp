@@ -14,10 +14,13 @@ namespace ataxx {
 
 bool bf16_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::available(Precision::kBf16); }
 
+bool int8_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::available(Precision::kInt8); }
+
 template <typename G>
 BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
   inference.bf16 = bf16_by_default(inference.device);
+  inference.int8 = int8_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
 }
 
@@ -30,7 +33,7 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
   inference.bf16 = spec.get_int("bf16", bf16_by_default(inference.device), 0, 1) == 1;
-  inference.int8 = spec.get_int("int8", inference.int8, 0, 1) == 1;
+  inference.int8 = spec.get_int("int8", int8_by_default(inference.device), 0, 1) == 1;
   inference.cuda_graphs = spec.get_int("cuda_graphs", inference.cuda_graphs, 0, 1) == 1;
   inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);

@@ -1,7 +1,8 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
 // device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
-// cache=ENTRIES, the mcts options]`; bf16 defaults to bf16_by_default(device), int8 to 0.
+// cache=ENTRIES, the mcts options]`; bf16 and int8 default to bf16_by_default(device) and
+// int8_by_default(device); where both are on, int8.
 #pragma once
 
 #include <memory>
@@ -27,6 +28,8 @@ using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;
 // the processor has AVX512-BF16 (the direct convolutions' bfloat16 path, docs/experiments.md),
 // never on a GPU unless asked.
 bool bf16_by_default(const std::string& device);
+// The same for 8-bit integers: on the CPU where the processor has AVX512-VNNI (docs/experiments.md).
+bool int8_by_default(const std::string& device);
 
 // Reads the options of an `nn` spec.
 template <typename G = AtaxxGame>

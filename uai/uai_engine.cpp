@@ -318,6 +318,7 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.search.visits = options_.visits;
   network.inference.device = options_.device;
   network.inference.bf16 = bf16_by_default(options_.device);
+  network.inference.int8 = int8_by_default(options_.device);
   network.inference.max_batch = options_.batch_size;
   network.inference.cache_entries = options_.cache_size;
   // On the CPU one search's batch is shared by the threads; a GPU gets a server thread each.

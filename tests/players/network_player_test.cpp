@@ -78,6 +78,19 @@ TEST(NetworkPlayer, SearchesInBfloat16ByDefaultOnlyOnACpuThatHasIt) {
   EXPECT_TRUE(read("nn:model=m.net,device=cuda,bf16=1"));
 }
 
+TEST(NetworkPlayer, SearchesInInt8ByDefaultOnlyOnACpuThatHasIt) {
+  EXPECT_EQ(int8_by_default("cpu"), DirectConvolution::available(Precision::kInt8));
+  EXPECT_FALSE(int8_by_default("cuda"));
+  auto read = [](const std::string& text) {
+    PlayerSpec spec(text);
+    return read_network_player_options<AtaxxGame>(spec).inference.int8;
+  };
+  EXPECT_EQ(read("nn:model=m.net"), DirectConvolution::available(Precision::kInt8));
+  EXPECT_EQ(NetworkPlayerOptions().inference.int8, DirectConvolution::available(Precision::kInt8));
+  EXPECT_FALSE(read("nn:model=m.net,device=cuda"));
+  EXPECT_FALSE(read("nn:model=m.net,int8=0"));
+}
+
 TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
   NetworkPlayerOptions defaults;
   InferenceOptions options = defaults.inference;
