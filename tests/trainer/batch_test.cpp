@@ -85,7 +85,7 @@ TEST(Batch, ResignedGamesCarryNoOwnershipOrPieceTargets) {
   const TrainingSample played = sample_of("x5o/7/7/7/7/7/o5x x 0 1", "xxo4/x6/7/7/7/7/o5x", 1);
   const TrainingSample* samples[] = {&resigned, &played};
   const int symmetries[] = {3, 3};
-  const TrainingBatch batch = assemble_batch<AtaxxGame>({}, samples, symmetries);
+  const TrainingBatch batch = assemble_batch<AtaxxGame>(GameEncoder<AtaxxGame>(), samples, symmetries);
   EXPECT_EQ(batch.final_board_known[0].item<float>(), 0.0f);
   EXPECT_EQ(batch.final_board_known[1].item<float>(), 1.0f);
   EXPECT_EQ(batch.ownership[0].abs().sum().item<float>(), 0.0f);
@@ -98,7 +98,7 @@ TEST(Batch, ASampleOfABoardLargerThanTheCanvasIsAnErrorNotAHeapOverflow) {
   samples[1].position = Position::startpos(board(BoardId::k8x8));
   const std::vector<const TrainingSample*> pointers = {&samples[0], &samples[1]};
   const std::vector<int> symmetries = {0, 0};
-  EXPECT_THROW(assemble_batch<AtaxxGame>({}, pointers, symmetries), std::invalid_argument);
+  EXPECT_THROW(assemble_batch<AtaxxGame>(GameEncoder<AtaxxGame>(), pointers, symmetries), std::invalid_argument);
 }
 
 TEST(Batch, EverySymmetryMapsASchataxxSampleAlike) {
@@ -148,7 +148,7 @@ TEST(TrainingBatch, ValueTargetBlendsResultAndSearchValue) {
   drawn.result = 0;
   const TrainingSample* samples[] = {&won, &drawn};
   const int symmetries[] = {0, 0};
-  const TrainingBatch batch = assemble_batch<AtaxxGame>({}, samples, symmetries, 0.25f);
+  const TrainingBatch batch = assemble_batch<AtaxxGame>(GameEncoder<AtaxxGame>(), samples, symmetries, 0.25f);
   // 0.75 of the result, 0.25 of the search's value as (1 + v) / 2 win, (1 - v) / 2 loss.
   EXPECT_FLOAT_EQ(batch.wdl[0][0].item<float>(), 0.75f + 0.25f * 0.25f);
   EXPECT_FLOAT_EQ(batch.wdl[0][1].item<float>(), 0.0f);

@@ -369,7 +369,7 @@ TEST(TrainingRun, SlowAPackedRunResumesAtTheSameStepWithTheSameWindow) {
   EXPECT_EQ(window.total_games(), whole.total_games());
   EXPECT_EQ(window.window(), whole.window());
   EXPECT_EQ(values_drawn(window), values_drawn(whole));
-  for (const std::string& dropped : {"live", "plots"}) EXPECT_FALSE(fs::exists(packed + "/" + dropped)) << dropped;
+  for (const char* dropped : {"live", "plots"}) EXPECT_FALSE(fs::exists(packed + "/" + dropped)) << dropped;
 
   const std::string stopped = "/checkpoints/stopped.ckpt";
   const bool went_on = fs::exists(run + stopped);
@@ -377,7 +377,9 @@ TEST(TrainingRun, SlowAPackedRunResumesAtTheSameStepWithTheSameWindow) {
   if (went_on) step = read_checkpoint_info(packed + stopped).step;
   ASSERT_EQ(wait_exit(start_process({"train", "--run-dir", packed}, packed + ".out")), 0);
   const std::string log = read_all(packed + "/log.txt");
-  if (went_on) EXPECT_NE(log.find(fmt::format("training: goes on at step {}", step)), std::string::npos) << log;
+  if (went_on) {
+    EXPECT_NE(log.find(fmt::format("training: goes on at step {}", step)), std::string::npos) << log;
+  }
   EXPECT_EQ(read_checkpoint_info(packed + "/checkpoints/gen-0004.ckpt").step, 160) << log;
   EXPECT_EQ(log.find("waiting for"), std::string::npos) << "the packed run's totals allow its steps at once";
 }
