@@ -71,10 +71,13 @@ TEST(RunConfig, GatingGamesAreNoneOrBothColours) {
 
 TEST(RunConfig, ValuesOverrideDefaults) {
   const RunConfig c = parse_run_config(
-      "selfplay:\n  visits: 33\ntraining:\n  optimizer: adamw\ninference:\n  bf16: true\n  cuda_graphs: true\n", "t");
+      "selfplay:\n  visits: 33\ntraining:\n  optimizer: adamw\ninference:\n  bf16: true\n  int8: true\n  cuda_graphs: true\n",
+      "t");
   EXPECT_EQ(c.selfplay.visits, 33);
   EXPECT_EQ(c.training.optimizer, "adamw");
   EXPECT_TRUE(c.inference.bf16);
+  EXPECT_TRUE(c.inference.int8);
+  EXPECT_FALSE(RunConfig{}.inference.int8);
   EXPECT_TRUE(c.inference.cuda_graphs);
   EXPECT_FALSE(RunConfig{}.inference.cuda_graphs);
   EXPECT_EQ(c.selfplay.fast_visits, RunConfig{}.selfplay.fast_visits);
