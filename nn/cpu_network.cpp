@@ -58,7 +58,8 @@ Layer make_layer(const FoldedParameters& parameters, const std::string& name, in
     for (int i = 0; i < in; ++i)
       for (int tap = 0; tap < k * k; ++tap) layer.weight(tap * in + i, o) = w.values[(o * in + i) * k * k + tap];
   layer.bias = Eigen::Map<const RowVector>(b.values.data(), out);
-  if (k == 3 && DirectConvolution::supports(out)) layer.direct.emplace(layer.weight.data(), b.values.data(), in, out, precision);
+  if (k == 3 && DirectConvolution::supports(out))
+    layer.direct.emplace(layer.weight.data(), b.values.data(), in, out, precision);
   return layer;
 }
 

@@ -86,36 +86,13 @@ void pack_bf16(const float* in, int rows, int inputs, std::uint32_t* out) {
     for (int k = 0; k < pair_count; ++k) *out++ = bf16_pair(in[2 * k], 2 * k + 1 < inputs ? in[2 * k + 1] : 0.0f);
 }
 
-// pairs: [tap][input pair][output] words; in: rows of `pair_count` words (two bfloat16 inputs).
-template <int kOut, int kBlock>
-void run_bf16(const std::uint32_t* pairs, const float* bias_row, int pair_count, const std::uint32_t* in, int rows,
-              int area, std::span<const int> neighbours, float* out) {
-  constexpr int kLanes = kOut / kLaneWidth;
-  thread_local std::vector<std::uint32_t> zeros;
-  zeros.assign(pair_count, 0);
-  for (int first = 0; first < rows; first += kBlock) {
-    __m512 sums[kBlock][kLanes];
-    for (int b = 0; b < kBlock; ++b)
-      for (int l = 0; l < kLanes; ++l) sums[b][l] = _mm512_loadu_ps(bias_row + l * kLaneWidth);
-    for (int tap = 0; tap < kTaps; ++tap) {
-      const std::uint32_t* source[kBlock];
-      block_sources<std::uint32_t, kBlock>(in, pair_count, first, rows, area, tap, neighbours, zeros.data(), source);
-      const std::uint32_t* w = pairs + static_cast<std::size_t>(tap) * pair_count * kOut;
-      for (int k = 0; k < pair_count; ++k, w += kOut) {
-        __m512bh weights[kLanes];
-        for (int l = 0; l < kLanes; ++l) weights[l] = (__m512bh)_mm512_loadu_si512(w + l * kLaneWidth);
-#pragma GCC unroll 16
-        for (int b = 0; b < kBlock; ++b) {
-          const __m512bh x = (__m512bh)_mm512_set1_epi32(static_cast<int>(source[b][k]));
-#pragma GCC unroll 4
-          for (int l = 0; l < kLanes; ++l) sums[b][l] = _mm512_dpbf16_ps(sums[b][l], x, weights[l]);
-        }
-      }
-    }
-    for (int b = 0; b < std::min(kBlock, rows - first); ++b)
-      for (int l = 0; l < kLanes; ++l) _mm512_storeu_ps(out + (first + b) * kOut + l * kLaneWidth, sums[b][l]);
-  }
-}
+// bfloat16: each word two inputs (pairs), the sums float from the bias on.
+struct Bf16Format {
+  using Sum = __m512;
+  static Sum start(const float* bias, const float*) { return _mm512_loadu_ps(bias); }
+  static Sum add(Sum sum, __m512i x, __m512i w) { return _mm512_dpbf16_ps(sum, (__m512bh)x, (__m512bh)w); }
+  static __m512 finish(Sum sum, const float*, const float*) { return sum; }
+};
 #endif
 
 #if defined(__AVX512VNNI__)
@@ -161,39 +138,59 @@ float pack_u8(const float* in, int rows, int inputs, std::uint32_t* out) {
   return scale;
 }
 
-// quads: [tap][input quad][output] words; in: rows of `quad_count` words (four unsigned inputs);
-// scale: per output, what a sum's 1 stands for.
-template <int kOut, int kBlock>
-void run_int8(const std::uint32_t* quads, const float* scale, const float* bias_row, int quad_count,
-              const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
+// int8: each word four unsigned inputs (quads) against four signed weights, the sums int32 from
+// zero, then scaled (per output, what a sum's 1 stands for) and the bias added.
+struct Int8Format {
+  using Sum = __m512i;
+  static Sum start(const float*, const float*) { return _mm512_setzero_si512(); }
+  static Sum add(Sum sum, __m512i x, __m512i w) { return _mm512_dpbusd_epi32(sum, x, w); }
+  static __m512 finish(Sum sum, const float* bias, const float* scale) {
+    return _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_loadu_ps(scale), _mm512_loadu_ps(bias));
+  }
+};
+#endif
+
+#if defined(__AVX512BF16__) || defined(__AVX512VNNI__)
+// weights: [tap][input word][output] words; in: rows of `words` words, each two bfloat16 or four
+// int8 inputs as Format reads them; scale: per output, for Format::finish.
+template <typename Format, int kOut, int kBlock>
+void run_packed(const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
+                const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
   constexpr int kLanes = kOut / kLaneWidth;
   thread_local std::vector<std::uint32_t> zeros;
-  zeros.assign(quad_count, 0);
+  zeros.assign(words, 0);
   for (int first = 0; first < rows; first += kBlock) {
-    __m512i sums[kBlock][kLanes];
+    typename Format::Sum sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
-      for (int l = 0; l < kLanes; ++l) sums[b][l] = _mm512_setzero_si512();
+      for (int l = 0; l < kLanes; ++l) sums[b][l] = Format::start(bias_row + l * kLaneWidth, scale + l * kLaneWidth);
     for (int tap = 0; tap < kTaps; ++tap) {
       const std::uint32_t* source[kBlock];
-      block_sources<std::uint32_t, kBlock>(in, quad_count, first, rows, area, tap, neighbours, zeros.data(), source);
-      const std::uint32_t* w = quads + static_cast<std::size_t>(tap) * quad_count * kOut;
-      for (int k = 0; k < quad_count; ++k, w += kOut) {
-        __m512i weights[kLanes];
-        for (int l = 0; l < kLanes; ++l) weights[l] = _mm512_loadu_si512(w + l * kLaneWidth);
+      block_sources<std::uint32_t, kBlock>(in, words, first, rows, area, tap, neighbours, zeros.data(), source);
+      const std::uint32_t* w = weights + static_cast<std::size_t>(tap) * words * kOut;
+      for (int k = 0; k < words; ++k, w += kOut) {
+        __m512i lane_weights[kLanes];
+        for (int l = 0; l < kLanes; ++l) lane_weights[l] = _mm512_loadu_si512(w + l * kLaneWidth);
 #pragma GCC unroll 16
         for (int b = 0; b < kBlock; ++b) {
           const __m512i x = _mm512_set1_epi32(static_cast<int>(source[b][k]));
 #pragma GCC unroll 4
-          for (int l = 0; l < kLanes; ++l) sums[b][l] = _mm512_dpbusd_epi32(sums[b][l], x, weights[l]);
+          for (int l = 0; l < kLanes; ++l) sums[b][l] = Format::add(sums[b][l], x, lane_weights[l]);
         }
       }
     }
     for (int b = 0; b < std::min(kBlock, rows - first); ++b)
       for (int l = 0; l < kLanes; ++l)
         _mm512_storeu_ps(out + (first + b) * kOut + l * kLaneWidth,
-                         _mm512_fmadd_ps(_mm512_cvtepi32_ps(sums[b][l]), _mm512_loadu_ps(scale + l * kLaneWidth),
-                                         _mm512_loadu_ps(bias_row + l * kLaneWidth)));
+                         Format::finish(sums[b][l], bias_row + l * kLaneWidth, scale + l * kLaneWidth));
   }
+}
+
+// 32 outputs in blocks of 8 cells, 64 in blocks of 4: the sums fill the vector registers.
+template <typename Format>
+void run_packed(int outputs, const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
+                const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
+  if (outputs == 32) return run_packed<Format, 32, 8>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
+  run_packed<Format, 64, 4>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
 }
 #endif
 
@@ -270,9 +267,9 @@ void DirectConvolution::run(const float* in, int rows, int area, std::span<const
     thread_local std::vector<std::uint32_t> packed;
     packed.resize(static_cast<std::size_t>(rows) * pair_count);
     pack_bf16(in, rows, inputs_, packed.data());
-    if (outputs_ == 32)
-      return run_bf16<32, 8>(packed_weight_.data(), bias_.data(), pair_count, packed.data(), rows, area, neighbours, out);
-    return run_bf16<64, 4>(packed_weight_.data(), bias_.data(), pair_count, packed.data(), rows, area, neighbours, out);
+    // bfloat16 has no scale: the bias stands in for Format::finish, which ignores it.
+    return run_packed<Bf16Format>(outputs_, packed_weight_.data(), bias_.data(), bias_.data(), pair_count, packed.data(),
+                                  rows, area, neighbours, out);
   }
 #endif
 #if defined(__AVX512VNNI__)
@@ -285,11 +282,8 @@ void DirectConvolution::run(const float* in, int rows, int area, std::span<const
       thread_local std::vector<float> scale;
       scale.resize(outputs_);
       for (int o = 0; o < outputs_; ++o) scale[o] = weight_scale_[o] * input_scale;
-      if (outputs_ == 32)
-        return run_int8<32, 8>(packed_weight_.data(), scale.data(), bias_.data(), quad_count, packed.data(), rows,
-                               area, neighbours, out);
-      return run_int8<64, 4>(packed_weight_.data(), scale.data(), bias_.data(), quad_count, packed.data(), rows,
-                             area, neighbours, out);
+      return run_packed<Int8Format>(outputs_, packed_weight_.data(), scale.data(), bias_.data(), quad_count,
+                                    packed.data(), rows, area, neighbours, out);
     }
   }
 #endif
