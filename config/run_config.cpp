@@ -100,6 +100,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"training.value_weight", Bound<double>{&t.value_weight, 0, 100}, "value loss weight"},
       {"training.ownership_weight", Bound<double>{&t.ownership_weight, 0, 100}, "ownership loss weight"},
       {"training.piece_diff_weight", Bound<double>{&t.piece_diff_weight, 0, 100}, "piece difference loss weight"},
+      {"training.soft_policy_weight", Bound<double>{&t.soft_policy_weight, 0, 100},
+       "auxiliary soft policy loss weight (visit shares to the power 1/4; 0: no such head)"},
       {"training.search_value_share", Bound<double>{&t.search_value_share, 0, 1},
        "share of the value target taken from the root search's value instead of the game's result"},
       {"training.bf16", &t.bf16, "bfloat16 autocast of the training steps (for CUDA; slow on the CPU)"},

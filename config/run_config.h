@@ -67,6 +67,7 @@ struct RunConfig {
     double value_weight = 1.0;
     double ownership_weight = 0.1;
     double piece_diff_weight = 0.1;
+    double soft_policy_weight = 0.0;  // KataGo's auxiliary soft policy (trainer/soft_policy.h); 0 = no such head
     double search_value_share = 0.0;  // of the value target: the root search's value, the rest the game's result
     bool bf16 = false;                // bfloat16 autocast of the training steps (weights stay float32)
   } training;

@@ -15,7 +15,6 @@ namespace {
 using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using RowVector = Eigen::RowVectorXf;
 
-constexpr int kHeadChannels = 32;
 constexpr int kValueHidden = 128;
 
 // A convolution (weights as im2col expects them: [kernel * kernel * in, out]) or a linear layer

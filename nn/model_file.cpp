@@ -18,6 +18,7 @@ namespace {
 constexpr const char* kPlayFormat = "ataxx-zero play file";
 constexpr const char* kCheckpointFormat = "ataxx-zero checkpoint";
 constexpr std::int64_t kFileVersion = 1;
+constexpr const char* kSoftPolicyKey = "soft_policy";  // a checkpoint's optional AuxiliaryHead
 
 void put(torch::serialize::OutputArchive& archive, const std::string& key, const c10::IValue& value) {
   archive.write(key, value);
@@ -250,7 +251,7 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
 }
 
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
-                     const CheckpointInfo& info) {
+                     const CheckpointInfo& info, AuxiliaryHead soft_policy) {
   torch::serialize::OutputArchive archive;
   write_header(archive, kCheckpointFormat, info.game, info.boards, net->shape(), info.rules, info.step);
   put(archive, "optimizer_kind", info.optimizer);
@@ -260,6 +261,14 @@ void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
   optimizer.save(optimizer_state);
   archive.write("model", weights);
   archive.write("optimizer", optimizer_state);
+  if (soft_policy.module) {
+    torch::serialize::OutputArchive head, head_weights, head_optimizer;
+    soft_policy.module->save(head_weights);
+    soft_policy.optimizer->save(head_optimizer);
+    head.write("model", head_weights);
+    head.write("optimizer", head_optimizer);
+    archive.write(kSoftPolicyKey, head);
+  }
   write_model_archive(archive, path);
 }
 
@@ -302,10 +311,7 @@ CheckpointInfo read_checkpoint_fields(const std::string& path) {
   return read_checkpoint_header(archive, path);
 }
 
-void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
-                           torch::Device device) {
-  auto archive = open_archive(path, kCheckpointFormat, device);
-  load_weights(archive, net, path);
+void load_optimizer(torch::serialize::InputArchive& archive, torch::optim::Optimizer& optimizer, const std::string& path) {
   torch::serialize::InputArchive optimizer_state;
   try {
     if (!archive.try_read("optimizer", optimizer_state)) throw ModelFileError("checkpoint '" + path + "' has no optimizer state");
@@ -314,6 +320,26 @@ void read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim:
     throw ModelFileError("checkpoint '" + path + "': the optimizer state does not fit (" +
                          std::string(e.what_without_backtrace()).substr(0, 200) + ")");
   }
+}
+
+bool read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
+                           torch::Device device, AuxiliaryHead soft_policy) {
+  auto archive = open_archive(path, kCheckpointFormat, device);
+  load_weights(archive, net, path);
+  load_optimizer(archive, optimizer, path);
+  torch::serialize::InputArchive head;
+  if (!archive.try_read(kSoftPolicyKey, head)) return false;
+  if (!soft_policy.module) return true;
+  torch::serialize::InputArchive head_weights;
+  try {
+    if (!head.try_read("model", head_weights)) throw ModelFileError("checkpoint '" + path + "': its soft policy head has no weights");
+    soft_policy.module->load(head_weights);
+  } catch (const c10::Error& e) {
+    const std::string what = e.what_without_backtrace();
+    throw ModelFileError("checkpoint '" + path + "': the soft policy head does not fit (" + what.substr(0, what.find('\n')) + ")");
+  }
+  load_optimizer(head, *soft_policy.optimizer, path);
+  return true;
 }
 
 void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
@@ -337,8 +363,9 @@ CheckpointInfo read_checkpoint_info(const std::string& path) {
   return guarded(path, [&] { return read_checkpoint_fields(path); });
 }
 
-void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer, torch::Device device) {
-  guarded(path, [&] { read_checkpoint_state(path, net, optimizer, device); });
+bool load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer, torch::Device device,
+                     AuxiliaryHead soft_policy) {
+  return guarded(path, [&] { return read_checkpoint_state(path, net, optimizer, device, soft_policy); });
 }
 
 void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {

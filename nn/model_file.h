@@ -20,12 +20,21 @@ void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& inf
 // Returns a network in eval mode on the CPU.
 AtaxxNet load_play_file(const std::string& path, ModelInfo* info = nullptr);
 
+// Training state that a checkpoint holds beside the network where the run has it, and play files
+// never do: an auxiliary head (the soft policy) with its own optimizer. Empty: none.
+struct AuxiliaryHead {
+  torch::nn::Module* module = nullptr;
+  torch::optim::Optimizer* optimizer = nullptr;
+};
+
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
-                     const CheckpointInfo& info);
+                     const CheckpointInfo& info, AuxiliaryHead soft_policy = {});
 CheckpointInfo read_checkpoint_info(const std::string& path);
 // Loads weights and optimizer state into objects built for read_checkpoint_info(path).shape and
 // living on `device`, wherever the checkpoint was saved: a GPU run resumes on the CPU and the
-// other way round.
-void load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer, torch::Device device);
+// other way round. The soft policy head too, when one is given and the checkpoint has it: returns
+// whether it had.
+bool load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer, torch::Device device,
+                     AuxiliaryHead soft_policy = {});
 
 }  // namespace ataxx

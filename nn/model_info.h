@@ -17,6 +17,8 @@ struct ModelShape {
   int blocks = 6;
   int channels = 64;
 };
+// Channels of the policy and value heads' first convolutions, whatever the shape.
+inline constexpr int kHeadChannels = 32;
 
 // What a game's encoding gives the network and asks of it, on a square canvas: its input planes,
 // the one of them that marks the board's cells (the trunk is masked to it), and its policy planes

@@ -44,7 +44,6 @@ torch::nn::Conv2d fold_batch_norm(const torch::nn::Conv2d& conv, const torch::nn
 
 AtaxxNetImpl::AtaxxNetImpl(ModelShape shape, NetworkIo io) : shape_(shape), io_(io) {
   const int c = shape.channels;
-  constexpr int kHeadChannels = 32;
   constexpr int kPooledFeatures = 3;  // see pool
   input_conv_ = register_module("input_conv", torch::nn::Conv2d(conv(io.input_planes, c, 3)));
   input_bn_ = register_module("input_bn", torch::nn::BatchNorm2d(c));
@@ -70,13 +69,14 @@ NetworkOutput AtaxxNetImpl::forward(const torch::Tensor& x) {
   for (const auto& block : *tower_) trunk = block->as<ResidualBlockImpl>()->forward(trunk, mask);
 
   // [N, move planes, C, C] flattened plane-major, as the game's policy_index counts.
-  auto policy = policy_out_(torch::relu(conv_norm(policy_conv_, policy_bn_, trunk))).reshape({n, -1});
+  auto policy_features = torch::relu(conv_norm(policy_conv_, policy_bn_, trunk));
+  auto policy = policy_out_(policy_features).reshape({n, -1});
   auto pass = pass_out_(trunk.sum({2, 3}) / cells);
 
   auto value_planes = torch::relu(conv_norm(value_conv_, value_bn_, trunk)) * mask;
   auto hidden = torch::relu(value_hidden_(pool(value_planes, cells)));
   return {torch::cat({policy, pass}, 1), wdl_out_(hidden), torch::tanh(ownership_out_(value_planes).flatten(1)),
-          torch::tanh(piece_diff_out_(hidden)).squeeze(1)};
+          torch::tanh(piece_diff_out_(hidden)).squeeze(1), policy_features};
 }
 
 torch::Tensor AtaxxNetImpl::pool(const torch::Tensor& planes, const torch::Tensor& cells) {

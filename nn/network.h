@@ -15,6 +15,7 @@ struct NetworkOutput {
   torch::Tensor wdl_logits;     // [N, 3]: win, draw, loss for the side to move
   torch::Tensor ownership;      // [N, C * C] in [-1, 1]: final owner of each cell, side to move's view
   torch::Tensor piece_diff;     // [N]: final (own - opponent) pieces / cells of the board
+  torch::Tensor policy_features;  // [N, kHeadChannels, C, C]: the policy head's planes, for training's auxiliary heads
 };
 
 // For inference, each batch norm can be folded into the convolution before it: the convolution
@@ -45,6 +46,7 @@ class AtaxxNetImpl : public torch::nn::Module {
   // (KataGo's masked global pooling), so the board's size and shape reach the net through the mask.
   NetworkOutput forward(const torch::Tensor& x);
   const ModelShape& shape() const { return shape_; }
+  const NetworkIo& io() const { return io_; }
   // Folds every batch norm into its convolution (see fold_batch_norm): inference only.
   void fold_batch_norms();
 

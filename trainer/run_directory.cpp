@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include "selfplay/training_data.h"
@@ -58,16 +59,24 @@ int csv_count(const std::string& text, const std::string& file) {
   return static_cast<int>(*count);
 }
 
-void append_csv(const std::string& path, const std::string& header, const std::string& row) {
-  if (!fs::exists(path)) append_line(path, header);
-  append_line(path, row);
-}
-
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::string text;
   std::getline(in, text);
   return text;
+}
+
+// A header that gained columns at its end (a run from before they existed) is rewritten to the
+// new one; the old rows keep their fewer cells.
+void append_csv(const std::string& path, const std::string& header, const std::string& row) {
+  if (!fs::exists(path)) {
+    append_line(path, header);
+  } else if (const std::string old = read_text(path); old != header && header.starts_with(old + ",")) {
+    std::ifstream in(path);
+    const std::string text(std::istreambuf_iterator<char>(in), {});
+    write_file_atomically(path, header + text.substr(old.size()));
+  }
+  append_line(path, row);
 }
 
 }  // namespace

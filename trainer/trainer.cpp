@@ -9,16 +9,18 @@
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
 #include "trainer/batch.h"
+#include "trainer/soft_policy.h"
 
 namespace ataxx {
 namespace {
 
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(AtaxxNet& net, const RunConfig::Training& t) {
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(const std::vector<torch::Tensor>& parameters,
+                                                       const RunConfig::Training& t) {
   if (t.optimizer == "adamw")
     return std::make_unique<torch::optim::AdamW>(
-        net->parameters(), torch::optim::AdamWOptions(t.learning_rate).weight_decay(t.weight_decay));
+        parameters, torch::optim::AdamWOptions(t.learning_rate).weight_decay(t.weight_decay));
   return std::make_unique<torch::optim::SGD>(
-      net->parameters(),
+      parameters,
       torch::optim::SGDOptions(t.learning_rate).momentum(t.momentum).weight_decay(t.weight_decay).nesterov(true));
 }
 
@@ -80,16 +82,24 @@ CheckpointInfo checked_checkpoint(const std::string& path, const RunConfig& conf
 }
 
 struct StepLosses {
-  torch::Tensor total, policy, value, ownership, piece_diff;
+  torch::Tensor total, policy, value, ownership, piece_diff, soft_policy;
 };
 
-// The batch's losses, in float32 whatever precision the forward ran in.
-StepLosses losses_of(AtaxxNet& net, const TrainingBatch& batch, const torch::Device& device, const RunConfig::Training& t) {
-  const NetworkOutput out = net->forward(batch.input.to(device, /*non_blocking=*/true));
+// The cross-entropy of each row's targets at `indices` against the logits, averaged over rows.
+torch::Tensor sparse_cross_entropy(const torch::Tensor& logits, const torch::Tensor& indices, const torch::Tensor& targets) {
+  return -(targets * torch::log_softmax(logits.to(torch::kFloat), 1).gather(1, indices)).sum(1).mean();
+}
+
+// The batch's losses, in float32 whatever precision the forward ran in; soft_policy is the run's
+// soft policy head, or empty.
+StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, const TrainingBatch& batch, const torch::Device& device,
+                     const RunConfig::Training& t) {
+  const auto input = batch.input.to(device, /*non_blocking=*/true);
+  const NetworkOutput out = net->forward(input);
   StepLosses l;
-  const auto log_policy =
-      torch::log_softmax(out.policy_logits.to(torch::kFloat), 1).gather(1, batch.policy_indices.to(device, true));
-  l.policy = -(batch.policy_targets.to(device, true) * log_policy).sum(1).mean();
+  const auto policy_indices = batch.policy_indices.to(device, true);
+  const auto policy_targets = batch.policy_targets.to(device, true);
+  l.policy = sparse_cross_entropy(out.policy_logits, policy_indices, policy_targets);
   l.value = -(batch.wdl.to(device, true) * torch::log_softmax(out.wdl_logits.to(torch::kFloat), 1)).sum(1).mean();
   // Ownership and piece difference only where the game was played out (not resigned).
   const auto known = batch.final_board_known.to(device, true);
@@ -102,6 +112,14 @@ StepLosses losses_of(AtaxxNet& net, const TrainingBatch& batch, const torch::Dev
   l.piece_diff = ((piece_diff - batch.piece_diff.to(device, true)).square() * known).sum() / known_count;
   l.total = t.policy_weight * l.policy + t.value_weight * l.value + t.ownership_weight * l.ownership +
             t.piece_diff_weight * l.piece_diff;
+  if (soft_policy) {
+    const auto board = input.narrow(1, net->io().mask_plane, 1);
+    l.soft_policy = sparse_cross_entropy(soft_policy->forward(out.policy_features, board), policy_indices,
+                                         soft_policy_targets(policy_targets));
+    l.total = l.total + t.soft_policy_weight * l.soft_policy;
+  } else {
+    l.soft_policy = torch::zeros({}, l.total.options());
+  }
   return l;
 }
 
@@ -125,6 +143,15 @@ struct Trainer::Impl {
   torch::Device device{torch::kCPU};
   AtaxxNet net{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
+  // The auxiliary soft policy head, where training.soft_policy_weight > 0, with its own optimizer:
+  // the network's optimizer state stays that of the network alone, whichever runs have the head.
+  SoftPolicyHead soft_policy{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> soft_policy_optimizer;
+  AuxiliaryHead auxiliary() { return {soft_policy ? soft_policy.get() : nullptr, soft_policy_optimizer.get()}; }
+  void set_learning_rate(double lr) {
+    ataxx::set_learning_rate(*optimizer, lr);
+    if (soft_policy_optimizer) ataxx::set_learning_rate(*soft_policy_optimizer, lr);
+  }
   std::int64_t step = 0;
   // On a GPU the trainer shares the device with self-play's inference, which keeps it busy: its
   // kernels go ahead of the inference batches', so that it trains as fast as the reuse cap allows.
@@ -152,8 +179,14 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
     impl_->net = AtaxxNet(shape, network_io(impl_->game, impl_->boards));
   }
   impl_->net->to(impl_->device);
-  impl_->optimizer = make_optimizer(impl_->net, config.training);
-  if (!checkpoint_path.empty()) load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device);
+  impl_->optimizer = make_optimizer(impl_->net->parameters(), config.training);
+  if (config.training.soft_policy_weight > 0) {
+    impl_->soft_policy = SoftPolicyHead(kHeadChannels, impl_->net->io().move_planes);
+    impl_->soft_policy->to(impl_->device);
+    impl_->soft_policy_optimizer = make_optimizer(impl_->soft_policy->parameters(), config.training);
+  }
+  if (!checkpoint_path.empty())
+    load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device, impl_->auxiliary());
   impl_->stream = torch_compat::pool_stream(impl_->device, /*high_priority=*/true);
   torch_compat::synchronize(impl_->device);  // the stream does not wait for the default stream's loads
 }
@@ -165,7 +198,7 @@ bool Trainer::resume_if_further(const std::string& checkpoint_path) {
   const CheckpointInfo info = checked_checkpoint(checkpoint_path, impl_->config, impl_->boards);
   if (info.step <= impl_->step) return false;
   const torch_compat::OnStream on_stream(impl_->stream);
-  load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device);
+  load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device, impl_->auxiliary());
   torch_compat::synchronize(impl_->device);
   impl_->step = info.step;
   return true;
@@ -189,7 +222,9 @@ Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_
   // land inside an inference thread's CUDA-graph capture: the steps and captures take turns
   // (captures are rare: one per batch size and server thread).
   const torch_compat::NoCaptureMeanwhile no_capture_meanwhile(device);
+  auto& soft_policy = impl_->soft_policy;
   net->train();
+  if (soft_policy) soft_policy->train();
   torch_compat::use_one_intra_op_thread();
   // The next batch is assembled on another thread while this one trains.
   auto assemble = [&] {
@@ -201,28 +236,33 @@ Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_
   };
   std::future<TrainingBatch> next;
   if (steps > 0) next = assemble();
-  torch::Tensor sums = torch::zeros({5}, torch::TensorOptions().device(device));  // read back once, at the end
+  torch::Tensor sums = torch::zeros({6}, torch::TensorOptions().device(device));  // read back once, at the end
   for (int i = 0; i < steps; ++i) {
-    set_learning_rate(*impl_->optimizer, scheduled_learning_rate(t, impl_->step, run_share));
+    impl_->set_learning_rate(scheduled_learning_rate(t, impl_->step, run_share));
     const TrainingBatch batch = next.get();
     if (i + 1 < steps) next = assemble();
     const StepLosses losses = [&] {
       const torch_compat::Bf16Autocast autocast(device, t.bf16);  // the forward only, not the backward
-      return losses_of(net, batch, device, t);
+      return losses_of(net, soft_policy, batch, device, t);
     }();
     impl_->optimizer->zero_grad();
+    if (soft_policy) impl_->soft_policy_optimizer->zero_grad();
     losses.total.backward();
     impl_->optimizer->step();
+    if (soft_policy) impl_->soft_policy_optimizer->step();
     ++impl_->step;
-    sums += torch::stack({losses.total, losses.policy, losses.value, losses.ownership, losses.piece_diff}).detach();
+    sums += torch::stack({losses.total, losses.policy, losses.value, losses.ownership, losses.piece_diff,
+                          losses.soft_policy}).detach();
   }
   net->eval();
+  if (soft_policy) soft_policy->eval();
   Losses mean;
   mean.steps = steps;
   if (steps > 0) {
     const auto host = (sums / steps).to(torch::kCPU, torch::kDouble);
     const double* v = host.data_ptr<double>();
     mean.total = v[0], mean.policy = v[1], mean.value = v[2], mean.ownership = v[3], mean.piece_diff = v[4];
+    mean.soft_policy = v[5];
   }
   return mean;
 }
@@ -242,8 +282,10 @@ void Trainer::save_checkpoint(const std::string& path) const {
   const torch_compat::OnStream on_stream(impl_->stream);  // after the steps that wrote the weights
   const torch_compat::NoCaptureMeanwhile no_capture_meanwhile(impl_->device);
   impl_->net->to(torch::kCPU);
-  ataxx::save_checkpoint(path, impl_->net, *impl_->optimizer, info);
+  if (impl_->soft_policy) impl_->soft_policy->to(torch::kCPU);
+  ataxx::save_checkpoint(path, impl_->net, *impl_->optimizer, info, impl_->auxiliary());
   impl_->net->to(impl_->device);
+  if (impl_->soft_policy) impl_->soft_policy->to(impl_->device);
 }
 
 void Trainer::save_play_file(const std::string& path, const ModelInfo& info) const {

@@ -14,7 +14,7 @@
 namespace ataxx {
 
 struct Losses {
-  double total = 0, policy = 0, value = 0, ownership = 0, piece_diff = 0;
+  double total = 0, policy = 0, value = 0, ownership = 0, piece_diff = 0, soft_policy = 0;
   int steps = 0;
 };
 

@@ -93,6 +93,7 @@ Losses& operator+=(Losses& sum, const Losses& more) {
   blend(sum.value, more.value);
   blend(sum.ownership, more.ownership);
   blend(sum.piece_diff, more.piece_diff);
+  blend(sum.soft_policy, more.soft_policy);
   sum.steps += more.steps;
   return sum;
 }
@@ -167,17 +168,17 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     const double trained_per_second = losses.steps * t.batch_size / std::max(train_seconds, 1e-9);
     const double learning_rate = scheduled_learning_rate(t, trainer.step(), budget.share_used());
     log.info("candidate {}: step {}, {} games, {} samples (window {}), {:.0f} samples/s trained, lr {:.3g}, loss {:.3f} "
-             "(policy {:.3f} value {:.3f})",
+             "(policy {:.3f} value {:.3f}{})",
              generation_name(generation), trainer.step(), buffer.total_games(), played, buffer.window(),
-             trained_per_second, learning_rate, losses.total,
-             losses.policy, losses.value);
+             trained_per_second, learning_rate, losses.total, losses.policy, losses.value,
+             t.soft_policy_weight > 0 ? fmt::format(" soft policy {:.3f}", losses.soft_policy) : "");
     dir.record_metrics(
         "generation,step,games,samples,window,samples_trained,train_samples_per_second,loss,policy_loss,value_loss,"
-        "ownership_loss,piece_diff_loss,best,elapsed_minutes,learning_rate",
-        fmt::format("{},{},{},{},{},{},{:.0f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.2f},{:.6g}", generation, trainer.step(),
-                    buffer.total_games(), played, buffer.window(), trainer.step() * t.batch_size, trained_per_second,
-                    losses.total, losses.policy, losses.value, losses.ownership, losses.piece_diff, dir.best(),
-                    budget.used(), learning_rate));
+        "ownership_loss,piece_diff_loss,best,elapsed_minutes,learning_rate,soft_policy_loss",
+        fmt::format("{},{},{},{},{},{},{:.0f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{},{:.2f},{:.6g},{:.4f}", generation,
+                    trainer.step(), buffer.total_games(), played, buffer.window(), trainer.step() * t.batch_size,
+                    trained_per_second, losses.total, losses.policy, losses.value, losses.ownership, losses.piece_diff,
+                    dir.best(), budget.used(), learning_rate, losses.soft_policy));
     losses = {};
     train_seconds = 0;
     to_export = t.steps_per_candidate;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 #include "selfplay/training_data.h"
@@ -30,6 +31,16 @@ TEST(RunDirectory, PlotsInAFolderWithQuotesInItsName) {
   EXPECT_TRUE(dir.plot());
   EXPECT_TRUE(fs::exists(dir.root() + "/plots/losses.png"));
   EXPECT_TRUE(fs::exists(dir.root() + "/plots/ratings.png"));
+}
+
+TEST(RunDirectory, AMetricsHeaderThatGainedColumnsIsRewrittenAndTheRowsKept) {
+  const RunDirectory dir(fresh("metrics-columns"));
+  dir.record_metrics("step,loss", "1,3");
+  dir.record_metrics("step,loss,soft_policy_loss", "2,2,4");
+  dir.record_metrics("step,loss,soft_policy_loss", "3,1,3");
+  std::ifstream in(dir.root() + "/metrics.csv");
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(text, "step,loss,soft_policy_loss\n1,3\n2,2,4\n3,1,3\n");
 }
 
 TEST(RunDirectory, CleansOnlyThisHostsAbandonedTemporaries) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
@@ -7,6 +8,7 @@
 #include "nn/model_file.h"
 #include "schataxx/encoding.h"
 #include "selfplay/training_data.h"
+#include "trainer/soft_policy.h"
 #include "trainer/trainer.h"
 
 namespace ataxx {
@@ -165,6 +167,75 @@ TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
     // 5.9 -> 0.85 here; 6.7 -> 3.4 with the first step's cached weights.
     EXPECT_LT(last.policy, 0.25 * first.policy) << first.policy << " -> " << last.policy;
   }
+}
+
+TEST(SoftPolicy, TargetsAreTheSharesToThePowerOneQuarterSummingToOne) {
+  const auto targets = soft_policy_targets(torch::tensor({0.64f, 0.36f, 0.0f, 0.0f, 0.0f, 0.0f}).view({2, 3}));
+  const float low = std::pow(0.64f, 0.25f), high = std::pow(0.36f, 0.25f);
+  EXPECT_NEAR(targets[0][0].item<float>(), low / (low + high), 1e-6);
+  EXPECT_NEAR(targets[0][1].item<float>(), high / (low + high), 1e-6);
+  EXPECT_EQ(targets[0][2].item<float>(), 0.0f);
+  EXPECT_EQ(targets[1].sum().item<float>(), 0.0f);  // padding rows stay empty
+}
+
+RunConfig soft_policy_run() {
+  RunConfig config;
+  config.network.blocks = 1;
+  config.network.channels = 16;
+  config.training.batch_size = 32;
+  config.training.warmup_steps = 1;
+  config.training.learning_rate = 0.1;
+  config.training.soft_policy_weight = 8;
+  return config;
+}
+
+TEST(SoftPolicy, TheHeadLearnsItsTargets) {
+  const RunConfig config = soft_policy_run();
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp("soft-games"));
+  Trainer trainer(config, "", "");
+  std::mt19937_64 rng(1);
+  const Losses first = trainer.train(buffer, 5, 0, rng);
+  trainer.train(buffer, 40, 0, rng);
+  const Losses last = trainer.train(buffer, 5, 0, rng);
+  EXPECT_LT(last.soft_policy, 0.25 * first.soft_policy) << first.soft_policy << " -> " << last.soft_policy;
+  EXPECT_NEAR(last.total - 8 * last.soft_policy,
+              last.policy + last.value + 0.1 * (last.ownership + last.piece_diff), 1e-3);
+
+  RunConfig without = config;
+  without.training.soft_policy_weight = 0;
+  Trainer plain(without, "", "");
+  EXPECT_EQ(plain.train(buffer, 2, 0, rng).soft_policy, 0.0);
+}
+
+// A checkpoint holds the head and its optimizer: a resumed run trains on exactly as the run that
+// saved it would have. A checkpoint without the head (a run that did not have it) starts a fresh one.
+TEST(SoftPolicy, ACheckpointResumesTheHeadExactly) {
+  const RunConfig config = soft_policy_run();
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp("soft-resume-games"));
+  Trainer trainer(config, "", "");
+  std::mt19937_64 rng(1);
+  trainer.train(buffer, 10, 0, rng);
+  trainer.save_checkpoint(temp("soft.ckpt"));
+  std::mt19937_64 rng_then(2), rng_resumed(2);
+  const Losses then = trainer.train(buffer, 3, 0, rng_then);
+  const Losses resumed = Trainer(config, "", temp("soft.ckpt")).train(buffer, 3, 0, rng_resumed);
+  EXPECT_NEAR(resumed.soft_policy, then.soft_policy, 1e-5);
+  EXPECT_NEAR(resumed.policy, then.policy, 1e-5);
+
+  RunConfig without = config;
+  without.training.soft_policy_weight = 0;
+  Trainer plain(without, "", "");
+  plain.train(buffer, 10, 0, rng);
+  plain.save_checkpoint(temp("plain.ckpt"));
+  Trainer gains_head(config, "", temp("plain.ckpt"));
+  EXPECT_EQ(gains_head.step(), 10);
+  EXPECT_GT(gains_head.train(buffer, 1, 0, rng).soft_policy, 0.0);
+  EXPECT_EQ(Trainer(without, "", temp("soft.ckpt")).step(), 10);  // a run that drops the head resumes too
+
+  export_play_file(temp("soft.ckpt"), temp("soft.net"), "soft");  // play files hold the network alone
+  ModelInfo info;
+  load_play_file(temp("soft.net"), &info);
+  EXPECT_EQ(info.step, 10);
 }
 
 // Schataxx's positions of a short game, memorisable as above.
