@@ -67,6 +67,8 @@ struct BasicBatchedEvaluator<G>::Impl {
   EvalCache cache;
   const Clock::time_point start = Clock::now();
 
+  std::mutex device_mutex;  // with no server threads: the caller running the device holds it
+
   mutable std::mutex mutex;  // guards everything below
   std::condition_variable work_ready;   // for a thread to start forming a batch
   std::condition_variable job_arrived;  // for the thread forming one
@@ -82,6 +84,7 @@ struct BasicBatchedEvaluator<G>::Impl {
       : device(std::move(d)), encoder(std::move(e)), io(device->io()), options(o), cache(o.cache_entries) {}
 
   void serve(int thread);
+  void run_here(Job& job);
   std::vector<std::shared_ptr<Job>> take_batch(std::unique_lock<std::mutex>& lock);
   std::vector<const Request*> cache_misses(std::span<const Request> batch);
   std::shared_ptr<Job> encode_job(std::span<const Request* const> requests) const;
@@ -189,11 +192,33 @@ void BasicBatchedEvaluator<G>::Impl::serve(int thread) {
   }
 }
 
+// With no server threads: the caller's job on the device, on the caller's thread.
+template <typename G>
+void BasicBatchedEvaluator<G>::Impl::run_here(Job& job) {
+  std::lock_guard on_device(device_mutex);
+  const int n = static_cast<int>(job.requests.size());
+  const auto begin = Clock::now();
+  BatchDevice::Output output;
+  std::exception_ptr error;
+  try {
+    output = device->run(0, job.inputs.data(), n);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  {
+    std::lock_guard lock(mutex);
+    stats.busy_seconds += std::chrono::duration<double>(Clock::now() - begin).count();
+    stats.positions += n;
+    ++stats.batches;
+  }
+  job.complete(output, 0, error);
+}
+
 template <typename G>
 BasicBatchedEvaluator<G>::BasicBatchedEvaluator(std::shared_ptr<BatchDevice> device, GameEncoder<G> encoder,
                                                 const BatchingOptions& options) {
-  if (options.max_batch < 1 || options.threads < 1 || options.deadline_us < 0 || options.cache_entries < 0)
-    throw std::invalid_argument("inference: max_batch and threads must be at least 1, deadline_us and cache at least 0");
+  if (options.max_batch < 1 || options.threads < 0 || options.deadline_us < 0 || options.cache_entries < 0)
+    throw std::invalid_argument("inference: max_batch must be at least 1, threads, deadline_us and cache at least 0");
   const NetworkIo device_io = device->io(), game_io = encoder.io();
   if (device_io.input_size() != game_io.input_size() || device_io.policy_size() != game_io.policy_size())
     throw std::invalid_argument(fmt::format(
@@ -226,6 +251,13 @@ void BasicBatchedEvaluator<G>::evaluate(std::span<const BasicEvalRequest<G>> bat
     jobs.push_back(impl_->encode_job({misses.data() + first, count}));
   }
   if (jobs.empty()) return;
+  if (impl_->threads.empty()) {
+    for (const auto& job : jobs) {
+      impl_->run_here(*job);
+      impl_->finish(*job);
+    }
+    return;
+  }
   bool forming = false;
   {
     std::lock_guard lock(impl_->mutex);

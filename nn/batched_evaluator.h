@@ -5,7 +5,9 @@
 // sleep; one server thread at a time forms a batch of whole jobs (up to max_batch positions,
 // closed deadline_us after its first job), copies their inputs into one buffer and runs the
 // device; each caller is woken on its own and turns its rows of logits into priors itself, so
-// encoding and softmax run on the callers' threads, never in the server's way.
+// encoding and softmax run on the callers' threads, never in the server's way. With no server
+// threads, each caller runs its own jobs on the device, one caller at a time: a single search
+// then never waits for another thread to be scheduled (twice a round with a server thread).
 #pragma once
 
 #include <cstdint>
@@ -38,7 +40,7 @@ class BatchDevice {
 struct BatchingOptions {
   int max_batch = 256;
   int deadline_us = 1000;
-  int threads = 1;        // server threads
+  int threads = 1;        // server threads (0: the callers run their own batches)
   int cache_entries = 0;  // 0 = no cache
 };
 

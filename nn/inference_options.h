@@ -18,7 +18,9 @@ struct InferenceOptions {
   bool cuda_graphs = false;    // CUDA only, in a build with ATAXX_CUDA_GRAPHS (nn/graphed_forward.h)
   int max_batch = 256;
   int deadline_us = 1000;
-  int threads = 1;             // server threads, each with one intra-op thread on the CPU
+  // Server threads, each with one intra-op thread on the CPU. 0 (CPU only): none, each caller runs
+  // its own batches, one caller at a time: no hand-off between threads, for a single search.
+  int threads = 1;
   int batch_threads = 1;       // threads that share each batch (the CPU's Eigen path, one server thread)
   int cache_entries = 0;       // 0 = no cache
   CpuPath cpu_path = CpuPath::kEigen;

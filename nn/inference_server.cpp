@@ -172,6 +172,8 @@ const InferenceOptions& checked(const InferenceOptions& options) {
   if (options.int8 && (cuda || !DirectConvolution::available(Precision::kInt8)))
     throw std::invalid_argument("inference: int8 needs the CPU, with AVX512-VNNI");
   if (options.cuda_graphs && !cuda) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
+  if (options.threads == 0 && cuda)
+    throw std::invalid_argument("inference: threads 0 (the callers run their batches) is for the CPU");
   if (options.batch_threads > 1 && options.threads > 1)
     throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");
   return options;

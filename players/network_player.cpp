@@ -16,12 +16,15 @@ bool bf16_by_default(const std::string& device) { return device == "cpu" && Dire
 
 bool int8_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::available(Precision::kInt8); }
 
+int server_threads_by_default(const std::string& device) { return device == "cpu" ? 0 : 1; }
+
 template <typename G>
 BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
   inference.bf16 = bf16_by_default(inference.device);
   inference.int8 = int8_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
+  inference.threads = server_threads_by_default(inference.device);
 }
 
 template <typename G>
@@ -37,7 +40,7 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   inference.cuda_graphs = spec.get_int("cuda_graphs", inference.cuda_graphs, 0, 1) == 1;
   inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);
-  inference.threads = spec.get_int("threads", inference.threads, 1, 64);
+  inference.threads = spec.get_int("threads", server_threads_by_default(inference.device), 0, 64);
   inference.batch_threads = spec.get_int("batch_threads", inference.batch_threads, 1, 64);
   return options;
 }

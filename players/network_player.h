@@ -30,6 +30,10 @@ using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;
 bool bf16_by_default(const std::string& device);
 // The same for 8-bit integers: on the CPU where the processor has AVX512-VNNI (docs/experiments.md).
 bool int8_by_default(const std::string& device);
+// Server threads of a player's inference: none on the CPU, where the search runs its own batches
+// (a hand-off to a server thread and back each round cost 29 % of the nodes per second with a
+// match on the other core, docs/experiments.md); one on a GPU.
+int server_threads_by_default(const std::string& device);
 
 // Reads the options of an `nn` spec.
 template <typename G = AtaxxGame>

@@ -321,9 +321,10 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.inference.int8 = int8_by_default(options_.device);
   network.inference.max_batch = options_.batch_size;
   network.inference.cache_entries = options_.cache_size;
-  // On the CPU one search's batch is shared by the threads; a GPU gets a server thread each.
+  // On the CPU the search runs its own batches (no server thread), shared by the threads; a GPU
+  // gets a server thread each.
   const bool cpu = options_.device == "cpu";
-  network.inference.threads = cpu ? 1 : options_.threads;
+  network.inference.threads = cpu ? 0 : options_.threads;
   network.inference.batch_threads = cpu ? options_.threads : 1;
   return make_network_player<G>(network);
 }

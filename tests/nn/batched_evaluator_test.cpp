@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <barrier>
+#include <chrono>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -19,6 +22,9 @@ namespace {
 class CountingDevice final : public BatchDevice {
  public:
   Output run(int, const float* inputs, int n) override {
+    const int running = ++running_now;
+    if (hold_each_batch) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    --running_now;
     auto rows = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n) * 3);
     for (int i = 0; i < n; ++i) {
       const float* own = inputs + static_cast<std::size_t>(i) * io_.input_size();
@@ -27,6 +33,8 @@ class CountingDevice final : public BatchDevice {
     {
       std::lock_guard lock(mutex);
       batches.push_back(n);
+      runners.push_back(std::this_thread::get_id());
+      most_running = std::max(most_running, running);
     }
     if (fail) throw std::runtime_error("device lost");
     return {logits.data(), rows->data(), rows, 1};
@@ -37,6 +45,10 @@ class CountingDevice final : public BatchDevice {
 
   std::mutex mutex;
   std::vector<int> batches;
+  std::vector<std::thread::id> runners;  // the thread that ran each batch
+  std::atomic<int> running_now{0};
+  int most_running = 0;                  // batches on the device at once, at most
+  bool hold_each_batch = false;          // 2 ms a batch: callers at once would overlap
   bool fail = false;
   const NetworkIo io_ = kAtaxxIo;
   std::vector<float> logits = std::vector<float>(4096 * io_.policy_size(), 0.0f);
@@ -151,7 +163,34 @@ TEST(BatchedEvaluator, ADeviceErrorReachesEveryCallerOfTheBatch) {
 TEST(BatchedEvaluator, RejectsBadOptions) {
   auto device = std::make_shared<CountingDevice>();
   EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {0, 1000, 1, 0}), std::invalid_argument);
-  EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {8, 1000, 0, 0}), std::invalid_argument);
+  EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {8, 1000, -1, 0}), std::invalid_argument);
+}
+
+TEST(BatchedEvaluator, WithNoServerThreadsEachCallerRunsItsOwnBatchesOneAtATime) {
+  auto device = std::make_shared<CountingDevice>();
+  device->hold_each_batch = true;
+  BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {64, 20'000, 0, 0});
+  std::atomic<int> wrong{0};
+  std::mutex callers_mutex;
+  std::vector<std::thread::id> callers;
+  evaluate_at_once(evaluator, 4, 5, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>& leaves) {
+    e.evaluate(requests);
+    for (const Leaf& leaf : leaves)
+      wrong += leaf.value.win != popcount(leaf.position.pieces(leaf.position.side_to_move())) / 100.0f;
+    std::lock_guard lock(callers_mutex);
+    callers.push_back(std::this_thread::get_id());
+  });
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(device->batches, std::vector<int>(4, 5));  // each caller's own, never merged
+  std::sort(callers.begin(), callers.end());
+  std::sort(device->runners.begin(), device->runners.end());
+  EXPECT_EQ(device->runners, callers);  // each ran on its caller's thread
+  EXPECT_EQ(device->most_running, 1);
+  EXPECT_EQ(evaluator.stats().positions, 20U);
+
+  device->fail = true;
+  std::vector<Leaf> leaves(2);
+  EXPECT_THROW(evaluator.evaluate(requests_for(leaves)), std::runtime_error);
 }
 
 TEST(SimulatedDevice, AnswersUniformPriorsAndAnEvenValue) {

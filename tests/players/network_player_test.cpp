@@ -91,6 +91,17 @@ TEST(NetworkPlayer, SearchesInInt8ByDefaultOnlyOnACpuThatHasIt) {
   EXPECT_FALSE(read("nn:model=m.net,int8=0"));
 }
 
+TEST(NetworkPlayer, OnTheCpuTheSearchRunsItsOwnBatches) {
+  auto threads = [](const std::string& text) {
+    PlayerSpec spec(text);
+    return read_network_player_options(spec).inference.threads;
+  };
+  EXPECT_EQ(threads("nn:model=m.net"), 0);
+  EXPECT_EQ(threads("nn:model=m.net,device=cuda"), 1);
+  EXPECT_EQ(threads("nn:model=m.net,threads=1"), 1);  // a server thread, where asked for
+  EXPECT_EQ(NetworkPlayerOptions().inference.threads, 0);
+}
+
 TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
   NetworkPlayerOptions defaults;
   InferenceOptions options = defaults.inference;
