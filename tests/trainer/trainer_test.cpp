@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <utility>
 #include <stdexcept>
 
 #include "game/position.h"
@@ -143,16 +144,30 @@ ReplayBuffer memorisable_buffer(const RunConfig::Training& t, const std::string&
   return buffer;
 }
 
-// Autocast caches its bfloat16 copies of the weights; were they kept from one step to the next,
-// every forward would run the first step's weights and the loss would not fall. On the CPU here,
-// and on CUDA too where the build and machine have it (tools/gpu/build.sh).
-TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
+// A small network at a high rate: it learns a memorisable buffer within 50 steps.
+RunConfig memorising_run() {
   RunConfig config;
   config.network.blocks = 1;
   config.network.channels = 16;
   config.training.batch_size = 32;
   config.training.warmup_steps = 1;
   config.training.learning_rate = 0.1;
+  return config;
+}
+
+// The mean losses of the first 5 and of the last 5 of 50 steps.
+template <typename Buffer>
+std::pair<Losses, Losses> first_and_last_losses(Trainer& trainer, const Buffer& buffer, std::mt19937_64& rng) {
+  const Losses first = trainer.train(buffer, 5, 0, rng);
+  trainer.train(buffer, 40, 0, rng);
+  return {first, trainer.train(buffer, 5, 0, rng)};
+}
+
+// Autocast caches its bfloat16 copies of the weights; were they kept from one step to the next,
+// every forward would run the first step's weights and the loss would not fall. On the CPU here,
+// and on CUDA too where the build and machine have it (tools/gpu/build.sh).
+TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
+  RunConfig config = memorising_run();
   config.training.bf16 = true;
   const ReplayBuffer buffer = memorisable_buffer(config.training, temp("bf16-games"));
   for (const std::string device : {"cpu", "cuda"}) {
@@ -161,9 +176,7 @@ TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
     config.inference.device = device;
     Trainer trainer(config, "", "");
     std::mt19937_64 rng(1);
-    const Losses first = trainer.train(buffer, 5, 0, rng);
-    trainer.train(buffer, 40, 0, rng);
-    const Losses last = trainer.train(buffer, 5, 0, rng);
+    const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
     // 5.9 -> 0.85 here; 6.7 -> 3.4 with the first step's cached weights.
     EXPECT_LT(last.policy, 0.25 * first.policy) << first.policy << " -> " << last.policy;
   }
@@ -179,12 +192,7 @@ TEST(SoftPolicy, TargetsAreTheSharesToThePowerOneQuarterSummingToOne) {
 }
 
 RunConfig soft_policy_run() {
-  RunConfig config;
-  config.network.blocks = 1;
-  config.network.channels = 16;
-  config.training.batch_size = 32;
-  config.training.warmup_steps = 1;
-  config.training.learning_rate = 0.1;
+  RunConfig config = memorising_run();
   config.training.soft_policy_weight = 8;
   return config;
 }
@@ -194,9 +202,7 @@ TEST(SoftPolicy, TheHeadLearnsItsTargets) {
   const ReplayBuffer buffer = memorisable_buffer(config.training, temp("soft-games"));
   Trainer trainer(config, "", "");
   std::mt19937_64 rng(1);
-  const Losses first = trainer.train(buffer, 5, 0, rng);
-  trainer.train(buffer, 40, 0, rng);
-  const Losses last = trainer.train(buffer, 5, 0, rng);
+  const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
   EXPECT_LT(last.soft_policy, 0.25 * first.soft_policy) << first.soft_policy << " -> " << last.soft_policy;
   EXPECT_NEAR(last.total - 8 * last.soft_policy,
               last.policy + last.value + 0.1 * (last.ownership + last.piece_diff), 1e-3);
@@ -263,19 +269,12 @@ BasicReplayBuffer<SchataxxGame> memorisable_schataxx_buffer(const RunConfig::Tra
 }
 
 TEST(Trainer, TrainsASchataxxNetworkAndItsFilesNameTheGame) {
-  RunConfig config;
+  RunConfig config = memorising_run();
   config.run.game = "schataxx";
-  config.network.blocks = 1;
-  config.network.channels = 16;
-  config.training.batch_size = 32;
-  config.training.warmup_steps = 1;
-  config.training.learning_rate = 0.1;
   const auto buffer = memorisable_schataxx_buffer(config.training, temp("schataxx-games"));
   Trainer trainer(config, "", "");
   std::mt19937_64 rng(1);
-  const Losses first = trainer.train(buffer, 5, 0, rng);
-  trainer.train(buffer, 40, 0, rng);
-  const Losses last = trainer.train(buffer, 5, 0, rng);
+  const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
   EXPECT_LT(last.policy, 0.25 * first.policy) << first.policy << " -> " << last.policy;
   EXPECT_THROW(trainer.train(ReplayBuffer(config.training), 1, 0, rng), std::logic_error);
 
