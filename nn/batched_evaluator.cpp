@@ -83,6 +83,12 @@ struct BasicBatchedEvaluator<G>::Impl {
   Impl(std::shared_ptr<BatchDevice> d, GameEncoder<G> e, const BatchingOptions& o)
       : device(std::move(d)), encoder(std::move(e)), io(device->io()), options(o), cache(o.cache_entries) {}
 
+  struct Batch {
+    BatchDevice::Output output;
+    std::exception_ptr error;
+  };
+
+  Batch run_batch(int thread, const float* inputs, int n);
   void serve(int thread);
   void run_here(Job& job);
   std::vector<std::shared_ptr<Job>> take_batch(std::unique_lock<std::mutex>& lock);
@@ -157,6 +163,27 @@ auto BasicBatchedEvaluator<G>::Impl::take_batch(std::unique_lock<std::mutex>& lo
   return jobs;
 }
 
+// Runs n encoded positions on the device, counting the batch and the time the device is busy
+// (batches of several server threads may overlap).
+template <typename G>
+auto BasicBatchedEvaluator<G>::Impl::run_batch(int thread, const float* inputs, int n) -> Batch {
+  {
+    std::lock_guard lock(mutex);
+    if (running++ == 0) busy_since = Clock::now();
+  }
+  Batch batch;
+  try {
+    batch.output = device->run(thread, inputs, n);
+  } catch (...) {
+    batch.error = std::current_exception();
+  }
+  std::lock_guard lock(mutex);
+  if (--running == 0) stats.busy_seconds += std::chrono::duration<double>(Clock::now() - busy_since).count();
+  stats.positions += n;
+  ++stats.batches;
+  return batch;
+}
+
 template <typename G>
 void BasicBatchedEvaluator<G>::Impl::serve(int thread) {
   std::vector<float> inputs;
@@ -166,27 +193,13 @@ void BasicBatchedEvaluator<G>::Impl::serve(int thread) {
       std::unique_lock lock(mutex);
       jobs = take_batch(lock);
       if (jobs.empty()) return;
-      if (running++ == 0) busy_since = Clock::now();
     }
     inputs.clear();
     for (const auto& job : jobs) inputs.insert(inputs.end(), job->inputs.begin(), job->inputs.end());
-    const int n = static_cast<int>(inputs.size() / io.input_size());
-    BatchDevice::Output output;
-    std::exception_ptr error;
-    try {
-      output = device->run(thread, inputs.data(), n);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    {
-      std::lock_guard lock(mutex);
-      if (--running == 0) stats.busy_seconds += std::chrono::duration<double>(Clock::now() - busy_since).count();
-      stats.positions += n;
-      ++stats.batches;
-    }
+    const Batch batch = run_batch(thread, inputs.data(), static_cast<int>(inputs.size() / io.input_size()));
     std::size_t row = 0;
     for (const auto& job : jobs) {
-      job->complete(output, row, error);
+      job->complete(batch.output, row, batch.error);
       row += job->requests.size();
     }
   }
@@ -196,22 +209,8 @@ void BasicBatchedEvaluator<G>::Impl::serve(int thread) {
 template <typename G>
 void BasicBatchedEvaluator<G>::Impl::run_here(Job& job) {
   std::lock_guard on_device(device_mutex);
-  const int n = static_cast<int>(job.requests.size());
-  const auto begin = Clock::now();
-  BatchDevice::Output output;
-  std::exception_ptr error;
-  try {
-    output = device->run(0, job.inputs.data(), n);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  {
-    std::lock_guard lock(mutex);
-    stats.busy_seconds += std::chrono::duration<double>(Clock::now() - begin).count();
-    stats.positions += n;
-    ++stats.batches;
-  }
-  job.complete(output, 0, error);
+  const Batch batch = run_batch(0, job.inputs.data(), static_cast<int>(job.requests.size()));
+  job.complete(batch.output, 0, batch.error);
 }
 
 template <typename G>

@@ -186,7 +186,11 @@ TEST(BatchedEvaluator, WithNoServerThreadsEachCallerRunsItsOwnBatchesOneAtATime)
   std::sort(device->runners.begin(), device->runners.end());
   EXPECT_EQ(device->runners, callers);  // each ran on its caller's thread
   EXPECT_EQ(device->most_running, 1);
-  EXPECT_EQ(evaluator.stats().positions, 20U);
+  const InferenceStats stats = evaluator.stats();
+  EXPECT_EQ(stats.positions, 20U);
+  EXPECT_EQ(stats.batches, 4U);
+  EXPECT_GE(stats.busy_seconds, 4 * 0.002);  // each batch held the device 2 ms
+  EXPECT_LE(stats.busy_seconds, stats.seconds);
 
   device->fail = true;
   std::vector<Leaf> leaves(2);
