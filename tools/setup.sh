@@ -12,7 +12,7 @@ packages=(
   libeigen3-dev libspdlog-dev libfmt-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libzstd-dev zlib1g-dev
-  gnuplot-nox
+  gnuplot-nox python3
   libboost-dev chromium nodejs
   "$@"
 )
