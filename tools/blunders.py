@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Which move lost each lost game, and whether a longer search would have found a better one.
 
-Every position of the games in a PGN file written by `ataxx-zero match --pgn` is scored by a judge
-(a UAI engine searching afresh to a fixed depth, far deeper than the match allowed, so that a
-position always gets the same score). A move's loss is the judge's score before it less the score
-after it, both from the mover's side, the position before searched one ply deeper than the one
-after (one move and the same horizon: a loss the judge finds only one ply further is no blunder). A game's decisive move is PLAYER's costliest move played while the
-position was still playable (judged above -LOST). PLAYER's own engine then searches that position
-again for each of --engine-ms, and the judge scores the moves it picks: a loss that a longer search
-avoids points at search depth, one that it repeats at the evaluation.
+A judge (a UAI engine searching afresh to a fixed depth, far deeper than the match allowed, so
+that a position always gets the same score) goes through PLAYER's moves in a PGN file written by
+`ataxx-zero match --pgn`. A move's loss is the judge's score after its own choice less its score
+after the move played, both positions searched to the same depth from the mover's side: a score
+of the position before the move would come from a search one ply deeper, which (pruned and
+reduced) can miss what the shallower searches below it find. A game's decisive move is PLAYER's
+costliest move played while the judge still saw a playable line (above -LOST). PLAYER's own engine
+then searches that position again for each of --engine-ms, and the judge scores the moves it picks:
+a loss that a longer search avoids points at search depth, one that it repeats at the evaluation.
 
 Usage:
   python3 tools/blunders.py GAMES.pgn --player nn: --judge ../shared/engines/zataxx \\
@@ -105,9 +106,17 @@ class Analysis:
         if self.engine:
             self.engine.close()
 
-    def score(self, fen, moves, depth):
+    def score(self, fen, moves):
+        """The judge's score of the position, from its side to move."""
         clip = self.args.clip
-        return max(-clip, min(clip, self.judge.search(fen, moves, f'depth {depth}')[1]))
+        return max(-clip, min(clip, self.judge.search(fen, moves, f'depth {self.args.judge_depth}')[1]))
+
+    def move_losses(self, fen, moves, ply):
+        """The judge's choice at `ply`, its score from the mover's side and the score of the move played."""
+        choice, _ = self.judge.search(fen, moves[:ply], f'depth {self.args.judge_depth + 1}')
+        played = -self.score(fen, moves[:ply + 1])
+        best = played if choice == moves[ply] else -self.score(fen, moves[:ply] + [choice])
+        return choice, best, played
 
     def game(self, tags, moves):
         """The decisive move's loss and the engine's replays of it; None for a game the player did
@@ -116,22 +125,22 @@ class Analysis:
         side = player_side(tags, self.args.player)
         if tags.get('Result') != ('0-1' if side == 'x' else '1-0'):
             return None
-        own = [(p % 2 == 0) == (fen.split()[1] == side) for p in range(len(moves) + 1)]
-        depth = self.args.judge_depth
-        scores = [self.score(fen, moves[:p], depth + own[p]) for p in range(len(moves) + 1)]
-        playable = [p for p in range(len(moves)) if own[p] and scores[p] > -self.args.lost]
+        own = [p for p in range(len(moves)) if (p % 2 == 0) == (fen.split()[1] == side)]
+        judged = {p: self.move_losses(fen, moves, p) for p in own}
+        playable = [p for p in own if judged[p][1] > -self.args.lost]
         if not playable:
             return None
-        ply = max(playable, key=lambda p: scores[p] + scores[p + 1])
+        ply = max(playable, key=lambda p: judged[p][1] - judged[p][2])
+        choice, best, played = judged[ply]
         replays = []
         for ms in self.engine_ms:
-            choice, _ = self.engine.search(fen, moves[:ply], f'movetime {ms}')
-            replays.append((choice, scores[ply] + self.score(fen, moves[:ply] + [choice], depth)))
+            move, _ = self.engine.search(fen, moves[:ply], f'movetime {ms}')
+            replays.append((move, best + self.score(fen, moves[:ply] + [move])))
         print(f'game {tags.get("Round", "?"):>3} as {side} {tags.get("Result", "?"):>7}: ply {ply + 1:3d} '
-              f'{moves[ply]:>5} lost {scores[ply] + scores[ply + 1]:5d} ({scores[ply]:5d} -> {-scores[ply + 1]:5d})'
+              f'{moves[ply]:>5} lost {best - played:5d} ({choice:>5} {best:5d}, played {played:5d})'
               + ''.join(f' | {ms} ms: {move:>5} lost {loss:5d}' for ms, (move, loss) in zip(self.engine_ms, replays)),
               flush=True)
-        return scores[ply] + scores[ply + 1], replays
+        return best - played, replays
 
 
 def summary(rows, engine_ms, big):
@@ -146,7 +155,7 @@ def main():
     parser.add_argument('pgn')
     parser.add_argument('--player', required=True, help='part of the PGN name of the player to analyse')
     parser.add_argument('--judge', required=True, help='command of the judging UAI engine')
-    parser.add_argument('--judge-depth', type=int, default=12, help='the judge\'s depth after a move (before it: one more)')
+    parser.add_argument('--judge-depth', type=int, default=12, help='the judge\'s depth after a move (choosing one: one more)')
     parser.add_argument('--lost', type=int, default=500, help='a position judged below -LOST is lost already')
     parser.add_argument('--big', type=int, default=300, help='a loss this large counts as a blunder in the summary')
     parser.add_argument('--clip', type=int, default=2000, help='judge scores are clipped to +-CLIP (mates, won endings)')
