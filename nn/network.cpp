@@ -1,5 +1,7 @@
 #include "nn/network.h"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace ataxx {
@@ -93,6 +95,25 @@ void AtaxxNetImpl::fold_batch_norms() {
   policy_conv_ = replace_module("policy_conv", fold_batch_norm(policy_conv_, policy_bn_));
   value_conv_ = replace_module("value_conv", fold_batch_norm(value_conv_, value_bn_));
   for (const auto& block : *tower_) block->as<ResidualBlockImpl>()->fold_batch_norms();
+}
+
+AtaxxNet deepened(const AtaxxNet& source, int blocks) {
+  ModelShape shape = source->shape();
+  if (blocks < shape.blocks)
+    throw std::invalid_argument("a network of " + std::to_string(shape.blocks) + " blocks cannot be deepened to " +
+                                std::to_string(blocks));
+  shape.blocks = blocks;
+  AtaxxNet deeper(shape, source->io());
+  torch::NoGradGuard no_grad;
+  auto parameters = deeper->named_parameters(), buffers = deeper->named_buffers();
+  for (const auto& p : source->named_parameters()) parameters[p.key()].copy_(p.value());
+  for (const auto& b : source->named_buffers()) buffers[b.key()].copy_(b.value());
+  for (int i = source->shape().blocks; i < blocks; ++i) {
+    const std::string norm = "tower." + std::to_string(i) + ".bn2.";
+    parameters[norm + "weight"].zero_();
+    parameters[norm + "bias"].zero_();
+  }
+  return deeper;
 }
 
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype) {

@@ -72,6 +72,12 @@ class AtaxxNetImpl : public torch::nn::Module {
 };
 TORCH_MODULE(AtaxxNet);
 
+// A network of `blocks` residual blocks (at least the source's), the source's weights in its input
+// layer, its first blocks and its heads, and the added blocks at the end of the tower identities
+// (their second batch norm scaled and shifted by zero, so each adds nothing to its input): the
+// same outputs as the source, with room to learn more. Throws std::invalid_argument for fewer blocks.
+AtaxxNet deepened(const AtaxxNet& source, int blocks);
+
 // Encodes positions into one [N, kInputPlanes, C, C] float tensor on the CPU.
 torch::Tensor encode_batch(const Encoding& encoding, std::span<const Position* const> positions);
 // The batch as inference wants it: one copy to the device (asynchronous from pinned memory), in

@@ -44,21 +44,24 @@ struct NetworkOfRun {
   const BoardSet& boards;
 };
 
-// A file's network must have the run's game, shape and boards (or, for a start, boards among the
-// run's: the network's outputs do not depend on the canvas, so a 7x7 net starts a run of every
-// board); `what` names the file in the error.
-enum class Boards { kSame, kAmongTheRuns };
-void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run,
-                    Boards boards_rule = Boards::kSame) {
+// A file's network must have the run's game, shape and boards to resume it; to start it, the run's
+// game and channels, at most its blocks (the rest start as identities, see deepened) and boards
+// among the run's (the network's outputs do not depend on the canvas, so a 7x7 net starts a run of
+// every board). `what` names the file in the error.
+enum class Fit { kResume, kStart };
+void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run, Fit fit = Fit::kResume) {
   auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
   const auto& [game, shape, boards] = file;
   const auto& [run_game, run_shape, run_boards] = run;
   if (game != run_game)
     throw ModelFileError(what + " holds a network of " + std::string(game) + "; the run plays " + std::string(run_game));
-  if (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels)
+  if (fit == Fit::kStart && (shape.blocks > run_shape.blocks || shape.channels != run_shape.channels))
+    throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape) +
+                         " (a run starts from a net of its channels and at most its blocks)");
+  if (fit == Fit::kResume && (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels))
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
   if (game != kAtaxxName) return;
-  if (boards_rule == Boards::kAmongTheRuns) {
+  if (fit == Fit::kStart) {
     for (const Board* board : boards.boards)
       if (!run_boards.contains(*board))
         throw ModelFileError(what + " was trained on " + boards.names() + ", which the run's boards (" +
@@ -172,9 +175,10 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
   const std::string& init_from = config.network.init_from;
   if (checkpoint_path.empty() && !init_from.empty()) {
     ModelInfo info;
-    impl_->net = load_play_file(init_from, &info);
+    const AtaxxNet start = load_play_file(init_from, &info);
     check_fits_run("network.init_from: play file '" + init_from + "'", {info.game, info.shape, info.boards},
-                   network_of_run(config, impl_->boards), Boards::kAmongTheRuns);
+                   network_of_run(config, impl_->boards), Fit::kStart);
+    impl_->net = deepened(start, config.network.blocks);
   } else {
     impl_->net = AtaxxNet(shape, network_io(impl_->game, impl_->boards));
   }

@@ -66,6 +66,32 @@ TEST(Network, FoldedBatchNormsGiveTheSameOutputs) {
   EXPECT_TRUE(torch::allclose(before.piece_diff, after.piece_diff, 1e-4, 1e-4));
 }
 
+TEST(Network, ADeepenedNetworkGivesItsSourcesOutputsAndCanLearnMore) {
+  torch::manual_seed(11);
+  AtaxxNet source(ModelShape{2, 16});
+  source->train();
+  for (int i = 0; i < 5; ++i) source->forward(torch::randn({16, kInputPlanes, 7, 7}));  // trained statistics
+  AtaxxNet deeper = deepened(source, 4);
+  EXPECT_EQ(deeper->shape().blocks, 4);
+  EXPECT_EQ(deeper->shape().channels, 16);
+  torch::NoGradGuard no_grad;
+  for (const bool training : {false, true}) {  // in training the added blocks' batch statistics differ, their output not
+    source->train(training);
+    deeper->train(training);
+    const auto input = sample_input();
+    const NetworkOutput before = source->forward(input), after = deeper->forward(input);
+    EXPECT_TRUE(torch::allclose(before.policy_logits, after.policy_logits, 1e-5, 1e-5)) << training;
+    EXPECT_TRUE(torch::allclose(before.wdl_logits, after.wdl_logits, 1e-5, 1e-5)) << training;
+    EXPECT_TRUE(torch::allclose(before.ownership, after.ownership, 1e-5, 1e-5)) << training;
+  }
+  // The added blocks are no copies of the source's: their first convolutions keep random weights,
+  // so training moves them once their zeroed norm does.
+  const auto parameters = deeper->named_parameters();
+  EXPECT_GT(parameters["tower.3.conv1.weight"].abs().sum().item<float>(), 0.0f);
+  EXPECT_EQ(parameters["tower.3.bn2.weight"].abs().sum().item<float>(), 0.0f);
+  EXPECT_THROW(deepened(source, 1), std::invalid_argument);
+}
+
 TEST(ModelFile, ParameterNamesAndShapesMatchEncodingVersion2) {
   // Renaming a module or changing a shape silently breaks every saved model; this pins them.
   std::ifstream in(std::string(ATAXX_SOURCE_DIR) + "/tests/nn/data/parameters-encoding-v2.txt");

@@ -95,6 +95,41 @@ TEST(Trainer, AnInitFromFileOfAnotherShapeOrMissingIsRefusedByName) {
   EXPECT_THROW(Trainer(config, "", ""), ModelFileError);
 }
 
+TEST(Trainer, AnInitFromFileOfFewerBlocksStartsADeeperRunThatPlaysAsItDoes) {
+  torch::manual_seed(4);
+  AtaxxNet one_block(ModelShape{1, 8});
+  save_play_file(temp("one_block.net"), one_block, ModelInfo{});
+  RunConfig config;
+  config.network.blocks = 3;
+  config.network.channels = 8;
+  config.network.init_from = temp("one_block.net");
+  Trainer deeper(config, "", "");
+  deeper.save_play_file(temp("deeper.net"), ModelInfo{});
+  ModelInfo info;
+  AtaxxNet loaded = load_play_file(temp("deeper.net"), &info);
+  EXPECT_EQ(info.shape.blocks, 3);
+  loaded->eval();
+  one_block->eval();
+  torch::NoGradGuard no_grad;
+  const std::vector<Position> positions = {Position::startpos(), Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 2")};
+  const std::vector<const Position*> pointers = {&positions[0], &positions[1]};
+  const auto input = encode_batch(Encoding(7), pointers);
+  EXPECT_TRUE(torch::allclose(loaded->forward(input).policy_logits, one_block->forward(input).policy_logits, 1e-5, 1e-5));
+  EXPECT_TRUE(torch::allclose(loaded->forward(input).wdl_logits, one_block->forward(input).wdl_logits, 1e-5, 1e-5));
+
+  AtaxxNet wider(ModelShape{1, 16});
+  save_play_file(temp("wider.net"), wider, ModelInfo{});
+  config.network.init_from = temp("wider.net");
+  try {
+    Trainer(config, "", "");
+    FAIL() << "a 1x16 play file started a 3x8 run";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds a 1x16 network; the config asks for 3x8 (a run starts from a net of its "
+                                         "channels and at most its blocks)"),
+              std::string::npos) << e.what();
+  }
+}
+
 TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
   AtaxxNet seven(ModelShape{1, 8});
   save_play_file(temp("seven.net"), seven, ModelInfo{});  // 7x7
