@@ -19,6 +19,7 @@ import argparse
 import re
 import shlex
 import signal
+import statistics
 import subprocess
 import sys
 
@@ -143,10 +144,13 @@ class Analysis:
         return best - played, replays
 
 
-def summary(rows, engine_ms, big):
-    text = f'{len(rows)} games; the decisive move lost {big} or more in {sum(r[0] >= big for r in rows)}'
+def summary(rows, engine_ms, small):
+    """The decisive moves' median loss, and how many of them each replay avoided (lost `small` or less)."""
+    if not rows:
+        return '0 games lost'
+    text = f'{len(rows)} games; the decisive move lost {statistics.median(r[0] for r in rows):.0f} at the median'
     for i, ms in enumerate(engine_ms):
-        text += f'; replayed at {ms} ms: {sum(r[1][i][1] >= big for r in rows)}'
+        text += f'; replayed at {ms} ms, {sum(r[1][i][1] <= small for r in rows)} avoided (lost {small} or less)'
     return text
 
 
@@ -157,7 +161,7 @@ def main():
     parser.add_argument('--judge', required=True, help='command of the judging UAI engine')
     parser.add_argument('--judge-depth', type=int, default=12, help='the judge\'s depth after a move (choosing one: one more)')
     parser.add_argument('--lost', type=int, default=500, help='a position judged below -LOST is lost already')
-    parser.add_argument('--big', type=int, default=300, help='a loss this large counts as a blunder in the summary')
+    parser.add_argument('--small', type=int, default=50, help='a replay that loses this little avoided the decisive move')
     parser.add_argument('--clip', type=int, default=2000, help='judge scores are clipped to +-CLIP (mates, won endings)')
     parser.add_argument('--engine', help="command of the player's own UAI engine (to replay the decisive moves)")
     parser.add_argument('--engine-ms', default='100,1600', help="the engine's times per move (ms), comma-separated")
@@ -173,7 +177,7 @@ def main():
             analysis.close()
     except (OSError, ValueError, RuntimeError, KeyError) as error:
         sys.exit(f'blunders: {error}')
-    print(summary(rows, analysis.engine_ms, args.big))
+    print(summary(rows, analysis.engine_ms, args.small))
 
 
 if __name__ == '__main__':

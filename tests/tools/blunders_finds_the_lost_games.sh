@@ -19,7 +19,7 @@ python3 "$source_dir/tools/blunders.py" "$scratch/games.pgn" --player greedy --j
 # Each lost game starts playable (judged near 0), so each has a decisive move.
 [[ "$(grep -c '^game .*: ply .* lost .* | 20 ms: ' "$scratch/out.txt")" == "$greedy_lost" ]] ||
   fail "not one line for each of the $greedy_lost games greedy lost"
-grep -qE "^[0-9]+ games; the decisive move lost 300 or more in [0-9]+; replayed at 20 ms: [0-9]+$" "$scratch/out.txt" ||
+grep -qE "^[0-9]+ games; the decisive move lost [0-9]+ at the median; replayed at 20 ms, [0-9]+ avoided \(lost 50 or less\)$" "$scratch/out.txt" ||
   fail "no summary line"
 [[ "$(grep -c '^game ' "$scratch/out.txt")" == "$(grep -oE '^[0-9]+ games' "$scratch/out.txt" | grep -oE '[0-9]+')" ]] ||
   fail "the summary counts other games than it printed"
