@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tools/gpu/train.sh on the CPU as two 30-second device calls on two fresh machines: the first
-# trains a new run and brings it back as tar parts, the second unpacks them and trains on from there.
+# trains a new run and brings it back as tar parts, the second unpacks them and trains on from there;
+# a third, of a run with CUDA graphs on, fails (no CUDA here) and goes on without them.
 # Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -28,3 +29,14 @@ awk -v a="$(cat "$second/elapsed_minutes")" -v b="$minutes_before" 'BEGIN { exit
 # The first call's log travels with the run, and its games are counted.
 grep -q "run $scratch/first/gpu: candidate" "$second/log.txt" || fail "the first call's log was lost"
 echo "carried: step $first_step -> $(step_of "$second"), $(candidates "$second") play files in the second run"
+
+# A run that fails with CUDA graphs on (here at its start: the CPU has none) goes on without them.
+printf 'inference:\n  cuda_graphs: true\n' >> "$scratch/graphs.yaml"
+cat "$scratch/tiny.yaml" "$scratch/graphs.yaml" > "$scratch/tiny-graphs.yaml"
+CONFIG="$scratch/tiny-graphs.yaml" RUN="$scratch/graphs/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-3" 30 \
+  2> "$scratch/graphs.err" || fail "the run with CUDA graphs on was not carried on without them: $(cat "$scratch/graphs.err")"
+grep -q "with CUDA graphs on: going on without them" "$scratch/graphs.err" || fail "no word of the fallback"
+grep -q "^  cuda_graphs: false" "$scratch/graphs/gpu/config.yaml" || fail "the run's config still has CUDA graphs on"
+[[ -n "$(step_of "$scratch/graphs/gpu")" ]] || fail "the run without CUDA graphs trained no candidate"
+ls "$scratch/back-3"/run.tar.000 > /dev/null
+echo "fell back: the run without CUDA graphs reached step $(step_of "$scratch/graphs/gpu")"

@@ -42,8 +42,24 @@ else
   fi
   args=(--config "$config" --run-dir "$run")
 fi
+train() {  # $1: seconds, then train's arguments
+  local limit="$1"
+  shift
+  timeout --signal=TERM --kill-after=60 "$limit" "$bin" train "$@"
+}
+started=$SECONDS
 status=0
-timeout --signal=TERM --kill-after=60 "$seconds" "$bin" train "${args[@]}" || status=$?
+train "$seconds" "${args[@]}" || status=$?
+# CUDA graphs are the one part of a run known to have failed on the device once (README "GPU"): a run
+# that fails with them on goes on without them for the seconds left, from its last checkpoint.
+graphs_on='^\(  cuda_graphs:\) true'
+if [[ $status -ne 0 && $status -ne 124 && -f "$run/config.yaml" ]] && grep -q "$graphs_on" "$run/config.yaml"; then
+  left=$((seconds - (SECONDS - started)))
+  echo "$0: train exited with $status with CUDA graphs on: going on without them for $left s" >&2
+  sed -i "s/$graphs_on/\1 false/" "$run/config.yaml"
+  status=0
+  ((left <= 0)) || train "$left" --run-dir "$run" || status=$?
+fi
 # 124: stopped by the timeout (SIGTERM), which the run takes as a clean stop.
 [[ $status -eq 0 || $status -eq 124 ]] || { echo "$0: train exited with $status" >&2; exit "$status"; }
 best="$(cat "$run/models/best")"
