@@ -57,6 +57,17 @@ bool same_weights(const AtaxxNet& a, const AtaxxNet& b) {
   return true;
 }
 
+// A Trainer of `config` (resuming `checkpoint` unless it is "") must be refused with a ModelFileError
+// whose message holds `message`.
+void expect_refused(const RunConfig& config, const std::string& checkpoint, const std::string& message) {
+  try {
+    Trainer(config, "", checkpoint);
+    ADD_FAILURE() << "started, though it should be refused with: " << message;
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
 TEST(Trainer, ANewRunStartsFromTheWeightsOfItsInitFromPlayFile) {
   torch::manual_seed(3);
   AtaxxNet source(ModelShape{1, 8});
@@ -84,13 +95,7 @@ TEST(Trainer, AnInitFromFileOfAnotherShapeOrMissingIsRefusedByName) {
   config.network.blocks = 1;
   config.network.channels = 8;
   config.network.init_from = temp("two_blocks.net");
-  try {
-    Trainer(config, "", "");
-    FAIL() << "a 2x8 play file started a 1x8 run";
-  } catch (const ModelFileError& e) {
-    EXPECT_NE(std::string(e.what()).find("network.init_from: play file '" + temp("two_blocks.net") + "' holds a 2x8"),
-              std::string::npos) << e.what();
-  }
+  expect_refused(config, "", "network.init_from: play file '" + temp("two_blocks.net") + "' holds a 2x8");
   config.network.init_from = temp("no_such.net");
   EXPECT_THROW(Trainer(config, "", ""), ModelFileError);
 }
@@ -120,14 +125,9 @@ TEST(Trainer, AnInitFromFileOfFewerBlocksStartsADeeperRunThatPlaysAsItDoes) {
   AtaxxNet wider(ModelShape{1, 16});
   save_play_file(temp("wider.net"), wider, ModelInfo{});
   config.network.init_from = temp("wider.net");
-  try {
-    Trainer(config, "", "");
-    FAIL() << "a 1x16 play file started a 3x8 run";
-  } catch (const ModelFileError& e) {
-    EXPECT_NE(std::string(e.what()).find("holds a 1x16 network; the config asks for 3x8 (a run starts from a net of its "
-                                         "channels and at most its blocks)"),
-              std::string::npos) << e.what();
-  }
+  expect_refused(config, "",
+                 "holds a 1x16 network; the config asks for 3x8 (a run starts from a net of its channels and at most "
+                 "its blocks)");
 }
 
 TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
@@ -147,13 +147,7 @@ TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
   save_play_file(temp("hexagon.net"), seven, hexagon_info);
   config.boards.names = {"7x7"};
   config.network.init_from = temp("hexagon.net");
-  try {
-    Trainer(config, "", "");
-    FAIL() << "a hexagon net started a 7x7 run";
-  } catch (const ModelFileError& e) {
-    EXPECT_NE(std::string(e.what()).find("was trained on hexagon, which the run's boards (7x7) do not all include"),
-              std::string::npos) << e.what();
-  }
+  expect_refused(config, "", "was trained on hexagon, which the run's boards (7x7) do not all include");
 }
 
 // A few positions of a short game, each with all its visits on its first move: a buffer small
@@ -324,13 +318,7 @@ TEST(Trainer, TrainsASchataxxNetworkAndItsFilesNameTheGame) {
 
   RunConfig ataxx_run = config;
   ataxx_run.run.game = "ataxx";
-  try {
-    Trainer(ataxx_run, "", temp("schataxx.ckpt"));
-    FAIL() << "an Ataxx run took a Schataxx checkpoint";
-  } catch (const ModelFileError& e) {
-    EXPECT_NE(std::string(e.what()).find("holds a network of schataxx; the run plays ataxx"), std::string::npos)
-        << e.what();
-  }
+  expect_refused(ataxx_run, temp("schataxx.ckpt"), "holds a network of schataxx; the run plays ataxx");
 }
 
 }  // namespace
