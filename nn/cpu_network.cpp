@@ -32,8 +32,9 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return text + "]";
 }
 
+// `shape` by value: GCC 13 takes a reference to a temporary for one the result could dangle from.
 const HostTensor& find(const FoldedParameters& parameters, const std::string& name,
-                       const std::vector<std::int64_t>& shape) {
+                       const std::vector<std::int64_t> shape) {
   const auto it = parameters.find(name);
   if (it == parameters.end()) throw std::invalid_argument("cpu network: no parameter " + name);
   if (it->second.shape != shape)

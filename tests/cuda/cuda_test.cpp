@@ -120,7 +120,7 @@ int run_binary(const std::vector<std::string>& args, const std::string& output) 
   const std::string binary = ATAXX_ZERO_BINARY;
   const pid_t pid = fork();
   if (pid == 0) {
-    freopen(output.c_str(), "a", stdout);
+    if (!freopen(output.c_str(), "a", stdout)) _exit(126);
     std::vector<char*> argv{const_cast<char*>(binary.c_str())};
     for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
