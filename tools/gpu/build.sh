@@ -2,6 +2,8 @@
 # Run on the CUDA machine from the repository root, with .deps/ carried along (fetch_deps.sh):
 # unpacks the Debian packages beside the checkout and builds into build-gpu/, tests included (the
 # CUDA ones too) and CUDA graphs on where they build, against the LibTorch of the machine's pip PyTorch.
+# Targets named after it are all it builds: `tools/gpu/build.sh ataxx-zero` before a training run.
+# Usage: tools/gpu/build.sh [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # Unpacked outside .deps/: a later call that carries .deps/ again replaces that folder on the machine.
@@ -17,8 +19,10 @@ configure() {  # $1: ON or OFF, CUDA graphs
 }
 # The CUDA graphs have only been compiled against 1.13's headers (check_sources.sh): should they fail
 # against this LibTorch, the rest still builds without them, so the device time is not lost.
-if ! { configure ON && cmake --build build-gpu -- -k 0; }; then
+targets=()
+for target in "$@"; do targets+=(--target "$target"); done
+if ! { configure ON && cmake --build build-gpu "${targets[@]}" -- -k 0; }; then
   echo "build.sh: the build with CUDA graphs failed (errors above); building without them" >&2
   configure OFF
-  cmake --build build-gpu -- -k 0
+  cmake --build build-gpu "${targets[@]}" -- -k 0
 fi
