@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/gpu/train.sh on the CPU as two 30-second device calls on two fresh machines: the first
 # trains a new run and brings it back as tar parts, the second unpacks them and trains on from there;
-# a third, of a run with CUDA graphs on, fails (no CUDA here) and goes on without them.
+# a third, of a run with CUDA graphs on, fails (no CUDA here) and goes on without them; a fourth is
+# killed and still brought back.
 # Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -40,3 +41,18 @@ grep -q "^  cuda_graphs: false" "$scratch/graphs/gpu/config.yaml" || fail "the r
 [[ -n "$(step_of "$scratch/graphs/gpu")" ]] || fail "the run without CUDA graphs trained no candidate"
 ls "$scratch/back-3"/run.tar.000 > /dev/null
 echo "fell back: the run without CUDA graphs reached step $(step_of "$scratch/graphs/gpu")"
+
+# A run that dies (killed here) is still brought back as far as it got, and the script says it failed.
+RUN="$scratch/killed/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-4" 120 > "$scratch/killed.out" 2>&1 &
+script=$!
+for _ in $(seq 120); do
+  [[ -n "$(step_of "$scratch/killed/gpu" 2>/dev/null)" ]] && break
+  sleep 1
+done
+pkill -KILL -f "^$binary train --config $scratch/tiny.yaml --run-dir $scratch/killed/gpu" || fail "no run to kill"
+status=0
+wait "$script" || status=$?
+[[ $status -ne 0 ]] || fail "train.sh exited 0 after its run was killed"
+grep -q "bringing back what the run has" "$scratch/killed.out" || fail "no word of the failure: $(cat "$scratch/killed.out")"
+ls "$scratch/back-4"/run.tar.000 "$scratch/back-4/best.net" > /dev/null
+echo "killed: brought back with status $status"

@@ -60,8 +60,15 @@ if [[ $status -ne 0 && $status -ne 124 && -f "$run/config.yaml" ]] && grep -q "$
   status=0
   ((left <= 0)) || train "$left" --run-dir "$run" || status=$?
 fi
-# 124: stopped by the timeout (SIGTERM), which the run takes as a clean stop.
-[[ $status -eq 0 || $status -eq 124 ]] || { echo "$0: train exited with $status" >&2; exit "$status"; }
+# 124: stopped by the timeout (SIGTERM), which the run takes as a clean stop. A run that failed is
+# brought back as far as its files go (a resume starts from its newest checkpoint), then the script
+# exits with train's status.
+failed=0
+if [[ $status -ne 0 && $status -ne 124 ]]; then
+  failed=$status
+  echo "$0: train exited with $status; bringing back what the run has" >&2
+  [[ -f "$run/models/best" ]] || exit "$failed"
+fi
 best="$(cat "$run/models/best")"
 cp "$run/models/$best.net" "$out/best.net"
 cp "$run/log.txt" "$out/"
@@ -71,3 +78,4 @@ rm -rf "$pack" "$out"/run.tar.*
 tar -c -C "$pack" . | split -b 16000000 -d -a 3 - "$out/run.tar."
 rm -rf "$pack"
 echo "best $best -> $out/best.net; the run -> $(ls "$out"/run.tar.* | wc -l) parts in $out"
+exit "$failed"
