@@ -294,6 +294,13 @@ void BasicSearch<G>::expand(std::uint32_t index, const PendingLeaf& leaf) {
     child.prior = leaf.priors[i];
     child.parent = index;
   }
+  if (params_.policy_temperature != 1.0f) {
+    const float exponent = 1.0f / params_.policy_temperature;
+    float total = 0.0f;
+    for (int i = 0; i < count; ++i) total += nodes_[first + i].prior = std::pow(nodes_[first + i].prior, exponent);
+    if (total > 0.0f)
+      for (int i = 0; i < count; ++i) nodes_[first + i].prior /= total;
+  }
 }
 
 template <typename G>

@@ -26,6 +26,9 @@ struct BasicSearchParams {
   double time_limit_s = 0.0;    // stop early after this long; 0 = no limit
   float c_puct = 1.5f;
   float fpu_reduction = 0.25f;  // unvisited children score parent Q minus this x sqrt(visited prior mass)
+  // The priors as the search takes them: p^(1/T), renormalised (the softmax of the logits / T);
+  // above 1 flatter than the net's, as lc0's policy softmax temperature.
+  float policy_temperature = 1.0f;
   float dirichlet_alpha = 0.3f;
   float dirichlet_weight = 0.0f;  // share of root prior replaced by noise; 0 = no noise
   // KataGo's forced playouts, at a noised root only: a visited child with fewer than

@@ -83,6 +83,7 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits) {
   params.time_limit_s = spec.get_int("time", 0, 0, 3'600'000) / 1000.0;
   params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, 100.0));
   params.fpu_reduction = static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -10.0, 10.0));
+  params.policy_temperature = static_cast<float>(spec.get_double("ptemp", params.policy_temperature, 0.1, 10.0));
   params.leaves_per_round = spec.get_int("batch", params.leaves_per_round, 1, 4096);
   params.reuse_tree = spec.get_int("reuse", 1, 0, 1) == 1;
   params.solver = spec.get_int("solver", 0, 0, 1) == 1;

@@ -46,7 +46,8 @@ extern template class BasicMctsPlayer<AtaxxGame>;
 extern template class BasicMctsPlayer<SchataxxGame>;
 
 // Reads the search options shared by every MCTS-based player spec:
-// visits, time (ms), cpuct, fpu, batch (leaves per round), reuse (0/1), solver (0/1).
+// visits, time (ms), cpuct, fpu, ptemp (policy temperature), batch (leaves per round), reuse (0/1),
+// solver (0/1).
 template <typename G = AtaxxGame>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits = 800);
 

@@ -94,6 +94,26 @@ TEST(Search, PriorsSteerExplorationWhenValuesAreEqual) {
     }
 }
 
+TEST(Search, APolicyTemperatureFlattensThePriorsAsASoftmaxOfTheLogitsOverIt) {
+  ScriptedEvaluator evaluator;
+  evaluator.root_hash = Position::startpos().hash();
+  evaluator.root_priors[parse_move("f2", board_7x7())] = 49.0f;  // the 15 others 1: f2 has 49/64
+  SearchParams params = with_visits(2);
+  params.policy_temperature = 2.0f;
+  Search search(params, 1);
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_EQ(result.priors.size(), 16U);
+  const float f2 = 7.0f / (7.0f + 15.0f);  // the square roots: 7 against 15 x 1
+  for (std::size_t i = 0; i < result.moves.size(); ++i)
+    EXPECT_NEAR(result.priors[i], result.moves[i] == parse_move("f2", board_7x7()) ? f2 : 1.0f / 22.0f, 1e-6f);
+
+  params.policy_temperature = 1.0f;
+  Search untempered(params, 1);
+  const SearchResult plain = run_search(untempered, evaluator);
+  for (std::size_t i = 0; i < plain.moves.size(); ++i)
+    EXPECT_NEAR(plain.priors[i], plain.moves[i] == parse_move("f2", board_7x7()) ? 49.0f / 64.0f : 1.0f / 64.0f, 1e-6f);
+}
+
 TEST(Search, TerminalLeavesAreScoredWithoutTheEvaluator) {
   // x to move captures o's last piece with c2 (or b2 etc.): every move wins at once.
   const Position pos = Position::from_fen("7/7/7/7/7/1o5/x6 x 0 1");
