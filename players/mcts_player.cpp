@@ -77,9 +77,8 @@ typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
 }
 
 template <typename G>
-BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits) {
-  BasicSearchParams<G> params;
-  params.visits = spec.get_int("visits", default_visits, 1, 100'000'000);
+BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> params) {
+  params.visits = spec.get_int("visits", params.visits, 1, 100'000'000);
   params.time_limit_s = spec.get_int("time", 0, 0, 3'600'000) / 1000.0;
   params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, 100.0));
   params.fpu_reduction = static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -10.0, 10.0));
@@ -92,7 +91,7 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits) {
 
 template class BasicMctsPlayer<AtaxxGame>;
 template class BasicMctsPlayer<SchataxxGame>;
-template BasicSearchParams<AtaxxGame> read_search_params<AtaxxGame>(PlayerSpec&, int);
-template BasicSearchParams<SchataxxGame> read_search_params<SchataxxGame>(PlayerSpec&, int);
+template BasicSearchParams<AtaxxGame> read_search_params<AtaxxGame>(PlayerSpec&, BasicSearchParams<AtaxxGame>);
+template BasicSearchParams<SchataxxGame> read_search_params<SchataxxGame>(PlayerSpec&, BasicSearchParams<SchataxxGame>);
 
 }  // namespace ataxx

@@ -47,8 +47,8 @@ extern template class BasicMctsPlayer<SchataxxGame>;
 
 // Reads the search options shared by every MCTS-based player spec:
 // visits, time (ms), cpuct, fpu, ptemp (policy temperature), batch (leaves per round), reuse (0/1),
-// solver (0/1).
+// solver (0/1); `defaults` for those the spec does not give.
 template <typename G = AtaxxGame>
-BasicSearchParams<G> read_search_params(PlayerSpec& spec, int default_visits = 800);
+BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> defaults = {});
 
 }  // namespace ataxx

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "nn/direct_convolution.h"
@@ -21,6 +22,9 @@ int server_threads_by_default(const std::string& device) { return device == "cpu
 template <typename G>
 BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
+  // Flatter priors than the net's, measured at 100 ms a move on 7x7 (docs/experiments.md); Schataxx
+  // keeps the net's own.
+  if constexpr (std::is_same_v<G, AtaxxGame>) search.policy_temperature = kPlayPolicyTemperature;
   inference.bf16 = bf16_by_default(inference.device);
   inference.int8 = int8_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
@@ -32,7 +36,7 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   BasicNetworkPlayerOptions<G> options;
   options.model = spec.get_string("model", "");
   if (options.model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
-  options.search = read_search_params<G>(spec, options.search.visits);
+  options.search = read_search_params<G>(spec, options.search);
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
   inference.bf16 = spec.get_int("bf16", bf16_by_default(inference.device), 0, 1) == 1;

@@ -15,6 +15,9 @@
 
 namespace ataxx {
 
+// The policy temperature an Ataxx network player searches with unless its spec says `ptemp`.
+inline constexpr float kPlayPolicyTemperature = 1.3f;
+
 template <typename G = AtaxxGame>
 struct BasicNetworkPlayerOptions {
   std::string model;                // play file
