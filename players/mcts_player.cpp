@@ -79,13 +79,13 @@ typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
 template <typename G>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> params) {
   params.visits = spec.get_int("visits", params.visits, 1, 100'000'000);
-  params.time_limit_s = spec.get_int("time", 0, 0, 3'600'000) / 1000.0;
+  params.time_limit_s = spec.get_int("time", static_cast<int>(params.time_limit_s * 1000), 0, 3'600'000) / 1000.0;
   params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, 100.0));
   params.fpu_reduction = static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -10.0, 10.0));
   params.policy_temperature = static_cast<float>(spec.get_double("ptemp", params.policy_temperature, 0.1, 10.0));
   params.leaves_per_round = spec.get_int("batch", params.leaves_per_round, 1, 4096);
-  params.reuse_tree = spec.get_int("reuse", 1, 0, 1) == 1;
-  params.solver = spec.get_int("solver", 0, 0, 1) == 1;
+  params.reuse_tree = spec.get_int("reuse", params.reuse_tree, 0, 1) == 1;
+  params.solver = spec.get_int("solver", params.solver, 0, 1) == 1;
   return params;
 }
 

@@ -32,8 +32,7 @@ grep -q "run $scratch/first/gpu: candidate" "$second/log.txt" || fail "the first
 echo "carried: step $first_step -> $(step_of "$second"), $(candidates "$second") play files in the second run"
 
 # A run that fails with CUDA graphs on (here at its start: the CPU has none) goes on without them.
-printf 'inference:\n  cuda_graphs: true\n' >> "$scratch/graphs.yaml"
-cat "$scratch/tiny.yaml" "$scratch/graphs.yaml" > "$scratch/tiny-graphs.yaml"
+{ cat "$scratch/tiny.yaml"; printf 'inference:\n  cuda_graphs: true\n'; } > "$scratch/tiny-graphs.yaml"
 CONFIG="$scratch/tiny-graphs.yaml" RUN="$scratch/graphs/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-3" 30 \
   2> "$scratch/graphs.err" || fail "the run with CUDA graphs on was not carried on without them: $(cat "$scratch/graphs.err")"
 grep -q "with CUDA graphs on: going on without them" "$scratch/graphs.err" || fail "no word of the fallback"
