@@ -33,6 +33,15 @@ std::string lower_case(std::string text) {
   return text;
 }
 
+// PolicyTemperature's value: "auto" (the player's default for the game) or a number from 0.1 to 10.
+std::optional<float> read_policy_temperature(const std::string& value) {
+  if (lower_case(value) == "auto") return std::nullopt;
+  const auto number = parse_number(value);
+  if (!number || !(*number >= 0.1 && *number <= 10.0))
+    throw std::invalid_argument("PolicyTemperature '" + value + "' is neither auto nor a number from 0.1 to 10");
+  return static_cast<float>(*number);
+}
+
 bool name_is(const std::string& name, const std::string& lower) { return lower_case(name) == lower; }
 
 bool is_schataxx(const std::string& variant) { return variant != "ataxx"; }
@@ -197,6 +206,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name Device type string default cpu");
       say("option name CacheSize type spin default 0 min 0 max 67108864");
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
+      say("option name PolicyTemperature type string default auto");  // 0.1 to 10, as lc0's
       say("uaiok");
     } else if (name == "isready") {
       say("readyok");
@@ -252,6 +262,8 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
   else if (key == "moveoverhead")
     next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
+  else if (key == "policytemperature")
+    next.policy_temperature = read_policy_temperature(value);
   else
     throw std::invalid_argument("unknown option '" + name + "'");
   const Options previous = std::exchange(options_, next);
@@ -316,6 +328,7 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   BasicNetworkPlayerOptions<G> network;
   network.model = model;
   network.search.visits = options_.visits;
+  if (options_.policy_temperature) network.search.policy_temperature = *options_.policy_temperature;
   network.inference.device = options_.device;
   network.inference.bf16 = bf16_by_default(options_.device);
   network.inference.int8 = int8_by_default(options_.device);

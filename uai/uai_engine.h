@@ -63,6 +63,7 @@ class UaiEngine {
     std::string device = "cpu";
     int cache_size = 0;
     int move_overhead_ms = 50;  // kept in hand on each timed move
+    std::optional<float> policy_temperature;  // unset ("auto"): the network player's default for the game
   };
   // The game being played and its player, made at the first `go` after the options or the game changed.
   template <typename G>

@@ -46,7 +46,8 @@ TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
-  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead"})
+  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead",
+                             "PolicyTemperature"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -126,6 +127,40 @@ TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
   EXPECT_EQ(out.find("error"), std::string::npos) << "5x5, which no net plays, by the Player option: " << out;
 }
 
+// The search a `go` reported, without its timing: depth, nodes, score and principal variation.
+std::string search_summary(const std::string& output) {
+  const auto at = output.rfind("info depth");
+  const std::string line = output.substr(at, output.find('\n', at) - at);
+  const std::string search = line.substr(0, line.find(" nps "));
+  return search + line.substr(line.find(" score "), line.find(" time ") - line.find(" score ")) + line.substr(line.find(" pv "));
+}
+
+TEST(Uai, PolicyTemperatureSetsTheModelsSearchAndRefusesWhatIsNotOne) {
+  const std::string model = testing::TempDir() + "/ptemp.net";
+  write_random_play_file(model, {1, 8}, 3);
+  UaiSession uai;
+  uai.send("setoption name Model value " + model);
+  uai.send("position startpos moves g2");
+  const auto search_at = [&](const std::string& temperature) {
+    EXPECT_EQ(uai.send("setoption name PolicyTemperature value " + temperature), "") << temperature;
+    return search_summary(uai.go("go nodes 400"));
+  };
+  const std::string sharp = search_at("0.1");
+  EXPECT_EQ(search_at("0.1"), sharp) << "a search of fixed nodes is the same each time";
+  const std::string flat = search_at("10");
+  EXPECT_NE(flat, sharp);
+  const std::string by_default = search_at("auto");
+  EXPECT_EQ(search_at("1.3"), by_default) << "auto: the Ataxx player's default";
+  search_at("10");
+  for (const char* bad : {"0", "0.05", "11", "warm", ""})
+    EXPECT_NE(uai.send(std::string("setoption name PolicyTemperature value ") + bad).find("info string error: PolicyTemperature"),
+              std::string::npos)
+        << bad;
+  uai.send("uainewgame");
+  uai.send("position startpos moves g2");
+  EXPECT_EQ(search_summary(uai.go("go nodes 400")), flat) << "a refused value leaves the option as it was";
+}
+
 TEST(Uai, APositionOverUnderTheModelsRulesIsAnErrorNotACrash) {
   // Halfmove 60: the game goes on under the default limit of 100, the model's search (limit 50)
   // sees a finished game at its root. Before, the engine read past the root's empty move list.
@@ -166,7 +201,7 @@ TEST(Uai, PlaysSchataxxFromItsFenOrItsVariant) {
     EXPECT_FALSE(move.starts_with("Q@") || move.starts_with("R@")) << move;
     balanced.play(move);
     std::string moves;
-    for (const auto m : balanced.moves()) moves += " " + schataxx::to_string(m);
+    for (const auto m : balanced.moves()) moves.append(" ").append(schataxx::to_string(m));
     uai.send("position startpos moves" + moves);
   }
   // Back to Ataxx.
