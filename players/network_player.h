@@ -16,7 +16,7 @@
 namespace ataxx {
 
 // The policy temperature an Ataxx network player searches with unless its spec says `ptemp`.
-inline constexpr float kPlayPolicyTemperature = 1.3f;
+inline constexpr float kPlayPolicyTemperature = 2.0f;
 
 template <typename G = AtaxxGame>
 struct BasicNetworkPlayerOptions {

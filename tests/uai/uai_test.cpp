@@ -150,7 +150,7 @@ TEST(Uai, PolicyTemperatureSetsTheModelsSearchAndRefusesWhatIsNotOne) {
   const std::string flat = search_at("10");
   EXPECT_NE(flat, sharp);
   const std::string by_default = search_at("auto");
-  EXPECT_EQ(search_at("1.3"), by_default) << "auto: the Ataxx player's default";
+  EXPECT_EQ(search_at("2"), by_default) << "auto: the Ataxx player's default";
   search_at("10");
   for (const char* bad : {"0", "0.05", "11", "warm", ""})
     EXPECT_NE(uai.send(std::string("setoption name PolicyTemperature value ") + bad).find("info string error: PolicyTemperature"),
