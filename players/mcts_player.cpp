@@ -82,7 +82,8 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> p
   params.time_limit_s = spec.get_int("time", static_cast<int>(params.time_limit_s * 1000), 0, 3'600'000) / 1000.0;
   params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, 100.0));
   params.fpu_reduction = static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -10.0, 10.0));
-  params.policy_temperature = static_cast<float>(spec.get_double("ptemp", params.policy_temperature, 0.1, 10.0));
+  params.policy_temperature = static_cast<float>(
+      spec.get_double("ptemp", params.policy_temperature, kMinPolicyTemperature, kMaxPolicyTemperature));
   params.leaves_per_round = spec.get_int("batch", params.leaves_per_round, 1, 4096);
   params.reuse_tree = spec.get_int("reuse", params.reuse_tree, 0, 1) == 1;
   params.solver = spec.get_int("solver", params.solver, 0, 1) == 1;

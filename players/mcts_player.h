@@ -46,6 +46,10 @@ extern template class BasicMctsPlayer<AtaxxGame>;
 extern template class BasicMctsPlayer<SchataxxGame>;
 
 // Reads the search options shared by every MCTS-based player spec:
+// The policy temperatures a player accepts (spec `ptemp`, UAI's PolicyTemperature).
+inline constexpr double kMinPolicyTemperature = 0.1;
+inline constexpr double kMaxPolicyTemperature = 10.0;
+
 // visits, time (ms), cpuct, fpu, ptemp (policy temperature), batch (leaves per round), reuse (0/1),
 // solver (0/1); `defaults` for those the spec does not give.
 template <typename G = AtaxxGame>

@@ -1,11 +1,14 @@
 #include "uai/uai_engine.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <sstream>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "players/mcts_player.h"
 #include "players/network_player.h"
 #include "util/text.h"
 
@@ -33,12 +36,14 @@ std::string lower_case(std::string text) {
   return text;
 }
 
-// PolicyTemperature's value: "auto" (the player's default for the game) or a number from 0.1 to 10.
+// PolicyTemperature's value: "auto" (the player's default for the game) or a number in the range
+// a player's `ptemp` takes.
 std::optional<float> read_policy_temperature(const std::string& value) {
   if (lower_case(value) == "auto") return std::nullopt;
   const auto number = parse_number(value);
-  if (!number || !(*number >= 0.1 && *number <= 10.0))
-    throw std::invalid_argument("PolicyTemperature '" + value + "' is neither auto nor a number from 0.1 to 10");
+  if (!number || !(*number >= kMinPolicyTemperature && *number <= kMaxPolicyTemperature))
+    throw std::invalid_argument(fmt::format("PolicyTemperature '{}' is neither auto nor a number from {} to {}", value,
+                                            kMinPolicyTemperature, kMaxPolicyTemperature));
   return static_cast<float>(*number);
 }
 
