@@ -226,7 +226,7 @@ void RunDirectory::write_ratings(const std::vector<Rating>& ratings) const {
 
 bool RunDirectory::plot() const {
   const std::string script = root_ + "/plots/plot.gp";
-  write_file_atomically(script, R"(set datafile separator ','
+  std::string text = R"(set datafile separator ','
 set terminal pngcairo size 900,500 noenhanced
 set grid
 set output 'plots/losses.png'
@@ -236,7 +236,9 @@ plot 'metrics.csv' using 'step':'loss' with linespoints title 'total', \
      '' using 'step':'policy_loss' with linespoints title 'policy', \
      '' using 'step':'value_loss' with linespoints title 'value (WDL)', \
      '' using 'step':'ownership_loss' with linespoints title 'ownership'
-set key autotitle columnhead
+)";
+  // A run without gating or ladder games has no ratings to draw.
+  if (fs::exists(root_ + "/ratings.csv")) text += R"(set key autotitle columnhead
 set output 'plots/ratings.png'
 set title 'Elo of each model (random = 0), 95% error bars'
 set xlabel ''
@@ -245,7 +247,8 @@ set bmargin 6
 set offsets 0.5, 0.5, 0, 0
 set style data yerrorbars
 plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars pt 7
-)");
+)";
+  write_file_atomically(script, text);
   fs::remove(root_ + "/plots/gnuplot.log");
   return run_and_wait({"gnuplot", "plots/plot.gp"}, root_, "plots/gnuplot.log") == 0;
 }

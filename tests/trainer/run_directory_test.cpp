@@ -33,6 +33,15 @@ TEST(RunDirectory, PlotsInAFolderWithQuotesInItsName) {
   EXPECT_TRUE(fs::exists(dir.root() + "/plots/ratings.png"));
 }
 
+TEST(RunDirectory, PlotsTheLossesOfARunThatHasNoRatings) {
+  const RunDirectory dir(fresh("no-ratings"));
+  dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");
+  dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "2,2,1.5,0.7,0.4");
+  EXPECT_TRUE(dir.plot());
+  EXPECT_TRUE(fs::exists(dir.root() + "/plots/losses.png"));
+  EXPECT_FALSE(fs::exists(dir.root() + "/plots/ratings.png"));
+}
+
 TEST(RunDirectory, AMetricsHeaderThatGainedColumnsIsRewrittenAndTheRowsKept) {
   const RunDirectory dir(fresh("metrics-columns"));
   dir.record_metrics("step,loss", "1,3");
