@@ -80,8 +80,9 @@ template <typename G>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> params) {
   params.visits = spec.get_int("visits", params.visits, 1, 100'000'000);
   params.time_limit_s = spec.get_int("time", static_cast<int>(params.time_limit_s * 1000), 0, 3'600'000) / 1000.0;
-  params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, 100.0));
-  params.fpu_reduction = static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -10.0, 10.0));
+  params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, kMaxCPuct));
+  params.fpu_reduction =
+      static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -kMaxFpuReduction, kMaxFpuReduction));
   params.policy_temperature = static_cast<float>(
       spec.get_double("ptemp", params.policy_temperature, kMinPolicyTemperature, kMaxPolicyTemperature));
   params.leaves_per_round = spec.get_int("batch", params.leaves_per_round, 1, 4096);

@@ -45,11 +45,14 @@ using MctsPlayer = BasicMctsPlayer<AtaxxGame>;
 extern template class BasicMctsPlayer<AtaxxGame>;
 extern template class BasicMctsPlayer<SchataxxGame>;
 
-// Reads the search options shared by every MCTS-based player spec:
-// The policy temperatures a player accepts (spec `ptemp`, UAI's PolicyTemperature).
+// The search parameters a player accepts: policy temperature (spec `ptemp`, UAI's
+// PolicyTemperature), c_puct (`cpuct`, CPuct) and first-play reduction (`fpu`, FpuValue).
 inline constexpr double kMinPolicyTemperature = 0.1;
 inline constexpr double kMaxPolicyTemperature = 10.0;
+inline constexpr double kMaxCPuct = 100.0;
+inline constexpr double kMaxFpuReduction = 10.0;  // the smallest is its negative
 
+// Reads the search options shared by every MCTS-based player spec:
 // visits, time (ms), cpuct, fpu, ptemp (policy temperature), batch (leaves per round), reuse (0/1),
 // solver (0/1); `defaults` for those the spec does not give.
 template <typename G = AtaxxGame>

@@ -36,14 +36,15 @@ std::string lower_case(std::string text) {
   return text;
 }
 
-// PolicyTemperature's value: "auto" (the player's default for the game) or a number in the range
-// a player's `ptemp` takes.
-std::optional<float> read_policy_temperature(const std::string& value) {
+// A search parameter's value: "auto" (the network player's default for the game) or a number in the
+// range the player spec's own option takes.
+std::optional<float> read_search_parameter(const std::string& option, const std::string& value, double min,
+                                           double max) {
   if (lower_case(value) == "auto") return std::nullopt;
   const auto number = parse_number(value);
-  if (!number || !(*number >= kMinPolicyTemperature && *number <= kMaxPolicyTemperature))
-    throw std::invalid_argument(fmt::format("PolicyTemperature '{}' is neither auto nor a number from {} to {}", value,
-                                            kMinPolicyTemperature, kMaxPolicyTemperature));
+  if (!number || !(*number >= min && *number <= max))
+    throw std::invalid_argument(
+        fmt::format("{} '{}' is neither auto nor a number from {} to {}", option, value, min, max));
   return static_cast<float>(*number);
 }
 
@@ -211,7 +212,10 @@ void UaiEngine::execute(const Command& command) {
       say("option name Device type string default cpu");
       say("option name CacheSize type spin default 0 min 0 max 67108864");
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
-      say("option name PolicyTemperature type string default auto");  // 0.1 to 10, as lc0's
+      // lc0's names; FpuValue is the reduction (lc0's FpuStrategy reduction).
+      say("option name PolicyTemperature type string default auto");
+      say("option name CPuct type string default auto");
+      say("option name FpuValue type string default auto");
       say("uaiok");
     } else if (name == "isready") {
       say("readyok");
@@ -268,7 +272,12 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
   else if (key == "moveoverhead")
     next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
   else if (key == "policytemperature")
-    next.policy_temperature = read_policy_temperature(value);
+    next.policy_temperature =
+        read_search_parameter("PolicyTemperature", value, kMinPolicyTemperature, kMaxPolicyTemperature);
+  else if (key == "cpuct")
+    next.c_puct = read_search_parameter("CPuct", value, 0.0, kMaxCPuct);
+  else if (key == "fpuvalue")
+    next.fpu_reduction = read_search_parameter("FpuValue", value, -kMaxFpuReduction, kMaxFpuReduction);
   else
     throw std::invalid_argument("unknown option '" + name + "'");
   const Options previous = std::exchange(options_, next);
@@ -334,6 +343,8 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.model = model;
   network.search.visits = options_.visits;
   if (options_.policy_temperature) network.search.policy_temperature = *options_.policy_temperature;
+  if (options_.c_puct) network.search.c_puct = *options_.c_puct;
+  if (options_.fpu_reduction) network.search.fpu_reduction = *options_.fpu_reduction;
   network.inference.device = options_.device;
   network.inference.bf16 = bf16_by_default(options_.device);
   network.inference.int8 = int8_by_default(options_.device);

@@ -63,7 +63,10 @@ class UaiEngine {
     std::string device = "cpu";
     int cache_size = 0;
     int move_overhead_ms = 50;  // kept in hand on each timed move
-    std::optional<float> policy_temperature;  // unset ("auto"): the network player's default for the game
+    // Search parameters of network players; unset ("auto"): the network player's default for the game.
+    std::optional<float> policy_temperature;
+    std::optional<float> c_puct;
+    std::optional<float> fpu_reduction;
   };
   // The game being played and its player, made at the first `go` after the options or the game changed.
   template <typename G>

@@ -47,7 +47,7 @@ TEST(Uai, HandshakeListsOptions) {
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
   for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead",
-                             "PolicyTemperature"})
+                             "PolicyTemperature", "CPuct", "FpuValue"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -135,30 +135,46 @@ std::string search_summary(const std::string& output) {
   return search + line.substr(line.find(" score "), line.find(" time ") - line.find(" score ")) + line.substr(line.find(" pv "));
 }
 
-TEST(Uai, PolicyTemperatureSetsTheModelsSearchAndRefusesWhatIsNotOne) {
-  const std::string model = testing::TempDir() + "/ptemp.net";
+// A search parameter's option (PolicyTemperature, CPuct, FpuValue) on a model's fixed-nodes search:
+// its two ends search differently, `auto` as the Ataxx player's default, bad values are refused and
+// leave the option as it was.
+void expect_search_option(const std::string& option, const std::string& low, const std::string& high,
+                          const std::string& player_default, std::initializer_list<const char*> bad_values) {
+  const std::string model = testing::TempDir() + "/" + option + ".net";
   write_random_play_file(model, {1, 8}, 3);
   UaiSession uai;
   uai.send("setoption name Model value " + model);
   uai.send("position startpos moves g2");
-  const auto search_at = [&](const std::string& temperature) {
-    EXPECT_EQ(uai.send("setoption name PolicyTemperature value " + temperature), "") << temperature;
+  const auto search_at = [&](const std::string& value) {
+    EXPECT_EQ(uai.send("setoption name " + option + " value " + value), "") << option << ' ' << value;
     return search_summary(uai.go("go nodes 400"));
   };
-  const std::string sharp = search_at("0.1");
-  EXPECT_EQ(search_at("0.1"), sharp) << "a search of fixed nodes is the same each time";
-  const std::string flat = search_at("10");
-  EXPECT_NE(flat, sharp);
+  const std::string at_low = search_at(low);
+  EXPECT_EQ(search_at(low), at_low) << "a search of fixed nodes is the same each time";
+  const std::string at_high = search_at(high);
+  EXPECT_NE(at_high, at_low) << option;
   const std::string by_default = search_at("auto");
-  EXPECT_EQ(search_at("2"), by_default) << "auto: the Ataxx player's default";
-  search_at("10");
-  for (const char* bad : {"0", "0.05", "11", "warm", ""})
-    EXPECT_NE(uai.send(std::string("setoption name PolicyTemperature value ") + bad).find("info string error: PolicyTemperature"),
+  EXPECT_EQ(search_at(player_default), by_default) << option << " auto: the Ataxx player's default";
+  search_at(high);
+  for (const char* bad : bad_values)
+    EXPECT_NE(uai.send("setoption name " + option + " value " + bad).find("info string error: " + option),
               std::string::npos)
-        << bad;
+        << option << ' ' << bad;
   uai.send("uainewgame");
   uai.send("position startpos moves g2");
-  EXPECT_EQ(search_summary(uai.go("go nodes 400")), flat) << "a refused value leaves the option as it was";
+  EXPECT_EQ(search_summary(uai.go("go nodes 400")), at_high) << option << ": a refused value leaves it as it was";
+}
+
+TEST(Uai, PolicyTemperatureSetsTheModelsSearchAndRefusesWhatIsNotOne) {
+  expect_search_option("PolicyTemperature", "0.1", "10", "2", {"0", "0.05", "11", "warm", ""});
+}
+
+TEST(Uai, CPuctSetsTheModelsSearchAndRefusesWhatIsNotOne) {
+  expect_search_option("CPuct", "0", "100", "1.5", {"-0.5", "101", "high", ""});
+}
+
+TEST(Uai, FpuValueSetsTheModelsSearchAndRefusesWhatIsNotOne) {
+  expect_search_option("FpuValue", "-10", "10", "0.25", {"-11", "10.5", "low", ""});
 }
 
 TEST(Uai, APositionOverUnderTheModelsRulesIsAnErrorNotACrash) {
