@@ -25,6 +25,7 @@ using Clock = std::chrono::steady_clock;
 template <typename G>
 struct Job {
   std::vector<const BasicEvalRequest<G>*> requests;
+  std::vector<std::uint8_t> symmetries;  // each request's position is seen under (0: identity)
   std::vector<float> inputs;  // requests.size() x the encoding's input size
   BatchDevice::Output output;
   std::size_t first_row = 0;  // this job's rows in output
@@ -40,12 +41,15 @@ struct Job {
   }
 };
 
-// Priors over the request's moves: a softmax of their logits.
+// Priors over the request's moves: a softmax of their logits, the position seen under `symmetry`.
 template <typename G>
-void fill_request(const GameEncoder<G>& encoder, const BasicEvalRequest<G>& r, const float* logits, const float* wdl) {
+void fill_request(const GameEncoder<G>& encoder, const BasicEvalRequest<G>& r, int symmetry, const float* logits,
+                  const float* wdl) {
+  const auto& pos = *r.position;
   float max_logit = -1e30f;
   for (std::size_t m = 0; m < r.moves.size(); ++m) {
-    r.priors[m] = logits[encoder.policy_index(*r.position, r.moves[m])];
+    const auto move = symmetry == 0 ? r.moves[m] : encoder.transformed(symmetry, pos, r.moves[m]);
+    r.priors[m] = logits[encoder.policy_index(pos, move)];
     max_logit = std::max(max_logit, r.priors[m]);
   }
   float total = 0.0f;
@@ -66,6 +70,7 @@ struct BasicBatchedEvaluator<G>::Impl {
   BatchingOptions options;
   EvalCache cache;
   const Clock::time_point start = Clock::now();
+  mutable std::atomic<std::uint64_t> symmetry_draws{0};  // positions given a random symmetry so far
 
   std::mutex device_mutex;  // with no server threads: the caller running the device holds it
 
@@ -94,6 +99,7 @@ struct BasicBatchedEvaluator<G>::Impl {
   std::vector<std::shared_ptr<Job>> take_batch(std::unique_lock<std::mutex>& lock);
   std::vector<const Request*> cache_misses(std::span<const Request> batch);
   std::shared_ptr<Job> encode_job(std::span<const Request* const> requests) const;
+  std::uint8_t draw_symmetry(const typename G::Position& pos) const;
   void finish(Job& job);
 };
 
@@ -119,11 +125,25 @@ auto BasicBatchedEvaluator<G>::Impl::encode_job(std::span<const Request* const> 
   job->requests.assign(requests.begin(), requests.end());
   const std::size_t size = io.input_size();
   job->inputs.resize(requests.size() * size);
+  job->symmetries.resize(requests.size());
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    encoder.check(*requests[i]->position, device->model_name());
-    encoder.encode(*requests[i]->position, {job->inputs.data() + i * size, size});
+    const auto& pos = *requests[i]->position;
+    encoder.check(pos, device->model_name());
+    const std::span<float> planes{job->inputs.data() + i * size, size};
+    const std::uint8_t symmetry = job->symmetries[i] = options.random_symmetry ? draw_symmetry(pos) : 0;
+    if (symmetry == 0)
+      encoder.encode(pos, planes);
+    else
+      encoder.encode(encoder.transformed(symmetry, pos), planes);
   }
   return job;
+}
+
+template <typename G>
+std::uint8_t BasicBatchedEvaluator<G>::Impl::draw_symmetry(const typename G::Position& pos) const {
+  const SymmetryList list = encoder.augmentations(pos);
+  std::uint64_t state = symmetry_draws.fetch_add(1, std::memory_order_relaxed);
+  return list.symmetries[zobrist::splitmix64(state) % list.count];
 }
 
 // Waits for the job's rows, then turns them into its requests' priors and values.
@@ -135,7 +155,7 @@ void BasicBatchedEvaluator<G>::Impl::finish(Job& job) {
   for (std::size_t i = 0; i < job.requests.size(); ++i) {
     const std::size_t row = job.first_row + i;
     const Request& request = *job.requests[i];
-    fill_request(encoder, request, out.policy_logits + row * io.policy_size(), out.wdl + row * 3);
+    fill_request(encoder, request, job.symmetries[i], out.policy_logits + row * io.policy_size(), out.wdl + row * 3);
     if (cache.enabled()) cache.insert(encoder.key(*request.position), out.generation, request.priors, *request.value);
   }
 }

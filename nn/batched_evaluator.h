@@ -42,6 +42,9 @@ struct BatchingOptions {
   int deadline_us = 1000;
   int threads = 1;        // server threads (0: the callers run their own batches)
   int cache_entries = 0;  // 0 = no cache
+  // Each position goes to the device under a random one of its symmetries (KataGo's
+  // nnRandomize): the net's errors under one orientation do not repeat through a whole search.
+  bool random_symmetry = false;
 };
 
 struct InferenceStats {

@@ -23,6 +23,7 @@ struct InferenceOptions {
   int threads = 1;
   int batch_threads = 1;       // threads that share each batch (the CPU's Eigen path, one server thread)
   int cache_entries = 0;       // 0 = no cache
+  bool random_symmetry = false;  // each position evaluated under a random symmetry of its board
   CpuPath cpu_path = CpuPath::kEigen;
 
   auto operator<=>(const InferenceOptions&) const = default;

@@ -244,7 +244,7 @@ class NetworkDevice final : public BatchDevice {
 
 namespace {
 
-BatchingOptions batching(const InferenceOptions& o) { return {o.max_batch, o.deadline_us, o.threads, o.cache_entries}; }
+BatchingOptions batching(const InferenceOptions& o) { return {o.max_batch, o.deadline_us, o.threads, o.cache_entries, o.random_symmetry}; }
 
 template <typename G>
 std::shared_ptr<NetworkDevice> network_of_game(const std::string& play_file, const InferenceOptions& options) {

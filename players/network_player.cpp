@@ -46,12 +46,14 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);
   inference.threads = spec.get_int("threads", server_threads_by_default(inference.device), 0, 64);
   inference.batch_threads = spec.get_int("batch_threads", inference.batch_threads, 1, 64);
+  inference.random_symmetry = spec.get_int("symmetry", inference.random_symmetry, 0, 1) == 1;
   return options;
 }
 
 std::string inference_spec(const InferenceOptions& o) {
-  return fmt::format("device={},bf16={:d},int8={:d},cuda_graphs={:d},threads={},batch_threads={},max_batch={},cache={}",
-                     o.device, o.bf16, o.int8, o.cuda_graphs, o.threads, o.batch_threads, o.max_batch, o.cache_entries);
+  return fmt::format("device={},bf16={:d},int8={:d},cuda_graphs={:d},threads={},batch_threads={},max_batch={},cache={},symmetry={:d}",
+                     o.device, o.bf16, o.int8, o.cuda_graphs, o.threads, o.batch_threads, o.max_batch, o.cache_entries,
+                     o.random_symmetry);
 }
 
 template <typename G>

@@ -1,24 +1,49 @@
+#include <fmt/format.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <stdexcept>
 
 #include "nn/model_info.h"
 #include "tools/commands.h"
+#include "trainer/weight_average.h"
 
 namespace ataxx::cli {
 
 void add_export_command(CLI::App& app) {
   struct Options {
-    std::string checkpoint;
+    std::string source;
     std::string out;
     std::string name = "exported";
+    int average = 0;
+    WeightAverageOptions averaging;
   };
   auto options = std::make_shared<Options>();
-  auto* cmd = app.add_subcommand("export", "Make a play file (for uai, match, play) from a training checkpoint");
-  cmd->add_option("checkpoint", options->checkpoint, "Checkpoint file")->required()->check(CLI::ExistingFile);
+  auto* cmd = app.add_subcommand("export", "Make a play file (for uai, match, play) from a training checkpoint, or "
+                                           "from the mean of a run's newest models (--average)");
+  cmd->add_option("source", options->source, "Checkpoint file, or with --average a run directory")->required();
   cmd->add_option("--out", options->out, "Play file to write")->required();
   cmd->add_option("--name", options->name, "Model name stored in the file");
+  cmd->add_option("--average", options->average,
+                  "Average the weights of the run's newest N models (stochastic weight averaging); batch norms are "
+                  "measured again on the run's replay window")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--calibration-batches", options->averaging.calibration_batches,
+                  "With --average: batches of the replay window the batch norms are measured on")
+      ->check(CLI::Range(1, 100000));
   cmd->callback([options] {
-    export_play_file(options->checkpoint, options->out, options->name);
-    std::printf("wrote %s\n", options->out.c_str());
+    if (options->average == 0) {
+      if (!std::filesystem::is_regular_file(options->source))
+        throw std::runtime_error("export: checkpoint '" + options->source + "' is not a file");
+      export_play_file(options->source, options->out, options->name);
+      std::printf("wrote %s\n", options->out.c_str());
+      return;
+    }
+    options->averaging.run_dir = options->source;
+    options->averaging.models = options->average;
+    const WeightAverageReport report = export_weight_average(options->averaging, options->out, options->name);
+    fmt::print("wrote {}: the mean of {} models ({} .. {}), batch norms measured on {} samples\n", options->out,
+               report.models, report.first, report.last, report.calibration_samples);
   });
 }
 

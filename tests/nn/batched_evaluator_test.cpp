@@ -8,6 +8,7 @@
 #include <chrono>
 #include <mutex>
 #include <numeric>
+#include <set>
 #include <thread>
 
 #include "match/openings.h"
@@ -195,6 +196,69 @@ TEST(BatchedEvaluator, WithNoServerThreadsEachCallerRunsItsOwnBatchesOneAtATime)
   device->fail = true;
   std::vector<Leaf> leaves(2);
   EXPECT_THROW(evaluator.evaluate(requests_for(leaves)), std::runtime_error);
+}
+
+// A device whose answers turn with the board, as a trained net's should: a move's logit is the
+// number of enemy pieces next to its destination (a half for each), plus one for a clone; the win
+// probability is the mover's share of the pieces. It records every input it is given.
+class EquivariantDevice final : public BatchDevice {
+ public:
+  Output run(int, const float* inputs, int n) override {
+    const int canvas = io_.canvas, area = io_.area();
+    auto out = std::make_shared<std::vector<float>>(static_cast<std::size_t>(n) * (io_.policy_size() + 3), 0.0f);
+    float* wdl = out->data() + static_cast<std::size_t>(n) * io_.policy_size();
+    for (int i = 0; i < n; ++i) {
+      const float* planes = inputs + static_cast<std::size_t>(i) * io_.input_size();
+      seen.emplace_back(planes, planes + io_.input_size());
+      const float* theirs = planes + area;
+      float* logits = out->data() + static_cast<std::size_t>(i) * io_.policy_size();
+      for (int cell = 0; cell < area; ++cell) {
+        float enemies = 0;
+        for (int dr = -1; dr <= 1; ++dr)
+          for (int dc = -1; dc <= 1; ++dc) {
+            const int r = cell / canvas + dr, c = cell % canvas + dc;
+            if (r >= 0 && r < canvas && c >= 0 && c < canvas) enemies += theirs[r * canvas + c];
+          }
+        for (int type = 0; type < io_.move_planes; ++type) logits[type * area + cell] = 0.5f * enemies + (type == 0);
+      }
+      const float own = std::accumulate(planes, planes + area, 0.0f);
+      wdl[i * 3] = own / (own + std::accumulate(theirs, theirs + area, 0.0f));
+    }
+    return {out->data(), wdl, out, 1};
+  }
+  std::uint64_t generation() const override { return 1; }
+  std::string model_name() const override { return "equivariant"; }
+  NetworkIo io() const override { return io_; }
+
+  std::vector<std::vector<float>> seen;
+  const NetworkIo io_ = kAtaxxIo;
+};
+
+// Each position goes to the device under a random symmetry, and its answer comes back to the
+// position's own moves: a net that turns with the board gives the same priors and value either way.
+TEST(BatchedEvaluator, ARandomSymmetryLeavesTheAnswersOfAnEquivariantNetAsTheyAre) {
+  const std::vector<std::string> fens = {"x1o4/2x4/1o2-2/3x3/7/5o1/o5x x 0 1", "xo5/o1x4/7/2-1-2/4o2/6x/o4xx o 0 1"};
+  for (const std::string& fen : fens) {
+    auto device = std::make_shared<EquivariantDevice>();
+    BatchingOptions plain{8, 0, 0, 0}, randomised = plain;
+    randomised.random_symmetry = true;
+    BatchedEvaluator as_is(device, GameEncoder<AtaxxGame>{}, plain), turned(device, GameEncoder<AtaxxGame>{}, randomised);
+    std::vector<Leaf> expected(1);
+    expected[0].position = Position::from_fen(fen);
+    as_is.evaluate(requests_for(expected));
+    const std::set<float> distinct_priors(expected[0].priors.begin(), expected[0].priors.end());
+    ASSERT_GT(distinct_priors.size(), 2U) << fen;  // the check below can tell moves apart
+    const std::size_t plain_inputs = device->seen.size();
+    for (int i = 0; i < 16; ++i) {
+      std::vector<Leaf> leaves(1);
+      leaves[0].position = expected[0].position;
+      turned.evaluate(requests_for(leaves));
+      for (std::size_t m = 0; m < leaves[0].priors.size(); ++m) EXPECT_NEAR(leaves[0].priors[m], expected[0].priors[m], 1e-6f) << fen;
+      EXPECT_FLOAT_EQ(leaves[0].value.win, expected[0].value.win) << fen;
+    }
+    const std::set<std::vector<float>> inputs(device->seen.begin() + plain_inputs, device->seen.end());
+    EXPECT_GT(inputs.size(), 3U) << fen;  // 16 draws from the 8 symmetries of an asymmetric position
+  }
 }
 
 TEST(SimulatedDevice, AnswersUniformPriorsAndAnEvenValue) {

@@ -126,6 +126,7 @@ TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
   options.batch_threads = 2;
   options.max_batch = 96;
   options.cache_entries = 5000;
+  options.random_symmetry = true;
   PlayerSpec spec("nn:model=a.net," + inference_spec(options));
   EXPECT_EQ(read_network_player_options(spec).inference, options) << spec.text();
   PlayerSpec plain("nn:model=a.net," + inference_spec(defaults.inference));
