@@ -25,7 +25,7 @@ void add_train_command(CLI::App& app) {
       run_dir = "runs/" + file.substr(0, file.find('.'));
     }
     const TrainingSummary summary = run_training(options->config, run_dir, install_stop_handlers());
-    std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\nRatings (random = 0):\n%s\n",
+    std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\n%s\n",
                 summary.generations, summary.best_model_path.c_str(), summary.ratings_table.c_str());
     std::printf("Resume:          ataxx-zero train --run-dir %s\n", run_dir.c_str());
     const std::string variant = summary.game == "ataxx" ? "" : " --variant " + summary.game;

@@ -229,12 +229,13 @@ void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, cons
 
 std::string ratings_table(const RunDirectory& dir) {
   const auto matches = dir.matches();
-  if (matches.empty()) return "";
+  if (matches.empty()) return "No ratings: gating and the ladder played no games.\n";
   bool has_random = false;
   for (const auto& m : matches) has_random |= m.first == "random" || m.second == "random";
-  const auto ratings = fit_ratings(matches, has_random ? "random" : matches.front().first);
+  const std::string anchor = has_random ? "random" : matches.front().first;
+  const auto ratings = fit_ratings(matches, anchor);
   dir.write_ratings(ratings);
-  std::string table = fmt::format("{:<34} {:>8} {:>8} {:>6}\n", "player", "elo", "+/-", "games");
+  std::string table = fmt::format("Ratings ({} = 0):\n{:<34} {:>8} {:>8} {:>6}\n", anchor, "player", "elo", "+/-", "games");
   for (const Rating& r : ratings) table += fmt::format("{:<34} {:>8.0f} {:>8.0f} {:>6}\n", r.name, r.elo, r.error95, r.games);
   return table;
 }

@@ -56,7 +56,8 @@ void gate_continuously(const RunConfig& config, const RunDirectory& dir, const s
 // at its first ladder. Nothing to check when the ladder plays no games.
 void check_ladder_baselines(const RunConfig& config);
 
-// The ratings of every model and baseline from all rated games so far; also written to ratings.csv.
+// The ratings of every model and baseline from all rated games so far, headed by the player rated
+// 0 (random where it played); also written to ratings.csv. Before any rated game, a line saying so.
 std::string ratings_table(const RunDirectory& dir);
 
 }  // namespace ataxx

@@ -98,5 +98,19 @@ TEST(Gatekeeper, ATimeShareRestsUntilItsBusyTimeIsItsShareOfTheWallTime) {
   EXPECT_EQ(all.rest(10), 0);  // always playing
 }
 
+// `train` ends by printing this table: it names the player it rates 0, or says that nothing was rated.
+TEST(Gatekeeper, TheRatingsTableNamesItsAnchorOrSaysThatNoGamesWereRated) {
+  const std::string root = testing::TempDir() + "/ratings-table";
+  std::filesystem::remove_all(root);
+  const RunDirectory dir(root);
+  EXPECT_EQ(ratings_table(dir), "No ratings: gating and the ladder played no games.\n");
+  dir.record_match(1, {"gen-0001", "gen-0000", 5, 1, 2}, "gating");
+  EXPECT_TRUE(ratings_table(dir).starts_with("Ratings (gen-0001 = 0):\n")) << ratings_table(dir);
+  dir.record_match(1, {"gen-0001", "random", 7, 1, 0}, "ladder");
+  const std::string table = ratings_table(dir);
+  EXPECT_TRUE(table.starts_with("Ratings (random = 0):\n")) << table;
+  EXPECT_NE(table.find("gen-0000"), std::string::npos) << table;
+}
+
 }  // namespace
 }  // namespace ataxx
