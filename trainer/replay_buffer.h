@@ -54,6 +54,7 @@ class BasicReplayBuffer {
   std::int64_t held_samples() const { return held_; }
   std::int64_t window() const;
   bool empty() const { return total_ == 0; }
+  const GameEncoder<G>& encoder() const { return encoder_; }  // of the positions it holds
   // A sample drawn uniformly from the window.
   const Sample& sample(std::mt19937_64& rng) const;
   // The names of the newest chunks, newest first, that hold the window: with `counted_only()`

@@ -50,10 +50,6 @@ std::int64_t measure_batch_norms(AtaxxNet& net, const RunConfig& config, const R
   BasicReplayBuffer<G> buffer = run_replay_buffer<G>(config);
   buffer.refresh(dir.games_dir());
   if (buffer.empty()) throw std::runtime_error("run '" + dir.root() + "' has no games to measure batch norms on");
-  const GameEncoder<G> encoder = [&] {
-    if constexpr (std::is_same_v<G, AtaxxGame>) return GameEncoder<G>(boards_of(config));
-    else return GameEncoder<G>();
-  }();
   std::vector<std::pair<torch::nn::BatchNorm2dImpl*, c10::optional<double>>> norms;
   for (const auto& module : net->modules(false))
     if (auto* norm = module->as<torch::nn::BatchNorm2d>()) {
@@ -65,7 +61,7 @@ std::int64_t measure_batch_norms(AtaxxNet& net, const RunConfig& config, const R
   torch::NoGradGuard no_grad;
   net->train();
   for (int b = 0; b < options.calibration_batches; ++b)
-    net->forward(sample_batch<G>(encoder, buffer, options.batch_size, 0.0f, rng).input);
+    net->forward(sample_batch<G>(buffer.encoder(), buffer, options.batch_size, 0.0f, rng).input);
   net->eval();
   for (auto& [norm, momentum] : norms) norm->options.momentum(momentum);
   return static_cast<std::int64_t>(options.calibration_batches) * options.batch_size;
