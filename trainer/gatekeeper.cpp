@@ -146,6 +146,7 @@ BasicNetworkPlayerOptions<G> run_network_options(const RunConfig& config, const 
   options.model = model_path;
   options.search.visits = visits;
   options.inference = config.inference;
+  options.endgame_empty_cells = 0;  // gating judges the nets: their own search to the end
   return options;
 }
 
@@ -234,7 +235,7 @@ std::string ratings_table(const RunDirectory& dir) {
   for (const auto& m : matches) has_random |= m.first == "random" || m.second == "random";
   const std::string anchor = has_random ? "random" : matches.front().first;
   const auto ratings = fit_ratings(matches, anchor);
-  dir.write_ratings(ratings);
+  dir.write_ratings(ratings, anchor);
   std::string table = fmt::format("Ratings ({} = 0):\n{:<34} {:>8} {:>8} {:>6}\n", anchor, "player", "elo", "+/-", "games");
   for (const Rating& r : ratings) table += fmt::format("{:<34} {:>8.0f} {:>8.0f} {:>6}\n", r.name, r.elo, r.error95, r.games);
   return table;

@@ -45,6 +45,13 @@ std::vector<std::vector<std::string>> read_csv(const std::string& path) {
   return rows;
 }
 
+// Text inside a gnuplot string in single quotes, where a quote is written twice.
+std::string gnuplot_quoted(const std::string& text) {
+  std::string quoted;
+  for (const char c : text) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  return quoted;
+}
+
 // Player specs hold commas ("alphabeta:depth=2,time=100"): in a CSV cell they become ';'.
 std::string csv_field(std::string text) {
   std::replace(text.begin(), text.end(), ',', ';');
@@ -218,9 +225,13 @@ void RunDirectory::record_metrics(const std::string& header, const std::string& 
   append_csv(root_ + "/metrics.csv", header, row);
 }
 
-void RunDirectory::write_ratings(const std::vector<Rating>& ratings) const {
+void RunDirectory::write_ratings(const std::vector<Rating>& ratings, const std::string& anchor) const {
   std::string text = "player,elo,error95,games\n";
-  for (const Rating& r : ratings) text += fmt::format("{},{:.1f},{:.1f},{}\n", csv_field(r.name), r.elo, r.error95, r.games);
+  auto row = [](const Rating& r) { return fmt::format("{},{:.1f},{:.1f},{}\n", csv_field(r.name), r.elo, r.error95, r.games); };
+  for (const Rating& r : ratings)
+    if (r.name == anchor) text += row(r);
+  for (const Rating& r : ratings)
+    if (r.name != anchor) text += row(r);
   write_file_atomically(root_ + "/ratings.csv", text);
 }
 
@@ -238,10 +249,11 @@ plot 'metrics.csv' using 'step':'loss' with linespoints title 'total', \
      '' using 'step':'ownership_loss' with linespoints title 'ownership'
 )";
   // A run without gating or ladder games has no ratings to draw.
-  if (fs::exists(root_ + "/ratings.csv")) text += R"(set key autotitle columnhead
+  const auto ratings = read_csv(root_ + "/ratings.csv");
+  if (!ratings.empty()) text += fmt::format(R"(set key autotitle columnhead
 set output 'plots/ratings.png'
-set title 'Elo of each model (random = 0), 95% error bars'
-set xlabel ''
+set title 'Elo of each model ({} = 0), 95% error bars'
+)", gnuplot_quoted(ratings.front().front())) + R"(set xlabel ''
 set xtics rotate by 60 right font ',8'
 set bmargin 6
 set offsets 0.5, 0.5, 0, 0

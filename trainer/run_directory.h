@@ -77,8 +77,10 @@ class RunDirectory {
   void record_match(int generation, const PairResult& result, const std::string& kind) const;
   std::vector<PairResult> matches() const;
   void record_metrics(const std::string& header, const std::string& row) const;
-  void write_ratings(const std::vector<Rating>& ratings) const;
-  // Draws plots/losses.png and plots/ratings.png with gnuplot; returns false when it failed.
+  // ratings.csv, the anchor (the player rated 0) first.
+  void write_ratings(const std::vector<Rating>& ratings, const std::string& anchor) const;
+  // Draws plots/losses.png and plots/ratings.png (titled with ratings.csv's anchor) with gnuplot;
+  // returns false when it failed.
   bool plot() const;
 
  private:
