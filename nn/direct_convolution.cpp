@@ -17,13 +17,27 @@
 namespace ataxx {
 namespace {
 
-// Sixteen floats that the compiler keeps in one vector register (or two or four narrower ones):
-// GCC's and Clang's vector extension. Rows are loaded and stored through casts, not memcpy: GCC
-// kept sums whose address memcpy took in memory, 3x slower.
-using Lane = float __attribute__((vector_size(64)));
-using UnalignedLane = float __attribute__((vector_size(64), aligned(4)));
-constexpr int kLaneWidth = 16;
 constexpr int kTaps = 9;
+// The packed (AVX-512) paths' lane: sixteen 32-bit values, one zmm register.
+constexpr int kLaneWidth = 16;
+
+// The float path's lane: the widest vector register the build's processor has, through GCC's and
+// Clang's vector extension (a zmm of 16 floats with AVX-512, else a ymm of 8), and rows of cells
+// in a block as many as keep a block's sums in registers (32 zmm, 16 ymm): wider lanes than the
+// registers, or more sums than fit, put the sums on the stack (64-byte lanes on an AVX2 processor
+// ran 100 times slower). Rows are loaded and stored through casts, not memcpy: GCC kept sums
+// whose address memcpy took in memory, 3x slower.
+#if defined(__AVX512F__)
+constexpr int kFloatLaneWidth = 16;
+template <int kOut>
+constexpr int kFloatBlock = kOut == 32 ? 8 : 4;
+#else
+constexpr int kFloatLaneWidth = 8;
+template <int kOut>
+constexpr int kFloatBlock = kOut == 32 ? 3 : 1;
+#endif
+using FloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth)));
+using UnalignedFloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth), aligned(4)));
 
 // The rows block `first` reads at `tap`, kBlock of them: a short last block repeats its last cell.
 template <typename T, int kBlock>
@@ -37,29 +51,29 @@ void block_sources(const T* in, int row_size, int first, int rows, int area, int
   }
 }
 
-template <int kOut, int kBlock>
+template <int kOut>
 void run_float(const float* weight, const float* bias_row, int inputs, const float* in, int rows, int area,
                std::span<const int> neighbours, float* out) {
-  constexpr int kLanes = kOut / kLaneWidth;
+  constexpr int kLanes = kOut / kFloatLaneWidth, kBlock = kFloatBlock<kOut>;
   thread_local std::vector<float> zeros;
   zeros.assign(inputs, 0.0f);
-  const auto* bias = reinterpret_cast<const UnalignedLane*>(bias_row);
+  const auto* bias = reinterpret_cast<const UnalignedFloatLane*>(bias_row);
   for (int first = 0; first < rows; first += kBlock) {
-    Lane sums[kBlock][kLanes];
+    FloatLane sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
       for (int l = 0; l < kLanes; ++l) sums[b][l] = bias[l];
     for (int tap = 0; tap < kTaps; ++tap) {
       const float* source[kBlock];
       block_sources<float, kBlock>(in, inputs, first, rows, area, tap, neighbours, zeros.data(), source);
-      const auto* w = reinterpret_cast<const UnalignedLane*>(weight + static_cast<std::size_t>(tap) * inputs * kOut);
+      const auto* w = reinterpret_cast<const UnalignedFloatLane*>(weight + static_cast<std::size_t>(tap) * inputs * kOut);
       for (int i = 0; i < inputs; ++i, w += kLanes)
 #pragma GCC unroll 16
         for (int b = 0; b < kBlock; ++b)
-#pragma GCC unroll 4
+#pragma GCC unroll 8
           for (int l = 0; l < kLanes; ++l) sums[b][l] += source[b][i] * w[l];
     }
     for (int b = 0; b < std::min(kBlock, rows - first); ++b)
-      for (int l = 0; l < kLanes; ++l) reinterpret_cast<UnalignedLane*>(out + (first + b) * kOut)[l] = sums[b][l];
+      for (int l = 0; l < kLanes; ++l) reinterpret_cast<UnalignedFloatLane*>(out + (first + b) * kOut)[l] = sums[b][l];
   }
 }
 
@@ -287,8 +301,8 @@ void DirectConvolution::run(const float* in, int rows, int area, std::span<const
     }
   }
 #endif
-  if (outputs_ == 32) return run_float<32, 8>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, out);
-  run_float<64, 4>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, out);
+  if (outputs_ == 32) return run_float<32>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, out);
+  run_float<64>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, out);
 }
 
 }  // namespace ataxx
