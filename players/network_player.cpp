@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -10,7 +9,6 @@
 #include <utility>
 
 #include "nn/direct_convolution.h"
-#include "players/endgame_player.h"
 #include "players/mcts_player.h"
 
 namespace ataxx {
@@ -26,10 +24,7 @@ BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
   // Flatter priors than the net's, measured at 100 ms a move on 7x7 (docs/experiments.md); Schataxx
   // keeps the net's own.
-  if constexpr (std::is_same_v<G, AtaxxGame>) {
-    search.policy_temperature = kPlayPolicyTemperature;
-    endgame_empty_cells = kPlayEndgameEmptyCells;
-  }
+  if constexpr (std::is_same_v<G, AtaxxGame>) search.policy_temperature = kPlayPolicyTemperature;
   inference.bf16 = bf16_by_default(inference.device);
   inference.int8 = int8_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open
@@ -52,8 +47,6 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   inference.threads = spec.get_int("threads", server_threads_by_default(inference.device), 0, 64);
   inference.batch_threads = spec.get_int("batch_threads", inference.batch_threads, 1, 64);
   inference.random_symmetry = spec.get_int("symmetry", inference.random_symmetry, 0, 1) == 1;
-  if constexpr (std::is_same_v<G, AtaxxGame>)
-    options.endgame_empty_cells = spec.get_int("endgame", options.endgame_empty_cells, 0, 64);
   return options;
 }
 
@@ -68,16 +61,7 @@ std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOpti
   auto server = shared_inference_server<G>(options.model, options.inference);
   BasicSearchParams<G> search = options.search;
   search.rules = G::rules_from(server->info().rules);
-  auto player = std::make_unique<BasicMctsPlayer<G>>(search, std::move(server));
-  if constexpr (std::is_same_v<G, AtaxxGame>) {
-    if (options.endgame_empty_cells > 0) {
-      // The search's own time where it has one; a search by visits alone gets a fixed depth.
-      const int time_ms = static_cast<int>(std::lround(search.time_limit_s * 1000));
-      const AlphaBetaPlayer::Limits limits{.depth = time_ms > 0 ? 64 : 8, .time_ms = time_ms};
-      return std::make_unique<EndgamePlayer>(std::move(player), options.endgame_empty_cells, limits);
-    }
-  }
-  return player;
+  return std::make_unique<BasicMctsPlayer<G>>(search, std::move(server));
 }
 
 template <typename G>

@@ -1,8 +1,7 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
 // device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
-// cache=ENTRIES,symmetry=0|1 (each leaf seen under a random symmetry), endgame=EMPTY_CELLS (Ataxx: where
-// alpha-beta plays; 0: nowhere), the mcts options]`; bf16
+// cache=ENTRIES,symmetry=0|1 (each leaf seen under a random symmetry), the mcts options]`; bf16
 // and int8 default to bf16_by_default(device) and int8_by_default(device); where both are on, int8.
 #pragma once
 
@@ -18,16 +17,12 @@ namespace ataxx {
 
 // The policy temperature an Ataxx network player searches with unless its spec says `ptemp`.
 inline constexpr float kPlayPolicyTemperature = 2.0f;
-// Positions with at most this many empty cells an Ataxx network player hands to alpha-beta
-// (players/endgame_player.h) unless its spec says `endgame`.
-inline constexpr int kPlayEndgameEmptyCells = 12;
 
 template <typename G = AtaxxGame>
 struct BasicNetworkPlayerOptions {
   std::string model;                // play file
   BasicSearchParams<G> search;      // its rules are replaced by the model's
   InferenceOptions inference;
-  int endgame_empty_cells = 0;  // Ataxx: positions with at most this many go to alpha-beta (spec `endgame`)
   BasicNetworkPlayerOptions();
 };
 using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;

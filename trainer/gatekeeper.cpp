@@ -146,7 +146,6 @@ BasicNetworkPlayerOptions<G> run_network_options(const RunConfig& config, const 
   options.model = model_path;
   options.search.visits = visits;
   options.inference = config.inference;
-  options.endgame_empty_cells = 0;  // gating judges the nets: their own search to the end
   return options;
 }
 

@@ -212,7 +212,6 @@ void UaiEngine::execute(const Command& command) {
       say("option name Device type string default cpu");
       say("option name CacheSize type spin default 0 min 0 max 67108864");
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
-      say(fmt::format("option name EndgameEmptyCells type spin default {} min 0 max 64", kPlayEndgameEmptyCells));
       // lc0's names; FpuValue is the reduction (lc0's FpuStrategy reduction).
       say("option name PolicyTemperature type string default auto");
       say("option name CPuct type string default auto");
@@ -272,8 +271,6 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
   else if (key == "moveoverhead")
     next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
-  else if (key == "endgameemptycells")
-    next.endgame_empty_cells = std::clamp(to_int(value, "EndgameEmptyCells"), 0, 64);
   else if (key == "policytemperature")
     next.policy_temperature =
         read_search_parameter("PolicyTemperature", value, kMinPolicyTemperature, kMaxPolicyTemperature);
@@ -348,7 +345,6 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   if (options_.policy_temperature) network.search.policy_temperature = *options_.policy_temperature;
   if (options_.c_puct) network.search.c_puct = *options_.c_puct;
   if (options_.fpu_reduction) network.search.fpu_reduction = *options_.fpu_reduction;
-  network.endgame_empty_cells = options_.endgame_empty_cells;
   network.inference.device = options_.device;
   network.inference.bf16 = bf16_by_default(options_.device);
   network.inference.int8 = int8_by_default(options_.device);

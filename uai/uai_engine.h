@@ -24,7 +24,6 @@
 
 #include "game/game.h"
 #include "players/net_shelf.h"
-#include "players/network_player.h"
 #include "players/player.h"
 #include "schataxx/game.h"
 
@@ -64,7 +63,6 @@ class UaiEngine {
     std::string device = "cpu";
     int cache_size = 0;
     int move_overhead_ms = 50;  // kept in hand on each timed move
-    int endgame_empty_cells = kPlayEndgameEmptyCells;  // Ataxx positions with at most this many: alpha-beta
     // Search parameters of network players; unset ("auto"): the network player's default for the game.
     std::optional<float> policy_temperature;
     std::optional<float> c_puct;

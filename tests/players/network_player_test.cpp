@@ -133,21 +133,5 @@ TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
   EXPECT_EQ(read_network_player_options(plain).inference, defaults.inference) << plain.text();
 }
 
-TEST(NetworkPlayer, TheEndgameOptionHandsPositionsWithThatFewEmptyCellsToAlphaBeta) {
-  const std::string model = random_model("endgame.net");
-  // x: a1. o: c2 and c3; 46 empty cells. b2 or b3 wins at once.
-  const Position pos = Position::from_fen("7/7/7/7/2o4/2o4/x6 x 0 1");
-  for (const int cells : {45, 46}) {
-    auto player = make_player("nn:model=" + model + ",visits=8,endgame=" + std::to_string(cells));
-    player->new_game(1);
-    Position after = pos;
-    after.make_move(player->choose_move(Game(pos)));
-    // Alpha-beta reports no candidates, the network's search does.
-    EXPECT_EQ(player->last_report().candidates.empty(), cells == 46) << cells;
-    if (cells == 46) EXPECT_EQ(after.outcome().result, Result::kXWins);
-  }
-  EXPECT_THROW(make_player("nn:model=" + model + ",endgame=65"), std::invalid_argument);
-}
-
 }  // namespace
 }  // namespace ataxx

@@ -7,7 +7,6 @@
 #include "mcts/simple_evaluators.h"
 #include "players/alphabeta.h"
 #include "players/baseline_players.h"
-#include "players/endgame_player.h"
 
 namespace ataxx {
 namespace {
@@ -87,43 +86,6 @@ TEST(AlphaBeta, TimeLimitStillReturnsALegalMove) {
   player.new_game(1);
   Game game;
   EXPECT_TRUE(game.position().is_legal(player.choose_move(game)));
-}
-
-// Plays one fixed move and counts its calls: the main player of an endgame player.
-class FixedMovePlayer final : public Player {
- public:
-  FixedMovePlayer(Move move, int* calls) : move_(move), calls_(calls) {}
-  void new_game(std::uint64_t) override {}
-  Move choose_move(const Game&) override {
-    ++*calls_;
-    return move_;
-  }
-
- private:
-  Move move_;
-  int* calls_;
-};
-
-TEST(EndgamePlayer, HandsPositionsWithFewEmptyCellsToAlphaBetaAndTheRestToItsMainPlayer) {
-  // x: a1. o: c2 and c3. Only b2 and b3 win at once; the main player's jump a1c1 takes one piece.
-  const Position pos = Position::from_fen("7/7/7/7/2o4/2o4/x6 x 0 1");
-  const int empties = popcount(pos.empty());
-  const Move jump = parse_move("a1c1", pos.board());
-  for (const int max_empty : {empties - 1, empties}) {
-    int calls = 0;
-    EndgamePlayer player(std::make_unique<FixedMovePlayer>(jump, &calls), max_empty, depth_limit(3));
-    player.new_game(1);
-    const Move move = player.choose_move(Game(pos));
-    Position after = pos;
-    after.make_move(move);
-    if (max_empty < empties) {
-      EXPECT_EQ(move, jump);
-      EXPECT_EQ(calls, 1);
-    } else {
-      EXPECT_EQ(after.outcome().result, Result::kXWins) << to_string(move, pos.board());
-      EXPECT_EQ(calls, 0);
-    }
-  }
 }
 
 }  // namespace
