@@ -5,8 +5,10 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 
-#if defined(__AVX512BF16__) || defined(__AVX512VNNI__)
+#if defined(__AVX512BF16__) || defined(__AVX512VNNI__) || defined(__AVX2__)
 // GCC 12 warns of the intrinsics' own _mm512_undefined_* operands (its bug 105593, fixed in 13).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -18,8 +20,16 @@ namespace ataxx {
 namespace {
 
 constexpr int kTaps = 9;
-// The packed (AVX-512) paths' lane: sixteen 32-bit values, one zmm register.
-constexpr int kLaneWidth = 16;
+
+#if defined(__AVX512VNNI__)
+#define ATAXX_INT8 1
+constexpr int kInt8InputMax = 255;
+#elif defined(__AVX2__)
+#define ATAXX_INT8 1
+// AVX2's vpmaddubsw adds two products of an unsigned and a signed byte in 16 bits, saturating:
+// inputs up to 127 keep the sum of two within it (2 x 127 x 127 < 32,767), as Stockfish's NNUE does.
+constexpr int kInt8InputMax = 127;
+#endif
 
 // The float path's lane: the widest vector register the build's processor has, through GCC's and
 // Clang's vector extension (a zmm of 16 floats with AVX-512, else a ymm of 8), and rows of cells
@@ -100,32 +110,73 @@ void pack_bf16(const float* in, int rows, int inputs, std::uint32_t* out) {
     for (int k = 0; k < pair_count; ++k) *out++ = bf16_pair(in[2 * k], 2 * k + 1 < inputs ? in[2 * k + 1] : 0.0f);
 }
 
+// The AVX-512 formats' words: sixteen 32-bit lanes, one zmm; blocks of 8 cells for 32 outputs and
+// 4 for 64 fill the 32 registers with sums.
+struct Avx512Words {
+  using Word = __m512i;
+  static constexpr int kWidth = 16, kBlockOf32 = 8, kBlockOf64 = 4;
+  static Word load(const std::uint32_t* words) { return _mm512_loadu_si512(words); }
+  static Word broadcast(std::uint32_t word) { return _mm512_set1_epi32(static_cast<int>(word)); }
+};
+
 // bfloat16: each word two inputs (pairs), the sums float from the bias on.
-struct Bf16Format {
+struct Bf16Format : Avx512Words {
   using Sum = __m512;
   static Sum start(const float* bias, const float*) { return _mm512_loadu_ps(bias); }
-  static Sum add(Sum sum, __m512i x, __m512i w) { return _mm512_dpbf16_ps(sum, (__m512bh)x, (__m512bh)w); }
-  static __m512 finish(Sum sum, const float*, const float*) { return sum; }
+  static Sum add(Sum sum, Word x, Word w) { return _mm512_dpbf16_ps(sum, (__m512bh)x, (__m512bh)w); }
+  static void store(float* out, Sum sum, const float*, const float*) { _mm512_storeu_ps(out, sum); }
 };
 #endif
 
-#if defined(__AVX512VNNI__)
+#if defined(ATAXX_INT8)
+// The least and largest of `count` floats, `count` a multiple of 16.
+std::pair<float, float> range_of(const float* in, std::size_t count) {
+#if defined(__AVX512F__)
+  __m512 lows = _mm512_setzero_ps(), highs = _mm512_setzero_ps();
+  for (std::size_t i = 0; i < count; i += 16) {
+    const __m512 x = _mm512_loadu_ps(in + i);
+    lows = _mm512_min_ps(lows, x);
+    highs = _mm512_max_ps(highs, x);
+  }
+  return {_mm512_reduce_min_ps(lows), _mm512_reduce_max_ps(highs)};
+#else
+  __m256 lows = _mm256_setzero_ps(), highs = _mm256_setzero_ps();
+  for (std::size_t i = 0; i < count; i += 8) {
+    const __m256 x = _mm256_loadu_ps(in + i);
+    lows = _mm256_min_ps(lows, x);
+    highs = _mm256_max_ps(highs, x);
+  }
+  alignas(32) float low[8], high[8];
+  _mm256_store_ps(low, lows);
+  _mm256_store_ps(high, highs);
+  return {*std::min_element(low, low + 8), *std::max_element(high, high + 8)};
+#endif
+}
+
+// 16 floats times `times`, rounded, as 16 bytes (each at most kInt8InputMax).
+void store_u8(const float* in, float times, std::uint32_t* out) {
+#if defined(__AVX512F__)
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                   _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in), _mm512_set1_ps(times)))));
+#else
+  const __m256i low = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(in), _mm256_set1_ps(times)));
+  const __m256i high = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(in + 8), _mm256_set1_ps(times)));
+  // Packing works within 128-bit halves: words 0-3 8-11 4-7 12-15, put back in order.
+  const __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(low, high), 0b11011000);
+  const __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), bytes);
+#endif
+}
+
 // Rows of `inputs` floats, none negative, -> rows of (inputs + 3) / 4 words, each four inputs as
-// unsigned bytes (the first lowest), the largest input 255. Returns the input that 1 stands for,
-// or -1 where an input is negative.
+// unsigned bytes (the first lowest), the largest input kInt8InputMax. Returns the input that 1
+// stands for, or -1 where an input is negative.
 float pack_u8(const float* in, int rows, int inputs, std::uint32_t* out) {
   const std::size_t count = static_cast<std::size_t>(rows) * inputs;
-  const bool whole_lanes = inputs % kLaneWidth == 0;
+  const bool whole_lanes = inputs % 16 == 0;
   float low = 0.0f, high = 0.0f;
   if (whole_lanes) {
-    __m512 lows = _mm512_setzero_ps(), highs = _mm512_setzero_ps();
-    for (std::size_t i = 0; i < count; i += kLaneWidth) {
-      const __m512 x = _mm512_loadu_ps(in + i);
-      lows = _mm512_min_ps(lows, x);
-      highs = _mm512_max_ps(highs, x);
-    }
-    low = _mm512_reduce_min_ps(lows);
-    high = _mm512_reduce_max_ps(highs);
+    std::tie(low, high) = range_of(in, count);
   } else {
     for (std::size_t i = 0; i < count; ++i) {
       low = std::min(low, in[i]);
@@ -133,13 +184,10 @@ float pack_u8(const float* in, int rows, int inputs, std::uint32_t* out) {
     }
   }
   if (low < 0.0f) return -1.0f;
-  const float scale = high > 0.0f ? high / 255.0f : 1.0f, inverse = 1.0f / scale;
+  const float scale = high > 0.0f ? high / kInt8InputMax : 1.0f, inverse = 1.0f / scale;
   const int quad_count = (inputs + 3) / 4;
   if (whole_lanes) {
-    const __m512 times = _mm512_set1_ps(inverse);
-    for (std::size_t i = 0; i < count; i += kLaneWidth)
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i / 4),
-                       _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(_mm512_mul_ps(_mm512_loadu_ps(in + i), times))));
+    for (std::size_t i = 0; i < count; i += 16) store_u8(in + i, inverse, out + i / 4);
     return scale;
   }
   for (int row = 0; row < rows; ++row, in += inputs)
@@ -151,60 +199,79 @@ float pack_u8(const float* in, int rows, int inputs, std::uint32_t* out) {
     }
   return scale;
 }
+#endif
 
 // int8: each word four unsigned inputs (quads) against four signed weights, the sums int32 from
 // zero, then scaled (per output, what a sum's 1 stands for) and the bias added.
-struct Int8Format {
+#if defined(__AVX512VNNI__)
+struct Int8Format : Avx512Words {
   using Sum = __m512i;
   static Sum start(const float*, const float*) { return _mm512_setzero_si512(); }
-  static Sum add(Sum sum, __m512i x, __m512i w) { return _mm512_dpbusd_epi32(sum, x, w); }
-  static __m512 finish(Sum sum, const float* bias, const float* scale) {
-    return _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_loadu_ps(scale), _mm512_loadu_ps(bias));
+  static Sum add(Sum sum, Word x, Word w) { return _mm512_dpbusd_epi32(sum, x, w); }
+  static void store(float* out, Sum sum, const float* bias, const float* scale) {
+    _mm512_storeu_ps(out, _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_loadu_ps(scale), _mm512_loadu_ps(bias)));
+  }
+};
+#elif defined(__AVX2__)
+// AVX2 has no dot product of quads: pairs of products in 16 bits (vpmaddubsw), then pairs of those
+// in 32 (vpmaddwd by ones). Eight lanes, one ymm; blocks of 2 cells for 32 outputs (8 sums, 4
+// weights) and 1 for 64 keep the 16 registers.
+struct Int8Format {
+  using Word = __m256i;
+  using Sum = __m256i;
+  static constexpr int kWidth = 8, kBlockOf32 = 2, kBlockOf64 = 1;
+  static Word load(const std::uint32_t* words) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words)); }
+  static Word broadcast(std::uint32_t word) { return _mm256_set1_epi32(static_cast<int>(word)); }
+  static Sum start(const float*, const float*) { return _mm256_setzero_si256(); }
+  static Sum add(Sum sum, Word x, Word w) {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1)));
+  }
+  static void store(float* out, Sum sum, const float* bias, const float* scale) {
+    _mm256_storeu_ps(out, _mm256_fmadd_ps(_mm256_cvtepi32_ps(sum), _mm256_loadu_ps(scale), _mm256_loadu_ps(bias)));
   }
 };
 #endif
 
-#if defined(__AVX512BF16__) || defined(__AVX512VNNI__)
+#if defined(__AVX512BF16__) || defined(ATAXX_INT8)
 // weights: [tap][input word][output] words; in: rows of `words` words, each two bfloat16 or four
-// int8 inputs as Format reads them; scale: per output, for Format::finish.
+// int8 inputs as Format reads them; scale: per output, for Format::store.
 template <typename Format, int kOut, int kBlock>
 void run_packed(const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
                 const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
-  constexpr int kLanes = kOut / kLaneWidth;
+  constexpr int kWidth = Format::kWidth, kLanes = kOut / kWidth;
   thread_local std::vector<std::uint32_t> zeros;
   zeros.assign(words, 0);
   for (int first = 0; first < rows; first += kBlock) {
     typename Format::Sum sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
-      for (int l = 0; l < kLanes; ++l) sums[b][l] = Format::start(bias_row + l * kLaneWidth, scale + l * kLaneWidth);
+      for (int l = 0; l < kLanes; ++l) sums[b][l] = Format::start(bias_row + l * kWidth, scale + l * kWidth);
     for (int tap = 0; tap < kTaps; ++tap) {
       const std::uint32_t* source[kBlock];
       block_sources<std::uint32_t, kBlock>(in, words, first, rows, area, tap, neighbours, zeros.data(), source);
       const std::uint32_t* w = weights + static_cast<std::size_t>(tap) * words * kOut;
       for (int k = 0; k < words; ++k, w += kOut) {
-        __m512i lane_weights[kLanes];
-        for (int l = 0; l < kLanes; ++l) lane_weights[l] = _mm512_loadu_si512(w + l * kLaneWidth);
+        typename Format::Word lane_weights[kLanes];
+        for (int l = 0; l < kLanes; ++l) lane_weights[l] = Format::load(w + l * kWidth);
 #pragma GCC unroll 16
         for (int b = 0; b < kBlock; ++b) {
-          const __m512i x = _mm512_set1_epi32(static_cast<int>(source[b][k]));
-#pragma GCC unroll 4
+          const typename Format::Word x = Format::broadcast(source[b][k]);
+#pragma GCC unroll 8
           for (int l = 0; l < kLanes; ++l) sums[b][l] = Format::add(sums[b][l], x, lane_weights[l]);
         }
       }
     }
     for (int b = 0; b < std::min(kBlock, rows - first); ++b)
       for (int l = 0; l < kLanes; ++l)
-        _mm512_storeu_ps(out + (first + b) * kOut + l * kLaneWidth,
-                         Format::finish(sums[b][l], bias_row + l * kLaneWidth, scale + l * kLaneWidth));
+        Format::store(out + (first + b) * kOut + l * kWidth, sums[b][l], bias_row + l * kWidth, scale + l * kWidth);
   }
 }
 
-// 32 outputs in blocks of 8 cells, 64 in blocks of 4: the sums fill the vector registers.
 template <typename Format>
 void run_packed(int outputs, const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
                 const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
-  if (outputs == 32) return run_packed<Format, 32, 8>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
-  run_packed<Format, 64, 4>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
+  if (outputs == 32)
+    return run_packed<Format, 32, Format::kBlockOf32>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
+  run_packed<Format, 64, Format::kBlockOf64>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
 }
 #endif
 
@@ -219,7 +286,7 @@ bool DirectConvolution::available(Precision precision) {
       return false;
 #endif
     case Precision::kInt8:
-#if defined(__AVX512VNNI__)
+#if defined(ATAXX_INT8)
       return true;
 #else
       return false;
@@ -241,7 +308,7 @@ DirectConvolution::DirectConvolution(const float* weight, const float* bias, int
     throw std::invalid_argument("direct convolution: " + std::to_string(outputs) + " outputs (32 or 64 only)");
   if (!available(precision))
     throw std::invalid_argument(std::string("direct convolution: this build's processor has no ") +
-                                (precision == Precision::kBf16 ? "AVX512-BF16" : "AVX512-VNNI"));
+                                (precision == Precision::kBf16 ? "AVX512-BF16" : "AVX2 or AVX512-VNNI"));
   const auto at = [&](int tap, int i, int o) { return i < inputs ? weight[(tap * inputs + i) * outputs + o] : 0.0f; };
   if (precision == Precision::kBf16) {
     const int pair_count = (inputs + 1) / 2;
@@ -286,7 +353,7 @@ void DirectConvolution::run(const float* in, int rows, int area, std::span<const
                                   rows, area, neighbours, out);
   }
 #endif
-#if defined(__AVX512VNNI__)
+#if defined(ATAXX_INT8)
   if (precision_ == Precision::kInt8) {
     const int quad_count = (inputs_ + 3) / 4;
     thread_local std::vector<std::uint32_t> packed;
