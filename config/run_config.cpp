@@ -118,7 +118,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"ladder.visits", Bound<int>{&l.visits, 1, 1000000}, "visits per move in ladder games"},
       {"inference.device", &i.device, "cpu, cuda or cuda:N"},
       {"inference.bf16", &i.bf16, "bfloat16 inference (CUDA; on the CPU the direct convolutions, with AVX512-BF16)"},
-      {"inference.int8", &i.int8, "int8 inference: the CPU's direct convolutions with AVX512-VNNI (before bf16)"},
+      {"inference.int8", &i.int8, "int8 inference: the CPU's direct convolutions with AVX2 or AVX512-VNNI (before bf16)"},
       {"inference.cuda_graphs", &i.cuda_graphs, "replay inference batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)"},
       {"inference.max_batch", Bound<int>{&i.max_batch, 1, 65536}, "largest batch"},
       {"inference.threads", Bound<int>{&i.threads, 1, 256}, "inference threads"},

@@ -24,7 +24,7 @@ constexpr int kTaps = 9;
 #if defined(__AVX512VNNI__)
 #define ATAXX_INT8 1
 constexpr int kInt8InputMax = 255;
-#elif defined(__AVX2__)
+#elif defined(__AVX2__) && defined(__FMA__)
 #define ATAXX_INT8 1
 // AVX2's vpmaddubsw adds two products of an unsigned and a signed byte in 16 bits, saturating:
 // inputs up to 127 keep the sum of two within it (2 x 127 x 127 < 32,767), as Stockfish's NNUE does.
@@ -32,19 +32,23 @@ constexpr int kInt8InputMax = 127;
 #endif
 
 // The float path's lane: the widest vector register the build's processor has, through GCC's and
-// Clang's vector extension (a zmm of 16 floats with AVX-512, else a ymm of 8), and rows of cells
-// in a block as many as keep a block's sums in registers (32 zmm, 16 ymm): wider lanes than the
-// registers, or more sums than fit, put the sums on the stack (64-byte lanes on an AVX2 processor
-// ran 100 times slower). Rows are loaded and stored through casts, not memcpy: GCC kept sums
-// whose address memcpy took in memory, 3x slower.
+// Clang's vector extension (a zmm of 16 floats with AVX-512, a ymm of 8 with AVX, else an xmm of
+// 4), and rows of cells in a block as many as keep a block's sums in registers (32 zmm, 16 ymm or
+// xmm): wider lanes than the registers, or more sums than fit, put the sums on the stack (64-byte
+// lanes on an AVX2 processor ran 30 times slower). Rows are loaded and stored through casts, not
+// memcpy: GCC kept sums whose address memcpy took in memory, 3x slower.
 #if defined(__AVX512F__)
 constexpr int kFloatLaneWidth = 16;
 template <int kOut>
 constexpr int kFloatBlock = kOut == 32 ? 8 : 4;
-#else
+#elif defined(__AVX__)
 constexpr int kFloatLaneWidth = 8;
 template <int kOut>
 constexpr int kFloatBlock = kOut == 32 ? 3 : 1;
+#else
+constexpr int kFloatLaneWidth = 4;
+template <int kOut>
+constexpr int kFloatBlock = 1;
 #endif
 using FloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth)));
 using UnalignedFloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth), aligned(4)));
@@ -212,7 +216,7 @@ struct Int8Format : Avx512Words {
     _mm512_storeu_ps(out, _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_loadu_ps(scale), _mm512_loadu_ps(bias)));
   }
 };
-#elif defined(__AVX2__)
+#elif defined(__AVX2__) && defined(__FMA__)
 // AVX2 has no dot product of quads: pairs of products in 16 bits (vpmaddubsw), then pairs of those
 // in 32 (vpmaddwd by ones). Eight lanes, one ymm; blocks of 2 cells for 32 outputs (8 sums, 4
 // weights) and 1 for 64 keep the 16 registers.

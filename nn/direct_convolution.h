@@ -3,7 +3,8 @@
 // copy and none of a GEMM's packing. In float; in bfloat16 (weights and inputs rounded, sums in
 // float: AVX512-BF16's dot product of pairs, twice the float rate); or in 8-bit integers (weights
 // scaled per output, inputs per call, sums in int32: AVX512-VNNI's dot product of quads, twice
-// bfloat16's rate), each where the processor has it.
+// bfloat16's rate; or AVX2's products of pairs, twice its float rate), each where the processor
+// has it.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,7 @@ class DirectConvolution {
  public:
   static bool supports(int outputs) { return outputs == 32 || outputs == 64; }
   // Whether this build can compute in that precision (float always; bfloat16 compiled for a
-  // processor with AVX512-BF16, int8 with AVX512-VNNI).
+  // processor with AVX512-BF16, int8 with AVX2 or AVX512-VNNI).
   static bool available(Precision precision);
 
   // weight: [9 x inputs, outputs] row-major, tap by tap (dy, then dx); bias: [outputs]. Throws

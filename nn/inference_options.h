@@ -14,7 +14,7 @@ enum class CpuPath { kEigen, kTorch };
 struct InferenceOptions {
   std::string device = "cpu";  // "cpu", "cuda" or "cuda:N"
   bool bf16 = false;           // CUDA; on the CPU the Eigen path's direct convolutions, with AVX512-BF16
-  bool int8 = false;           // the CPU's direct convolutions in 8-bit integers, with AVX512-VNNI (before bf16)
+  bool int8 = false;           // the CPU's direct convolutions in 8-bit integers, with AVX2 or AVX512-VNNI (before bf16)
   bool cuda_graphs = false;    // CUDA only, in a build with ATAXX_CUDA_GRAPHS (nn/graphed_forward.h)
   int max_batch = 256;
   int deadline_us = 1000;

@@ -170,7 +170,7 @@ const InferenceOptions& checked(const InferenceOptions& options) {
   if (options.bf16 && !cuda && !DirectConvolution::available(Precision::kBf16))
     throw std::invalid_argument("inference: bf16 needs a CUDA device or a processor with AVX512-BF16");
   if (options.int8 && (cuda || !DirectConvolution::available(Precision::kInt8)))
-    throw std::invalid_argument("inference: int8 needs the CPU, with AVX512-VNNI");
+    throw std::invalid_argument("inference: int8 needs the CPU, with AVX2 or AVX512-VNNI");
   if (options.cuda_graphs && !cuda) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
   if (options.threads == 0 && cuda)
     throw std::invalid_argument("inference: threads 0 (the callers run their batches) is for the CPU");

@@ -51,7 +51,7 @@ TEST(NetworkPlayer, TheSpecChoosesTheDevice) {
     EXPECT_NO_THROW(make_player("nn:model=" + model + ",bf16=1"));
   else
     EXPECT_THROW(make_player("nn:model=" + model + ",bf16=1"), std::invalid_argument);
-  // int8: the direct convolutions in 8-bit integers, where the processor has AVX512-VNNI.
+  // int8: the direct convolutions in 8-bit integers, where the processor has AVX2 or AVX512-VNNI.
   if (DirectConvolution::available(Precision::kInt8))
     EXPECT_NO_THROW(make_player("nn:model=" + model + ",int8=1"));
   else
