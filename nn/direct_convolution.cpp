@@ -218,12 +218,12 @@ struct Int8Format : Avx512Words {
 };
 #elif defined(__AVX2__) && defined(__FMA__)
 // AVX2 has no dot product of quads: pairs of products in 16 bits (vpmaddubsw), then pairs of those
-// in 32 (vpmaddwd by ones). Eight lanes, one ymm; blocks of 2 cells for 32 outputs (8 sums, 4
-// weights) and 1 for 64 keep the 16 registers.
+// in 32 (vpmaddwd by ones). Eight lanes, one ymm; blocks of 3 cells for 32 outputs (12 sums; `bench
+// nn --int8` ran 2 and 4 about 15 % slower) and 1 for 64 keep the 16 registers.
 struct Int8Format {
   using Word = __m256i;
   using Sum = __m256i;
-  static constexpr int kWidth = 8, kBlockOf32 = 2, kBlockOf64 = 1;
+  static constexpr int kWidth = 8, kBlockOf32 = 3, kBlockOf64 = 1;
   static Word load(const std::uint32_t* words) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(words)); }
   static Word broadcast(std::uint32_t word) { return _mm256_set1_epi32(static_cast<int>(word)); }
   static Sum start(const float*, const float*) { return _mm256_setzero_si256(); }
