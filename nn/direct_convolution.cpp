@@ -100,6 +100,17 @@ std::uint16_t to_bf16(float value) {
 
 std::uint32_t bf16_pair(float low, float high) { return to_bf16(low) | (std::uint32_t{to_bf16(high)} << 16); }
 
+#if defined(__AVX512BF16__) || defined(__AVX512VNNI__)
+// The AVX-512 formats' words: sixteen 32-bit lanes, one zmm; blocks of 8 cells for 32 outputs and
+// 4 for 64 fill the 32 registers with sums.
+struct Avx512Words {
+  using Word = __m512i;
+  static constexpr int kWidth = 16, kBlockOf32 = 8, kBlockOf64 = 4;
+  static Word load(const std::uint32_t* words) { return _mm512_loadu_si512(words); }
+  static Word broadcast(std::uint32_t word) { return _mm512_set1_epi32(static_cast<int>(word)); }
+};
+#endif
+
 #if defined(__AVX512BF16__)
 // Rows of `inputs` floats -> rows of (inputs + 1) / 2 words, each two bfloat16 inputs (the lower
 // first), a missing last one zero. Rows of 32 or 64 inputs in conversions of 32; others one by one.
@@ -113,15 +124,6 @@ void pack_bf16(const float* in, int rows, int inputs, std::uint32_t* out) {
   for (int row = 0; row < rows; ++row, in += inputs)
     for (int k = 0; k < pair_count; ++k) *out++ = bf16_pair(in[2 * k], 2 * k + 1 < inputs ? in[2 * k + 1] : 0.0f);
 }
-
-// The AVX-512 formats' words: sixteen 32-bit lanes, one zmm; blocks of 8 cells for 32 outputs and
-// 4 for 64 fill the 32 registers with sums.
-struct Avx512Words {
-  using Word = __m512i;
-  static constexpr int kWidth = 16, kBlockOf32 = 8, kBlockOf64 = 4;
-  static Word load(const std::uint32_t* words) { return _mm512_loadu_si512(words); }
-  static Word broadcast(std::uint32_t word) { return _mm512_set1_epi32(static_cast<int>(word)); }
-};
 
 // bfloat16: each word two inputs (pairs), the sums float from the bias on.
 struct Bf16Format : Avx512Words {
