@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "nn/direct_convolution.h"
 #include "nn/inference_server.h"
@@ -273,6 +275,38 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
 INSTANTIATE_TEST_SUITE_P(BatchThreadsChannelsPrecision, EigenPath,
                          testing::Combine(testing::Values(1, 3), testing::Values(16, 32, 64),
                                           testing::Values(Precision::kFloat, Precision::kBf16, Precision::kInt8)));
+
+// The largest inputs against the largest weights: every sum of products at its most. AVX2's
+// vpmaddubsw saturates a pair of byte products at 32,767, which 8-bit inputs (2 x 255 x 127) would
+// pass: the int8 path must come out as float does.
+TEST(DirectConvolution, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
+  constexpr int kSide = 7, kArea = kSide * kSide, kChannels = 32;
+  std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels, 0.0f);
+  for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = i % 2 == 0 ? 1.0f : -1.0f;  // output o: sign of o
+  std::vector<int> neighbours;
+  for (int cell = 0; cell < kArea; ++cell)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const int y = cell / kSide + dy, x = cell % kSide + dx;
+        neighbours.push_back(y >= 0 && y < kSide && x >= 0 && x < kSide ? y * kSide + x : -1);
+      }
+  const std::vector<float> in(kArea * kChannels, 2.0f);
+  if (!DirectConvolution::available(Precision::kInt8)) {
+    EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8),
+                 std::invalid_argument);
+    return;
+  }
+  const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8);
+  std::vector<float> out(kArea * kChannels);
+  int8.run(in.data(), kArea, kArea, neighbours, out.data());
+  for (int cell = 0; cell < kArea; ++cell) {
+    int taps = 0;
+    for (int tap = 0; tap < 9; ++tap) taps += neighbours[cell * 9 + tap] >= 0;
+    for (int o = 0; o < kChannels; ++o)
+      ASSERT_NEAR(out[cell * kChannels + o], (o % 2 == 0 ? 2.0f : -2.0f) * taps * kChannels, 1e-3f)
+          << "cell " << cell << ", output " << o;
+  }
+}
 
 // A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
 // LibTorch's, and an Ataxx server refuses it by name.
