@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstring>
 #include <mutex>
+#include <set>
+#include <utility>
 
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
@@ -27,6 +29,16 @@ struct LoadedNet {
   std::vector<std::unique_ptr<GraphedForward>> graphs;  // one per server thread, with CUDA graphs on
   ModelInfo info;
   std::uint64_t generation = 0;  // which network of the process's life: cache entries carry it
+
+  // Whether this is server thread `thread`'s first pass of `rows` positions without a graph: it may
+  // autotune cuDNN and make the thread's first cuBLAS calls, either of which breaks another thread's
+  // graph capture (the ladder's players run eagerly beside self-play's graphs).
+  bool first_eager_pass(int thread, int rows) {
+    const std::lock_guard lock(eager_shapes_mutex);
+    return eager_shapes.emplace(thread, rows).second;
+  }
+  std::mutex eager_shapes_mutex;
+  std::set<std::pair<int, int>> eager_shapes;  // (server thread, rows) passes run
 };
 
 // The network's outputs for a batch, as one float32 tensor on the batch's device: the policy logits
@@ -160,9 +172,10 @@ HostOutputs forward(LoadedNet& loaded, const NetworkIo& io, const float* inputs,
   }
   const int rows = padded_batch(n);
   const auto planes = staged_on_pinned_memory(inputs, n, rows, io);
-  const auto flat = loaded.graphs.empty() ? flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype)
-                                          : loaded.graphs.at(thread)->run(planes);
-  return host_outputs(flat, n, rows, io.policy_size());
+  if (!loaded.graphs.empty()) return host_outputs(loaded.graphs.at(thread)->run(planes), n, rows, io.policy_size());
+  std::unique_lock no_capture_meanwhile(torch_compat::capture_mutex(), std::defer_lock);
+  if (loaded.first_eager_pass(thread, rows)) no_capture_meanwhile.lock();
+  return host_outputs(flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype), n, rows, io.policy_size());
 }
 
 const InferenceOptions& checked(const InferenceOptions& options) {
