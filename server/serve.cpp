@@ -4,6 +4,8 @@
 #include <iostream>
 #include <pthread.h>
 
+#include <fmt/format.h>
+
 #include "server/assets.h"
 #include "server/game_view.h"
 #include "server/play_session.h"
@@ -90,7 +92,7 @@ HttpReply run_api(const RunView* run, std::string_view path, std::string_view qu
   constexpr std::string_view kTable = "/api/run/table/";
   if (path.starts_with(kTable))
     if (auto table = run->table(path.substr(kTable.size()))) return json_reply(*table);
-  return not_found("'" + std::string(path) + "'");
+  return not_found(fmt::format("'{}'", path));
 }
 
 }  // namespace

@@ -102,6 +102,12 @@ TEST_F(ViewServer, ServesNoPathOutsideItsAssetsAndTheRunsTables) {
   EXPECT_EQ(get("/api/run/log?lines=-5").status, 200);
 }
 
+TEST_F(ViewServer, NamesTheApiPathItDoesNotKnow) {
+  const auto reply = get("/api/run/nothing");
+  EXPECT_EQ(reply.status, 404);
+  EXPECT_EQ(json::parse(reply.body)["error"], "'/api/run/nothing' not found");
+}
+
 TEST_F(ViewServer, ReadsTheRunsTablesWholeLinesOnly) {
   const json metrics = json::parse(get("/api/run/table/metrics").body);
   EXPECT_EQ(metrics["columns"], json::array({"generation", "step", "loss", "best"}));
