@@ -11,6 +11,9 @@
 # run.max_minutes only if the device time to spend it is at hand. A session's run carries the
 # shipped net on with CONFIG=configs/gpu-continue.yaml and FROM nets/ataxx-7x7.net. PACK_MIB (default 56) caps the
 # pack so that it travels with the tree (64 MiB) beside .deps/.
+# AVERAGE=N also writes average.net: the mean of the run's newest N models, batch norms measured again
+# on 50 batches of its replay window (`ataxx-zero export --average`: 9 s here for a 6x32 net, 29 s
+# with export's 200), for a match against best.net.
 # Usage: tools/gpu/train.sh OUT_DIR SECONDS [FROM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -78,4 +81,8 @@ rm -rf "$pack" "$out"/run.tar.*
 tar -c -C "$pack" . | split -b 16000000 -d -a 3 - "$out/run.tar."
 rm -rf "$pack"
 echo "best $best -> $out/best.net; the run -> $(ls "$out"/run.tar.* | wc -l) parts in $out"
+if [[ -n "${AVERAGE:-}" ]]; then
+  "$bin" export "$run" --average "$AVERAGE" --calibration-batches 50 --out "$out/average.net" ||
+    echo "$0: no average of the newest $AVERAGE models (the run and its parts are back all the same)" >&2
+fi
 exit "$failed"
