@@ -189,14 +189,7 @@ CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const Folde
   m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1);
   m.value_hidden = make_layer(parameters, "value_hidden", 3 * kHeadChannels, kValueHidden, 0);
   m.wdl_out = make_layer(parameters, "wdl_out", kValueHidden, 3, 0);
-  const int canvas = io.canvas;
-  for (int row = 0; row < canvas; ++row)
-    for (int column = 0; column < canvas; ++column)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          const int y = row + dy, x = column + dx;
-          m.neighbours.push_back(y < 0 || y >= canvas || x < 0 || x >= canvas ? -1 : y * canvas + x);
-        }
+  m.neighbours = DirectConvolution::neighbour_table(io.canvas);
 }
 
 CpuNetwork::~CpuNetwork() = default;

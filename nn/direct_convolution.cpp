@@ -283,6 +283,19 @@ void run_packed(int outputs, const std::uint32_t* weights, const float* scale, c
 
 }  // namespace
 
+std::vector<int> DirectConvolution::neighbour_table(int canvas) {
+  std::vector<int> neighbours;
+  neighbours.reserve(static_cast<std::size_t>(canvas) * canvas * kTaps);
+  for (int row = 0; row < canvas; ++row)
+    for (int column = 0; column < canvas; ++column)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int y = row + dy, x = column + dx;
+          neighbours.push_back(y < 0 || y >= canvas || x < 0 || x >= canvas ? -1 : y * canvas + x);
+        }
+  return neighbours;
+}
+
 bool DirectConvolution::available(Precision precision) {
   switch (precision) {
     case Precision::kBf16:

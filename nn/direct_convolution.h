@@ -26,11 +26,14 @@ class DirectConvolution {
   // std::invalid_argument for other outputs or a precision this build cannot compute in.
   DirectConvolution(const float* weight, const float* bias, int inputs, int outputs, Precision precision);
 
+  // run's neighbours for a square canvas of side `canvas`: cell by cell, tap by tap (dy, then dx).
+  static std::vector<int> neighbour_table(int canvas);
+
   Precision precision() const { return precision_; }
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
   // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas.
-  // In int8 the inputs are scaled to 0..255 by their maximum: a call with a negative input is
-  // computed in float instead.
+  // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI) or 0..127 (AVX2): a call
+  // with a negative input is computed in float instead.
   void run(const float* in, int rows, int area, std::span<const int> neighbours, float* out) const;
 
  private:

@@ -283,13 +283,7 @@ TEST(DirectConvolution, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
   constexpr int kSide = 7, kArea = kSide * kSide, kChannels = 32;
   std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels, 0.0f);
   for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = i % 2 == 0 ? 1.0f : -1.0f;  // output o: sign of o
-  std::vector<int> neighbours;
-  for (int cell = 0; cell < kArea; ++cell)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const int y = cell / kSide + dy, x = cell % kSide + dx;
-        neighbours.push_back(y >= 0 && y < kSide && x >= 0 && x < kSide ? y * kSide + x : -1);
-      }
+  const std::vector<int> neighbours = DirectConvolution::neighbour_table(kSide);
   const std::vector<float> in(kArea * kChannels, 2.0f);
   if (!DirectConvolution::available(Precision::kInt8)) {
     EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8),
