@@ -17,7 +17,6 @@ typename G::Move BasicSearchResult<G>::best_move() const {
 
 template <typename G>
 BasicSearch<G>::BasicSearch(const SearchParams& params, std::uint64_t seed) : params_(params), rng_(seed) {
-  pending_.resize(std::max(params_.leaves_per_round, 1));
   set_root(G::start());
 }
 
@@ -41,7 +40,7 @@ void BasicSearch<G>::start_tree(const Position& pos) {
 
 template <typename G>
 void BasicSearch<G>::advance(Move move) {
-  assert(pending_count_ == 0);
+  assert(own_round_.count_ == 0);
   Position next = root_position_;
   next.make_move(move);
   if (G::is_irreversible(move)) game_hashes_.clear();
@@ -105,22 +104,23 @@ bool BasicSearch<G>::done() const {
 }
 
 template <typename G>
-void BasicSearch<G>::collect_leaves(std::vector<EvalRequest>& requests) {
-  assert(pending_count_ == 0);
+void BasicSearch<G>::collect_leaves(Round& round, std::vector<EvalRequest>& requests) {
+  assert(round.count_ == 0);
+  if (round.leaves_.size() < static_cast<std::size_t>(params_.leaves_per_round)) round.leaves_.resize(params_.leaves_per_round);
   for (int attempt = 0; attempt < params_.leaves_per_round; ++attempt) {
     const Node& root = nodes_[kRoot];
     if (root.state == State::kTerminal || root.visits + root.in_flight >= params_.visits) break;
-    if (!select_one()) break;
+    if (!select_one(round)) break;
   }
-  for (int i = 0; i < pending_count_; ++i) {
-    PendingLeaf& leaf = pending_[i];
+  for (int i = 0; i < round.count_; ++i) {
+    PendingLeaf& leaf = round.leaves_[i];
     requests.push_back({&leaf.position, std::span<const Move>(leaf.moves.begin(), leaf.moves.size()),
                         std::span<float>(leaf.priors.data(), leaf.moves.size()), &leaf.value});
   }
 }
 
 template <typename G>
-bool BasicSearch<G>::select_one() {
+bool BasicSearch<G>::select_one(Round& round) {
   std::uint32_t current = kRoot;
   Position pos = root_position_;
   path_hashes_.clear();
@@ -151,7 +151,7 @@ bool BasicSearch<G>::select_one() {
     backup(current, static_cast<float>(leaf.terminal_value));
     return true;
   }
-  PendingLeaf& pending = pending_[pending_count_++];
+  PendingLeaf& pending = round.leaves_[round.count_++];
   pending.node = current;
   pending.position = pos;
   pending.moves.clear();
@@ -161,7 +161,7 @@ bool BasicSearch<G>::select_one() {
   const std::optional<Move> win = G::winning_move(pos, pending.moves);
   if (current == kRoot) root_winning_move_ = win;
   if (current != kRoot && win) {
-    --pending_count_;
+    --round.count_;
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
     propagate_proof(current);
@@ -315,26 +315,26 @@ void BasicSearch<G>::remember_wdl(std::uint32_t node, const Wdl& value) {
 }
 
 template <typename G>
-void BasicSearch<G>::apply_evaluations() {
-  for (int i = 0; i < pending_count_; ++i) {
-    const PendingLeaf& leaf = pending_[i];
+void BasicSearch<G>::apply_evaluations(Round& round) {
+  for (int i = 0; i < round.count_; ++i) {
+    const PendingLeaf& leaf = round.leaves_[i];
     expand(leaf.node, leaf);
     remember_wdl(leaf.node, leaf.value);
     add_in_flight(leaf.node, -1);
     backup(leaf.node, leaf.value.expectation());
     if (leaf.node == kRoot) add_root_noise();
   }
-  pending_count_ = 0;
+  round.count_ = 0;
 }
 
 template <typename G>
-void BasicSearch<G>::discard_pending() {
-  for (int i = 0; i < pending_count_; ++i) {
-    const std::uint32_t node = pending_[i].node;
+void BasicSearch<G>::discard_pending(Round& round) {
+  for (int i = 0; i < round.count_; ++i) {
+    const std::uint32_t node = round.leaves_[i].node;
     nodes_[node].state = State::kUnexpanded;
     add_in_flight(node, -1);
   }
-  pending_count_ = 0;
+  round.count_ = 0;
 }
 
 template <typename G>

@@ -98,14 +98,34 @@ class BasicSearch {
   // Per-search set-up: root noise, clock. Called by run_searches.
   void begin();
   bool done() const;
-  // Selects up to params().leaves_per_round leaves, appending their requests; terminal leaves are
-  // backed up at once. Requests stay valid until apply_evaluations().
-  void collect_leaves(std::vector<EvalRequest>& requests);
-  // Expands and backs up every leaf collected, once the evaluator has filled their requests.
-  void apply_evaluations();
-  // Forgets the leaves collected, for when their evaluation failed: their virtual losses are
+
+ private:
+  struct PendingLeaf;
+
+ public:
+  // The leaves of one round: selected under virtual loss, awaiting their evaluations. A search
+  // has one of its own (the calls without a round); threads that share its tree bring one each.
+  class Round {
+   public:
+    int size() const { return count_; }
+
+   private:
+    friend class BasicSearch;
+    std::vector<PendingLeaf> leaves_;
+    int count_ = 0;
+  };
+
+  // Selects up to params().leaves_per_round leaves into `round`, appending their requests;
+  // terminal leaves are backed up at once. Requests stay valid until apply_evaluations(round).
+  void collect_leaves(Round& round, std::vector<EvalRequest>& requests);
+  // Expands and backs up every leaf of the round, once the evaluator has filled their requests.
+  void apply_evaluations(Round& round);
+  // Forgets the round's leaves, for when their evaluation failed: their virtual losses are
   // taken back and they can be selected again. The search stays usable.
-  void discard_pending();
+  void discard_pending(Round& round);
+  void collect_leaves(std::vector<EvalRequest>& requests) { collect_leaves(own_round_, requests); }
+  void apply_evaluations() { apply_evaluations(own_round_); }
+  void discard_pending() { discard_pending(own_round_); }
   SearchResult result() const;
 
  private:
@@ -132,9 +152,9 @@ class BasicSearch {
   static constexpr std::uint32_t kRoot = 0;
 
   void start_tree(const Position& pos);  // an empty tree at pos, keeping game_hashes_
-  // Descends from the root under virtual loss. Returns false on a collision with a leaf
-  // already awaiting evaluation.
-  bool select_one();
+  // Descends from the root under virtual loss, adding the leaf to `round`. Returns false on a
+  // collision with a leaf already awaiting evaluation.
+  bool select_one(Round& round);
   std::uint32_t select_child(const Node& node, bool force) const;
   bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }
   float forced_playouts(float prior, int parent_visits) const;
@@ -159,8 +179,7 @@ class BasicSearch {
   std::vector<std::uint64_t> game_hashes_;  // positions before and at the root that can recur
   std::vector<std::uint64_t> path_hashes_;  // positions after the root on the current selection path
   bool path_kept_history_ = true;           // false once the path made a single
-  std::vector<PendingLeaf> pending_;
-  int pending_count_ = 0;
+  Round own_round_;
   bool root_noised_ = false;
   std::optional<Move> root_winning_move_;  // found when the root was expanded
   // The network's values of the root and its children as evaluated (for display); a reused

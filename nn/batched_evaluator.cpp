@@ -72,7 +72,10 @@ struct BasicBatchedEvaluator<G>::Impl {
   const Clock::time_point start = Clock::now();
   mutable std::atomic<std::uint64_t> symmetry_draws{0};  // positions given a random symmetry so far
 
-  std::mutex device_mutex;  // with no server threads: the caller running the device holds it
+  // With no server threads: the lanes no caller is running a batch in.
+  std::mutex lanes_mutex;
+  std::condition_variable lane_freed;
+  std::vector<int> free_lanes;
 
   mutable std::mutex mutex;  // guards everything below
   std::condition_variable work_ready;   // for a thread to start forming a batch
@@ -86,7 +89,9 @@ struct BasicBatchedEvaluator<G>::Impl {
   std::vector<std::thread> threads;
 
   Impl(std::shared_ptr<BatchDevice> d, GameEncoder<G> e, const BatchingOptions& o)
-      : device(std::move(d)), encoder(std::move(e)), io(device->io()), options(o), cache(o.cache_entries) {}
+      : device(std::move(d)), encoder(std::move(e)), io(device->io()), options(o), cache(o.cache_entries) {
+    for (int lane = o.caller_lanes - 1; lane >= 0; --lane) free_lanes.push_back(lane);
+  }
 
   struct Batch {
     BatchDevice::Output output;
@@ -228,16 +233,26 @@ void BasicBatchedEvaluator<G>::Impl::serve(int thread) {
 // With no server threads: the caller's job on the device, on the caller's thread.
 template <typename G>
 void BasicBatchedEvaluator<G>::Impl::run_here(Job& job) {
-  std::lock_guard on_device(device_mutex);
-  const Batch batch = run_batch(0, job.inputs.data(), static_cast<int>(job.requests.size()));
+  std::unique_lock lock(lanes_mutex);
+  lane_freed.wait(lock, [&] { return !free_lanes.empty(); });
+  const int lane = free_lanes.back();
+  free_lanes.pop_back();
+  lock.unlock();
+  const Batch batch = run_batch(lane, job.inputs.data(), static_cast<int>(job.requests.size()));
+  lock.lock();
+  free_lanes.push_back(lane);
+  lock.unlock();
+  lane_freed.notify_one();
   job.complete(batch.output, 0, batch.error);
 }
 
 template <typename G>
 BasicBatchedEvaluator<G>::BasicBatchedEvaluator(std::shared_ptr<BatchDevice> device, GameEncoder<G> encoder,
                                                 const BatchingOptions& options) {
-  if (options.max_batch < 1 || options.threads < 0 || options.deadline_us < 0 || options.cache_entries < 0)
-    throw std::invalid_argument("inference: max_batch must be at least 1, threads, deadline_us and cache at least 0");
+  if (options.max_batch < 1 || options.threads < 0 || options.deadline_us < 0 || options.cache_entries < 0 ||
+      options.caller_lanes < 1)
+    throw std::invalid_argument(
+        "inference: max_batch and caller_lanes must be at least 1, threads, deadline_us and cache at least 0");
   const NetworkIo device_io = device->io(), game_io = encoder.io();
   if (device_io.input_size() != game_io.input_size() || device_io.policy_size() != game_io.policy_size())
     throw std::invalid_argument(fmt::format(

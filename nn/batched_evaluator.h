@@ -6,8 +6,8 @@
 // closed deadline_us after its first job), copies their inputs into one buffer and runs the
 // device; each caller is woken on its own and turns its rows of logits into priors itself, so
 // encoding and softmax run on the callers' threads, never in the server's way. With no server
-// threads, each caller runs its own jobs on the device, one caller at a time: a single search
-// then never waits for another thread to be scheduled (twice a round with a server thread).
+// threads, each caller runs its own jobs on the device, as many at once as there are lanes: a
+// search then never waits for another thread to be scheduled (twice a round with a server thread).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +30,8 @@ class BatchDevice {
     std::uint64_t generation = 0;          // the network that answered (cache entries carry it)
   };
   virtual ~BatchDevice() = default;
-  // Called by one server thread at a time per `thread` (0 .. threads - 1).
+  // Called by one thread at a time per `thread`: a server thread (0 .. threads - 1), or with none
+  // a caller in its lane (0 .. caller_lanes - 1).
   virtual Output run(int thread, const float* inputs, int n) = 0;
   virtual std::uint64_t generation() const = 0;  // the network that will answer the next batch
   virtual std::string model_name() const = 0;
@@ -45,6 +46,9 @@ struct BatchingOptions {
   // Each position goes to the device under a random one of its symmetries (KataGo's
   // nnRandomize): the net's errors under one orientation do not repeat through a whole search.
   bool random_symmetry = false;
+  // With no server threads: callers that may run their batches on the device at once, each in a
+  // lane of its own (the device's `thread` 0 .. caller_lanes - 1); the others wait for a lane.
+  int caller_lanes = 1;
 };
 
 struct InferenceStats {

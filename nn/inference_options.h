@@ -22,6 +22,7 @@ struct InferenceOptions {
   // its own batches, one caller at a time: no hand-off between threads, for a single search.
   int threads = 1;
   int batch_threads = 1;       // threads that share each batch (the CPU's Eigen path, one server thread)
+  int caller_lanes = 1;        // with threads 0: callers that may run their batches at once (search threads)
   int cache_entries = 0;       // 0 = no cache
   bool random_symmetry = false;  // each position evaluated under a random symmetry of its board
   CpuPath cpu_path = CpuPath::kEigen;

@@ -189,6 +189,8 @@ const InferenceOptions& checked(const InferenceOptions& options) {
     throw std::invalid_argument("inference: threads 0 (the callers run their batches) is for the CPU");
   if (options.batch_threads > 1 && options.threads > 1)
     throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");
+  if (options.caller_lanes > 1 && (options.threads > 0 || options.batch_threads > 1))
+    throw std::invalid_argument("inference: caller_lanes > 1 needs threads 0 (callers run their own batches) and batch_threads 1");
   return options;
 }
 
@@ -257,7 +259,9 @@ class NetworkDevice final : public BatchDevice {
 
 namespace {
 
-BatchingOptions batching(const InferenceOptions& o) { return {o.max_batch, o.deadline_us, o.threads, o.cache_entries, o.random_symmetry}; }
+BatchingOptions batching(const InferenceOptions& o) {
+  return {o.max_batch, o.deadline_us, o.threads, o.cache_entries, o.random_symmetry, o.caller_lanes};
+}
 
 template <typename G>
 std::shared_ptr<NetworkDevice> network_of_game(const std::string& play_file, const InferenceOptions& options) {

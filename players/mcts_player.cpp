@@ -4,13 +4,14 @@
 #include <chrono>
 #include <cmath>
 
+#include "mcts/search_threads.h"
 #include "players/time_manager.h"
 
 namespace ataxx {
 
 template <typename G>
-BasicMctsPlayer<G>::BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator)
-    : evaluator_(std::move(evaluator)), search_(params, 0), base_params_(params) {}
+BasicMctsPlayer<G>::BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator, int threads)
+    : evaluator_(std::move(evaluator)), search_(params, 0), base_params_(params), threads_(threads) {}
 
 template <typename G>
 void BasicMctsPlayer<G>::new_game(std::uint64_t seed) {
@@ -66,8 +67,8 @@ typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
     last_progress = now;
     this->progress_(report_of(search_.result()));
   };
-  Search* searches[] = {&search_};
-  run_searches(searches, *evaluator_, this->progress_ ? std::function<void()>(progress) : std::function<void()>());
+  run_search_threads<G>(search_, *evaluator_, threads_,
+                        this->progress_ ? std::function<void()>(progress) : std::function<void()>());
   last_result_ = search_.result();
   report_ = report_of(last_result_);
   const Move move = last_result_.best_move();

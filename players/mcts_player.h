@@ -1,4 +1,5 @@
-// A player that searches with MCTS over any evaluator, keeping its tree between moves.
+// A player that searches with MCTS over any evaluator, on one thread or several, keeping its tree
+// between moves.
 #pragma once
 
 #include <memory>
@@ -19,7 +20,8 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   using Search = BasicSearch<G>;
   using Evaluator = BasicEvaluator<G>;
 
-  BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator);
+  // threads: threads that search the tree at once (mcts/search_threads.h).
+  BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator, int threads = 1);
   void new_game(std::uint64_t seed) override;
   void set_limits(const MoveLimits& limits) override { limits_ = limits; }
   Move choose_move(const Game& game) override;
@@ -37,6 +39,7 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   std::size_t moves_followed_ = 0;
   SearchResult last_result_;
   SearchParams base_params_;
+  int threads_;
   MoveLimits limits_;
   MoveReport report_;
 };

@@ -47,6 +47,8 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   inference.threads = spec.get_int("threads", server_threads_by_default(inference.device), 0, 64);
   inference.batch_threads = spec.get_int("batch_threads", inference.batch_threads, 1, 64);
   inference.random_symmetry = spec.get_int("symmetry", inference.random_symmetry, 0, 1) == 1;
+  options.search_threads = spec.get_int("search_threads", options.search_threads, 1, 64);
+  inference.caller_lanes = inference.threads == 0 ? options.search_threads : 1;
   return options;
 }
 
@@ -61,7 +63,7 @@ std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOpti
   auto server = shared_inference_server<G>(options.model, options.inference);
   BasicSearchParams<G> search = options.search;
   search.rules = G::rules_from(server->info().rules);
-  return std::make_unique<BasicMctsPlayer<G>>(search, std::move(server));
+  return std::make_unique<BasicMctsPlayer<G>>(search, std::move(server), options.search_threads);
 }
 
 template <typename G>

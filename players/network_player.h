@@ -1,6 +1,6 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
-// device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
+// search_threads=N,device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
 // cache=ENTRIES,symmetry=0|1 (each leaf seen under a random symmetry), the mcts options]`; bf16
 // and int8 default to bf16_by_default(device) and int8_by_default(device); where both are on, int8.
 #pragma once
@@ -22,6 +22,7 @@ template <typename G = AtaxxGame>
 struct BasicNetworkPlayerOptions {
   std::string model;                // play file
   BasicSearchParams<G> search;      // its rules are replaced by the model's
+  int search_threads = 1;           // threads that search the tree at once, each with its own batches
   InferenceOptions inference;
   BasicNetworkPlayerOptions();
 };

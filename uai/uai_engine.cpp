@@ -350,11 +350,12 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.inference.int8 = int8_by_default(options_.device);
   network.inference.max_batch = options_.batch_size;
   network.inference.cache_entries = options_.cache_size;
-  // On the CPU the search runs its own batches (no server thread), shared by the threads; a GPU
-  // gets a server thread each.
+  // Threads search the tree at once, each with its own batches: on the CPU each runs them on its
+  // own core (no server thread); on a GPU a server thread each takes them to the device.
+  network.search_threads = options_.threads;
   const bool cpu = options_.device == "cpu";
   network.inference.threads = cpu ? 0 : options_.threads;
-  network.inference.batch_threads = cpu ? options_.threads : 1;
+  network.inference.caller_lanes = cpu ? options_.threads : 1;
   return make_network_player<G>(network);
 }
 

@@ -22,7 +22,7 @@ namespace {
 // probability, and records the size of every batch it runs.
 class CountingDevice final : public BatchDevice {
  public:
-  Output run(int, const float* inputs, int n) override {
+  Output run(int thread, const float* inputs, int n) override {
     const int running = ++running_now;
     if (hold_each_batch) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     --running_now;
@@ -35,6 +35,7 @@ class CountingDevice final : public BatchDevice {
       std::lock_guard lock(mutex);
       batches.push_back(n);
       runners.push_back(std::this_thread::get_id());
+      threads.insert(thread);
       most_running = std::max(most_running, running);
     }
     if (fail) throw std::runtime_error("device lost");
@@ -47,6 +48,7 @@ class CountingDevice final : public BatchDevice {
   std::mutex mutex;
   std::vector<int> batches;
   std::vector<std::thread::id> runners;  // the thread that ran each batch
+  std::set<int> threads;                 // the `thread` arguments run was given
   std::atomic<int> running_now{0};
   int most_running = 0;                  // batches on the device at once, at most
   bool hold_each_batch = false;          // 2 ms a batch: callers at once would overlap
@@ -165,6 +167,7 @@ TEST(BatchedEvaluator, RejectsBadOptions) {
   auto device = std::make_shared<CountingDevice>();
   EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {0, 1000, 1, 0}), std::invalid_argument);
   EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {8, 1000, -1, 0}), std::invalid_argument);
+  EXPECT_THROW(BatchedEvaluator(device, GameEncoder<AtaxxGame>{}, {.threads = 0, .caller_lanes = 0}), std::invalid_argument);
 }
 
 TEST(BatchedEvaluator, WithNoServerThreadsEachCallerRunsItsOwnBatchesOneAtATime) {
@@ -196,6 +199,24 @@ TEST(BatchedEvaluator, WithNoServerThreadsEachCallerRunsItsOwnBatchesOneAtATime)
   device->fail = true;
   std::vector<Leaf> leaves(2);
   EXPECT_THROW(evaluator.evaluate(requests_for(leaves)), std::runtime_error);
+}
+
+TEST(BatchedEvaluator, WithNoServerThreadsCallersRunInLanesAsManyAtOnceAsThereAreLanes) {
+  auto device = std::make_shared<CountingDevice>();
+  device->hold_each_batch = true;
+  BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {.max_batch = 64, .threads = 0, .caller_lanes = 2});
+  std::atomic<int> wrong{0};
+  evaluate_at_once(evaluator, 6, 5, [&](BatchedEvaluator& e, const std::vector<EvalRequest>& requests, std::vector<Leaf>& leaves) {
+    for (int round = 0; round < 3; ++round) {
+      e.evaluate(requests);
+      for (const Leaf& leaf : leaves)
+        wrong += leaf.value.win != popcount(leaf.position.pieces(leaf.position.side_to_move())) / 100.0f;
+    }
+  });
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(device->batches, std::vector<int>(18, 5));  // each caller's own, never merged
+  EXPECT_EQ(device->most_running, 2);                   // two lanes: two at once, never three
+  EXPECT_EQ(device->threads, (std::set<int>{0, 1}));    // each batch in its lane
 }
 
 // A device whose answers turn with the board, as a trained net's should: a move's logit is the

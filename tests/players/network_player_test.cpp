@@ -116,6 +116,25 @@ TEST(NetworkPlayer, OnTheCpuTheSearchRunsItsOwnBatches) {
   EXPECT_EQ(NetworkPlayerOptions().inference.threads, 0);
 }
 
+TEST(NetworkPlayer, SearchThreadsRunTheirBatchesInLanesOfTheirOwn) {
+  auto read = [](const std::string& text) {
+    PlayerSpec spec(text);
+    return read_network_player_options(spec);
+  };
+  EXPECT_EQ(read("nn:model=m.net").search_threads, 1);
+  EXPECT_EQ(read("nn:model=m.net").inference.caller_lanes, 1);
+  EXPECT_EQ(read("nn:model=m.net,search_threads=3").search_threads, 3);
+  EXPECT_EQ(read("nn:model=m.net,search_threads=3").inference.caller_lanes, 3);
+  EXPECT_EQ(read("nn:model=m.net,search_threads=3,threads=1").inference.caller_lanes, 1);  // the server's
+  EXPECT_THROW(read("nn:model=m.net,search_threads=0"), std::invalid_argument);
+
+  const std::string model = random_model("threads.net");
+  auto player = make_player("nn:model=" + model + ",visits=200,search_threads=2");
+  player->new_game(1);
+  EXPECT_TRUE(Position::startpos().is_legal(player->choose_move(Game())));
+  EXPECT_EQ(player->last_report().nodes, 200U);
+}
+
 TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
   NetworkPlayerOptions defaults;
   InferenceOptions options = defaults.inference;
