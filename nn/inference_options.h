@@ -2,8 +2,10 @@
 // struct, so that configs and player specs can hold one without linking the network.
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <string>
+#include <thread>
 
 namespace ataxx {
 
@@ -21,8 +23,9 @@ struct InferenceOptions {
   // Server threads, each with one intra-op thread on the CPU. 0 (CPU only): none, each caller runs
   // its own batches, one caller at a time: no hand-off between threads, for a single search.
   int threads = 1;
-  int batch_threads = 1;       // threads that share each batch (the CPU's Eigen path, one server thread)
-  int caller_lanes = 1;        // with threads 0: callers that may run their batches at once (search threads)
+  // With threads 0: callers that may run their batches at once (search threads, a match's games):
+  // one per core.
+  int caller_lanes = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   int cache_entries = 0;       // 0 = no cache
   bool random_symmetry = false;  // each position evaluated under a random symmetry of its board
   CpuPath cpu_path = CpuPath::kEigen;

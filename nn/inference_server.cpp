@@ -16,7 +16,6 @@
 #include "nn/model_file.h"
 #include "nn/torch_compat.h"
 #include "util/clock.h"
-#include "util/parallel.h"
 
 namespace ataxx {
 namespace {
@@ -107,22 +106,14 @@ struct HostOutputs {
 // path at every batch, in parts of at most kEigenMaxBatch positions (the activations stay in cache).
 constexpr int kEigenMaxBatch = 16;
 
-// The Eigen path's forward pass, the batch split over the team's threads when there is one.
-HostOutputs forward_on_cpu(const CpuNetwork& cpu, const NetworkIo& io, const float* inputs, int n, WorkerTeam* team) {
+// The Eigen path's forward pass, in parts of at most kEigenMaxBatch positions.
+HostOutputs forward_on_cpu(const CpuNetwork& cpu, const NetworkIo& io, const float* inputs, int n) {
   HostOutputs out{torch::empty({n, io.policy_size()}), torch::empty({n, 3})};
   float* policy = out.policy_logits.data_ptr<float>();
   float* wdl = out.wdl.data_ptr<float>();
-  const int parts = std::min(n, team ? team->size() : 1);
-  auto part = [&](int i) {
-    const int begin = n * i / parts, end = n * (i + 1) / parts;
-    for (std::size_t first = begin; first < static_cast<std::size_t>(end); first += kEigenMaxBatch)
-      cpu.forward(inputs + first * io.input_size(), std::min<int>(kEigenMaxBatch, end - first),
-                  policy + first * io.policy_size(), wdl + 3 * first);
-  };
-  if (parts == 1)
-    part(0);
-  else
-    team->run(parts, part);
+  for (std::size_t first = 0; first < static_cast<std::size_t>(n); first += kEigenMaxBatch)
+    cpu.forward(inputs + first * io.input_size(), std::min<int>(kEigenMaxBatch, n - first), policy + first * io.policy_size(),
+                wdl + 3 * first);
   return out;
 }
 
@@ -162,10 +153,9 @@ HostOutputs host_outputs(const torch::Tensor& flat, int n, int rows, int policy_
 
 // One forward pass of encoded positions, on server thread `thread`: one copy in, the outputs back
 // in one wait for the device.
-HostOutputs forward(LoadedNet& loaded, const NetworkIo& io, const float* inputs, int n, int thread,
-                    WorkerTeam* team = nullptr) {
+HostOutputs forward(LoadedNet& loaded, const NetworkIo& io, const float* inputs, int n, int thread) {
   if (loaded.cpu && (n <= kEigenMaxBatch || loaded.cpu->convolves_directly()))
-    return forward_on_cpu(*loaded.cpu, io, inputs, n, team);
+    return forward_on_cpu(*loaded.cpu, io, inputs, n);
   if (!loaded.device.is_cuda()) {
     const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, io.input_planes, io.canvas, io.canvas});
     return host_outputs(flat_outputs(*loaded.net, planes, loaded.device, loaded.dtype), n, n, io.policy_size());
@@ -187,10 +177,6 @@ const InferenceOptions& checked(const InferenceOptions& options) {
   if (options.cuda_graphs && !cuda) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
   if (options.threads == 0 && cuda)
     throw std::invalid_argument("inference: threads 0 (the callers run their batches) is for the CPU");
-  if (options.batch_threads > 1 && options.threads > 1)
-    throw std::invalid_argument("inference: batch_threads > 1 needs a single server thread");
-  if (options.caller_lanes > 1 && (options.threads > 0 || options.batch_threads > 1))
-    throw std::invalid_argument("inference: caller_lanes > 1 needs threads 0 (callers run their own batches) and batch_threads 1");
   return options;
 }
 
@@ -204,7 +190,6 @@ class NetworkDevice final : public BatchDevice {
         game_(net_->info.game),
         boards_(net_->info.boards),
         io_(net_->info.io()),
-        team_(options.batch_threads > 1 && net_->cpu ? std::make_unique<WorkerTeam>(options.batch_threads) : nullptr),
         streams_(streams_for(net_->device, options.threads)) {}
   NetworkIo io() const override { return io_; }
 
@@ -218,7 +203,7 @@ class NetworkDevice final : public BatchDevice {
     c10::OptionalStreamGuard on_own_stream;
     if (!streams_.empty()) on_own_stream.reset_stream(streams_.at(thread));
     const std::shared_ptr<LoadedNet> net = current();
-    auto host = std::make_shared<HostOutputs>(forward(*net, io_, inputs, n, thread, team_.get()));
+    auto host = std::make_shared<HostOutputs>(forward(*net, io_, inputs, n, thread));
     return {host->policy_logits.data_ptr<float>(), host->wdl.data_ptr<float>(), host, net->generation};
   }
   std::uint64_t generation() const override { return current()->generation; }
@@ -245,7 +230,6 @@ class NetworkDevice final : public BatchDevice {
   const std::string game_;
   const BoardSet boards_;  // every network this device loads plays this game on these
   const NetworkIo io_;
-  std::unique_ptr<WorkerTeam> team_;  // shares each batch of the Eigen path, with one server thread
   // On a GPU, a stream per server thread: one thread's copies overlap another's forward pass.
   const std::vector<c10::Stream> streams_;
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -16,6 +17,8 @@ namespace ataxx {
 bool bf16_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::available(Precision::kBf16); }
 
 bool int8_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::available(Precision::kInt8); }
+
+int leaves_per_round_by_default(int search_threads) { return std::max(1, 8 / search_threads); }
 
 int server_threads_by_default(const std::string& device) { return device == "cpu" ? 0 : 1; }
 
@@ -36,6 +39,8 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   BasicNetworkPlayerOptions<G> options;
   options.model = spec.get_string("model", "");
   if (options.model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
+  options.search_threads = spec.get_int("search_threads", options.search_threads, 1, 64);
+  options.search.leaves_per_round = leaves_per_round_by_default(options.search_threads);
   options.search = read_search_params<G>(spec, options.search);
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
@@ -45,17 +50,13 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   inference.max_batch = spec.get_int("max_batch", inference.max_batch, 1, 65536);
   inference.cache_entries = spec.get_int("cache", inference.cache_entries, 0, 1 << 26);
   inference.threads = spec.get_int("threads", server_threads_by_default(inference.device), 0, 64);
-  inference.batch_threads = spec.get_int("batch_threads", inference.batch_threads, 1, 64);
   inference.random_symmetry = spec.get_int("symmetry", inference.random_symmetry, 0, 1) == 1;
-  options.search_threads = spec.get_int("search_threads", options.search_threads, 1, 64);
-  inference.caller_lanes = inference.threads == 0 ? options.search_threads : 1;
   return options;
 }
 
 std::string inference_spec(const InferenceOptions& o) {
-  return fmt::format("device={},bf16={:d},int8={:d},cuda_graphs={:d},threads={},batch_threads={},max_batch={},cache={},symmetry={:d}",
-                     o.device, o.bf16, o.int8, o.cuda_graphs, o.threads, o.batch_threads, o.max_batch, o.cache_entries,
-                     o.random_symmetry);
+  return fmt::format("device={},bf16={:d},int8={:d},cuda_graphs={:d},threads={},max_batch={},cache={},symmetry={:d}",
+                     o.device, o.bf16, o.int8, o.cuda_graphs, o.threads, o.max_batch, o.cache_entries, o.random_symmetry);
 }
 
 template <typename G>

@@ -1,6 +1,6 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
-// search_threads=N,device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,batch_threads=N,max_batch=N,
+// search_threads=N,device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,max_batch=N,
 // cache=ENTRIES,symmetry=0|1 (each leaf seen under a random symmetry), the mcts options]`; bf16
 // and int8 default to bf16_by_default(device) and int8_by_default(device); where both are on, int8.
 #pragma once
@@ -34,6 +34,10 @@ using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;
 bool bf16_by_default(const std::string& device);
 // The same for 8-bit integers: on the CPU where the processor has AVX512-VNNI (docs/experiments.md).
 bool int8_by_default(const std::string& device);
+// Leaves a round each of a player's search threads selects unless its spec says `batch`: 8 in
+// flight in all (at 100 ms a move on the CPU, 8 a round beat 4 at one thread, and two threads of
+// 4 beat two of 8; docs/experiments.md).
+int leaves_per_round_by_default(int search_threads);
 // Server threads of a player's inference: none on the CPU, where the search runs its own batches
 // (a hand-off to a server thread and back each round cost 29 % of the nodes per second with a
 // match on the other core, docs/experiments.md); one on a GPU.

@@ -162,7 +162,8 @@ PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
   if (net) {
     BasicNetworkPlayerOptions<G> network;
     network.model = net->path;
-    network.inference.batch_threads = options_.threads;
+    network.search_threads = options_.threads;
+    network.search.leaves_per_round = leaves_per_round_by_default(options_.threads);
     table.engine = make_network_player<G>(network);
     table.engine_name = net->info.name + " (" + std::filesystem::path(net->path).filename().string() + ")";
     // The net searches under its rules: the game is played under them too.

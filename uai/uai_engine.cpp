@@ -353,9 +353,9 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   // Threads search the tree at once, each with its own batches: on the CPU each runs them on its
   // own core (no server thread); on a GPU a server thread each takes them to the device.
   network.search_threads = options_.threads;
+  network.search.leaves_per_round = leaves_per_round_by_default(options_.threads);
   const bool cpu = options_.device == "cpu";
   network.inference.threads = cpu ? 0 : options_.threads;
-  network.inference.caller_lanes = cpu ? options_.threads : 1;
   return make_network_player<G>(network);
 }
 

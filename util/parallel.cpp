@@ -1,11 +1,10 @@
 #include "util/parallel.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <stop_token>
-#include <stdexcept>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -41,64 +40,6 @@ void run_in_parallel(int threads, const std::function<void(int)>& body, const st
   }
   for (auto& thread : pool) thread.join();
   if (first_error) std::rethrow_exception(first_error);
-}
-
-WorkerTeam::WorkerTeam(int threads) {
-  for (int i = 1; i < threads; ++i) helpers_.emplace_back([this, i] { help(i); });
-}
-
-WorkerTeam::~WorkerTeam() {
-  {
-    std::lock_guard lock(mutex_);
-    closing_ = true;
-  }
-  start_.notify_all();
-  for (auto& helper : helpers_) helper.join();
-}
-
-void WorkerTeam::help(int index) {
-  std::uint64_t seen = 0;
-  std::unique_lock lock(mutex_);
-  while (true) {
-    start_.wait(lock, [&] { return closing_ || job_ != seen; });
-    if (closing_) return;
-    seen = job_;
-    if (index >= parts_) continue;
-    lock.unlock();
-    std::exception_ptr error;
-    try {
-      (*part_)(index);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    lock.lock();
-    if (error && !error_) error_ = error;
-    if (--running_ == 0) done_.notify_one();
-  }
-}
-
-void WorkerTeam::run(int parts, const std::function<void(int)>& part) {
-  if (parts < 1 || parts > size()) throw std::invalid_argument("worker team: " + std::to_string(parts) + " parts for " +
-                                                               std::to_string(size()) + " threads");
-  {
-    std::lock_guard lock(mutex_);
-    part_ = &part;
-    parts_ = parts;
-    running_ = parts - 1;
-    error_ = nullptr;
-    ++job_;
-  }
-  if (parts > 1) start_.notify_all();
-  std::exception_ptr error;
-  try {
-    part(0);
-  } catch (...) {
-    error = std::current_exception();
-  }
-  std::unique_lock lock(mutex_);
-  done_.wait(lock, [&] { return running_ == 0; });
-  if (!error) error = error_;
-  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace ataxx

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
 
 #include "nn/direct_convolution.h"
 
@@ -116,17 +117,22 @@ TEST(NetworkPlayer, OnTheCpuTheSearchRunsItsOwnBatches) {
   EXPECT_EQ(NetworkPlayerOptions().inference.threads, 0);
 }
 
-TEST(NetworkPlayer, SearchThreadsRunTheirBatchesInLanesOfTheirOwn) {
+TEST(NetworkPlayer, SearchThreadsAndTheGamesOfAMatchRunTheirBatchesAtOnce) {
   auto read = [](const std::string& text) {
     PlayerSpec spec(text);
     return read_network_player_options(spec);
   };
   EXPECT_EQ(read("nn:model=m.net").search_threads, 1);
-  EXPECT_EQ(read("nn:model=m.net").inference.caller_lanes, 1);
   EXPECT_EQ(read("nn:model=m.net,search_threads=3").search_threads, 3);
-  EXPECT_EQ(read("nn:model=m.net,search_threads=3").inference.caller_lanes, 3);
-  EXPECT_EQ(read("nn:model=m.net,search_threads=3,threads=1").inference.caller_lanes, 1);  // the server's
   EXPECT_THROW(read("nn:model=m.net,search_threads=0"), std::invalid_argument);
+  // 8 leaves in flight in all unless the spec says `batch`.
+  EXPECT_EQ(read("nn:model=m.net").search.leaves_per_round, 8);
+  EXPECT_EQ(read("nn:model=m.net,search_threads=2").search.leaves_per_round, 4);
+  EXPECT_EQ(read("nn:model=m.net,search_threads=16").search.leaves_per_round, 1);
+  EXPECT_EQ(read("nn:model=m.net,search_threads=2,batch=8").search.leaves_per_round, 8);
+  // One lane per core: the callers of a shared server (the threads of a search, the games of a
+  // match) ran their batches one at a time, on one core, before.
+  EXPECT_EQ(read("nn:model=m.net").inference.caller_lanes, static_cast<int>(std::thread::hardware_concurrency()));
 
   const std::string model = random_model("threads.net");
   auto player = make_player("nn:model=" + model + ",visits=200,search_threads=2");
@@ -142,7 +148,6 @@ TEST(NetworkPlayer, AnInferenceSpecReadsBackAsTheOptionsItWasMadeFrom) {
   options.bf16 = true;
   options.cuda_graphs = true;
   options.threads = 3;
-  options.batch_threads = 2;
   options.max_batch = 96;
   options.cache_entries = 5000;
   options.random_symmetry = true;

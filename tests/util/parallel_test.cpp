@@ -60,34 +60,5 @@ TEST(RunInParallel, AFailureStopsTheOthersAndReachesTheCaller) {
   EXPECT_EQ(finished, 3);  // every other thread ran to its end before the rethrow
 }
 
-TEST(WorkerTeam, RunsEachPartOnceOnItsOwnThreadJobAfterJob) {
-  WorkerTeam team(3);
-  ASSERT_EQ(team.size(), 3);
-  for (int job = 0; job < 200; ++job) {
-    const int parts = 1 + job % 3;
-    std::vector<std::atomic<int>> runs(3);
-    std::vector<std::thread::id> ids(3);
-    team.run(parts, [&](int i) {
-      ++runs[i];
-      ids[i] = std::this_thread::get_id();
-    });
-    for (int i = 0; i < 3; ++i) ASSERT_EQ(runs[i], i < parts ? 1 : 0) << "job " << job << " part " << i;
-    EXPECT_EQ(ids[0], std::this_thread::get_id());
-    for (int i = 1; i < parts; ++i) EXPECT_NE(ids[i], ids[0]);
-  }
-}
-
-TEST(WorkerTeam, AFailingPartReachesTheCallerAndTheTeamGoesOn) {
-  WorkerTeam team(2);
-  EXPECT_THROW(team.run(2, [](int i) {
-    if (i == 1) throw std::runtime_error("part 1 broke");
-  }),
-               std::runtime_error);
-  std::atomic<int> sum{0};
-  team.run(2, [&](int i) { sum += i + 1; });
-  EXPECT_EQ(sum, 3);
-  EXPECT_THROW(team.run(3, [](int) {}), std::invalid_argument);
-}
-
 }  // namespace
 }  // namespace ataxx
