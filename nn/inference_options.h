@@ -21,7 +21,7 @@ struct InferenceOptions {
   int max_batch = 256;
   int deadline_us = 1000;
   // Server threads, each with one intra-op thread on the CPU. 0 (CPU only): none, each caller runs
-  // its own batches, one caller at a time: no hand-off between threads, for a single search.
+  // its own batches on its own thread: no hand-off between threads.
   int threads = 1;
   // With threads 0: callers that may run their batches at once (search threads, a match's games):
   // one per core.

@@ -35,12 +35,17 @@ BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
 }
 
 template <typename G>
+void BasicNetworkPlayerOptions<G>::use_search_threads(int threads) {
+  search_threads = threads;
+  search.leaves_per_round = leaves_per_round_by_default(threads);
+}
+
+template <typename G>
 BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   BasicNetworkPlayerOptions<G> options;
   options.model = spec.get_string("model", "");
   if (options.model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
-  options.search_threads = spec.get_int("search_threads", options.search_threads, 1, 64);
-  options.search.leaves_per_round = leaves_per_round_by_default(options.search_threads);
+  options.use_search_threads(spec.get_int("search_threads", options.search_threads, 1, 64));
   options.search = read_search_params<G>(spec, options.search);
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);

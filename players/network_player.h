@@ -25,6 +25,8 @@ struct BasicNetworkPlayerOptions {
   int search_threads = 1;           // threads that search the tree at once, each with its own batches
   InferenceOptions inference;
   BasicNetworkPlayerOptions();
+  // Searches on `threads` threads, each selecting leaves_per_round_by_default(threads) a round.
+  void use_search_threads(int threads);
 };
 using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;
 

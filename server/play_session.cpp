@@ -162,8 +162,7 @@ PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
   if (net) {
     BasicNetworkPlayerOptions<G> network;
     network.model = net->path;
-    network.search_threads = options_.threads;
-    network.search.leaves_per_round = leaves_per_round_by_default(options_.threads);
+    network.use_search_threads(options_.threads);
     table.engine = make_network_player<G>(network);
     table.engine_name = net->info.name + " (" + std::filesystem::path(net->path).filename().string() + ")";
     // The net searches under its rules: the game is played under them too.

@@ -352,8 +352,7 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.inference.cache_entries = options_.cache_size;
   // Threads search the tree at once, each with its own batches: on the CPU each runs them on its
   // own core (no server thread); on a GPU a server thread each takes them to the device.
-  network.search_threads = options_.threads;
-  network.search.leaves_per_round = leaves_per_round_by_default(options_.threads);
+  network.use_search_threads(options_.threads);
   const bool cpu = options_.device == "cpu";
   network.inference.threads = cpu ? 0 : options_.threads;
   return make_network_player<G>(network);
