@@ -106,10 +106,6 @@ class BasicSearch {
   // The leaves of one round: selected under virtual loss, awaiting their evaluations. A search
   // has one of its own (the calls without a round); threads that share its tree bring one each.
   class Round {
-   public:
-    int size() const { return count_; }
-
-   private:
     friend class BasicSearch;
     std::vector<PendingLeaf> leaves_;
     int count_ = 0;
