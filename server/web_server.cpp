@@ -224,9 +224,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 }  // namespace
 
 // Handlers capture the Impl by pointer: it outlives the threads that run them (~WebServer).
+// The acceptor has a strand of its own: its handlers and stop() would otherwise meet on two threads.
 struct WebServer::Impl {
   net::io_context io;
-  tcp::acceptor acceptor{io};
+  tcp::acceptor acceptor{net::make_strand(io)};
+  int port = 0;
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
   std::vector<std::thread> threads;
 
@@ -257,6 +259,7 @@ WebServer::WebServer(const std::string& address, int port, Routes routes, WebSer
     impl_->acceptor.set_option(net::socket_base::reuse_address(true));
     impl_->acceptor.bind(endpoint);
     impl_->acceptor.listen(net::socket_base::max_listen_connections);
+    impl_->port = impl_->acceptor.local_endpoint().port();
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot listen on " + address + ":" + std::to_string(port) + ": " + e.code().message());
   }
@@ -267,7 +270,7 @@ WebServer::~WebServer() {
   wait();
 }
 
-int WebServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+int WebServer::port() const { return impl_->port; }
 
 void WebServer::start(int threads) {
   impl_->accept_next();
@@ -275,7 +278,7 @@ void WebServer::start(int threads) {
 }
 
 void WebServer::stop() {
-  net::post(impl_->io, [impl = impl_.get()] {
+  net::post(impl_->acceptor.get_executor(), [impl = impl_.get()] {
     beast::error_code ignored;
     impl->acceptor.close(ignored);
     impl->io.stop();

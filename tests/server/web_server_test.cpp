@@ -7,9 +7,12 @@
 #include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "game/game.h"
@@ -216,6 +219,33 @@ TEST_F(ViewServer, SurvivesHugeAndBrokenRequestsAndManyClients) {
   EXPECT_EQ(get("/").status, 200);
   auto ws = open_play();
   EXPECT_EQ(read_json(ws)["type"], "state");
+}
+
+// The acceptor's last connection and stop() meet on the server's threads: stopping a server while
+// clients connect must not touch the acceptor from two threads at once (a crash once in hundreds
+// of CI runs before the acceptor had a strand of its own).
+TEST(WebServer, StopsWhileClientsConnect) {
+  for (int round = 0; round < 200; ++round) {
+    Routes routes;
+    routes.get = [](std::string_view, std::string_view) { return HttpReply{}; };
+    std::optional<WebServer> server;
+    server.emplace("127.0.0.1", 0, routes);
+    server->start(2);
+    const auto port = static_cast<unsigned short>(server->port());
+    std::atomic<bool> done{false};
+    std::thread client([&] {
+      net::io_context io;
+      while (!done) {
+        tcp::socket socket(io);
+        boost::system::error_code ignored;
+        socket.connect({net::ip::make_address("127.0.0.1"), port}, ignored);
+      }
+    });
+    std::this_thread::sleep_for(std::chrono::microseconds(100 * (round % 10)));
+    server.reset();
+    done = true;
+    client.join();
+  }
 }
 
 TEST(WebServer, SaysWhyItCannotListen) {
