@@ -12,6 +12,7 @@ typename G::Move BasicSearchResult<G>::best_move() const {
   if (moves.empty())
     throw std::runtime_error("no move to choose: the game is over at the search's root (under the search's rules)");
   if (winning_move) return *winning_move;
+  if (lcb_move) return *lcb_move;
   return moves[std::max_element(visits.begin(), visits.end()) - visits.begin()];
 }
 
@@ -274,6 +275,7 @@ void BasicSearch<G>::backup(std::uint32_t leaf, float value) {
   for (std::uint32_t node = leaf;; node = nodes_[node].parent) {
     nodes_[node].visits += 1;
     nodes_[node].value_sum += for_mover;
+    nodes_[node].value_square_sum += for_mover * for_mover;
     for_mover = -for_mover;
     if (node == kRoot) return;
   }
@@ -376,17 +378,44 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.network_values.push_back(after);
   }
   result.policy_target = forces_playouts() ? pruned_root_visits() : result.visits;
+  if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
   for (const Node* node = &root; node->state == State::kExpanded;) {
     const Node* best = nullptr;
     for (std::uint32_t i = 0; i < node->num_children; ++i) {
       const Node& child = nodes_[node->first_child + i];
-      if (!best || child.visits > best->visits) best = &child;
+      if (node == &root && result.lcb_move) {
+        if (child.move == *result.lcb_move) best = &child;
+      } else if (!best || child.visits > best->visits) {
+        best = &child;
+      }
     }
     if (!best || best->visits == 0) break;
     result.principal_variation.push_back(best->move);
     node = best;
   }
   return result;
+}
+
+template <typename G>
+std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
+  const Node& root = nodes_[kRoot];
+  if (root.state != State::kExpanded) return std::nullopt;
+  const Node* children = &nodes_[root.first_child];
+  const int most = std::max_element(children, children + root.num_children,
+                                    [](const Node& a, const Node& b) { return a.visits < b.visits; })->visits;
+  const int enough = std::max(2, most / 10);
+  const Node* best = nullptr;
+  float best_bound = 0.0f;
+  for (int i = 0; i < root.num_children; ++i) {
+    const Node& child = children[i];
+    if (child.visits < enough) continue;
+    const float n = static_cast<float>(child.visits), mean = child.value_sum / n;
+    const float variance = std::max(0.0f, child.value_square_sum / n - mean * mean);
+    const float bound = mean - params_.lcb_stdevs * std::sqrt(variance / n);
+    if (!best || bound > best_bound) best = &child, best_bound = bound;
+  }
+  if (!best) return std::nullopt;
+  return best->move;
 }
 
 // KataGo's policy target pruning: every child but the most visited gives back as many of its

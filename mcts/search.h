@@ -41,6 +41,10 @@ struct BasicSearchParams {
   // loss; proofs rise from terminal leaves (and wins in one) as they are found. The root plays a
   // proven win whatever its visits.
   bool solver = false;
+  // Leela Zero's and KataGo's final move: of the root's children with at least a tenth of the most
+  // visited one's visits, the one whose mean value less lcb_stdevs standard errors is highest,
+  // instead of the most visited. 0 = the most visited.
+  float lcb_stdevs = 0.0f;
   std::size_t max_nodes = 20'000'000;  // the tree's memory bound (32 bytes a node): the search stops there
   typename G::Rules rules;
 };
@@ -57,13 +61,14 @@ struct BasicSearchResult {
   int total_visits = 0;
   std::vector<Move> principal_variation;
   std::optional<Move> winning_move;  // a move that wins at once, when the game says the root has one
+  std::optional<Move> lcb_move;      // the child of highest lower confidence bound, with lcb_stdevs
   // For display (GUIs, the browser view), one per move: the prior, the mean value from the mover's
   // view (0 while unvisited) and the network's value of the position it leads to, where known.
   std::vector<float> priors;
   std::vector<float> values;
   std::vector<std::optional<Wdl>> network_values;
   std::optional<Wdl> root_network_value;  // the network's value of the root, where known
-  // The winning move, else the most visited; throws std::runtime_error when the root is a
+  // The winning move, else the LCB's, else the most visited; throws std::runtime_error when the root is a
   // finished game (no moves).
   Move best_move() const;
 };
@@ -132,6 +137,7 @@ class BasicSearch {
     std::uint16_t num_children = 0;
     float prior = 0.0f;
     float value_sum = 0.0f;     // from the view of the side that played `move`
+    float value_square_sum = 0.0f;  // of the same values squared: their variance
     std::int8_t terminal_value = 0;  // for kTerminal: -1, 0 or 1 for the side to move here
     std::int32_t visits = 0;
     std::int32_t in_flight = 0;   // leaves below awaiting evaluation (virtual losses)
@@ -152,6 +158,7 @@ class BasicSearch {
   // collision with a leaf already awaiting evaluation.
   bool select_one(Round& round);
   std::uint32_t select_child(const Node& node, bool force) const;
+  std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
   bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }
   float forced_playouts(float prior, int parent_visits) const;
   std::vector<int> pruned_root_visits() const;

@@ -89,6 +89,7 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> p
   params.leaves_per_round = spec.get_int("batch", params.leaves_per_round, 1, 4096);
   params.reuse_tree = spec.get_int("reuse", params.reuse_tree, 0, 1) == 1;
   params.solver = spec.get_int("solver", params.solver, 0, 1) == 1;
+  params.lcb_stdevs = static_cast<float>(spec.get_double("lcb", params.lcb_stdevs, 0.0, 10.0));
   return params;
 }
 

@@ -307,6 +307,31 @@ TEST(Search, StopsAtTheNodeLimit) {
   EXPECT_GT(result.total_visits, 50);
 }
 
+TEST(Search, TheLowerConfidenceBoundPrefersASureMoveToAMoreVisitedUnsureOne) {
+  // f2's prior draws most visits to a subtree of draws and wins alike; b6 is a sure half win for x.
+  ScriptedEvaluator evaluator;
+  evaluator.root_hash = Position::startpos().hash();
+  evaluator.root_priors[parse_move("f2", board_7x7())] = 400.0f;
+  evaluator.root_priors[parse_move("b6", board_7x7())] = 40.0f;
+  evaluator.value_of = [](const Position& pos) {
+    const float for_x = pos.pieces(Color::kX) & bit(5 * 7 + 1) ? 0.5f : pos.hash() % 2 ? 1.0f : -0.5f;
+    return pos.side_to_move() == Color::kX ? for_x : -for_x;
+  };
+  const Move f2 = parse_move("f2", board_7x7()), b6 = parse_move("b6", board_7x7());
+  SearchParams params = with_visits(400);
+  params.c_puct = 4.0f;
+  Search most_visited(params, 1);
+  const SearchResult plain = run_search(most_visited, evaluator);
+  ASSERT_EQ(plain.best_move(), f2);
+  ASSERT_GE(visits_of(plain, b6) * 10, visits_of(plain, f2));
+  params.lcb_stdevs = 3.0f;
+  Search lcb(params, 1);
+  const SearchResult result = run_search(lcb, evaluator);
+  EXPECT_EQ(result.visits, plain.visits);  // the search is the same: only the final choice differs
+  EXPECT_EQ(result.best_move(), b6);
+  EXPECT_EQ(result.principal_variation.front(), b6);
+}
+
 TEST(Search, PrincipalVariationStartsWithTheBestMove) {
   MaterialEvaluator evaluator;
   Search search(with_visits(400), 1);
