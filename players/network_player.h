@@ -17,6 +17,8 @@ namespace ataxx {
 
 // The policy temperature an Ataxx network player searches with unless its spec says `ptemp`.
 inline constexpr float kPlayPolicyTemperature = 2.0f;
+// The standard errors of its final move's lower confidence bound unless the spec says `lcb`.
+inline constexpr float kPlayLcbStdevs = 4.0f;
 
 template <typename G = AtaxxGame>
 struct BasicNetworkPlayerOptions {

@@ -92,18 +92,24 @@ TEST(NetworkPlayer, SearchesInInt8ByDefaultOnlyOnACpuThatHasIt) {
   EXPECT_FALSE(read("nn:model=m.net,int8=0"));
 }
 
-TEST(NetworkPlayer, AtaxxPlayersSearchWithTheirPolicyTemperatureUnlessTheSpecSaysPtemp) {
+TEST(NetworkPlayer, AtaxxPlayersSearchWithTheirPolicyTemperatureAndLcbUnlessTheSpecSays) {
   auto ataxx = [](const std::string& text) {
     PlayerSpec spec(text);
     return read_network_player_options<AtaxxGame>(spec).search;
   };
   EXPECT_FLOAT_EQ(ataxx("nn:model=m.net").policy_temperature, kPlayPolicyTemperature);
   EXPECT_FLOAT_EQ(ataxx("nn:model=m.net,ptemp=1").policy_temperature, 1.0f);
+  EXPECT_FLOAT_EQ(ataxx("nn:model=m.net").lcb_stdevs, kPlayLcbStdevs);
+  EXPECT_FLOAT_EQ(ataxx("nn:model=m.net,lcb=0").lcb_stdevs, 0.0f);
   EXPECT_EQ(ataxx("nn:model=m.net").visits, 200);  // the player's other defaults stay
   EXPECT_EQ(ataxx("nn:model=m.net,cpuct=2").visits, 200);
   PlayerSpec schataxx("nn:model=m.net");
-  EXPECT_FLOAT_EQ(read_network_player_options<SchataxxGame>(schataxx).search.policy_temperature, 1.0f);
-  EXPECT_FLOAT_EQ(SearchParams().policy_temperature, 1.0f);  // self-play's searches: the net's own
+  const auto schataxx_search = read_network_player_options<SchataxxGame>(schataxx).search;
+  EXPECT_FLOAT_EQ(schataxx_search.policy_temperature, 1.0f);
+  EXPECT_FLOAT_EQ(schataxx_search.lcb_stdevs, 0.0f);
+  // Self-play's searches: the net's own priors, the most visited move.
+  EXPECT_FLOAT_EQ(SearchParams().policy_temperature, 1.0f);
+  EXPECT_FLOAT_EQ(SearchParams().lcb_stdevs, 0.0f);
 }
 
 TEST(NetworkPlayer, OnTheCpuTheSearchRunsItsOwnBatches) {
