@@ -45,7 +45,7 @@ struct BasicSearchParams {
   // visited one's visits, the one whose mean value less lcb_stdevs standard errors is highest,
   // instead of the most visited. 0 = the most visited.
   float lcb_stdevs = 0.0f;
-  std::size_t max_nodes = 20'000'000;  // the tree's memory bound (32 bytes a node): the search stops there
+  std::size_t max_nodes = 20'000'000;  // the tree's memory bound (36 bytes a node in Ataxx): the search stops there
   typename G::Rules rules;
 };
 
@@ -134,11 +134,11 @@ class BasicSearch {
   struct Node {
     Move move = Move::pass();   // the move from the parent
     State state = State::kUnexpanded;
+    std::int8_t terminal_value = 0;  // for kTerminal: -1, 0 or 1 for the side to move here
     std::uint16_t num_children = 0;
     float prior = 0.0f;
     float value_sum = 0.0f;     // from the view of the side that played `move`
     float value_square_sum = 0.0f;  // of the same values squared: their variance
-    std::int8_t terminal_value = 0;  // for kTerminal: -1, 0 or 1 for the side to move here
     std::int32_t visits = 0;
     std::int32_t in_flight = 0;   // leaves below awaiting evaluation (virtual losses)
     std::uint32_t parent = 0;
