@@ -399,7 +399,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
 template <typename G>
 std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
   const Node& root = nodes_[kRoot];
-  if (root.state != State::kExpanded) return std::nullopt;
+  if (root.state != State::kExpanded || root.num_children == 0) return std::nullopt;
   const Node* children = &nodes_[root.first_child];
   const int most = std::max_element(children, children + root.num_children,
                                     [](const Node& a, const Node& b) { return a.visits < b.visits; })->visits;
