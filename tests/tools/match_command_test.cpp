@@ -91,7 +91,10 @@ TEST(MatchCommand, AStopEndsTheMatchAndItsEngines) {
   std::filesystem::permissions(engine, std::filesystem::perms::owner_all);
   std::ofstream(script) << ATAXX_ZERO_BINARY << " match --p1 random --p2 uai:cmd=" << engine
                         << " --games 1000 > " << dir << "/out.txt 2>&1 &\n"
-                        << "match=$!; sleep 1.5; kill -TERM $match; wait $match; echo \"exit $?\"\n"
+                        // The stop handlers are in place before the engine starts: wait for it (a slow
+                        // start, as under ASan beside a build, took over 1.5 s), then for a move or two.
+                        << "match=$!; for i in $(seq 300); do pgrep -f \"bash " << engine << "\" > /dev/null && break; sleep 0.1; done\n"
+                        << "sleep 1; kill -TERM $match; wait $match; echo \"exit $?\"\n"
                         << "sleep 0.5; echo \"engines $(pgrep -f " << engine << " | wc -l)\"\n"
                         << "pkill -KILL -f " << engine << "; cat " << dir << "/out.txt\n";
   const Ran ran = run_shell("bash " + script);
