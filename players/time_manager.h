@@ -22,10 +22,12 @@ int plan_move_time(const P& position, const GameClock& clock) {
   return plan_move_time(expected_moves_left(position), clock);
 }
 
-// The time a player's search may take on this move: movetime when given, else the clock's plan,
-// else 0 (the player's own budget).
+// The time a player's search may take on this move: none (0) for a search until stopped (`go
+// infinite`, `go ponder` with its clocks), movetime when given, else the clock's plan, else 0 (the
+// player's own budget).
 template <typename P>
 int move_time_ms(const P& position, const MoveLimits& limits) {
+  if (limits.infinite) return 0;
   if (limits.movetime_ms > 0) return limits.movetime_ms;
   return limits.clock.timed() ? plan_move_time(position, limits.clock) : 0;
 }

@@ -60,15 +60,30 @@ schataxx::Variant schataxx_variant(const std::string& variant) {
 struct GoLine {
   MoveLimits limits;
   int white_ms = -1, black_ms = -1, white_increment_ms = 0, black_increment_ms = 0, moves_to_go = 0;
+  bool search_moves_given = false;  // searchmoves: not supported, every move is searched
 };
+
+bool is_go_key(std::string_view token) {
+  for (const std::string_view key : {"searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth",
+                                     "nodes", "mate", "movetime", "infinite"})
+    if (token == key) return true;
+  return false;
+}
 
 GoLine read_go(std::string_view args) {
   const auto tokens = split_words(args);
   GoLine go;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const std::string& key = tokens[i];
-    if (key == "infinite") {
+    // A ponder search runs until stop or ponderhit, either of which answers it, as UCI asks of an
+    // engine that does not go on with its own clock after ponderhit.
+    if (key == "infinite" || key == "ponder") {
       go.limits.infinite = true;
+      continue;
+    }
+    if (key == "searchmoves") {
+      go.search_moves_given = true;
+      while (i + 1 < tokens.size() && !is_go_key(tokens[i + 1])) ++i;
       continue;
     }
     if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
@@ -130,7 +145,7 @@ void UaiEngine::stop_searches() {
 
 bool UaiEngine::handle(std::string_view line) {
   const auto [command, args] = command_of(line);
-  if (command == "stop") {
+  if (command == "stop" || command == "ponderhit") {
     stop_searches();
     return true;
   }
@@ -387,6 +402,7 @@ void UaiEngine::handle_position(std::string_view args) {
 template <typename G>
 void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   GoLine go = read_go(args);
+  if (go.search_moves_given) say("info string searchmoves is not supported: every move is searched");
   MoveLimits& limits = go.limits;
   // The player plans its time from the clocks (players/time_manager.h); without any limit its
   // own budget applies. Ataxx's first mover, x, is UAI's Black; Schataxx's is White, as in chess.

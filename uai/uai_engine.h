@@ -5,8 +5,8 @@
 // schataxx-unlimited); the clocks follow chess's colours there (wtime is White's, who moves first).
 //
 // Two threads: the caller's feeds input lines to handle(), which never waits for a search, and
-// the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
-// and `quit` always stop a search at once, and `isready` is answered at once while a search is running or
+// the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`,
+// `ponderhit` (a `go ponder` searches until either) and `quit` always stop a search at once, and `isready` is answered at once while a search is running or
 // queued (otherwise after the commands before it, as UAI asks).
 #pragma once
 

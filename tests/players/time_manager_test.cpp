@@ -49,6 +49,8 @@ TEST(TimeManager, MovetimeComesFirstAndAnUntimedGameLeavesThePlayersBudget) {
   EXPECT_EQ(move_time_ms(kStart, limits), plan_move_time(kStart, limits.clock));
   limits.movetime_ms = 7;
   EXPECT_EQ(move_time_ms(kStart, limits), 7);
+  limits.infinite = true;  // go infinite, or go ponder with its clocks: searches until stopped
+  EXPECT_EQ(move_time_ms(kStart, limits), 0);
 }
 
 }  // namespace

@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "match/match.h"
@@ -281,6 +283,31 @@ TEST(Uai, StopAnswersAnInfiniteSearchAtOnce) {
   const std::string out = uai.send("stop");
   EXPECT_NE(out.find("bestmove"), std::string::npos);
   EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7())));
+}
+
+// A GUI that ponders sends `go ponder` with the clocks, then ponderhit or stop: before, `ponder`
+// was read as a key whose value was "wtime", and the go was refused with no bestmove at all.
+TEST(Uai, APonderSearchRunsUntilPonderhitOrStopAndAnswersThem) {
+  for (const char* end : {"ponderhit", "stop"}) {
+    UaiSession uai;
+    uai.send("setoption name Player value mcts:visits=100000000");
+    uai.send("position startpos");
+    uai.post("go ponder wtime 100 btime 100");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past the clocks' whole time
+    const std::string out = uai.send(end);
+    EXPECT_EQ(out.find("info string error"), std::string::npos) << end << ": " << out;
+    EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << end << ": " << out;
+  }
+}
+
+TEST(Uai, SearchmovesIsSaidToBeUnsupportedAndTheRestOfTheGoLineApplies) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts:visits=5000");
+  uai.send("position startpos");
+  const std::string out = uai.go("go searchmoves g2 a2 nodes 40");
+  EXPECT_NE(out.find("info string searchmoves is not supported"), std::string::npos) << out;
+  EXPECT_NE(out.find(" nodes 40 "), std::string::npos) << out;
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
 }
 
 TEST(Uai, SetOptionChangesThePlayer) {
