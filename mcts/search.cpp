@@ -34,6 +34,7 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   nodes_.clear();
   nodes_.emplace_back();
   root_noised_ = false;
+  root_moves_.clear();
   root_winning_move_.reset();
   root_wdl_.reset();
   child_wdls_.clear();
@@ -59,6 +60,7 @@ void BasicSearch<G>::advance(Move move) {
       nodes_[kRoot].move = Move::pass();
       root_position_ = next;
       root_noised_ = false;
+      root_moves_.clear();
       root_winning_move_.reset();
       child_wdls_.assign(nodes_[kRoot].num_children, std::nullopt);
       return;
@@ -222,8 +224,10 @@ template <typename G>
 std::uint32_t BasicSearch<G>::select_child(const Node& node, bool force) const {
   const int parent_visits = node.visits + node.in_flight;
   const std::uint32_t end = node.first_child + node.num_children;
+  const bool restricted = &node == &nodes_[kRoot] && !root_moves_.empty();
   if (force) {
     for (std::uint32_t i = node.first_child; i < end; ++i) {
+      if (restricted && !root_allows(nodes_[i].move)) continue;
       const int n = nodes_[i].visits + nodes_[i].in_flight;
       if (n > 0 && n < forced_playouts(nodes_[i].prior, parent_visits)) return i;
     }
@@ -238,6 +242,7 @@ std::uint32_t BasicSearch<G>::select_child(const Node& node, bool force) const {
   float visited_prior = 0.0f;
   for (std::uint32_t i = node.first_child; i < end; ++i) {
     const Node& child = nodes_[i];
+    if (restricted && !root_allows(child.move)) continue;
     const int n = child.visits + child.in_flight;
     if (n == 0) {
       if (child.prior > best_unvisited_prior) {
@@ -360,13 +365,14 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   SearchResult result;
   const Node& root = nodes_[kRoot];
   result.total_visits = root.visits;
-  result.winning_move = root_winning_move_;
+  if (root_winning_move_ && root_allows(*root_winning_move_)) result.winning_move = root_winning_move_;
   result.value = root.state == State::kTerminal ? root.terminal_value
                  : root.visits > 0              ? -root.value_sum / root.visits
                                                 : 0.0f;
   result.root_network_value = root_wdl_;
   for (std::uint32_t i = 0; i < root.num_children; ++i) {
     const Node& child = nodes_[root.first_child + i];
+    if (!root_allows(child.move)) continue;
     result.moves.push_back(child.move);
     result.visits.push_back(child.visits);
     result.priors.push_back(child.prior);
@@ -377,12 +383,13 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     if (after) std::swap(after->win, after->loss);  // the mover's view
     result.network_values.push_back(after);
   }
-  result.policy_target = forces_playouts() ? pruned_root_visits() : result.visits;
+  result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
   for (const Node* node = &root; node->state == State::kExpanded;) {
     const Node* best = nullptr;
     for (std::uint32_t i = 0; i < node->num_children; ++i) {
       const Node& child = nodes_[node->first_child + i];
+      if (node == &root && !root_allows(child.move)) continue;
       if (node == &root && result.lcb_move) {
         if (child.move == *result.lcb_move) best = &child;
       } else if (!best || child.visits > best->visits) {
@@ -400,15 +407,15 @@ template <typename G>
 std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
   const Node& root = nodes_[kRoot];
   if (root.state != State::kExpanded || root.num_children == 0) return std::nullopt;
-  const Node* children = &nodes_[root.first_child];
-  const int most = std::max_element(children, children + root.num_children,
-                                    [](const Node& a, const Node& b) { return a.visits < b.visits; })->visits;
+  const std::span<const Node> children(&nodes_[root.first_child], root.num_children);
+  int most = 0;
+  for (const Node& child : children)
+    if (root_allows(child.move)) most = std::max(most, child.visits);
   const int enough = std::max(2, most / 10);
   const Node* best = nullptr;
   float best_bound = 0.0f;
-  for (int i = 0; i < root.num_children; ++i) {
-    const Node& child = children[i];
-    if (child.visits < enough) continue;
+  for (const Node& child : children) {
+    if (child.visits < enough || !root_allows(child.move)) continue;
     const float n = static_cast<float>(child.visits), mean = child.value_sum / n;
     const float variance = std::max(0.0f, child.value_square_sum / n - mean * mean);
     const float bound = mean - params_.lcb_stdevs * std::sqrt(variance / n);
@@ -416,6 +423,11 @@ std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
   }
   if (!best) return std::nullopt;
   return best->move;
+}
+
+template <typename G>
+bool BasicSearch<G>::root_allows(Move move) const {
+  return root_moves_.empty() || std::find(root_moves_.begin(), root_moves_.end(), move) != root_moves_.end();
 }
 
 // KataGo's policy target pruning: every child but the most visited gives back as many of its

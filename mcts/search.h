@@ -99,6 +99,9 @@ class BasicSearch {
   void set_time_limit(double seconds) { params_.time_limit_s = seconds; }
   // A flag another thread may set to end the search early (after at least one visit).
   void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
+  // Only these of the root's moves are searched, reported and chosen (UAI's searchmoves) until
+  // the root changes; empty: every move.
+  void restrict_root_moves(std::vector<Move> moves) { root_moves_ = std::move(moves); }
 
   // Per-search set-up: root noise, clock. Called by run_searches.
   void begin();
@@ -159,6 +162,7 @@ class BasicSearch {
   bool select_one(Round& round);
   std::uint32_t select_child(const Node& node, bool force) const;
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
+  bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
   bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }
   float forced_playouts(float prior, int parent_visits) const;
   std::vector<int> pruned_root_visits() const;
@@ -184,6 +188,7 @@ class BasicSearch {
   bool path_kept_history_ = true;           // false once the path made a single
   Round own_round_;
   bool root_noised_ = false;
+  std::vector<Move> root_moves_;  // restrict_root_moves'
   std::optional<Move> root_winning_move_;  // found when the root was expanded
   // The network's values of the root and its children as evaluated (for display); a reused
   // child keeps its own as the new root.

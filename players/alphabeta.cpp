@@ -24,7 +24,7 @@ int material(const Position& pos) {
 }  // namespace
 
 AlphaBetaPlayer::AlphaBetaPlayer(Limits limits, int table_bits)
-    : limits_(limits), table_(std::size_t{1} << table_bits) {}
+    : own_limits_(limits), table_(std::size_t{1} << table_bits) {}
 
 void AlphaBetaPlayer::new_game(std::uint64_t seed) {
   rng_.seed(seed);
@@ -33,23 +33,26 @@ void AlphaBetaPlayer::new_game(std::uint64_t seed) {
 
 bool AlphaBetaPlayer::out_of_time() {
   if ((nodes_ & 1023) != 0) return aborted_;
-  const auto* stop = limits_from_outside_.stop;
+  const auto* stop = limits_.stop;
   if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
   if (stop && stop->load(std::memory_order_relaxed)) aborted_ = true;
-  if (limits_from_outside_.nodes > 0 && nodes_ >= static_cast<std::uint64_t>(limits_from_outside_.nodes)) aborted_ = true;
+  if (limits_.nodes > 0 && nodes_ >= static_cast<std::uint64_t>(limits_.nodes)) aborted_ = true;
   return aborted_;
 }
 
-int AlphaBetaPlayer::ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool shuffle) {
+int AlphaBetaPlayer::ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool root) {
   MoveList moves;
-  pos.generate_moves(moves);
+  if (root)
+    moves = root_moves_;
+  else
+    pos.generate_moves(moves);
   std::array<std::pair<int, Move>, kMaxMoves> scored;
   const int n = moves.size();
   for (int i = 0; i < n; ++i) {
     const Move m = moves[i];
     scored[i] = {m == first ? 100 : move_gain(pos, m), m};
   }
-  if (shuffle) std::shuffle(scored.begin(), scored.begin() + n, rng_);
+  if (root) std::shuffle(scored.begin(), scored.begin() + n, rng_);
   std::stable_sort(scored.begin(), scored.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
   for (int i = 0; i < n; ++i) out[i] = scored[i].second;
   return n;
@@ -94,21 +97,21 @@ int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta
 
 Move AlphaBetaPlayer::choose_move(const Game& game) {
   const Position& pos = game.position();
-  const MoveList legal = legal_moves(game);
-  if (legal.size() == 1) return legal[0];
+  root_moves_ = moves_to_search<AtaxxGame>(game, limits_);
+  if (root_moves_.size() == 1) return root_moves_[0];
 
-  const MoveLimits& outside = limits_from_outside_;
+  const MoveLimits& outside = limits_;
   const int outside_time_ms = move_time_ms(pos, outside);
-  const int time_ms = outside_time_ms > 0 ? outside_time_ms : limits_.time_ms;
+  const int time_ms = outside_time_ms > 0 ? outside_time_ms : own_limits_.time_ms;
   // An outside limit other than depth (time, nodes, `go infinite`) lifts the player's own depth limit.
   const bool outside_limit = outside_time_ms > 0 || outside.nodes > 0 || outside.infinite;
-  const int max_depth = outside.depth > 0 ? outside.depth : outside_limit ? 64 : limits_.depth;
+  const int max_depth = outside.depth > 0 ? outside.depth : outside_limit ? 64 : own_limits_.depth;
   const auto start = std::chrono::steady_clock::now();
   has_deadline_ = time_ms > 0;
   deadline_ = start + std::chrono::milliseconds(time_ms);
   aborted_ = false;
   nodes_ = 0;
-  Move best = legal[0];
+  Move best = root_moves_[0];
   report_ = {};
   for (int depth = 1; depth <= max_depth; ++depth) {
     const int score = negamax(pos, depth, -kInfinity, kInfinity, 0);

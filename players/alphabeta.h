@@ -18,7 +18,6 @@ class AlphaBetaPlayer final : public Player {
   };
   explicit AlphaBetaPlayer(Limits limits, int table_bits = 18);
   void new_game(std::uint64_t seed) override;
-  void set_limits(const MoveLimits& limits) override { limits_from_outside_ = limits; }
   Move choose_move(const Game& game) override;
   MoveReport last_report() const override { return report_; }
   std::uint64_t nodes() const { return nodes_; }
@@ -34,12 +33,13 @@ class AlphaBetaPlayer final : public Player {
   };
 
   int negamax(const Position& pos, int depth, int alpha, int beta, int ply);
-  // Fills moves ordered best-first: the table's move, then by pieces gained (shuffled ties at the root).
-  int ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool shuffle);
+  // Fills moves ordered best-first: the table's move, then by pieces gained (shuffled ties at the
+  // root, whose moves are root_moves_).
+  int ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool root);
   bool out_of_time();
 
-  Limits limits_;
-  MoveLimits limits_from_outside_;
+  Limits own_limits_;
+  MoveList root_moves_;  // the moves the root may play (the limits' searchmoves)
   MoveReport report_;
   std::vector<Entry> table_;
   std::mt19937_64 rng_;

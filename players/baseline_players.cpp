@@ -12,12 +12,12 @@
 namespace ataxx {
 
 Move RandomPlayer::choose_move(const Game& game) {
-  const MoveList moves = legal_moves(game);
+  const MoveList moves = moves_to_search<AtaxxGame>(game, limits_);
   return moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng_)];
 }
 
 Move GreedyPlayer::choose_move(const Game& game) {
-  const MoveList moves = legal_moves(game);
+  const MoveList moves = moves_to_search<AtaxxGame>(game, limits_);
   int best_gain = -1;
   int ties = 0;
   Move best;

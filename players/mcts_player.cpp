@@ -16,31 +16,53 @@ BasicMctsPlayer<G>::BasicMctsPlayer(const SearchParams& params, std::shared_ptr<
 template <typename G>
 void BasicMctsPlayer<G>::new_game(std::uint64_t seed) {
   search_ = Search(base_params_, seed);
-  moves_followed_ = 0;
+  moves_followed_.reset();
 }
 
 template <typename G>
 void BasicMctsPlayer<G>::follow(const Game& game) {
   const auto& moves = game.moves();
-  const bool continues = moves_followed_ > 0 && moves_followed_ <= moves.size();
+  const bool continues = moves_followed_ && *moves_followed_ <= moves.size();
   if (continues) {
-    for (std::size_t i = moves_followed_; i < moves.size(); ++i) search_.advance(moves[i]);
+    for (std::size_t i = *moves_followed_; i < moves.size(); ++i) search_.advance(moves[i]);
   }
   if (!continues || !(search_.root_position() == game.position()))
     search_.set_root(game.position(), game.recent_hashes());
+  moves_followed_ = moves.size();
 }
 
 template <typename G>
 typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
+  search(game, this->limits_);
+  const Move move = last_result_.best_move();
+  search_.advance(move);
+  moves_followed_ = game.moves().size() + 1;
+  return move;
+}
+
+template <typename G>
+void BasicMctsPlayer<G>::ponder(const Game& game) {
+  MoveLimits until_stopped = this->limits_;  // the go line's limits apply from ponderhit (choose_move)
+  until_stopped.infinite = true;
+  until_stopped.nodes = 0;
+  search(game, until_stopped);
+}
+
+template <typename G>
+void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   follow(game);
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.
   constexpr int kUnlimited = 1'000'000'000;
-  const int movetime_ms = move_time_ms(game.position(), limits_);
-  const bool timed = movetime_ms > 0 || limits_.infinite;
-  search_.set_visits(limits_.nodes > 0 ? limits_.nodes : timed ? kUnlimited : base_params_.visits);
+  const int movetime_ms = move_time_ms(game.position(), limits);
+  const bool timed = movetime_ms > 0 || limits.infinite;
+  search_.set_visits(limits.nodes > 0 ? limits.nodes : timed ? kUnlimited : base_params_.visits);
   search_.set_time_limit(movetime_ms > 0 ? movetime_ms / 1000.0 : base_params_.time_limit_s);
-  search_.set_stop_flag(limits_.stop);
+  search_.set_stop_flag(limits.stop);
+  std::vector<Move> root_moves;
+  if (!limits.search_moves.empty())
+    for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);
+  search_.restrict_root_moves(std::move(root_moves));
   const auto start = std::chrono::steady_clock::now();
   auto report_of = [&](const SearchResult& result) {
     // lc0's mapping of an expected score in [-1, 1] to centipawns.
@@ -63,7 +85,7 @@ typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
   auto last_progress = start;
   auto progress = [&] {
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_progress < std::chrono::milliseconds(limits_.progress_interval_ms)) return;
+    if (now - last_progress < std::chrono::milliseconds(limits.progress_interval_ms)) return;
     last_progress = now;
     this->progress_(report_of(search_.result()));
   };
@@ -71,10 +93,6 @@ typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
                         this->progress_ ? std::function<void()>(progress) : std::function<void()>());
   last_result_ = search_.result();
   report_ = report_of(last_result_);
-  const Move move = last_result_.best_move();
-  search_.advance(move);
-  moves_followed_ = game.moves().size() + 1;
-  return move;
 }
 
 template <typename G>

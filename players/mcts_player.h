@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "mcts/search.h"
 #include "players/player.h"
@@ -23,8 +24,8 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   // threads: threads that search the tree at once (mcts/search_threads.h).
   BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator, int threads = 1);
   void new_game(std::uint64_t seed) override;
-  void set_limits(const MoveLimits& limits) override { limits_ = limits; }
   Move choose_move(const Game& game) override;
+  void ponder(const Game& game) override;
   MoveReport last_report() const override { return report_; }
   // The last search's figures, for display (UAI info lines, interactive play).
   const SearchResult& last_result() const { return last_result_; }
@@ -33,14 +34,15 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
  private:
   // Moves the tree's root to the game's position, reusing the subtree when it is a descendant.
   void follow(const Game& game);
+  // Searches the game's position within `limits`: last_result_ and report_.
+  void search(const Game& game, const MoveLimits& limits);
 
   std::shared_ptr<Evaluator> evaluator_;
   Search search_;
-  std::size_t moves_followed_ = 0;
+  std::optional<std::size_t> moves_followed_;  // the game's moves the tree's root is at; none: a new game
   SearchResult last_result_;
   SearchParams base_params_;
   int threads_;
-  MoveLimits limits_;
   MoveReport report_;
 };
 

@@ -41,6 +41,8 @@ struct MoveLimits {
   GameClock clock;
   const std::atomic<bool>* stop = nullptr;  // set from another thread: answer now
   int progress_interval_ms = 500;           // between interim reports (on_progress)
+  // UAI's searchmoves, as move texts: only these of the legal moves may be chosen; empty: every one.
+  std::vector<std::string> search_moves;
 };
 
 // One candidate move of a search, as GUIs show it.
@@ -76,18 +78,23 @@ class BasicPlayer {
   using MoveReport = BasicMoveReport<G>;
 
   virtual ~BasicPlayer() = default;
-  // Applies to the following choose_move calls.
-  virtual void set_limits(const MoveLimits&) {}
+  // Applies to the following choose_move and ponder calls.
+  virtual void set_limits(const MoveLimits& limits) { limits_ = limits; }
   virtual MoveReport last_report() const { return {}; }
   // Called before each game; the seed makes a player's choices reproducible.
   virtual void new_game(std::uint64_t seed) = 0;
   // A legal move for the side to move in a game that is not over. May throw.
   virtual Move choose_move(const Game& game) = 0;
+  // Thinks on the position in the opponent's time (UAI's `go ponder`) until the limits' stop flag
+  // is set, choosing nothing; a choose_move of the same position then goes on from what it found.
+  // Players that do not search return at once.
+  virtual void ponder(const Game&) {}
   // Called with interim reports while a move is being chosen, where the player has them.
   void on_progress(std::function<void(const MoveReport&)> callback) { progress_ = std::move(callback); }
 
  protected:
   std::function<void(const MoveReport&)> progress_;
+  MoveLimits limits_;
 };
 
 using MoveReport = BasicMoveReport<AtaxxGame>;
@@ -115,9 +122,11 @@ class PlayerSpec {
   std::map<std::string, std::string> options_;
 };
 
-// The legal moves, for player implementations; throws std::logic_error when there are none
-// (the game is over by its position).
-MoveList legal_moves(const Game& game);
+// The moves a player may choose from: the legal ones, or those of them that limits.search_moves
+// names when it names any. Throws std::logic_error when there are none (the game is over by its
+// position) and std::invalid_argument when search_moves names none of them.
+template <typename G>
+typename G::MoveList moves_to_search(const typename G::Game& game, const MoveLimits& limits = {});
 
 // A factory for a player kind of a game: consumes the options it knows from the spec.
 template <typename G>

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
@@ -82,13 +83,21 @@ void PlayerSpec::finish() const {
   spec_error(text_, "unknown option(s) for " + kind_ + ": " + names);
 }
 
-MoveList legal_moves(const Game& game) {
-  MoveList moves;
-  game.position().generate_moves(moves);
-  if (moves.empty())
-    throw std::logic_error("asked for a move in a finished game: " + game.position().fen());
-  return moves;
+template <typename G>
+typename G::MoveList moves_to_search(const typename G::Game& game, const MoveLimits& limits) {
+  typename G::MoveList moves;
+  if (!game.outcome().is_over()) game.position().generate_moves(moves);
+  if (moves.empty()) throw std::logic_error("asked for a move in a finished game: " + game.position().fen());
+  if (limits.search_moves.empty()) return moves;
+  typename G::MoveList named;
+  for (const auto move : moves)
+    if (std::ranges::find(limits.search_moves, G::move_text(move, game.position())) != limits.search_moves.end())
+      named.push_back(move);
+  if (named.empty()) throw std::invalid_argument("searchmoves names none of the legal moves");
+  return named;
 }
+template AtaxxGame::MoveList moves_to_search<AtaxxGame>(const AtaxxGame::Game&, const MoveLimits&);
+template SchataxxGame::MoveList moves_to_search<SchataxxGame>(const SchataxxGame::Game&, const MoveLimits&);
 
 template <typename G>
 void register_player_kind(const std::string& kind, std::type_identity_t<BasicPlayerFactory<G>> factory) {

@@ -17,13 +17,6 @@ using schataxx::Move;
 using schataxx::MoveList;
 using schataxx::Position;
 
-MoveList legal_moves(const schataxx::Game& game) {
-  MoveList moves;
-  if (!game.outcome().is_over()) game.position().generate_moves(moves);
-  if (moves.empty()) throw std::logic_error("asked for a move in a finished game: " + game.position().fen());
-  return moves;
-}
-
 // Picks uniformly among the moves whose score is the largest (reservoir sampling).
 template <typename Score>
 Move best_of(const MoveList& moves, Score score, std::mt19937_64& rng) {
@@ -46,7 +39,7 @@ class RandomSchataxxPlayer final : public SchataxxPlayer {
  public:
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
   Move choose_move(const schataxx::Game& game) override {
-    const MoveList moves = legal_moves(game);
+    const MoveList moves = moves_to_search<SchataxxGame>(game, limits_);
     return moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng_)];
   }
 
@@ -59,7 +52,7 @@ class GreedySchataxxPlayer final : public SchataxxPlayer {
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
   Move choose_move(const schataxx::Game& game) override {
     const Position& pos = game.position();
-    return best_of(legal_moves(game), [&](Move move) {
+    return best_of(moves_to_search<SchataxxGame>(game, limits_), [&](Move move) {
       Position child = pos;
       child.make_move(move);
       return child.area(pos.side_to_move());
@@ -80,7 +73,7 @@ class AlphaBetaSchataxxPlayer final : public SchataxxPlayer {
     const Position& pos = game.position();
     rules_ = game.rules();
     nodes_ = 0;
-    const Move move = best_of(legal_moves(game), [&](Move move) {
+    const Move move = best_of(moves_to_search<SchataxxGame>(game, limits_), [&](Move move) {
       Position child = pos;
       child.make_move(move);
       return -negamax(child, depth_ - 1, -kWin, kWin, 1);

@@ -23,8 +23,8 @@ int plan_move_time(const P& position, const GameClock& clock) {
 }
 
 // The time a player's search may take on this move: none (0) for a search until stopped (`go
-// infinite`, `go ponder` with its clocks), movetime when given, else the clock's plan, else 0 (the
-// player's own budget).
+// infinite`, a `go ponder` before ponderhit), movetime when given, else the clock's plan, else 0
+// (the player's own budget).
 template <typename P>
 int move_time_ms(const P& position, const MoveLimits& limits) {
   if (limits.infinite) return 0;

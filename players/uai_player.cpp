@@ -20,8 +20,6 @@ class UaiPlayer final : public Player {
     engine_->expect("readyok", timeout_ms_);
   }
 
-  void set_limits(const MoveLimits& limits) override { limits_ = limits; }
-
   Move choose_move(const Game& game) override {
     if (!engine_) start();
     std::string position = "position fen " + game.start().fen();
@@ -32,7 +30,10 @@ class UaiPlayer final : public Player {
     try {
       engine_->send(position);
       const GameClock& clock = limits_.clock;
-      engine_->send(clock.timed() ? go_with_clock(clock, game.position().side_to_move()) : go_);
+      std::string go = clock.timed() ? go_with_clock(clock, game.position().side_to_move()) : go_;
+      if (!limits_.search_moves.empty()) go += " searchmoves";
+      for (const std::string& move : limits_.search_moves) go += " " + move;
+      engine_->send(go);
       const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, clock.own_ms));
       const auto space = line.find(' ');
       if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
@@ -70,7 +71,6 @@ class UaiPlayer final : public Player {
   std::map<std::string, std::string> engine_options_;
   std::string go_;
   int timeout_ms_;
-  MoveLimits limits_;
   std::unique_ptr<EngineProcess> engine_;
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -50,6 +51,25 @@ std::optional<float> read_search_parameter(const std::string& option, const std:
 
 bool name_is(const std::string& name, const std::string& lower) { return lower_case(name) == lower; }
 
+// The searchmoves that name legal moves; each of the others is said and left out (with none
+// left, every move is searched).
+template <typename G>
+std::vector<std::string> legal_search_moves(const std::vector<std::string>& named, const typename G::Position& root,
+                                            const std::function<void(const std::string&)>& say) {
+  typename G::MoveList moves;
+  root.generate_moves(moves);
+  std::vector<std::string> legal;
+  for (const std::string& text : named) {
+    const bool found = std::any_of(moves.begin(), moves.end(), [&](auto move) { return G::move_text(move, root) == text; });
+    if (found)
+      legal.push_back(text);
+    else
+      say("info string searchmoves: '" + text + "' is not a legal move here, left out");
+  }
+  if (!named.empty() && legal.empty()) say("info string searchmoves names no legal move: every move is searched");
+  return legal;
+}
+
 bool is_schataxx(const std::string& variant) { return variant != "ataxx"; }
 // The Schataxx variant a Schataxx FEN is read in: UCI_Variant's, or the standard game under "ataxx".
 schataxx::Variant schataxx_variant(const std::string& variant) {
@@ -60,7 +80,8 @@ schataxx::Variant schataxx_variant(const std::string& variant) {
 struct GoLine {
   MoveLimits limits;
   int white_ms = -1, black_ms = -1, white_increment_ms = 0, black_increment_ms = 0, moves_to_go = 0;
-  bool search_moves_given = false;  // searchmoves: not supported, every move is searched
+  bool ponder = false;  // search until ponderhit, then within the limits, or until stop
+  std::vector<std::string> search_moves;  // as written, legal or not
 };
 
 bool is_go_key(std::string_view token) {
@@ -75,15 +96,12 @@ GoLine read_go(std::string_view args) {
   GoLine go;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const std::string& key = tokens[i];
-    // A ponder search runs until stop or ponderhit, either of which answers it, as UCI asks of an
-    // engine that does not go on with its own clock after ponderhit.
     if (key == "infinite" || key == "ponder") {
-      go.limits.infinite = true;
+      (key == "ponder" ? go.ponder : go.limits.infinite) = true;
       continue;
     }
     if (key == "searchmoves") {
-      go.search_moves_given = true;
-      while (i + 1 < tokens.size() && !is_go_key(tokens[i + 1])) ++i;
+      while (i + 1 < tokens.size() && !is_go_key(tokens[i + 1])) go.search_moves.push_back(tokens[++i]);
       continue;
     }
     if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
@@ -138,15 +156,32 @@ void UaiEngine::say(const std::string& line) {
 }
 
 void UaiEngine::stop_searches() {
-  std::lock_guard lock(mutex_);
-  stopped_through_ = gos_received_;
-  stop_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    stopped_through_ = gos_received_;
+    stop_ = true;
+    ponder_stop_ = true;
+  }
+  ponder_ended_.notify_all();
+}
+
+void UaiEngine::end_pondering() {
+  {
+    std::lock_guard lock(mutex_);
+    ponderhits_through_ = gos_received_;
+    ponder_stop_ = true;
+  }
+  ponder_ended_.notify_all();
 }
 
 bool UaiEngine::handle(std::string_view line) {
   const auto [command, args] = command_of(line);
-  if (command == "stop" || command == "ponderhit") {
+  if (command == "stop") {
     stop_searches();
+    return true;
+  }
+  if (command == "ponderhit") {
+    end_pondering();
     return true;
   }
   if (command == "quit") {  // what came before still runs, in order; searches stop at once
@@ -175,8 +210,9 @@ void UaiEngine::finish() {
   std::unique_lock lock(mutex_);
   input_ended_ = true;
   closing_ = true;
-  if (infinite_running_) stop_ = true;
+  if (infinite_running_) stop_ = ponder_stop_ = true;
   work_ready_.notify_all();
+  ponder_ended_.notify_all();
   idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
 }
 
@@ -227,6 +263,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name Device type string default cpu");
       say("option name CacheSize type spin default 0 min 0 max 67108864");
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
+      say("option name Ponder type check default false");
       // lc0's names; FpuValue is the reduction (lc0's FpuStrategy reduction).
       say("option name PolicyTemperature type string default auto");
       say("option name CPuct type string default auto");
@@ -286,6 +323,11 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
   else if (key == "moveoverhead")
     next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
+  else if (key == "ponder") {  // the GUI says whether it will ponder; a `go ponder` is searched either way
+    if (const std::string flag = lower_case(value); flag != "true" && flag != "false")
+      throw std::invalid_argument("Ponder '" + value + "' is neither true nor false");
+    return;
+  }
   else if (key == "policytemperature")
     next.policy_temperature =
         read_search_parameter("PolicyTemperature", value, kMinPolicyTemperature, kMaxPolicyTemperature);
@@ -402,7 +444,6 @@ void UaiEngine::handle_position(std::string_view args) {
 template <typename G>
 void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   GoLine go = read_go(args);
-  if (go.search_moves_given) say("info string searchmoves is not supported: every move is searched");
   MoveLimits& limits = go.limits;
   // The player plans its time from the clocks (players/time_manager.h); without any limit its
   // own budget applies. Ataxx's first mover, x, is UAI's Black; Schataxx's is White, as in chess.
@@ -419,12 +460,13 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     say("bestmove 0000");
     return;
   }
+  limits.search_moves = legal_search_moves<G>(go.search_moves, root, [this](const std::string& line) { say(line); });
   {
     std::lock_guard lock(mutex_);
-    stop_ = stopped_through_ >= go_number || (limits.infinite && input_ended_);
-    infinite_running_ = limits.infinite;
+    stop_ = stopped_through_ >= go_number || ((limits.infinite || go.ponder) && input_ended_);
+    ponder_stop_ = stop_ || ponderhits_through_ >= go_number;
+    infinite_running_ = limits.infinite || go.ponder;
   }
-  limits.stop = &stop_;
   auto& player = session.player;
   typename G::Move best = moves[0];
   try {
@@ -441,8 +483,10 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
       session.model = model;
       if (!model.empty()) say("info string searching with " + model);
     }
-    player->set_limits(limits);
     player->on_progress([this, &root](const BasicMoveReport<G>& r) { say(info_line<G>(r, root)); });
+    if (go.ponder) ponder(*player, session.game, limits);
+    limits.stop = &stop_;
+    player->set_limits(limits);
     best = player->choose_move(session.game);
   } catch (const std::exception& e) {
     say(std::string("info string error: ") + e.what());
@@ -453,6 +497,16 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   }
   if (player) say(info_line<G>(player->last_report(), root));
   say("bestmove " + G::move_text(best, root));
+}
+
+template <typename G>
+void UaiEngine::ponder(BasicPlayer<G>& player, const typename G::Game& game, MoveLimits limits) {
+  limits.stop = &ponder_stop_;
+  player.set_limits(limits);
+  player.ponder(game);  // returns once ponder_stop_ is set, or at once where the player does not search
+  std::unique_lock lock(mutex_);
+  ponder_ended_.wait(lock, [&] { return ponder_stop_.load(); });
+  infinite_running_ = limits.infinite;
 }
 
 }  // namespace ataxx

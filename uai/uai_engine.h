@@ -5,9 +5,10 @@
 // schataxx-unlimited); the clocks follow chess's colours there (wtime is White's, who moves first).
 //
 // Two threads: the caller's feeds input lines to handle(), which never waits for a search, and
-// the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`,
-// `ponderhit` (a `go ponder` searches until either) and `quit` always stop a search at once, and `isready` is answered at once while a search is running or
-// queued (otherwise after the commands before it, as UAI asks).
+// the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
+// and `quit` always stop a search at once, `ponderhit` turns a `go ponder`'s search into one within
+// the go line's limits from then on (the tree kept, as lc0 does), and `isready` is answered at once
+// while a search is running or queued (otherwise after the commands before it, as UAI asks).
 #pragma once
 
 #include <atomic>
@@ -87,6 +88,9 @@ class UaiEngine {
   void handle_position(std::string_view args);
   template <typename G>
   void go(Session<G>& session, std::string_view args, int go_number);
+  // A `go ponder`'s first part: searches until ponderhit, stop or quit.
+  template <typename G>
+  void ponder(BasicPlayer<G>& player, const typename G::Game& game, MoveLimits limits);
   void handle_setoption(std::string_view args);
   void apply_option(const std::string& name, const std::string& value);
   void new_game();  // the variant's start
@@ -100,6 +104,7 @@ class UaiEngine {
   template <typename P>
   std::string model_for(const P& pos) const;
   void stop_searches();  // every search asked for so far ends at once
+  void end_pondering();  // ponderhit: every `go ponder` asked for so far searches within its limits
 
   std::ostream& out_;
   std::mutex out_mutex_;  // guards out_
@@ -122,7 +127,10 @@ class UaiEngine {
   int gos_received_ = 0;
   int gos_finished_ = 0;
   int stopped_through_ = 0;        // every go numbered up to this one is to stop at once
+  int ponderhits_through_ = 0;     // every go numbered up to this one had its ponderhit
   std::atomic<bool> stop_{false};  // the running search's stop flag
+  std::atomic<bool> ponder_stop_{false};  // the running ponder's: ponderhit, stop or quit
+  std::condition_variable ponder_ended_;  // ponder_stop_ was set
 
   std::thread thread_;  // last: starts after everything above exists
 };

@@ -35,7 +35,7 @@ class ClockedPlayer final : public Player {
   void set_limits(const MoveLimits& limits) override { clocks.push_back(limits.clock); }
   Move choose_move(const Game& game) override {
     std::this_thread::sleep_for(think_);
-    return legal_moves(game)[0];
+    return moves_to_search<AtaxxGame>(game)[0];
   }
   std::vector<GameClock> clocks;
 

@@ -332,6 +332,29 @@ TEST(Search, TheLowerConfidenceBoundPrefersASureMoveToAMoreVisitedUnsureOne) {
   EXPECT_EQ(result.principal_variation.front(), b6);
 }
 
+// UAI's searchmoves: the search goes on from a tree that visited every move, but only the named
+// ones get its new visits and only they are reported and chosen.
+TEST(Search, RestrictedRootMovesAloneAreSearchedReportedAndChosen) {
+  MaterialEvaluator evaluator;
+  SearchParams params = with_visits(400);
+  params.lcb_stdevs = 4.0f;
+  Search search(params, 1);
+  const SearchResult full = run_search(search, evaluator);
+  const Move a7c5 = parse_move("a7c5", board_7x7()), g1e3 = parse_move("g1e3", board_7x7());
+  ASSERT_NE(full.best_move(), a7c5);
+  ASSERT_NE(full.best_move(), g1e3);
+  search.restrict_root_moves({a7c5, g1e3});
+  search.set_visits(800);
+  const SearchResult restricted = run_search(search, evaluator);
+  ASSERT_EQ(restricted.moves.size(), 2U);
+  EXPECT_EQ(visits_of(restricted, a7c5) + visits_of(restricted, g1e3),
+            visits_of(full, a7c5) + visits_of(full, g1e3) + 400);
+  EXPECT_TRUE(restricted.best_move() == a7c5 || restricted.best_move() == g1e3);
+  EXPECT_EQ(restricted.principal_variation.front(), restricted.best_move());
+  search.advance(restricted.best_move());  // a new root: every move again
+  EXPECT_GT(run_search(search, evaluator).moves.size(), 2U);
+}
+
 TEST(Search, PrincipalVariationStartsWithTheBestMove) {
   MaterialEvaluator evaluator;
   Search search(with_visits(400), 1);

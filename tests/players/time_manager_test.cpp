@@ -49,7 +49,7 @@ TEST(TimeManager, MovetimeComesFirstAndAnUntimedGameLeavesThePlayersBudget) {
   EXPECT_EQ(move_time_ms(kStart, limits), plan_move_time(kStart, limits.clock));
   limits.movetime_ms = 7;
   EXPECT_EQ(move_time_ms(kStart, limits), 7);
-  limits.infinite = true;  // go infinite, or go ponder with its clocks: searches until stopped
+  limits.infinite = true;  // go infinite, or go ponder before ponderhit: searches until stopped
   EXPECT_EQ(move_time_ms(kStart, limits), 0);
 }
 

@@ -49,7 +49,7 @@ TEST(Uai, HandshakeListsOptions) {
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
   for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead",
-                             "PolicyTemperature", "CPuct", "FpuValue"})
+                             "Ponder", "PolicyTemperature", "CPuct", "FpuValue"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -300,12 +300,55 @@ TEST(Uai, APonderSearchRunsUntilPonderhitOrStopAndAnswersThem) {
   }
 }
 
-TEST(Uai, SearchmovesIsSaidToBeUnsupportedAndTheRestOfTheGoLineApplies) {
+// Before, a ponder search ended at its go line's limits (answering before ponderhit, which a GUI
+// takes for the move of a search it never started) or at ponderhit (answering at once, whatever it
+// had); as lc0, it now ignores the limits until ponderhit and then searches within them, its tree kept.
+TEST(Uai, APonderSearchAnswersOnlyAfterPonderhitAndThenSearchesWithinItsLimits) {
+  for (const char* player : {"mcts:visits=1", "alphabeta"}) {
+    UaiSession uai;
+    uai.send(std::string("setoption name Player value ") + player);
+    uai.send("position startpos");
+    uai.post("go ponder nodes 50");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // far past 50 nodes
+    const std::string out = uai.send("ponderhit");
+    EXPECT_NE(out.find("bestmove "), std::string::npos) << player << ": " << out;
+  }
+  UaiSession uai;
+  uai.send("setoption name Player value mcts:visits=1");
+  uai.send("position startpos");
+  uai.post("go ponder nodes 20000");
+  const std::string out = uai.send("ponderhit");  // at once: the 20,000 nodes come after it
+  const auto last_info = out.rfind("info depth");
+  ASSERT_NE(last_info, std::string::npos) << out;
+  const auto nodes_at = out.find(" nodes ", last_info) + 7;
+  EXPECT_GE(std::stoi(out.substr(nodes_at)), 20000) << out;
+}
+
+TEST(Uai, PonderIsAnOptionOfTrueOrFalse) {
+  UaiSession uai;
+  EXPECT_EQ(uai.send("setoption name Ponder value true"), "");
+  EXPECT_EQ(uai.send("setoption name Ponder value false"), "");
+  EXPECT_NE(uai.send("setoption name Ponder value maybe").find("info string error: Ponder 'maybe'"), std::string::npos);
+}
+
+// searchmoves: before, every move was searched (and before that the go line was refused).
+TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
+  for (const char* player : {"mcts:visits=5000", "alphabeta:depth=3"}) {
+    UaiSession uai;
+    uai.send(std::string("setoption name Player value ") + player);
+    uai.send("position startpos");
+    // a1 holds an o, z9 is off the board: both left out, and the rest of the line applies.
+    const std::string out = uai.go("go searchmoves a7c5 z9 a1 g1e3 nodes 200");
+    EXPECT_NE(out.find("info string searchmoves: 'z9' is not a legal move here"), std::string::npos) << out;
+    EXPECT_NE(out.find("info string searchmoves: 'a1' is not a legal move here"), std::string::npos) << out;
+    const std::string best = UaiSession::bestmove(out);
+    EXPECT_TRUE(best == "a7c5" || best == "g1e3") << player << ": " << out;
+  }
   UaiSession uai;
   uai.send("setoption name Player value mcts:visits=5000");
   uai.send("position startpos");
-  const std::string out = uai.go("go searchmoves g2 a2 nodes 40");
-  EXPECT_NE(out.find("info string searchmoves is not supported"), std::string::npos) << out;
+  const std::string out = uai.go("go searchmoves a1 nodes 40");
+  EXPECT_NE(out.find("info string searchmoves names no legal move: every move is searched"), std::string::npos) << out;
   EXPECT_NE(out.find(" nodes 40 "), std::string::npos) << out;
   EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
 }
