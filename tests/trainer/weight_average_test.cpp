@@ -27,7 +27,12 @@ std::string run_with_models(const std::string& name, int models, ModelShape shap
   fs::create_directories(run + "/models");
   fs::copy_file(kTinyConfig, run + "/config.yaml");
   std::vector<TrainingSample> samples;
-  for (const Position& pos : default_openings()) samples.push_back({.position = pos, .result = 1});
+  for (const Position& pos : default_openings()) {
+    TrainingSample sample;
+    sample.position = pos;
+    sample.result = 1;
+    samples.push_back(sample);
+  }
   write_chunk(run + "/games/gen-0000-a.zst", 1, samples);
   for (int g = 0; g < models; ++g) {
     torch::manual_seed(g);
@@ -58,7 +63,9 @@ TEST(WeightAverage, IsTheMeanOfTheNewestModelsWeightsWithBatchNormsMeasuredOnThe
       ++norms;
       EXPECT_GT(buffer.value().abs().max().item<float>(), 1e-3f) << buffer.key();
     }
-    if (buffer.key().ends_with("num_batches_tracked")) EXPECT_EQ(buffer.value().item<std::int64_t>(), 4) << buffer.key();
+    if (buffer.key().ends_with("num_batches_tracked")) {
+      EXPECT_EQ(buffer.value().item<std::int64_t>(), 4) << buffer.key();
+    }
   }
   EXPECT_GE(norms, 4);
 }
