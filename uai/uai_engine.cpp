@@ -84,13 +84,31 @@ struct GoLine {
   std::vector<std::string> search_moves;  // as written, legal or not
 };
 
-bool is_go_key(std::string_view token) {
-  for (const std::string_view key : {"searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth",
-                                     "nodes", "mate", "movetime", "infinite"})
-    if (token == key) return true;
-  return false;
+// The go line's keys that take a number, and what each sets.
+using GoNumber = void (*)(GoLine&, int);
+constexpr std::pair<std::string_view, GoNumber> kGoNumbers[] = {
+    {"wtime", [](GoLine& go, int ms) { go.white_ms = std::max(0, ms); }},
+    {"btime", [](GoLine& go, int ms) { go.black_ms = std::max(0, ms); }},
+    {"winc", [](GoLine& go, int ms) { go.white_increment_ms = ms; }},
+    {"binc", [](GoLine& go, int ms) { go.black_increment_ms = ms; }},
+    {"movestogo", [](GoLine& go, int moves) { go.moves_to_go = moves; }},
+    {"movetime", [](GoLine& go, int ms) { go.limits.movetime_ms = std::max(1, ms - 5); }},  // answering takes a few ms
+    {"nodes", [](GoLine& go, int nodes) { go.limits.nodes = std::max(1, nodes); }},
+    {"depth", [](GoLine& go, int depth) { go.limits.depth = std::max(1, depth); }},
+    {"mate", [](GoLine&, int) {}},  // read, not searched for
+};
+
+const GoNumber* go_number(std::string_view key) {
+  for (const auto& [name, set] : kGoNumbers)
+    if (name == key) return &set;
+  return nullptr;
 }
 
+bool is_go_key(std::string_view token) {
+  return token == "infinite" || token == "ponder" || token == "searchmoves" || go_number(token);
+}
+
+// Words that are no key are skipped, as UCI asks.
 GoLine read_go(std::string_view args) {
   const auto tokens = split_words(args);
   GoLine go;
@@ -98,30 +116,12 @@ GoLine read_go(std::string_view args) {
     const std::string& key = tokens[i];
     if (key == "infinite" || key == "ponder") {
       (key == "ponder" ? go.ponder : go.limits.infinite) = true;
-      continue;
-    }
-    if (key == "searchmoves") {
+    } else if (key == "searchmoves") {
       while (i + 1 < tokens.size() && !is_go_key(tokens[i + 1])) go.search_moves.push_back(tokens[++i]);
-      continue;
+    } else if (const GoNumber* set = go_number(key)) {
+      if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
+      (*set)(go, to_int(tokens[++i], "go " + key));
     }
-    if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
-    const int value = to_int(tokens[++i], "go " + key);
-    if (key == "btime")
-      go.black_ms = std::max(0, value);
-    else if (key == "wtime")
-      go.white_ms = std::max(0, value);
-    else if (key == "binc")
-      go.black_increment_ms = value;
-    else if (key == "winc")
-      go.white_increment_ms = value;
-    else if (key == "movestogo")
-      go.moves_to_go = value;
-    else if (key == "movetime")
-      go.limits.movetime_ms = std::max(1, value - 5);  // answering takes a few ms
-    else if (key == "nodes")
-      go.limits.nodes = std::max(1, value);
-    else if (key == "depth")
-      go.limits.depth = std::max(1, value);
   }
   return go;
 }

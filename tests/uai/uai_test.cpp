@@ -353,6 +353,18 @@ TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
   EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
 }
 
+// UCI: an unknown token is skipped and the rest of the line read. Before, an unknown word took
+// the next one for its value: `nodes` was "not an integer" and the go was refused.
+TEST(Uai, UnknownWordsOfAGoLineAreSkipped) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts:visits=5000");
+  uai.send("position startpos");
+  const std::string out = uai.go("go frobnicate nodes 40 sideways");
+  EXPECT_EQ(out.find("error"), std::string::npos) << out;
+  EXPECT_NE(out.find(" nodes 40 "), std::string::npos) << out;
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
+}
+
 TEST(Uai, SetOptionChangesThePlayer) {
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Player value mcts:visits=50"), "");
