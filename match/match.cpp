@@ -130,6 +130,9 @@ BasicGameRecord<G> play_match_game(const BasicMatchConfig<G>& config, int index,
     record = player1_is_x ? play_game<G>(player1, player2, start, config.rules, config.time_control, config.stopped)
                           : play_game<G>(player2, player1, start, config.rules, config.time_control, config.stopped);
   }
+  // A stop from the terminal (Ctrl-C) or from `timeout` reaches the whole process group, engines
+  // included: an engine ended by it is no forfeit, the game has no result.
+  if (!record.failure.empty() && config.stopped && config.stopped()) record.interrupted = true;
   record.index = index;
   record.player1_is_x = player1_is_x;
   return record;

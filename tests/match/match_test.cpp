@@ -90,6 +90,30 @@ TEST(Match, AFailingPlayerLosesAndTheMatchGoesOn) {
   }
 }
 
+// A Ctrl-C reaches the engines as well as the match: the engine dies mid-move as the stop arrives.
+std::atomic<bool> g_stop{false};
+class StoppedEngine final : public Player {
+ public:
+  void new_game(std::uint64_t) override {}
+  Move choose_move(const Game&) override {
+    g_stop = true;
+    throw std::runtime_error("uai engine 'zataxx' exited");
+  }
+};
+
+TEST(Match, AnEngineEndedByTheStopForfeitsNothing) {
+  register_player_kind("test-stopped-engine", [](PlayerSpec&) { return std::make_unique<StoppedEngine>(); });
+  g_stop = false;
+  MatchConfig c = config("random", "test-stopped-engine", 10, 1);
+  c.stopped = [] { return g_stop.load(); };
+  int reported = 0;
+  const MatchResult result = run_match(c, [&](const GameRecord&, const MatchScore&) { ++reported; });
+  EXPECT_TRUE(result.stopped);
+  EXPECT_EQ(result.score.games(), 0);
+  EXPECT_TRUE(result.games.empty());
+  EXPECT_EQ(reported, 0);
+}
+
 TEST(Match, EachPlayerIsGivenItsOwnClockWithTheIncrement) {
   ClockedPlayer x(std::chrono::milliseconds(0));
   ClockedPlayer o(std::chrono::milliseconds(20));
