@@ -22,6 +22,7 @@ struct MatchOptions {
   std::string variant;  // "": Ataxx; else a Schataxx variant
   std::string board;    // "": 7x7; else the Ataxx board of the family to play on
   std::string openings_path;
+  int opening_start = 1;  // the match's first opening, from 1
   std::string pgn_path;
   std::string sprt;
   std::string time_control;
@@ -48,6 +49,10 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   config.games = options.games;
   config.concurrency = options.concurrency;
   config.seed = options.seed;
+  if (options.opening_start > static_cast<int>(openings.size()))
+    throw std::runtime_error("--opening-start " + std::to_string(options.opening_start) + ": there are only " +
+                             std::to_string(openings.size()) + " openings");
+  openings.erase(openings.begin(), openings.begin() + (options.opening_start - 1));
   config.openings = std::move(openings);
   if (!options.sprt.empty()) config.sprt = parse_sprt(options.sprt);
   if (!options.time_control.empty()) {
@@ -133,6 +138,9 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--games", options->games, "Number of games (each opening is played twice)")
       ->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");
+  cmd->add_option("--opening-start", options->opening_start,
+                  "Start from this opening (from 1; as cutechess-cli's start=N): two halves of a match at once")
+      ->check(CLI::PositiveNumber);
   auto* board = cmd->add_option("--board", options->board,
                                 "Play on this board of the family (4x4 .. 8x8, hexagon; default 7x7), from its 2-ply "
                                 "suite or --openings (each opening must be on it)");

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <vector>
 
 #include "tests/tools/run_binary.h"
 
@@ -59,6 +60,28 @@ TEST(MatchCommand, PlaysOnABoardOfTheFamilyFromItsTwoPlySuite) {
     EXPECT_EQ(std::count(fen.begin(), fen.end(), '/'), 8) << "a hexagon has 9 rows: " << fen;
   }
   EXPECT_EQ(games, 4) << text;
+}
+
+// Two halves of a match at once: the second starts from its file's opening N.
+TEST(MatchCommand, StartsFromTheOpeningItIsGiven) {
+  const std::string openings = testing::TempDir() + "/three-openings.txt", pgn = testing::TempDir() + "/started.pgn";
+  std::ofstream(openings) << "x5o/7/7/7/7/7/o5x x 0 1\nx5o/7/7/3-3/7/7/o5x x 0 1\nx5o/7/2-1-2/7/2-1-2/7/o5x x 0 1\n";
+  std::filesystem::remove(pgn);
+  const Ran ran = run("match --p1 greedy --p2 random --games 4 --quiet --opening-start 2 --openings " + openings +
+                      " --pgn " + pgn);
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  std::ifstream in(pgn);
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  std::vector<std::string> fens;
+  const std::regex fen_tag(R"re(\[FEN "([^"]+)"\])re");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), fen_tag); it != std::sregex_iterator(); ++it)
+    fens.push_back((*it)[1]);
+  EXPECT_EQ(fens, (std::vector<std::string>{"x5o/7/7/3-3/7/7/o5x x 0 1", "x5o/7/7/3-3/7/7/o5x x 0 1",
+                                            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"}))
+      << text;
+  const Ran past = run("match --p1 greedy --p2 random --games 2 --opening-start 4 --openings " + openings);
+  EXPECT_NE(past.status, 0);
+  EXPECT_NE(past.output.find("--opening-start 4: there are only 3 openings"), std::string::npos) << past.output;
 }
 
 TEST(MatchCommand, RefusesAnUnknownBoardAndOpeningsOfAnotherBoard) {
