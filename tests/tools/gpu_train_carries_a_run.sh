@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/gpu/train.sh on the CPU as two 30-second device calls on two fresh machines: the first
 # trains a new run and brings it back as tar parts, the second unpacks them, trains on from there
-# and brings back the mean of its newest two models too (AVERAGE);
+# and brings back the mean of its newest two models too (AVERAGE) and a match played beside it (BESIDE);
 # a third, of a run with CUDA graphs on, fails (no CUDA here) and goes on without them; a fourth is
 # killed and still brought back.
 # Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
@@ -21,8 +21,9 @@ first_step="$(step_of "$scratch/first/gpu")"
 [[ -n "$first_step" ]] || fail "the first call trained no candidate in 30 s"
 minutes_before="$(cat "$scratch/first/gpu/elapsed_minutes")"
 
-AVERAGE=2 RUN="$scratch/second/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" |
-  tee "$scratch/second.out"
+BESIDE="--p1 random --p2 greedy --games 20" AVERAGE=2 RUN="$scratch/second/gpu" \
+  "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" | tee "$scratch/second.out"
+grep -q "^Finished game 20 " "$scratch/back-2/beside.txt" || fail "no match beside the run: $(cat "$scratch/back-2/beside.txt")"
 grep -q "unpacked 1 parts of $scratch/back-1" "$scratch/second.out" || fail "the second call did not unpack the parts"
 second="$scratch/second/gpu"
 "$binary" match --p1 "nn:model=$scratch/back-2/average.net,visits=4" --p2 random --games 2 > "$scratch/average.out" ||

@@ -14,6 +14,12 @@
 # AVERAGE=N also writes average.net: the mean of the run's newest N models, batch norms measured again
 # on 50 batches of its replay window (`ataxx-zero export --average`: 9 s here for a 6x32 net, 29 s
 # with export's 200), for a match against best.net.
+# BESIDE="MATCH ARGUMENTS" plays `ataxx-zero match MATCH ARGUMENTS --concurrency 1` meanwhile, on the
+# machine's last two cores with the run on the others (on an H100 machine's 14 of 16: 111 games/s and
+# 0.90 M evals/s, as on all 16), into OUT_DIR/beside.txt; it is stopped 15 s before the run, its
+# unfinished game dropped. The machines of the device have had AVX-512, which Zataxx and Autaxx need:
+# BESIDE="--p1 nn:model=nets/ataxx-7x7.net,visits=100000000,time=100 --p2 uai:cmd=.deps/engines/zataxx,movetime=100
+# --games 100 --openings configs/openings/balanced-4ply.txt" is the bar's match, a game every 10-12 s.
 # Usage: tools/gpu/train.sh OUT_DIR SECONDS [FROM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,10 +51,22 @@ else
   fi
   args=(--config "$config" --run-dir "$run")
 fi
+pinned=()
+beside=""
+if [[ -n "${BESIDE:-}" ]]; then
+  cores="$(nproc)"
+  read -ra match_args <<< "$BESIDE"
+  match_cores="$((cores - 2)),$((cores - 1))"
+  ((cores < 4)) || pinned=(taskset -c "0-$((cores - 3))")
+  ((cores >= 4)) || match_cores="0-$((cores - 1))"
+  taskset -c "$match_cores" timeout --signal=TERM "$((seconds > 30 ? seconds - 15 : seconds))" \
+    "$bin" match "${match_args[@]}" --concurrency 1 > "$out/beside.txt" 2>&1 &
+  beside=$!
+fi
 train() {  # $1: seconds, then train's arguments
   local limit="$1"
   shift
-  timeout --signal=TERM --kill-after=60 "$limit" "$bin" train "$@"
+  "${pinned[@]}" timeout --signal=TERM --kill-after=60 "$limit" "$bin" train "$@"
 }
 started=$SECONDS
 status=0
@@ -62,6 +80,12 @@ if [[ $status -ne 0 && $status -ne 124 && -f "$run/config.yaml" ]] && grep -q "$
   sed -i "s/$graphs_on/\1 false/" "$run/config.yaml"
   status=0
   ((left <= 0)) || train "$left" --run-dir "$run" || status=$?
+fi
+if [[ -n "$beside" ]]; then
+  beside_status=0
+  wait "$beside" || beside_status=$?
+  ((beside_status == 0 || beside_status == 124)) ||
+    echo "$0: the match beside the run exited with $beside_status: see $out/beside.txt" >&2
 fi
 # 124: stopped by the timeout (SIGTERM), which the run takes as a clean stop. A run that failed is
 # brought back as far as its files go (a resume starts from its newest checkpoint), then the script
