@@ -24,6 +24,7 @@ minutes_before="$(cat "$scratch/first/gpu/elapsed_minutes")"
 BESIDE="--p1 random --p2 greedy --games 20" AVERAGE=2 RUN="$scratch/second/gpu" \
   "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" | tee "$scratch/second.out"
 grep -q "^Finished game 20 " "$scratch/back-2/beside.txt" || fail "no match beside the run: $(cat "$scratch/back-2/beside.txt")"
+grep -q "^model name" "$scratch/back-2/beside.txt" || fail "the match's processor is not named"
 grep -q "unpacked 1 parts of $scratch/back-1" "$scratch/second.out" || fail "the second call did not unpack the parts"
 second="$scratch/second/gpu"
 "$binary" match --p1 "nn:model=$scratch/back-2/average.net,visits=4" --p2 random --games 2 > "$scratch/average.out" ||

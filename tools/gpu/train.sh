@@ -59,8 +59,11 @@ if [[ -n "${BESIDE:-}" ]]; then
   match_cores="$((cores - 2)),$((cores - 1))"
   ((cores < 4)) || pinned=(taskset -c "0-$((cores - 3))")
   ((cores >= 4)) || match_cores="0-$((cores - 1))"
+  # The processor the match ran on, for its figures: the device's machines differ.
+  { grep -m1 '^model name' /proc/cpuinfo; grep -m1 -o 'avx512[a-z_]*' /proc/cpuinfo || echo "no AVX-512"; } \
+    > "$out/beside.txt"
   taskset -c "$match_cores" timeout --signal=TERM "$((seconds > 30 ? seconds - 15 : seconds))" \
-    "$bin" match "${match_args[@]}" --concurrency 1 > "$out/beside.txt" 2>&1 &
+    "$bin" match "${match_args[@]}" --concurrency 1 >> "$out/beside.txt" 2>&1 &
   beside=$!
 fi
 train() {  # $1: seconds, then train's arguments
