@@ -46,10 +46,17 @@ template <typename G>
 void fill_request(const GameEncoder<G>& encoder, const BasicEvalRequest<G>& r, int symmetry, const float* logits,
                   const float* wdl) {
   const auto& pos = *r.position;
+  // The logits come from a device's copy, in no cache: the indices first, each logit's line
+  // fetched as its index is known, so that the loads wait on memory together, not one by one.
+  thread_local std::vector<int> indices;
+  indices.resize(r.moves.size());
+  for (std::size_t m = 0; m < r.moves.size(); ++m) {
+    indices[m] = encoder.policy_index(pos, symmetry == 0 ? r.moves[m] : encoder.transformed(symmetry, pos, r.moves[m]));
+    __builtin_prefetch(logits + indices[m]);
+  }
   float max_logit = -1e30f;
   for (std::size_t m = 0; m < r.moves.size(); ++m) {
-    const auto move = symmetry == 0 ? r.moves[m] : encoder.transformed(symmetry, pos, r.moves[m]);
-    r.priors[m] = logits[encoder.policy_index(pos, move)];
+    r.priors[m] = logits[indices[m]];
     max_logit = std::max(max_logit, r.priors[m]);
   }
   float total = 0.0f;
