@@ -44,6 +44,11 @@ class UaiSession {
   UaiEngine engine_{out_};
 };
 
+// Whether the engine's output ends in a bestmove legal at the 7x7 start.
+bool answers_legally_from_start(const std::string& output) {
+  return Position::startpos().is_legal(parse_move(UaiSession::bestmove(output), board_7x7()));
+}
+
 TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
@@ -226,7 +231,7 @@ TEST(Uai, PlaysSchataxxFromItsFenOrItsVariant) {
   uai.send("setoption name UCI_Variant value ataxx");
   uai.send("position startpos");
   out = uai.go("go depth 1");
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
+  EXPECT_TRUE(answers_legally_from_start(out)) << out;
 }
 
 TEST(Uai, AModelPlaysItsOwnGameAndSaysSoForTheOther) {
@@ -239,7 +244,7 @@ TEST(Uai, AModelPlaysItsOwnGameAndSaysSoForTheOther) {
   EXPECT_NE(out.find("info string model '" + model + "' plays schataxx, not ataxx: Player alphabeta plays this game"),
             std::string::npos) << out;
   EXPECT_EQ(out.find("error"), std::string::npos) << out;
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
+  EXPECT_TRUE(answers_legally_from_start(out)) << out;
   uai.send("position fen " + std::string(schataxx::Position::kStartFen));
   out = uai.go("go nodes 30");
   EXPECT_EQ(out.find("error"), std::string::npos) << out;
@@ -282,7 +287,7 @@ TEST(Uai, StopAnswersAnInfiniteSearchAtOnce) {
   uai.post("go infinite");
   const std::string out = uai.send("stop");
   EXPECT_NE(out.find("bestmove"), std::string::npos);
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7())));
+  EXPECT_TRUE(answers_legally_from_start(out));
 }
 
 // A GUI that ponders sends `go ponder` with the clocks, then ponderhit or stop: before, `ponder`
@@ -296,7 +301,7 @@ TEST(Uai, APonderSearchRunsUntilPonderhitOrStopAndAnswersThem) {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // past the clocks' whole time
     const std::string out = uai.send(end);
     EXPECT_EQ(out.find("info string error"), std::string::npos) << end << ": " << out;
-    EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << end << ": " << out;
+    EXPECT_TRUE(answers_legally_from_start(out)) << end << ": " << out;
   }
 }
 
@@ -350,7 +355,7 @@ TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
   const std::string out = uai.go("go searchmoves a1 nodes 40");
   EXPECT_NE(out.find("info string searchmoves names no legal move: every move is searched"), std::string::npos) << out;
   EXPECT_NE(out.find(" nodes 40 "), std::string::npos) << out;
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
+  EXPECT_TRUE(answers_legally_from_start(out)) << out;
 }
 
 // UCI: an unknown token is skipped and the rest of the line read. Before, an unknown word took
@@ -362,7 +367,7 @@ TEST(Uai, UnknownWordsOfAGoLineAreSkipped) {
   const std::string out = uai.go("go frobnicate nodes 40 sideways");
   EXPECT_EQ(out.find("error"), std::string::npos) << out;
   EXPECT_NE(out.find(" nodes 40 "), std::string::npos) << out;
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << out;
+  EXPECT_TRUE(answers_legally_from_start(out)) << out;
 }
 
 TEST(Uai, SetOptionChangesThePlayer) {
@@ -455,7 +460,7 @@ TEST(Uai, APlayerOptionCannotStartAProgramUnlessAllowed) {
       << out;
   EXPECT_FALSE(std::filesystem::exists(marker));
   uai.send("position startpos");
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(uai.go("go depth 1")), board_7x7())));
+  EXPECT_TRUE(answers_legally_from_start(uai.go("go depth 1")));
 
   std::ostringstream trusted_out;
   UaiEngine trusted(trusted_out, true);
