@@ -32,6 +32,7 @@ template <typename G>
 void BasicSearch<G>::start_tree(const Position& pos) {
   root_position_ = pos;
   nodes_.clear();
+  edges_.clear();
   nodes_.emplace_back();
   root_noised_ = false;
   root_moves_.clear();
@@ -49,20 +50,20 @@ void BasicSearch<G>::advance(Move move) {
   game_hashes_.push_back(next.hash());
   const Node& root = nodes_[kRoot];
   if (params_.reuse_tree && root.state == State::kExpanded) {
-    for (std::uint32_t child = root.first_child; child < root.first_child + root.num_children; ++child) {
-      if (nodes_[child].move != move) continue;
-      if (nodes_[child].state == State::kTerminal) break;  // over, or won in one: a new root either way
-      const std::size_t child_index = child - root.first_child;
+    const std::span<const Edge> edges = edges_of(root);
+    const auto played = std::find_if(edges.begin(), edges.end(), [&](const Edge& edge) { return edge.move == move; });
+    // A move never chosen has no subtree; one that ends the game or wins in one needs a new root.
+    if (played != edges.end() && played->node != 0 && nodes_[played->node].state != State::kTerminal) {
+      const std::size_t child_index = played - edges.begin();
       root_wdl_ = child_index < child_wdls_.size() ? child_wdls_[child_index] : std::nullopt;
-      spare_.clear();
-      copy_subtree(child, spare_);
-      nodes_.swap(spare_);
-      nodes_[kRoot].move = Move::pass();
+      copy_subtree(played->node, spare_nodes_, spare_edges_);
+      nodes_.swap(spare_nodes_);
+      edges_.swap(spare_edges_);
       root_position_ = next;
       root_noised_ = false;
       root_moves_.clear();
       root_winning_move_.reset();
-      child_wdls_.assign(nodes_[kRoot].num_children, std::nullopt);
+      child_wdls_.assign(nodes_[kRoot].num_edges, std::nullopt);
       return;
     }
   }
@@ -70,19 +71,23 @@ void BasicSearch<G>::advance(Move move) {
 }
 
 template <typename G>
-void BasicSearch<G>::copy_subtree(std::uint32_t source, std::vector<Node>& into) const {
-  // Breadth first, so that each node's children stay contiguous in the new arena.
-  into.push_back(nodes_[source]);
-  into[kRoot].parent = kRoot;
-  for (std::uint32_t copied = 0; copied < into.size(); ++copied) {
-    const std::uint32_t count = into[copied].num_children;
-    if (count == 0) continue;
-    const auto first = static_cast<std::uint32_t>(into.size());
-    const std::uint32_t original_first = into[copied].first_child;
-    into[copied].first_child = first;
-    for (std::uint32_t i = 0; i < count; ++i) {
-      into.push_back(nodes_[original_first + i]);
-      into.back().parent = copied;
+void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, std::vector<Edge>& edges) const {
+  nodes.assign(1, nodes_[node]);
+  nodes[kRoot].parent = kRoot;
+  nodes[kRoot].edge = 0;
+  edges.clear();
+  // Breadth first: each copied node's edges are copied next, and the nodes they lead to queued.
+  for (std::uint32_t copied = 0; copied < nodes.size(); ++copied) {
+    const auto first = static_cast<std::uint32_t>(edges.size());
+    const std::span<const Edge> original = edges_of(nodes[copied]);
+    nodes[copied].first_edge = first;
+    for (const Edge& edge : original) {
+      edges.push_back(edge);
+      if (edge.node == 0) continue;
+      edges.back().node = static_cast<std::uint32_t>(nodes.size());
+      nodes.push_back(nodes_[edge.node]);
+      nodes.back().parent = copied;
+      nodes.back().edge = static_cast<std::uint32_t>(edges.size() - 1);
     }
   }
 }
@@ -97,7 +102,8 @@ template <typename G>
 bool BasicSearch<G>::done() const {
   const Node& root = nodes_[kRoot];
   if (root.state == State::kTerminal) return true;
-  if (root.visits >= params_.visits || nodes_.size() >= params_.max_nodes) return true;
+  if (root.visits >= params_.visits) return true;
+  if (nodes_.size() * sizeof(Node) + edges_.size() * sizeof(Edge) >= params_.max_tree_bytes) return true;
   if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -129,8 +135,9 @@ bool BasicSearch<G>::select_one(Round& round) {
   path_hashes_.clear();
   path_kept_history_ = true;
   while (nodes_[current].state == State::kExpanded) {
-    current = select_child(nodes_[current], current == kRoot && forces_playouts());
-    const Move move = nodes_[current].move;
+    const std::uint32_t edge = select_edge(nodes_[current], current == kRoot && forces_playouts());
+    const Move move = edges_[edge].move;
+    current = child_of(current, edge);
     pos.make_move(move);
     if (G::is_irreversible(move)) {
       path_hashes_.clear();
@@ -185,14 +192,14 @@ void BasicSearch<G>::propagate_proof(std::uint32_t node) {
     std::int8_t parent_value = 0;
     if (proven.terminal_value == -1) {  // the parent's mover wins by playing this move
       if (proven.parent == kRoot) {
-        root_winning_move_ = proven.move;
+        root_winning_move_ = edges_[proven.edge].move;
         return;
       }
       parent_value = 1;
     } else if (proven.terminal_value == 1) {  // a losing move: the parent is lost if all its moves are
-      const Node* first = &nodes_[parent.first_child];
-      const bool all_lose = std::all_of(first, first + parent.num_children, [](const Node& child) {
-        return child.state == State::kTerminal && child.terminal_value == 1;
+      const std::span<const Edge> moves = edges_of(parent);
+      const bool all_lose = std::all_of(moves.begin(), moves.end(), [&](const Edge& edge) {
+        return child(edge).state == State::kTerminal && child(edge).terminal_value == 1;
       });
       if (!all_lose || proven.parent == kRoot) return;
       parent_value = -1;
@@ -221,15 +228,25 @@ float BasicSearch<G>::forced_playouts(float prior, int parent_visits) const {
 }
 
 template <typename G>
-std::uint32_t BasicSearch<G>::select_child(const Node& node, bool force) const {
+std::uint32_t BasicSearch<G>::child_of(std::uint32_t parent, std::uint32_t edge) {
+  if (edges_[edge].node == 0) {
+    edges_[edge].node = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back({.parent = parent, .edge = edge});
+  }
+  return edges_[edge].node;
+}
+
+template <typename G>
+std::uint32_t BasicSearch<G>::select_edge(const Node& node, bool force) const {
   const int parent_visits = node.visits + node.in_flight;
-  const std::uint32_t end = node.first_child + node.num_children;
+  const std::span<const Edge> edges = edges_of(node);
   const bool restricted = &node == &nodes_[kRoot] && !root_moves_.empty();
   if (force) {
-    for (std::uint32_t i = node.first_child; i < end; ++i) {
-      if (restricted && !root_allows(nodes_[i].move)) continue;
-      const int n = nodes_[i].visits + nodes_[i].in_flight;
-      if (n > 0 && n < forced_playouts(nodes_[i].prior, parent_visits)) return i;
+    for (std::uint32_t i = 0; i < edges.size(); ++i) {
+      if (restricted && !root_allows(edges[i].move)) continue;
+      const Node& chosen = child(edges[i]);
+      const int n = chosen.visits + chosen.in_flight;
+      if (n > 0 && n < forced_playouts(edges[i].prior, parent_visits)) return node.first_edge + i;
     }
   }
   const float exploration = params_.c_puct * std::sqrt(static_cast<float>(std::max(parent_visits, 1)));
@@ -240,30 +257,31 @@ std::uint32_t BasicSearch<G>::select_child(const Node& node, bool force) const {
   std::uint32_t best_unvisited = 0;
   float best_unvisited_prior = -1.0f;
   float visited_prior = 0.0f;
-  for (std::uint32_t i = node.first_child; i < end; ++i) {
-    const Node& child = nodes_[i];
-    if (restricted && !root_allows(child.move)) continue;
-    const int n = child.visits + child.in_flight;
+  for (std::uint32_t i = 0; i < edges.size(); ++i) {
+    const Edge& edge = edges[i];
+    if (restricted && !root_allows(edge.move)) continue;
+    const Node& chosen = child(edge);
+    const int n = chosen.visits + chosen.in_flight;
     if (n == 0) {
-      if (child.prior > best_unvisited_prior) {
-        best_unvisited_prior = child.prior;
+      if (edge.prior > best_unvisited_prior) {
+        best_unvisited_prior = edge.prior;
         best_unvisited = i;
       }
       continue;
     }
-    visited_prior += child.prior;
+    visited_prior += edge.prior;
     // Virtual losses count as losses for the side choosing here.
-    const float q = (child.value_sum - child.in_flight) / n;
-    const float score = q + exploration * child.prior / (1 + n);
+    const float q = (chosen.value_sum - chosen.in_flight) / n;
+    const float score = q + exploration * edge.prior / (1 + n);
     if (score > best_visited_score) {
       best_visited_score = score;
       best_visited = i;
     }
   }
-  if (best_unvisited_prior < 0.0f) return best_visited;
   const float parent_q = node.visits > 0 ? -node.value_sum / node.visits : 0.0f;
   const float fpu = parent_q - params_.fpu_reduction * std::sqrt(visited_prior);
-  return fpu + exploration * best_unvisited_prior > best_visited_score ? best_unvisited : best_visited;
+  const bool unvisited = best_unvisited_prior >= 0.0f && fpu + exploration * best_unvisited_prior > best_visited_score;
+  return node.first_edge + (unvisited ? best_unvisited : best_visited);
 }
 
 template <typename G>
@@ -288,36 +306,30 @@ void BasicSearch<G>::backup(std::uint32_t leaf, float value) {
 
 template <typename G>
 void BasicSearch<G>::expand(std::uint32_t index, const PendingLeaf& leaf) {
-  const auto first = static_cast<std::uint32_t>(nodes_.size());
+  const auto first = static_cast<std::uint32_t>(edges_.size());
   const int count = leaf.moves.size();
-  nodes_.resize(nodes_.size() + count);
   Node& node = nodes_[index];
-  node.first_child = first;
-  node.num_children = static_cast<std::uint16_t>(count);
+  node.first_edge = first;
+  node.num_edges = static_cast<std::uint16_t>(count);
   node.state = State::kExpanded;
-  for (int i = 0; i < count; ++i) {
-    Node& child = nodes_[first + i];
-    child.move = leaf.moves[i];
-    child.prior = leaf.priors[i];
-    child.parent = index;
-  }
+  for (int i = 0; i < count; ++i) edges_.push_back({leaf.moves[i], leaf.priors[i]});
   if (params_.policy_temperature != 1.0f) {
+    const std::span<Edge> edges(edges_.data() + first, count);
     const float exponent = 1.0f / params_.policy_temperature;
     float total = 0.0f;
-    for (int i = 0; i < count; ++i) total += nodes_[first + i].prior = std::pow(nodes_[first + i].prior, exponent);
+    for (Edge& edge : edges) total += edge.prior = std::pow(edge.prior, exponent);
     if (total > 0.0f)
-      for (int i = 0; i < count; ++i) nodes_[first + i].prior /= total;
+      for (Edge& edge : edges) edge.prior /= total;
   }
 }
 
 template <typename G>
 void BasicSearch<G>::remember_wdl(std::uint32_t node, const Wdl& value) {
-  // The root's children are contiguous from first_child: one unsigned comparison tells them.
-  if (const std::size_t child = node - nodes_[kRoot].first_child; child < child_wdls_.size()) {
-    child_wdls_[child] = value;
-  } else if (node == kRoot) {
+  if (node == kRoot) {
     root_wdl_ = value;
-    child_wdls_.assign(nodes_[kRoot].num_children, std::nullopt);
+    child_wdls_.assign(nodes_[kRoot].num_edges, std::nullopt);
+  } else if (nodes_[node].parent == kRoot) {
+    child_wdls_[nodes_[node].edge - nodes_[kRoot].first_edge] = value;
   }
 }
 
@@ -348,14 +360,14 @@ template <typename G>
 void BasicSearch<G>::add_root_noise() {
   root_noised_ = true;
   const Node& root = nodes_[kRoot];
-  if (params_.dirichlet_weight <= 0.0f || root.num_children < 2) return;
+  if (params_.dirichlet_weight <= 0.0f || root.num_edges < 2) return;
   std::gamma_distribution<float> gamma(params_.dirichlet_alpha, 1.0f);
   std::array<float, G::kMaxMoves> noise;
   float total = 0.0f;
-  for (int i = 0; i < root.num_children; ++i) total += noise[i] = gamma(rng_);
+  for (int i = 0; i < root.num_edges; ++i) total += noise[i] = gamma(rng_);
   if (total <= 0.0f) return;
-  for (int i = 0; i < root.num_children; ++i) {
-    float& prior = nodes_[root.first_child + i].prior;
+  for (int i = 0; i < root.num_edges; ++i) {
+    float& prior = edges_[root.first_edge + i].prior;
     prior = (1.0f - params_.dirichlet_weight) * prior + params_.dirichlet_weight * noise[i] / total;
   }
 }
@@ -370,12 +382,14 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
                  : root.visits > 0              ? -root.value_sum / root.visits
                                                 : 0.0f;
   result.root_network_value = root_wdl_;
-  for (std::uint32_t i = 0; i < root.num_children; ++i) {
-    const Node& child = nodes_[root.first_child + i];
-    if (!root_allows(child.move)) continue;
-    result.moves.push_back(child.move);
+  const std::span<const Edge> root_edges = edges_of(root);
+  for (std::uint32_t i = 0; i < root_edges.size(); ++i) {
+    const Edge& edge = root_edges[i];
+    if (!root_allows(edge.move)) continue;
+    const Node& child = this->child(edge);
+    result.moves.push_back(edge.move);
     result.visits.push_back(child.visits);
-    result.priors.push_back(child.prior);
+    result.priors.push_back(edge.prior);
     result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
                             : child.visits > 0               ? child.value_sum / child.visits
                                                              : 0.0f);
@@ -386,19 +400,18 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
   for (const Node* node = &root; node->state == State::kExpanded;) {
-    const Node* best = nullptr;
-    for (std::uint32_t i = 0; i < node->num_children; ++i) {
-      const Node& child = nodes_[node->first_child + i];
-      if (node == &root && !root_allows(child.move)) continue;
+    const Edge* best = nullptr;
+    for (const Edge& edge : edges_of(*node)) {
+      if (node == &root && !root_allows(edge.move)) continue;
       if (node == &root && result.lcb_move) {
-        if (child.move == *result.lcb_move) best = &child;
-      } else if (!best || child.visits > best->visits) {
-        best = &child;
+        if (edge.move == *result.lcb_move) best = &edge;
+      } else if (!best || child(edge).visits > child(*best).visits) {
+        best = &edge;
       }
     }
-    if (!best || best->visits == 0) break;
+    if (!best || child(*best).visits == 0) break;
     result.principal_variation.push_back(best->move);
-    node = best;
+    node = &child(*best);
   }
   return result;
 }
@@ -406,20 +419,20 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
 template <typename G>
 std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
   const Node& root = nodes_[kRoot];
-  if (root.state != State::kExpanded || root.num_children == 0) return std::nullopt;
-  const std::span<const Node> children(&nodes_[root.first_child], root.num_children);
+  if (root.state != State::kExpanded || root.num_edges == 0) return std::nullopt;
   int most = 0;
-  for (const Node& child : children)
-    if (root_allows(child.move)) most = std::max(most, child.visits);
+  for (const Edge& edge : edges_of(root))
+    if (root_allows(edge.move)) most = std::max(most, child(edge).visits);
   const int enough = std::max(2, most / 10);
-  const Node* best = nullptr;
+  const Edge* best = nullptr;
   float best_bound = 0.0f;
-  for (const Node& child : children) {
-    if (child.visits < enough || !root_allows(child.move)) continue;
+  for (const Edge& edge : edges_of(root)) {
+    const Node& child = this->child(edge);
+    if (child.visits < enough || !root_allows(edge.move)) continue;
     const float n = static_cast<float>(child.visits), mean = child.value_sum / n;
     const float variance = std::max(0.0f, child.value_square_sum / n - mean * mean);
     const float bound = mean - params_.lcb_stdevs * std::sqrt(variance / n);
-    if (!best || bound > best_bound) best = &child, best_bound = bound;
+    if (!best || bound > best_bound) best = &edge, best_bound = bound;
   }
   if (!best) return std::nullopt;
   return best->move;
@@ -436,22 +449,26 @@ bool BasicSearch<G>::root_allows(Move move) const {
 template <typename G>
 std::vector<int> BasicSearch<G>::pruned_root_visits() const {
   const Node& root = nodes_[kRoot];
-  std::vector<int> target(root.num_children);
-  if (root.num_children == 0) return target;
-  const Node* children = &nodes_[root.first_child];
-  const auto most = std::max_element(children, children + root.num_children,
-                                     [](const Node& a, const Node& b) { return a.visits < b.visits; });
-  if (most->visits == 0) return target;
+  const std::span<const Edge> edges = edges_of(root);
+  std::vector<int> target(edges.size());
+  if (edges.empty()) return target;
+  const auto most = std::max_element(edges.begin(), edges.end(), [&](const Edge& a, const Edge& b) {
+    return child(a).visits < child(b).visits;
+  });
+  const Node& most_visited = child(*most);
+  if (most_visited.visits == 0) return target;
   const float exploration = params_.c_puct * std::sqrt(static_cast<float>(root.visits));
-  const float best_score = most->value_sum / most->visits + exploration * most->prior / (1 + most->visits);
-  for (int i = 0; i < root.num_children; ++i) {
-    const Node& child = children[i];
+  const float best_score =
+      most_visited.value_sum / most_visited.visits + exploration * most->prior / (1 + most_visited.visits);
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const Node& child = this->child(edges[i]);
     target[i] = child.visits;
-    if (&child == most || child.visits == 0) continue;
+    if (&edges[i] == &*most || child.visits == 0) continue;
     const float q = child.value_sum / child.visits;
+    const float prior = edges[i].prior;
     // The visits at which PUCT would score this child level with the most visited one.
-    const float level = best_score > q ? exploration * child.prior / (best_score - q) - 1 : child.visits;
-    const float surplus = std::min(forced_playouts(child.prior, root.visits), child.visits - level);
+    const float level = best_score > q ? exploration * prior / (best_score - q) - 1 : child.visits;
+    const float surplus = std::min(forced_playouts(prior, root.visits), child.visits - level);
     if (surplus < 1) continue;
     target[i] -= static_cast<int>(surplus);
     if (target[i] <= 1) target[i] = 0;

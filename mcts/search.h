@@ -2,8 +2,10 @@
 //
 // One Search is one tree (one game). A thread drives many trees at once with run_searches():
 // each round, every tree selects a few leaves under virtual loss, all leaves go to the
-// evaluator as one batch, and the results are backed up. Nodes live in one arena per tree; a
-// move played keeps the chosen subtree (compacted into a fresh arena) and drops the rest.
+// evaluator as one batch, and the results are backed up. An expanded node's moves are edges
+// (move, prior) in one arena; a node, in another, exists only for a move the search has chosen
+// (most moves never are: a 12-byte edge is all they cost to expand and to scan, as in lc0). A
+// move played keeps the chosen subtree (compacted into fresh arenas) and drops the rest.
 #pragma once
 
 #include <atomic>
@@ -45,7 +47,7 @@ struct BasicSearchParams {
   // visited one's visits, the one whose mean value less lcb_stdevs standard errors is highest,
   // instead of the most visited. 0 = the most visited.
   float lcb_stdevs = 0.0f;
-  std::size_t max_nodes = 20'000'000;  // the tree's memory bound (36 bytes a node in Ataxx): the search stops there
+  std::size_t max_tree_bytes = std::size_t{1} << 30;  // the tree's memory bound: the search stops there
   typename G::Rules rules;
 };
 
@@ -135,18 +137,23 @@ class BasicSearch {
  private:
   enum class State : std::uint8_t { kUnexpanded, kPending, kExpanded, kTerminal };
   struct Node {
-    Move move = Move::pass();   // the move from the parent
     State state = State::kUnexpanded;
     std::int8_t terminal_value = 0;  // for kTerminal: -1, 0 or 1 for the side to move here
-    std::uint16_t num_children = 0;
-    float prior = 0.0f;
-    float value_sum = 0.0f;     // from the view of the side that played `move`
+    std::uint16_t num_edges = 0;
+    float value_sum = 0.0f;     // from the view of the side that played the move here
     float value_square_sum = 0.0f;  // of the same values squared: their variance
     std::int32_t visits = 0;
     std::int32_t in_flight = 0;   // leaves below awaiting evaluation (virtual losses)
-    std::uint32_t parent = 0;
-    std::uint32_t first_child = 0;
+    std::uint32_t parent = 0;     // the root's is itself
+    std::uint32_t edge = 0;       // the parent's edge that leads here (none for the root)
+    std::uint32_t first_edge = 0;
   };
+  struct Edge {
+    Move move = Move::pass();
+    float prior = 0.0f;
+    std::uint32_t node = 0;  // the node it leads to, once chosen; 0 (the root, never a child) before
+  };
+  static constexpr Node kUnchosen{};  // what an edge without a node leads to: no visits yet
   struct PendingLeaf {
     std::uint32_t node = 0;
     Position position;
@@ -160,7 +167,11 @@ class BasicSearch {
   // Descends from the root under virtual loss, adding the leaf to `round`. Returns false on a
   // collision with a leaf already awaiting evaluation.
   bool select_one(Round& round);
-  std::uint32_t select_child(const Node& node, bool force) const;
+  std::uint32_t select_edge(const Node& node, bool force) const;
+  // The node an edge leads to, made when the search first chooses the edge.
+  std::uint32_t child_of(std::uint32_t parent, std::uint32_t edge);
+  const Node& child(const Edge& edge) const { return edge.node ? nodes_[edge.node] : kUnchosen; }
+  std::span<const Edge> edges_of(const Node& node) const { return {edges_.data() + node.first_edge, node.num_edges}; }
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
   bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }
@@ -176,13 +187,16 @@ class BasicSearch {
   // node was just proven (kTerminal, -1 or 1): the proofs that follow for its ancestors.
   void propagate_proof(std::uint32_t node);
   void add_root_noise();
-  void copy_subtree(std::uint32_t source, std::vector<Node>& into) const;
+  // Copies the subtree under node into fresh arenas, node first, each node's edges contiguous.
+  void copy_subtree(std::uint32_t node, std::vector<Node>& nodes, std::vector<Edge>& edges) const;
 
   SearchParams params_;
   std::mt19937_64 rng_;
   Position root_position_;
   std::vector<Node> nodes_;  // nodes_[kRoot] is the root
-  std::vector<Node> spare_;  // the previous arena, kept for its capacity
+  std::vector<Edge> edges_;
+  std::vector<Node> spare_nodes_;  // the previous arenas, kept for their capacity
+  std::vector<Edge> spare_edges_;
   std::vector<std::uint64_t> game_hashes_;  // positions before and at the root that can recur
   std::vector<std::uint64_t> path_hashes_;  // positions after the root on the current selection path
   bool path_kept_history_ = true;           // false once the path made a single

@@ -300,7 +300,7 @@ TEST(Search, TreeReuseCarriesTheRepetitionHistory) {
 TEST(Search, StopsAtTheNodeLimit) {
   UniformEvaluator evaluator;
   SearchParams params = with_visits(1'000'000);
-  params.max_nodes = 5000;
+  params.max_tree_bytes = 180'000;
   Search search(params, 1);
   const SearchResult result = run_search(search, evaluator);
   EXPECT_LT(result.total_visits, 1000);
