@@ -117,11 +117,6 @@ void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::fu
   }
 }
 
-void update_ratings_and_plots(const RunDirectory& dir, spdlog::logger& log) {
-  ratings_table(dir);
-  if (!dir.plot()) log.warn("plots: gnuplot failed, see {}/plots/gnuplot.log", dir.root());
-}
-
 // The games of a Schataxx run's matches start from its variant's suite, an Ataxx run's from every board's.
 template <typename G>
 std::vector<typename G::Position> run_openings(const RunConfig& config) {
@@ -199,6 +194,7 @@ void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, cons
     matches();
     share.add_busy(seconds_since(begin));
   };
+  RatingsAndPlots ratings_and_plots;
   int passed_over = 0;  // candidates below this one were gated or passed over
   while (!stopped()) {
     if (share.rest(seconds_since(start)) > 0) {
@@ -216,7 +212,7 @@ void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, cons
         gate<G>(config, dir, newest, stopped, log);
         play_ladder<G>(config, dir, stopped, log);
       });
-      update_ratings_and_plots(dir, log);
+      ratings_and_plots.update(dir, log);
     } else if (newest >= config.run.max_generations) {
       return;  // the last candidate is decided
     } else {
@@ -226,6 +222,22 @@ void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, cons
 }
 
 }  // namespace
+
+void RatingsAndPlots::update(const RunDirectory& dir, spdlog::logger& log) {
+  ratings_table(dir);
+  switch (dir.plot()) {
+    case RunDirectory::PlotResult::kDrawn:
+      return;
+    case RunDirectory::PlotResult::kFailed:
+      log.warn("plots: gnuplot failed, see {}/plots/gnuplot.log", dir.root());
+      return;
+    case RunDirectory::PlotResult::kNoGnuplot:
+      if (!said_no_gnuplot_)
+        log.warn("plots: no gnuplot on this machine's PATH: no plots (metrics.csv and ratings.csv have the figures)");
+      said_no_gnuplot_ = true;
+      return;
+  }
+}
 
 std::string ratings_table(const RunDirectory& dir) {
   const auto matches = dir.matches();

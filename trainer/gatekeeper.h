@@ -44,6 +44,16 @@ class TimeShare {
   double busy_ = 0;
 };
 
+// ratings.csv and the plots, drawn anew after each decided candidate. A missing gnuplot is said
+// once (the CSVs have every figure); a gnuplot that fails, each time.
+class RatingsAndPlots {
+ public:
+  void update(const RunDirectory& dir, spdlog::logger& log);
+
+ private:
+  bool said_no_gnuplot_ = false;
+};
+
 // Gates the newest candidate whenever it has no verdict yet (older ones without a verdict are
 // passed over), and plays the ladder of each new best model. Returns once the run's last
 // candidate (run.max_generations) is decided, or when stopped() says so. Within gating.time_share

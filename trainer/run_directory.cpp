@@ -235,7 +235,7 @@ void RunDirectory::write_ratings(const std::vector<Rating>& ratings, const std::
   write_file_atomically(root_ + "/ratings.csv", text);
 }
 
-bool RunDirectory::plot() const {
+RunDirectory::PlotResult RunDirectory::plot() const {
   const std::string script = root_ + "/plots/plot.gp";
   std::string text = R"(set datafile separator ','
 set terminal pngcairo size 900,500 noenhanced
@@ -262,7 +262,9 @@ plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars p
 )";
   write_file_atomically(script, text);
   fs::remove(root_ + "/plots/gnuplot.log");
-  return run_and_wait({"gnuplot", "plots/plot.gp"}, root_, "plots/gnuplot.log") == 0;
+  if (!on_path("gnuplot")) return PlotResult::kNoGnuplot;
+  return run_and_wait({"gnuplot", "plots/plot.gp"}, root_, "plots/gnuplot.log") == 0 ? PlotResult::kDrawn
+                                                                                       : PlotResult::kFailed;
 }
 
 }  // namespace ataxx

@@ -79,9 +79,9 @@ class RunDirectory {
   void record_metrics(const std::string& header, const std::string& row) const;
   // ratings.csv, the anchor (the player rated 0) first.
   void write_ratings(const std::vector<Rating>& ratings, const std::string& anchor) const;
-  // Draws plots/losses.png and plots/ratings.png (titled with ratings.csv's anchor) with gnuplot;
-  // returns false when it failed.
-  bool plot() const;
+  enum class PlotResult { kDrawn, kFailed, kNoGnuplot };
+  // Draws plots/losses.png and plots/ratings.png (titled with ratings.csv's anchor) with gnuplot.
+  PlotResult plot() const;
 
  private:
   void remove_abandoned_temporaries() const;

@@ -24,6 +24,9 @@ ChildWithPipes spawn_with_pipes(const std::vector<std::string>& argv);
 // start or died of a signal.
 int run_and_wait(const std::vector<std::string>& argv, const std::string& cwd, const std::string& log_path);
 
+// Whether a directory of PATH holds an executable `program`.
+bool on_path(const std::string& program);
+
 // This machine's host name, as temporary files and chunk names carry it.
 std::string host_name();
 

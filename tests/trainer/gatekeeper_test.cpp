@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <sys/stat.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 
 #include "nn/inference_server.h"
@@ -27,6 +31,47 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
   config.ladder.games = 10;
   config.ladder.baselines = {"random", "greedy", "alphabeta:depth=2"};
   EXPECT_NO_THROW(check_ladder_baselines(config));
+}
+
+// PATH set to one folder for the test's lifetime, then restored.
+class PathOfOneFolder {
+ public:
+  explicit PathOfOneFolder(const std::string& folder) : saved_(std::getenv("PATH") ? std::getenv("PATH") : "") {
+    std::filesystem::create_directories(folder);
+    ::setenv("PATH", folder.c_str(), 1);
+  }
+  ~PathOfOneFolder() { ::setenv("PATH", saved_.c_str(), 1); }
+
+ private:
+  std::string saved_;
+};
+
+TEST(Gatekeeper, AMissingGnuplotIsSaidOnceAndAFailingOneEachTime) {
+  const std::string root = testing::TempDir() + "/plots-without-gnuplot";
+  std::filesystem::remove_all(root);
+  const RunDirectory dir(root + "/run");
+  dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");
+  const auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(100);
+  spdlog::logger log("gate", sink);
+  RatingsAndPlots ratings_and_plots;
+  {
+    const PathOfOneFolder path(root + "/empty");
+    EXPECT_EQ(dir.plot(), RunDirectory::PlotResult::kNoGnuplot);
+    for (int candidate = 0; candidate < 3; ++candidate) ratings_and_plots.update(dir, log);
+  }
+  ASSERT_EQ(sink->last_formatted().size(), 1u);
+  EXPECT_NE(sink->last_formatted()[0].find("no gnuplot"), std::string::npos) << sink->last_formatted()[0];
+  {
+    const PathOfOneFolder path(root + "/failing");
+    const std::string gnuplot = root + "/failing/gnuplot";
+    std::ofstream(gnuplot) << "#!/bin/sh\nexit 1\n";
+    ::chmod(gnuplot.c_str(), 0755);
+    for (int candidate = 0; candidate < 2; ++candidate) ratings_and_plots.update(dir, log);
+  }
+  const std::vector<std::string> said = sink->last_formatted();
+  ASSERT_EQ(said.size(), 3u);
+  EXPECT_NE(said[1].find("gnuplot failed"), std::string::npos) << said[1];
+  EXPECT_NE(said[2].find("gnuplot failed"), std::string::npos) << said[2];
 }
 
 TEST(Gatekeeper, GatingPlaysWithTheRunsInferenceSettings) {

@@ -28,7 +28,7 @@ TEST(RunDirectory, PlotsInAFolderWithQuotesInItsName) {
   dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");
   dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "2,2,1.5,0.7,0.4");
   dir.write_ratings({{"random", 0, 0, 10}, {"gen-0001", 100, 30, 10}}, "random");
-  EXPECT_TRUE(dir.plot());
+  EXPECT_EQ(dir.plot(), RunDirectory::PlotResult::kDrawn);
   EXPECT_TRUE(fs::exists(dir.root() + "/plots/losses.png"));
   EXPECT_TRUE(fs::exists(dir.root() + "/plots/ratings.png"));
 }
@@ -37,7 +37,7 @@ TEST(RunDirectory, TheRatingsPlotNamesItsAnchor) {
   const RunDirectory dir(fresh("anchor"));
   dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");
   dir.write_ratings({{"gen-0002", 40, 30, 10}, {"gen-0001's", 0, 0, 10}}, "gen-0001's");
-  EXPECT_TRUE(dir.plot());
+  EXPECT_EQ(dir.plot(), RunDirectory::PlotResult::kDrawn);
   std::ifstream script(dir.root() + "/plots/plot.gp");
   const std::string text{std::istreambuf_iterator<char>(script), {}};
   EXPECT_NE(text.find("set title 'Elo of each model (gen-0001''s = 0), 95% error bars'"), std::string::npos) << text;
@@ -48,7 +48,7 @@ TEST(RunDirectory, PlotsTheLossesOfARunThatHasNoRatings) {
   const RunDirectory dir(fresh("no-ratings"));
   dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");
   dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "2,2,1.5,0.7,0.4");
-  EXPECT_TRUE(dir.plot());
+  EXPECT_EQ(dir.plot(), RunDirectory::PlotResult::kDrawn);
   EXPECT_TRUE(fs::exists(dir.root() + "/plots/losses.png"));
   EXPECT_FALSE(fs::exists(dir.root() + "/plots/ratings.png"));
 }
