@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -24,15 +25,21 @@ namespace {
 // thread writes).
 class UaiSession {
  public:
-  // Sends a line and waits until the engine has carried it out.
+  // Sends a line and waits until the engine has carried it out; returns what it wrote since the
+  // last send (a posted line's output included).
   std::string send(const std::string& line) {
-    const std::size_t before = out_.str().size();
+    const std::size_t before = posted_at_.value_or(out_.str().size());
+    posted_at_.reset();
     engine_.handle(line);
     engine_.wait_until_idle();
     return out_.str().substr(before);
   }
-  // Sends a line without waiting (for `go infinite`, which only `stop` ends).
-  void post(const std::string& line) { engine_.handle(line); }
+  // Sends a line without waiting (for `go infinite`, which only `stop` ends); the engine may write
+  // from then on, so the next send's output starts here.
+  void post(const std::string& line) {
+    if (!posted_at_) posted_at_ = out_.str().size();
+    engine_.handle(line);
+  }
   std::string go(const std::string& go_line) { return send(go_line); }
   static std::string bestmove(const std::string& output) {
     const auto at = output.rfind("bestmove ");
@@ -41,6 +48,7 @@ class UaiSession {
 
  private:
   std::ostringstream out_;
+  std::optional<std::size_t> posted_at_;  // the output's length when a line was posted, until the next send
   UaiEngine engine_{out_};
 };
 
