@@ -24,8 +24,13 @@ struct Bound {
   T min;
   T max;
 };
-using Target = std::variant<Bound<int>, Bound<double>, Bound<std::uint64_t>, std::string*, bool*, std::vector<std::string>*,
-                            std::vector<double>*>;
+// A switch that may also be left to the machine: true, false or auto.
+struct AutoSwitch {
+  bool* value;
+  bool* automatic;
+};
+using Target = std::variant<Bound<int>, Bound<double>, Bound<std::uint64_t>, std::string*, bool*, AutoSwitch,
+                            std::vector<std::string>*, std::vector<double>*>;
 
 struct Field {
   std::string key;  // "section.name"
@@ -118,7 +123,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"ladder.visits", Bound<int>{&l.visits, 1, 1000000}, "visits per move in ladder games"},
       {"inference.device", &i.device, "cpu, cuda or cuda:N"},
       {"inference.bf16", &i.bf16, "bfloat16 inference (CUDA; on the CPU the direct convolutions, with AVX512-BF16)"},
-      {"inference.int8", &i.int8, "int8 inference: the CPU's direct convolutions with AVX2 or AVX512-VNNI (before bf16)"},
+      {"inference.int8", AutoSwitch{&i.int8, &c.int8_auto},
+       "int8 inference: the CPU's direct convolutions with AVX2 or AVX512-VNNI (before bf16); auto: where the CPU has them"},
       {"inference.cuda_graphs", &i.cuda_graphs, "replay inference batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)"},
       {"inference.max_batch", Bound<int>{&i.max_batch, 1, 65536}, "largest batch"},
       {"inference.threads", Bound<int>{&i.threads, 1, 256}, "inference threads"},
@@ -221,6 +227,14 @@ void validate(const RunConfig& c, const std::string& source) {
   }
 }
 
+bool read_switch(const YAML::Node& node, const std::string& source, const std::string& key, const std::string& choices) {
+  try {
+    return node.as<bool>();
+  } catch (const YAML::Exception&) {
+    fail(source, key, "'" + node.as<std::string>() + "' is not " + choices);
+  }
+}
+
 void read_sections(const YAML::Node& root, std::map<std::string, Target>& table, const std::string& source) {
   for (const auto& section : root) {
     const std::string name = section.first.as<std::string>();
@@ -242,11 +256,10 @@ void read_sections(const YAML::Node& root, std::map<std::string, Target>& table,
             } else if constexpr (std::is_same_v<T, std::string*>) {
               *target = entry.second.as<std::string>();
             } else if constexpr (std::is_same_v<T, bool*>) {
-              try {
-                *target = entry.second.as<bool>();
-              } catch (const YAML::Exception&) {
-                fail(source, key, "'" + entry.second.as<std::string>() + "' is not true or false");
-              }
+              *target = read_switch(entry.second, source, key, "true or false");
+            } else if constexpr (std::is_same_v<T, AutoSwitch>) {
+              *target.automatic = entry.second.Scalar() == "auto";
+              if (!*target.automatic) *target.value = read_switch(entry.second, source, key, "true, false or auto");
             } else {
               assign(entry.second, target, source, key);
             }
@@ -323,7 +336,10 @@ std::string to_yaml(const RunConfig& config) {
           if constexpr (std::is_same_v<T, std::vector<std::string>*> || std::is_same_v<T, std::vector<double>*>)
             out << YAML::Flow << *target;
           else if constexpr (std::is_same_v<T, std::string*> || std::is_same_v<T, bool*>) out << *target;
-          else out << *target.value;
+          else if constexpr (std::is_same_v<T, AutoSwitch>) {
+            if (*target.automatic) out << "auto";
+            else out << *target.value;
+          } else out << *target.value;
         },
         field.target);
     out << YAML::Comment(field.help);

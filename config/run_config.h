@@ -88,6 +88,9 @@ struct RunConfig {
   // Self-play's inference server, and gating's and the ladder's (players/network_player.h's
   // inference_spec); the inference.* keys set device to cache_entries, the rest keep their defaults.
   InferenceOptions inference;
+  // `inference.int8: auto`: int8 where inference runs on a CPU whose build has the int8 convolutions,
+  // as players choose by default; the trainer settles it into inference.int8 when a run opens.
+  bool int8_auto = false;
   RuleSettings rules;
 };
 

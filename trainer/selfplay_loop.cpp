@@ -67,7 +67,8 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
   std::string best = wait_for_first_model(dir, limits, log);
   if (best.empty()) return session;
   BasicInferenceServer<G> server(dir.model_path(best), config.inference);
-  log.info("self-play: playing with {}", best);
+  log.info("self-play: playing with {} ({} on {})", best, config.inference.int8 ? "int8" : config.inference.bf16 ? "bf16" : "float32",
+           config.inference.device);
   if (const int busy = busy_inference_threads(config); busy < config.inference.threads)
     log.warn("self-play: its positions in flight fill {} batch(es) of inference.max_batch {}, so only {} of the {} "
              "inference threads work: lower max_batch or raise selfplay.concurrent_games",

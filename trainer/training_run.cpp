@@ -10,6 +10,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "players/network_player.h"
 #include "trainer/gatekeeper.h"
 #include "trainer/run_directory.h"
 #include "trainer/selfplay_loop.h"
@@ -36,7 +37,8 @@ std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   return logger;
 }
 
-// Reads the run's config; a new run copies config_path in first.
+// Reads the run's config, `inference.int8: auto` settled for this machine; a new run copies
+// config_path in first.
 RunConfig open_config(const RunDirectory& dir, const std::string& config_path, std::string* yaml) {
   if (!std::filesystem::exists(dir.config_path())) {
     if (config_path.empty()) throw std::runtime_error("'" + dir.root() + "' holds no run; give --config to start one");
@@ -47,6 +49,7 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
   }
   RunConfig config = load_run_config(dir.config_path());
   *yaml = to_yaml(config);
+  if (config.int8_auto) config.inference.int8 = int8_by_default(config.inference.device);
   return config;
 }
 

@@ -83,6 +83,20 @@ TEST(RunConfig, ValuesOverrideDefaults) {
   EXPECT_EQ(c.selfplay.fast_visits, RunConfig{}.selfplay.fast_visits);
 }
 
+TEST(RunConfig, Int8IsTrueFalseOrLeftToTheMachine) {
+  const RunConfig automatic = parse_run_config("inference:\n  int8: auto\n", "t");
+  EXPECT_TRUE(automatic.int8_auto);
+  EXPECT_TRUE(parse_run_config(to_yaml(automatic), "t").int8_auto) << "auto survives the run's copy";
+  EXPECT_NE(to_yaml(automatic).find("int8: auto"), std::string::npos);
+  const RunConfig on = parse_run_config("inference:\n  int8: true\n", "t");
+  EXPECT_FALSE(on.int8_auto);
+  EXPECT_TRUE(on.inference.int8);
+  EXPECT_FALSE(RunConfig{}.int8_auto);
+  EXPECT_NE(error_of("inference:\n  int8: sometimes\n").find("inference.int8: 'sometimes' is not true, false or auto"),
+            std::string::npos);
+  EXPECT_NE(error_of("inference:\n  bf16: auto\n").find("inference.bf16: 'auto' is not true or false"), std::string::npos);
+}
+
 TEST(RunConfig, ErrorsNameTheKey) {
   EXPECT_NE(error_of("selfplay:\n  visitz: 3\n").find("selfplay.visitz: unknown key"), std::string::npos);
   EXPECT_NE(error_of("nonsense:\n  a: 1\n").find("nonsense.a: unknown key"), std::string::npos);

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "nn/direct_convolution.h"
 #include "nn/model_file.h"
 #include "schataxx/position.h"
 #include "schataxx/game.h"
@@ -194,6 +195,24 @@ TEST(TrainingRun, SlowTinyRunWithoutGatingPromotesEveryCandidate) {
   EXPECT_EQ(best, "gen-0003");
   EXPECT_EQ(best_model(run), "gen-0003");
   for (const auto& row : csv_rows(run + "/matches.csv")) EXPECT_EQ(row[6], "ladder");
+}
+
+// `inference.int8: auto`: self-play in int8 where this build's CPU has the int8 convolutions, in
+// float where not; the run's copy of its config keeps `auto`, to be settled again by the machine
+// that resumes it.
+TEST(TrainingRun, SlowAnAutoInt8RunPlaysInInt8WhereTheCpuHasIt) {
+  const std::string run = testing::TempDir() + "/tiny-int8-auto-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"max_generations: 3", "max_generations: 1"},
+                             {"gating:\n  games: 8", "gating:\n  games: 0"},
+                             {"ladder:\n", "inference:\n  int8: auto\nladder:\n"}});
+  ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
+  std::ifstream log_file(run + "/log.txt");
+  const std::string log((std::istreambuf_iterator<char>(log_file)), {});
+  const std::string expected = DirectConvolution::available(Precision::kInt8) ? "(int8 on cpu)" : "(float32 on cpu)";
+  EXPECT_NE(log.find("self-play: playing with gen-0000 " + expected), std::string::npos) << log;
+  EXPECT_TRUE(load_run_config(run + "/config.yaml").int8_auto);
 }
 
 // A run stopped with SIGTERM between two candidates keeps its trainer's steps: the next session goes
