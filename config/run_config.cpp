@@ -80,6 +80,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.dirichlet_weight", Bound<double>{&s.dirichlet_weight, 0, 1}, "root noise weight"},
       {"selfplay.forced_playouts_k", Bound<double>{&s.forced_playouts_k, 0, 100},
        "forced playouts at the root of full searches, sqrt(k x prior x visits), pruned from the policy target; 0 = none"},
+      {"selfplay.policy_temperature", Bound<double>{&s.policy_temperature, 0.1, 10},
+       "the searches' priors p^(1/T) (above 1 flatter than the net's, as players' ptemp); 1 = the net's own"},
       {"selfplay.temperature_plies", Bound<int>{&s.temperature_plies, 0, 10000}, "plies chosen at temperature"},
       {"selfplay.temperature", Bound<double>{&s.temperature, 0, 100}, "move choice temperature"},
       {"selfplay.opening_share", Bound<double>{&s.opening_share, 0, 1}, "share of games from the opening suite"},

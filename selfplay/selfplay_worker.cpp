@@ -88,6 +88,7 @@ SelfPlayStats BasicSelfPlayWorker<G>::run(BasicEvaluator<G>& evaluator, std::ato
   params.leaves_per_round = sp.leaves_per_round;
   params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
   params.forced_playouts_k = static_cast<float>(sp.forced_playouts_k);
+  params.policy_temperature = static_cast<float>(sp.policy_temperature);
   params.rules = rules;
 
   SelfPlayStats stats;

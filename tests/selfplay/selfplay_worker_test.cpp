@@ -184,6 +184,30 @@ TEST(SelfPlayWorker, OnlyFullSearchesGiveSamplesAndTheyAddAllTheirVisits) {
   EXPECT_GT(with_reused_visits, static_cast<int>(played.samples.size()) / 2);
 }
 
+// The mean share of a target's visits that its most visited move holds.
+double mean_top_share(const std::vector<TrainingSample>& samples) {
+  double sum = 0;
+  for (const TrainingSample& s : samples) {
+    int top = 0;
+    for (const auto& [move, visits] : s.visits) top = std::max<int>(top, visits);
+    sum += double(top) / visits_in(s);
+  }
+  return sum / samples.size();
+}
+
+// selfplay.policy_temperature flattens the priors the searches start from, and so their targets.
+TEST(SelfPlayWorker, APolicyTemperatureAboveOneSpreadsTheTargetsVisits) {
+  MaterialEvaluator evaluator;  // priors: a softmax of each move's gain in pieces
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.selfplay.visits = 64;
+  config.selfplay.dirichlet_weight = 0;
+  const double net_own = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
+  config.selfplay.policy_temperature = 4;
+  const double flatter = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
+  EXPECT_LT(flatter, net_own - 0.05) << net_own << " vs " << flatter;
+}
+
 class BreaksAfter final : public Evaluator {
  public:
   explicit BreaksAfter(int calls) : left_(calls) {}
