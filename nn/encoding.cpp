@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ataxx {
 namespace {
@@ -26,11 +28,47 @@ static_assert(kTypeOfOffset[1][3] == kMoveTypes - 2 && kTypeOfOffset[3][1] == kM
 
 constexpr int kClockCap = 100;  // the clock plane holds min(clock, 100) / 100
 
+// A move's policy entry on a canvas: its type's plane, its destination's cell; none for a move that
+// is no single or jump between cells of the board, or a board the canvas cannot hold.
+std::optional<int> entry_of(const Board& board, Move move, int canvas) {
+  if (board.size > canvas || !board.has_cell(move.from) || !board.has_cell(move.to)) return std::nullopt;
+  const int dc = board.column[move.from] - board.column[move.to];
+  const int dr = board.row[move.from] - board.row[move.to];
+  const int type = std::abs(dc) <= 2 && std::abs(dr) <= 2 ? kTypeOfOffset[dr + 2][dc + 2] : -1;
+  if (type < 0 || (type == 0) != move.is_single()) return std::nullopt;
+  return type * canvas * canvas + board.row[move.to] * canvas + board.column[move.to];
+}
+
+// Every board's entries on one canvas, as Encoding::entries_ holds them.
+std::vector<std::int16_t> entry_table(int canvas) {
+  std::vector<std::int16_t> table;
+  table.reserve(kNumBoards * kMaxCells * kMaxCells);
+  for (int id = 0; id < kNumBoards; ++id) {
+    const Board& b = board(static_cast<BoardId>(id));
+    for (int from = 0; from < kMaxCells; ++from)
+      for (int to = 0; to < kMaxCells; ++to) {
+        const Move move{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
+        table.push_back(static_cast<std::int16_t>(entry_of(b, move, canvas).value_or(-1)));
+      }
+  }
+  return table;
+}
+
+const std::int16_t* entry_table_of(int canvas) {
+  static const std::vector<std::vector<std::int16_t>> tables = [] {
+    std::vector<std::vector<std::int16_t>> all;
+    for (int c = 4; c <= kMaxBoardSize; ++c) all.push_back(entry_table(c));
+    return all;
+  }();
+  return tables[canvas - 4].data();
+}
+
 }  // namespace
 
 Encoding::Encoding(int canvas) : canvas_(canvas) {
   if (canvas < 4 || canvas > kMaxBoardSize)
     throw std::invalid_argument("a network canvas of " + std::to_string(canvas) + " cells a side; expected 4 to 9");
+  entries_ = entry_table_of(canvas);
 }
 
 void Encoding::encode(const Position& pos, std::span<float> planes) const {
@@ -56,15 +94,9 @@ void Encoding::encode(const Position& pos, std::span<float> planes) const {
   }
 }
 
-int Encoding::policy_index(const Board& board, Move move) const {
-  if (move.is_pass()) return pass_index();
-  const int dc = board.column[move.from] - board.column[move.to];
-  const int dr = board.row[move.from] - board.row[move.to];
-  const int type = std::abs(dc) <= 2 && std::abs(dr) <= 2 ? kTypeOfOffset[dr + 2][dc + 2] : -1;
-  if (type < 0 || (type == 0) != move.is_single() || !fits(board))
-    throw std::invalid_argument("policy_index: " + to_string(move, board) + " is not a move of the " + std::string(board.name) +
-                                " board on a canvas of " + std::to_string(canvas_));
-  return type * area() + canvas_cell(board, move.to);
+void Encoding::throw_no_entry(const Board& board, Move move) const {
+  throw std::invalid_argument("policy_index: " + to_string(move, board) + " is not a move of the " + std::string(board.name) +
+                              " board on a canvas of " + std::to_string(canvas_));
 }
 
 Move Encoding::move_at(const Board& board, int index) const {

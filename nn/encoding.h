@@ -41,14 +41,26 @@ class Encoding {
   // Throw std::invalid_argument for a board that does not fit the canvas (and for planes of
   // another size than input_size(), a move that is none of the board's).
   void encode(const Position& pos, std::span<float> planes) const;
-  int policy_index(const Board& board, Move move) const;
+  int policy_index(const Board& board, Move move) const {
+    if (move.is_pass()) return pass_index();
+    const int entry = move.from < kMaxCells && move.to < kMaxCells
+                          ? entries_[static_cast<int>(board.id) * kMaxCells * kMaxCells + move.from * kMaxCells + move.to]
+                          : -1;
+    if (entry < 0) [[unlikely]]
+      throw_no_entry(board, move);
+    return entry;
+  }
   // The move of `board` at a policy entry; the pass for entries that are no move there.
   Move move_at(const Board& board, int index) const;
   // The canvas cell of a board's cell.
   int canvas_cell(const Board& board, Square sq) const { return board.row[sq] * canvas_ + board.column[sq]; }
 
  private:
+  [[noreturn]] void throw_no_entry(const Board& board, Move move) const;
   int canvas_;
+  // Each board's policy entries on this canvas, [board id][from x kMaxCells + to] (-1: no move
+  // there), made once per canvas and shared: looked up for every move of every evaluation.
+  const std::int16_t* entries_;
 };
 
 // The boards a network plays (it was trained on), and the canvas that holds them.
