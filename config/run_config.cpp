@@ -82,6 +82,8 @@ std::vector<Field> fields(RunConfig& c) {
        "forced playouts at the root of full searches, sqrt(k x prior x visits), pruned from the policy target; 0 = none"},
       {"selfplay.policy_temperature", Bound<double>{&s.policy_temperature, 0.1, 10},
        "the searches' priors p^(1/T) (above 1 flatter than the net's, as players' ptemp); 1 = the net's own"},
+      {"selfplay.lcb_stdevs", Bound<double>{&s.lcb_stdevs, 0, 100},
+       "the moves played past temperature_plies: the root child of highest mean value less this many standard errors, as players' lcb (0: the most visited)"},
       {"selfplay.temperature_plies", Bound<int>{&s.temperature_plies, 0, 10000}, "plies chosen at temperature"},
       {"selfplay.temperature", Bound<double>{&s.temperature, 0, 100}, "move choice temperature"},
       {"selfplay.opening_share", Bound<double>{&s.opening_share, 0, 1}, "share of games from the opening suite"},

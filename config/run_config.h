@@ -42,6 +42,7 @@ struct RunConfig {
     double dirichlet_weight = 0.25;
     double forced_playouts_k = 0;  // KataGo's forced playouts in full searches (2 there); 0 = none
     double policy_temperature = 1.0;  // the search's priors p^(1/T), as players' ptemp; 1 = the net's own
+    double lcb_stdevs = 0;  // moves past temperature_plies by their lower confidence bound, as players' lcb; 0 = most visited
     int temperature_plies = 12;  // plies played at temperature, the rest at 0
     double temperature = 1.0;
     double opening_share = 0.5;  // games started from the board's opening suite instead of its start position

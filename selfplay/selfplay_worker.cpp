@@ -89,6 +89,7 @@ SelfPlayStats BasicSelfPlayWorker<G>::run(BasicEvaluator<G>& evaluator, std::ato
   params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
   params.forced_playouts_k = static_cast<float>(sp.forced_playouts_k);
   params.policy_temperature = static_cast<float>(sp.policy_temperature);
+  params.lcb_stdevs = static_cast<float>(sp.lcb_stdevs);
   params.rules = rules;
 
   SelfPlayStats stats;

@@ -208,6 +208,27 @@ TEST(SelfPlayWorker, APolicyTemperatureAboveOneSpreadsTheTargetsVisits) {
   EXPECT_LT(flatter, net_own - 0.05) << net_own << " vs " << flatter;
 }
 
+// selfplay.lcb_stdevs: the moves past temperature_plies by their lower confidence bound, so other
+// games than the most visited moves' from the same seed.
+TEST(SelfPlayWorker, MovesByTheirLowerConfidenceBoundPlayOtherGames) {
+  MaterialEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.concurrent_games = 1;
+  config.selfplay.full_search_share = 1;
+  config.selfplay.visits = 64;
+  config.selfplay.dirichlet_weight = 0;
+  config.selfplay.temperature_plies = 0;
+  auto positions = [&] {
+    std::vector<std::string> fens;
+    for (const TrainingSample& s : play(config, {Position::startpos()}, evaluator, 2).samples) fens.push_back(s.position.fen());
+    return fens;
+  };
+  const std::vector<std::string> most_visited = positions();
+  EXPECT_EQ(positions(), most_visited) << "the same seed plays the same games";
+  config.selfplay.lcb_stdevs = 4;
+  EXPECT_NE(positions(), most_visited);
+}
+
 class BreaksAfter final : public Evaluator {
  public:
   explicit BreaksAfter(int calls) : left_(calls) {}
