@@ -11,9 +11,9 @@
 #include <span>
 #include <vector>
 
-namespace ataxx {
+#include "nn/inference_options.h"
 
-enum class Precision { kFloat, kBf16, kInt8 };
+namespace ataxx {
 
 class DirectConvolution {
  public:

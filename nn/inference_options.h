@@ -13,6 +13,9 @@ namespace ataxx {
 // and LibTorch's for large ones (each where it is the faster), or LibTorch's for all.
 enum class CpuPath { kEigen, kTorch };
 
+// The number format of the convolutions: int8 and bf16 as InferenceOptions asks (int8 before bf16).
+enum class Precision { kFloat, kBf16, kInt8 };
+
 struct InferenceOptions {
   std::string device = "cpu";  // "cpu", "cuda" or "cuda:N"
   bool bf16 = false;           // CUDA; on the CPU the Eigen path's direct convolutions, with AVX512-BF16
@@ -32,5 +35,18 @@ struct InferenceOptions {
 
   auto operator<=>(const InferenceOptions&) const = default;
 };
+
+inline Precision precision_of(const InferenceOptions& options) {
+  return options.int8 ? Precision::kInt8 : options.bf16 ? Precision::kBf16 : Precision::kFloat;
+}
+
+inline const char* to_string(Precision precision) {
+  switch (precision) {
+    case Precision::kInt8: return "int8";
+    case Precision::kBf16: return "bf16";
+    case Precision::kFloat: break;
+  }
+  return "float32";
+}
 
 }  // namespace ataxx

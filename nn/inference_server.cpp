@@ -58,10 +58,6 @@ FoldedParameters folded_parameters(AtaxxNetImpl& net) {
   return parameters;
 }
 
-Precision cpu_precision(const InferenceOptions& options) {
-  return options.int8 ? Precision::kInt8 : options.bf16 ? Precision::kBf16 : Precision::kFloat;
-}
-
 std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOptions& options) {
   static std::atomic<std::uint64_t> loads{0};
   const torch::Device device = torch_compat::parse_device(options.device);
@@ -73,7 +69,7 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOpti
   loaded->net->fold_batch_norms();  // in fp32, before any conversion
   if (device.is_cpu() && options.cpu_path == CpuPath::kEigen)
     loaded->cpu = std::make_unique<CpuNetwork>(loaded->info.shape, loaded->info.io(), folded_parameters(*loaded->net),
-                                               cpu_precision(options));
+                                               precision_of(options));
   loaded->net->to(device, loaded->dtype);
   if (device.is_cuda()) {
     // The inputs arrive channels-last: the weights in the same format spare a conversion per layer.

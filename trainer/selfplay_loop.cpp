@@ -67,7 +67,7 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
   std::string best = wait_for_first_model(dir, limits, log);
   if (best.empty()) return session;
   BasicInferenceServer<G> server(dir.model_path(best), config.inference);
-  log.info("self-play: playing with {} ({} on {})", best, config.inference.int8 ? "int8" : config.inference.bf16 ? "bf16" : "float32",
+  log.info("self-play: playing with {} ({} on {})", best, to_string(precision_of(config.inference)),
            config.inference.device);
   if (const int busy = busy_inference_threads(config); busy < config.inference.threads)
     log.warn("self-play: its positions in flight fill {} batch(es) of inference.max_batch {}, so only {} of the {} "
