@@ -234,7 +234,9 @@ TEST(SoftPolicy, TheHeadLearnsItsTargets) {
   const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
   EXPECT_LT(last.soft_policy, 0.25 * first.soft_policy) << first.soft_policy << " -> " << last.soft_policy;
   EXPECT_NEAR(last.total - 8 * last.soft_policy,
-              last.policy + last.value + 0.1 * (last.ownership + last.piece_diff), 1e-3);
+              last.policy + last.value + config.training.ownership_weight * last.ownership +
+                  config.training.piece_diff_weight * last.piece_diff,
+              1e-3);
 
   RunConfig without = config;
   without.training.soft_policy_weight = 0;
