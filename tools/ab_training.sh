@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The training A/B of docs/experiments.md, in one command: two configs trained at once on this
+# machine for their run.max_minutes, then their best nets matched head to head, 400 visits each,
+# 200 games from balanced-4ply (both colours per opening) in two halves at once, and the sum with
+# its Elo and 95 % interval. A stopped A/B resumes: runs already there carry on, matches already
+# played are read again.
+#
+#   tools/ab_training.sh A.yaml B.yaml OUT_DIR
+#
+# Runs from the repository root (the configs' relative paths are read from there). The binary is
+# copied into OUT_DIR first, so a rebuild meanwhile changes neither arm. ATAXX_ZERO names another.
+set -euo pipefail
+
+if [[ $# -ne 3 ]]; then
+  echo "usage: $0 A.yaml B.yaml OUT_DIR" >&2
+  exit 2
+fi
+config_a=$1 config_b=$2 out=$3
+for config in "$config_a" "$config_b"; do
+  [[ -f $config ]] || { echo "$0: no such config: $config" >&2; exit 2; }
+done
+cd "$(dirname "$0")/.."
+mkdir -p "$out"
+[[ -x $out/ataxx-zero ]] || cp "${ATAXX_ZERO:-build/tools/ataxx-zero}" "$out/ataxx-zero"
+bin=$out/ataxx-zero
+
+train() {  # ARM CONFIG: a fresh run from CONFIG, or the one in OUT_DIR/ARM resumed
+  if [[ -f $out/$1/config.yaml ]]; then
+    "$bin" train --run-dir "$out/$1"
+  else
+    "$bin" train --config "$2" --run-dir "$out/$1"
+  fi > "$out/$1.out" 2>&1
+}
+train a "$config_a" &
+train b "$config_b" &
+wait
+
+best() { echo "$out/$1/models/$(cat "$out/$1/models/best").net"; }
+half() {  # OPENING_START: one half of the match, unless a finished one is there
+  local log=$out/match-$1.out
+  grep -q '^Elo difference' "$log" 2>/dev/null && return
+  "$bin" match --p1 "nn:model=$(best a),visits=400" --p2 "nn:model=$(best b),visits=400" --games 100 \
+    --opening-start "$1" --openings configs/openings/balanced-4ply.txt --concurrency 1 --quiet > "$log" 2>&1
+}
+half 1 &
+half 51 &
+wait
+
+for arm in a b; do  # the last metrics row: generation, step, games, ...
+  IFS=, read -r _ steps games _ < <(tail -n 1 "$out/$arm/metrics.csv")
+  echo "${arm^^}: $([[ $arm == a ]] && echo "$config_a" || echo "$config_b"): $games games, $steps steps, best $(best $arm)"
+done
+# The halves' last "Score of ...: W - L - D" lines, summed; Elo from the score and its normal interval.
+for start in 1 51; do grep '^Score of' "$out/match-$start.out" | tail -n 1; done |
+  sed -E 's/.*: ([0-9]+) - ([0-9]+) - ([0-9]+).*/\1 \2 \3/' |
+  awk '{ w += $1; l += $2; d += $3; halves = halves sep $1 "-" $2 ($3 ? "-" $3 : ""); sep = " and " }
+       function elo(p) { return p <= 0 ? -1e9 : p >= 1 ? 1e9 : -400 * log(1 / p - 1) / log(10) }
+       END {
+         n = w + l + d; p = (w + d / 2) / n
+         var = (w * (1 - p) ^ 2 + l * p ^ 2 + d * (0.5 - p) ^ 2) / n
+         se = sqrt(var / n)
+         printf "A vs B: %s, %d-%d-%d (%.1f-%.1f of %d), Elo %+.0f (%+.0f to %+.0f at 95 %%)\n", halves,
+                w, l, d, w + d / 2, l + d / 2, n, elo(p), elo(p - 1.96 * se), elo(p + 1.96 * se)
+       }'
