@@ -15,13 +15,14 @@ if [[ $# -ne 3 ]]; then
   echo "usage: $0 A.yaml B.yaml OUT_DIR" >&2
   exit 2
 fi
-config_a=$1 config_b=$2 out=$3
-for config in "$config_a" "$config_b"; do
+for config in "$1" "$2"; do
   [[ -f $config ]] || { echo "$0: no such config: $config" >&2; exit 2; }
 done
+config_a=$(realpath "$1") config_b=$(realpath "$2") out=$(realpath -m "$3")
+binary=$(realpath -m "${ATAXX_ZERO:-$(dirname "$0")/../build/tools/ataxx-zero}")
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
-[[ -x $out/ataxx-zero ]] || cp "${ATAXX_ZERO:-build/tools/ataxx-zero}" "$out/ataxx-zero"
+[[ -x $out/ataxx-zero ]] || cp "$binary" "$out/ataxx-zero"
 bin=$out/ataxx-zero
 
 train() {  # ARM CONFIG: a fresh run from CONFIG, or the one in OUT_DIR/ARM resumed
@@ -29,22 +30,29 @@ train() {  # ARM CONFIG: a fresh run from CONFIG, or the one in OUT_DIR/ARM resu
     "$bin" train --run-dir "$out/$1"
   else
     "$bin" train --config "$2" --run-dir "$out/$1"
-  fi > "$out/$1.out" 2>&1
+  fi >> "$out/$1.out" 2>&1 || { echo "$0: the run $out/$1 failed: see $out/$1.out" >&2; return 1; }
 }
-train a "$config_a" &
-train b "$config_b" &
-wait
+both() {  # PID PID: waits for both, fails if either failed
+  local failed=0
+  wait "$1" || failed=1
+  wait "$2" || failed=1
+  return $failed
+}
+train a "$config_a" & run_a=$!
+train b "$config_b" & run_b=$!
+both $run_a $run_b || exit 1
 
 best() { echo "$out/$1/models/$(cat "$out/$1/models/best").net"; }
 half() {  # OPENING_START: one half of the match, unless a finished one is there
   local log=$out/match-$1.out
   grep -q '^Elo difference' "$log" 2>/dev/null && return
   "$bin" match --p1 "nn:model=$(best a),visits=400" --p2 "nn:model=$(best b),visits=400" --games 100 \
-    --opening-start "$1" --openings configs/openings/balanced-4ply.txt --concurrency 1 --quiet > "$log" 2>&1
+    --opening-start "$1" --openings configs/openings/balanced-4ply.txt --concurrency 1 --quiet > "$log" 2>&1 ||
+    { echo "$0: the match from opening $1 failed: see $log" >&2; return 1; }
 }
-half 1 &
-half 51 &
-wait
+half 1 & half_1=$!
+half 51 & half_51=$!
+both $half_1 $half_51 || exit 1
 
 for arm in a b; do  # the last metrics row: generation, step, games, ...
   IFS=, read -r _ steps games _ < <(tail -n 1 "$out/$arm/metrics.csv")
