@@ -54,10 +54,13 @@ half 1 & half_1=$!
 half 51 & half_51=$!
 both $half_1 $half_51 || exit 1
 
-for arm in a b; do  # the last metrics row: generation, step, games, ...
-  IFS=, read -r _ steps games _ < <(tail -n 1 "$out/$arm/metrics.csv")
-  echo "${arm^^}: $([[ $arm == a ]] && echo "$config_a" || echo "$config_b"): $games games, $steps steps, best $(best $arm)"
-done
+arm_summary() {  # ARM CONFIG, from the run's last metrics row: generation, step, games, ...
+  local steps games
+  IFS=, read -r _ steps games _ < <(tail -n 1 "$out/$1/metrics.csv")
+  echo "${1^^}: $2: $games games, $steps steps, best $(best "$1")"
+}
+arm_summary a "$config_a"
+arm_summary b "$config_b"
 # The halves' last "Score of ...: W - L - D" lines, summed; Elo from the score and its normal interval.
 for start in 1 51; do grep '^Score of' "$out/match-$start.out" | tail -n 1; done |
   sed -E 's/.*: ([0-9]+) - ([0-9]+) - ([0-9]+).*/\1 \2 \3/' |
