@@ -9,7 +9,12 @@
 #
 # Runs from the repository root (the configs' relative paths are read from there). The binary is
 # copied into OUT_DIR first, so a rebuild meanwhile changes neither arm. ATAXX_ZERO names another.
+# AB_PLAY sets both players' options (`visits=400` by default; e.g. `time=100,visits=100000000` for
+# equal time, where a net's size is what is measured), AB_GAMES the games (200 by default; a multiple
+# of 4: each half plays its openings with both colours).
 set -euo pipefail
+play=${AB_PLAY:-visits=400}
+games=${AB_GAMES:-200}
 
 if [[ $# -ne 3 ]]; then
   echo "usage: $0 A.yaml B.yaml OUT_DIR" >&2
@@ -18,6 +23,8 @@ fi
 for config in "$1" "$2"; do
   [[ -f $config ]] || { echo "$0: no such config: $config" >&2; exit 2; }
 done
+[[ $games =~ ^[0-9]+$ && $((games % 4)) -eq 0 && $games -gt 0 ]] ||
+  { echo "$0: AB_GAMES must be a positive multiple of 4, not '$games'" >&2; exit 2; }
 config_a=$(realpath "$1") config_b=$(realpath "$2") out=$(realpath -m "$3")
 binary=$(realpath -m "${ATAXX_ZERO:-$(dirname "$0")/../build/tools/ataxx-zero}")
 cd "$(dirname "$0")/.."
@@ -46,13 +53,14 @@ best() { echo "$out/$1/models/$(cat "$out/$1/models/best").net"; }
 half() {  # OPENING_START: one half of the match, unless a finished one is there
   local log=$out/match-$1.out
   grep -q '^Elo difference' "$log" 2>/dev/null && return
-  "$bin" match --p1 "nn:model=$(best a),visits=400" --p2 "nn:model=$(best b),visits=400" --games 100 \
+  "$bin" match --p1 "nn:model=$(best a),$play" --p2 "nn:model=$(best b),$play" --games $((games / 2)) \
     --opening-start "$1" --openings configs/openings/balanced-4ply.txt --concurrency 1 --quiet > "$log" 2>&1 ||
     { echo "$0: the match from opening $1 failed: see $log" >&2; return 1; }
 }
+second_start=$((games / 4 + 1))  # the first opening the first half did not play
 half 1 & half_1=$!
-half 51 & half_51=$!
-both $half_1 $half_51 || exit 1
+half $second_start & half_2=$!
+both $half_1 $half_2 || exit 1
 
 arm_summary() {  # ARM CONFIG, from the run's last metrics row: generation, step, games, ...
   local steps games
@@ -62,14 +70,14 @@ arm_summary() {  # ARM CONFIG, from the run's last metrics row: generation, step
 arm_summary a "$config_a"
 arm_summary b "$config_b"
 # The halves' last "Score of ...: W - L - D" lines, summed; Elo from the score and its normal interval.
-for start in 1 51; do grep '^Score of' "$out/match-$start.out" | tail -n 1; done |
+for start in 1 $second_start; do grep '^Score of' "$out/match-$start.out" | tail -n 1; done |
   sed -E 's/.*: ([0-9]+) - ([0-9]+) - ([0-9]+).*/\1 \2 \3/' |
   awk '{ w += $1; l += $2; d += $3; halves = halves sep $1 "-" $2 ($3 ? "-" $3 : ""); sep = " and " }
-       function elo(p) { return p <= 0 ? -1e9 : p >= 1 ? 1e9 : -400 * log(1 / p - 1) / log(10) }
+       function elo(p) { return p <= 0 ? "-inf" : p >= 1 ? "+inf" : sprintf("%+.0f", -400 * log(1 / p - 1) / log(10)) }
        END {
          n = w + l + d; p = (w + d / 2) / n
          var = (w * (1 - p) ^ 2 + l * p ^ 2 + d * (0.5 - p) ^ 2) / n
          se = sqrt(var / n)
-         printf "A vs B: %s, %d-%d-%d (%.1f-%.1f of %d), Elo %+.0f (%+.0f to %+.0f at 95 %%)\n", halves,
+         printf "A vs B: %s, %d-%d-%d (%.1f-%.1f of %d), Elo %s (%s to %s at 95 %%)\n", halves,
                 w, l, d, w + d / 2, l + d / 2, n, elo(p), elo(p - 1.96 * se), elo(p + 1.96 * se)
        }'

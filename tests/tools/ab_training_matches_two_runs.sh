@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# tools/ab_training.sh at test size: two tiny runs differing in their learning rate, their best nets
+# matched over 4 games in two halves; run again, it resumes and reads the halves it played; an AB_GAMES
+# that is no multiple of 4 and a config the trainer refuses each stop it with a clear error.
+# Usage: ab_training_matches_two_runs.sh BINARY SOURCE_DIR SCRATCH_DIR
+set -euo pipefail
+binary="$1" source_dir="$2" scratch="$3"
+rm -rf "$scratch"
+mkdir -p "$scratch"
+fail() { echo "FAILED: $*" >&2; exit 1; }
+ab() { ATAXX_ZERO="$binary" AB_GAMES=4 AB_PLAY=visits=8 "$source_dir/tools/ab_training.sh" "$@"; }
+sed 's/^  games: 4$/  games: 0/' "$source_dir/configs/tiny.yaml" > "$scratch/a.yaml"
+sed 's/^  learning_rate: 0.05$/  learning_rate: 0.01/' "$scratch/a.yaml" > "$scratch/b.yaml"
+cmp -s "$scratch/a.yaml" "$scratch/b.yaml" && fail "the arms' configs do not differ"
+
+ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/ab" > "$scratch/first.out" || fail "the A/B failed: $(cat "$scratch/first.out")"
+cat "$scratch/first.out"
+grep -Eq "^A: $scratch/a.yaml: [0-9]+ games, [0-9]+ steps, best $scratch/ab/a/models/gen-[0-9]+\.net$" "$scratch/first.out" ||
+  fail "no summary of arm A"
+grep -Eq "^B: $scratch/b.yaml: [0-9]+ games, [0-9]+ steps, best $scratch/ab/b/models/gen-[0-9]+\.net$" "$scratch/first.out" ||
+  fail "no summary of arm B"
+result=$(grep '^A vs B: ' "$scratch/first.out") || fail "no match result"
+[[ $result =~ \(([0-9.]+)-([0-9.]+)\ of\ 4\) ]] || fail "not 4 games: $result"
+awk -v a="${BASH_REMATCH[1]}" -v b="${BASH_REMATCH[2]}" 'BEGIN { exit !(a + b == 4) }' || fail "the points are not 4: $result"
+# Two halves of 2 games: opening 1 with both colours, then opening 2 (its log named by it).
+for start in 1 2; do
+  grep -Eq '^Score of .*\] 2$' "$scratch/ab/match-$start.out" || fail "the half from opening $start did not play 2 games"
+done
+
+# Again: the runs resume (each has reached its max_generations) and the halves are read, not played again.
+halves_before=$(cat "$scratch/ab/match-1.out" "$scratch/ab/match-2.out" | md5sum)
+ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/ab" > "$scratch/again.out" || fail "the resumed A/B failed: $(cat "$scratch/again.out")"
+[[ $(grep '^A vs B: ' "$scratch/again.out") == "$result" ]] || fail "the resumed A/B's result differs: $(cat "$scratch/again.out")"
+[[ $(cat "$scratch/ab/match-1.out" "$scratch/ab/match-2.out" | md5sum) == "$halves_before" ]] || fail "the halves were played again"
+
+AB_GAMES=6 "$source_dir/tools/ab_training.sh" "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/six" 2> "$scratch/six.err" &&
+  fail "AB_GAMES=6 was accepted"
+grep -q "AB_GAMES must be a positive multiple of 4, not '6'" "$scratch/six.err" || fail "no word of AB_GAMES: $(cat "$scratch/six.err")"
+
+sed 's/^  learning_rate: 0.05$/  learning_rate: -1/' "$scratch/a.yaml" > "$scratch/bad.yaml"
+ab "$scratch/bad.yaml" "$scratch/b.yaml" "$scratch/bad" 2> "$scratch/bad.err" && fail "a refused config was run"
+grep -q "the run $scratch/bad/a failed: see $scratch/bad/a.out" "$scratch/bad.err" || fail "no word of the failed run: $(cat "$scratch/bad.err")"
+grep -qi "learning_rate" "$scratch/bad/a.out" || fail "the run's log does not name the bad key: $(cat "$scratch/bad/a.out")"
+ls "$scratch/bad"/match-*.out 2> /dev/null && fail "a match was played after a failed run"
+echo "A/B: $result; resumed alike; bad input refused"
