@@ -52,7 +52,11 @@ both $run_a $run_b || exit 1
 best() { echo "$out/$1/models/$(cat "$out/$1/models/best").net"; }
 half() {  # OPENING_START: one half of the match, unless a finished one is there
   local log=$out/match-$1.out
-  grep -q '^Elo difference' "$log" 2>/dev/null && return
+  if grep -q '^Elo difference' "$log" 2>/dev/null; then
+    grep -Eq "^Score of .*\] $((games / 2))\$" "$log" && return
+    echo "$0: $log is a finished half of another number of games than AB_GAMES=$games asks" >&2
+    return 1
+  fi
   "$bin" match --p1 "nn:model=$(best a),$play" --p2 "nn:model=$(best b),$play" --games $((games / 2)) \
     --opening-start "$1" --openings configs/openings/balanced-4ply.txt --concurrency 1 --quiet > "$log" 2>&1 ||
     { echo "$0: the match from opening $1 failed: see $log" >&2; return 1; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/ab_training.sh at test size: two tiny runs differing in their learning rate, their best nets
 # matched over 4 games in two halves; run again, it resumes and reads the halves it played; an AB_GAMES
-# that is no multiple of 4 and a config the trainer refuses each stop it with a clear error.
+# that is no multiple of 4 or not the finished halves', and a config the trainer refuses, each stop it
+# with a clear error.
 # Usage: ab_training_matches_two_runs.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -32,6 +33,11 @@ halves_before=$(cat "$scratch/ab/match-1.out" "$scratch/ab/match-2.out" | md5sum
 ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/ab" > "$scratch/again.out" || fail "the resumed A/B failed: $(cat "$scratch/again.out")"
 [[ $(grep '^A vs B: ' "$scratch/again.out") == "$result" ]] || fail "the resumed A/B's result differs: $(cat "$scratch/again.out")"
 [[ $(cat "$scratch/ab/match-1.out" "$scratch/ab/match-2.out" | md5sum) == "$halves_before" ]] || fail "the halves were played again"
+
+ATAXX_ZERO="$binary" AB_GAMES=8 "$source_dir/tools/ab_training.sh" "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/ab" \
+  2> "$scratch/eight.err" && fail "the halves of 4 games were taken for halves of 8"
+grep -q "is a finished half of another number of games than AB_GAMES=8 asks" "$scratch/eight.err" ||
+  fail "no word of the halves' number of games: $(cat "$scratch/eight.err")"
 
 AB_GAMES=6 "$source_dir/tools/ab_training.sh" "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/six" 2> "$scratch/six.err" &&
   fail "AB_GAMES=6 was accepted"
