@@ -2,6 +2,7 @@
 
 // Before Asio, whose headers of 1.74 use std::exchange without including it.
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <optional>
 #include <stdexcept>
@@ -20,6 +21,8 @@ namespace http = beast::http;
 namespace websocket = beast::websocket;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
+
+constexpr auto kPollWhileFull = std::chrono::milliseconds(10);
 
 struct Shared {
   Routes routes;
@@ -232,18 +235,33 @@ struct WebServer::Impl {
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
   std::vector<std::thread> threads;
 
+  net::steady_timer full_timer{acceptor.get_executor()};  // polls for a free slot while at capacity
+
   void accept_next() {
     acceptor.async_accept(net::make_strand(io), [self = this](beast::error_code error, tcp::socket socket) {
       if (!self->acceptor.is_open()) return;
-      if (!error) {
-        if (self->shared->connections >= self->shared->limits.max_connections) {
-          beast::error_code ignored;
-          socket.close(ignored);
-        } else {
-          std::make_shared<HttpSession>(std::move(socket), std::make_shared<ConnectionToken>(self->shared))->run();
-        }
-      }
-      self->accept_next();
+      if (error) return self->accept_next();
+      const auto deadline = std::chrono::steady_clock::now() + self->shared->limits.http_timeout;
+      self->admit(std::make_shared<tcp::socket>(std::move(socket)), deadline);
+    });
+  }
+
+  // At capacity a connection waits until one closes (those after it wait in the listen backlog),
+  // for at most the HTTP timeout, then is closed: a client that connects right after others
+  // closed is served, not dropped because the server has yet to see them close.
+  void admit(std::shared_ptr<tcp::socket> socket, std::chrono::steady_clock::time_point deadline) {
+    if (shared->connections < shared->limits.max_connections) {
+      std::make_shared<HttpSession>(std::move(*socket), std::make_shared<ConnectionToken>(shared))->run();
+      return accept_next();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      beast::error_code ignored;
+      socket->close(ignored);
+      return accept_next();
+    }
+    full_timer.expires_after(kPollWhileFull);
+    full_timer.async_wait([self = this, socket, deadline](beast::error_code error) {
+      if (!error && self->acceptor.is_open()) self->admit(socket, deadline);
     });
   }
 };

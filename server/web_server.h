@@ -41,7 +41,7 @@ struct WebServerLimits {
   std::size_t max_request_bytes = 16 * 1024;   // a request's headers and body
   std::size_t max_message_bytes = 64 * 1024;   // one WebSocket message from a client
   std::size_t max_queued_messages = 1024;      // to one client that does not read: then it is closed
-  int max_connections = 200;                   // at once; more are closed at once
+  int max_connections = 200;                   // at once; more wait for one to close, up to http_timeout
   std::chrono::seconds http_timeout{30};
 };
 

@@ -61,14 +61,17 @@ class Budget {
   double limit() const { return limit_; }
   double share_used() const { return std::min(1.0, used() / limit_); }
   bool spent() const { return used() >= limit_; }
-  // One thread at a time.
-  void bank() const {
-    dir_.set_elapsed_minutes(used());
-    banked_at_ = SteadyClock::now();
-  }
-  // Banked every so often, so that a session killed between two candidates counts its minutes.
-  void bank_now_and_then() const {
-    if (seconds_since(banked_at_) >= kSecondsBetweenBanks) bank();
+  void bank() const { dir_.set_elapsed_minutes(used()); }
+  // Banks every few seconds until stopped, on a thread of its own, so that a session killed at
+  // any moment (a training step or a match that takes long under load) counts its minutes.
+  void keep_banked(const std::function<bool()>& stopped) const {
+    auto banked_at = start_;
+    while (!stopped()) {
+      std::this_thread::sleep_for(kPollInterval);
+      if (seconds_since(banked_at) < kSecondsBetweenBanks) continue;
+      bank();
+      banked_at = SteadyClock::now();
+    }
   }
 
  private:
@@ -76,7 +79,6 @@ class Budget {
   double limit_;
   double before_;
   SteadyClock::time_point start_ = SteadyClock::now();
-  mutable SteadyClock::time_point banked_at_ = start_;
 };
 
 // Writes generation's checkpoint, then its play file (a kill between the two is repaired on resume).
@@ -146,7 +148,6 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
   std::int64_t to_export = std::max<std::int64_t>(1, t.steps_per_candidate - steps_done);
   TrainingProgress progress(trainer.step(), log);
   while (generation < config.run.max_generations && !stopped()) {
-    budget.bank_now_and_then();
     const auto refresh = buffer.refresh(dir.games_dir());
     for (const std::string& why : refresh.skipped) log.warn("training: skipped a damaged chunk: {}", why);
     for (const std::string& why : refresh.left_out) log.warn("training: left out samples of chunk {}", why);
@@ -167,7 +168,6 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     export_candidate(trainer, dir, ++generation);
     std::filesystem::remove(dir.stopped_checkpoint_path());  // the candidate holds its steps
     dir.prune(generation);
-    budget.bank();
     const double trained_per_second = losses.steps * t.batch_size / std::max(train_seconds, 1e-9);
     const double learning_rate = scheduled_learning_rate(t, trainer.step(), budget.share_used());
     log.info("candidate {}: step {}, {} games, {} samples (window {}), {:.0f} samples/s trained, lr {:.3g}, loss {:.3f} "
@@ -242,7 +242,7 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
   auto stopped = [&] { return stop || finished || budget.spent(); };
   SelfPlaySession selfplay;
   run_in_parallel(
-      3,
+      4,
       [&](int part) {
         if (part == 0) with_context("training", [&] {
           const auto train = plays_schataxx(config) ? train_continuously<SchataxxGame> : train_continuously<AtaxxGame>;
@@ -251,6 +251,7 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
         if (part == 1) with_context("gating", [&] { gate_continuously(config, dir, stopped, log); });
         if (part == 1) finished = true;
         if (part == 2) with_context("self-play", [&] { selfplay = play_selfplay(config, dir, {stopped}, log); });
+        if (part == 3) with_context("the run's clock", [&] { budget.keep_banked(stopped); });
       },
       [&] { finished = true; });
   budget.bank();

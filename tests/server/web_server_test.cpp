@@ -248,6 +248,68 @@ TEST(WebServer, StopsWhileClientsConnect) {
   }
 }
 
+// A GET of "/" on a kept-alive connection: its status.
+int get_root(tcp::socket& socket) {
+  http::request<http::string_body> request(http::verb::get, "/", 11);
+  request.set(http::field::host, "localhost");
+  http::write(socket, request);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(socket, buffer, response);
+  return static_cast<int>(response.result_int());
+}
+
+// At capacity a new connection waits for one to close instead of being closed at once (a CI run
+// under load lost a request made right after 300 clients closed, before the server saw them
+// close), and is closed once it has waited the HTTP timeout.
+TEST(WebServer, AConnectionOverTheLimitWaitsForAFreeSlot) {
+  Routes routes;
+  routes.get = [](std::string_view, std::string_view) { return HttpReply{}; };
+  WebServerLimits limits;
+  limits.max_connections = 1;
+  limits.http_timeout = std::chrono::seconds(2);
+  WebServer server("127.0.0.1", 0, routes, limits);
+  server.start(2);
+  net::io_context io;
+  auto connect = [&] {
+    tcp::socket socket(io);
+    socket.connect({net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(server.port())});
+    return socket;
+  };
+  // Each client in a thread of its own: its status, or -1 once the server closed it unanswered.
+  auto client = [&](std::atomic<int>& status) {
+    return std::thread([&, socket = connect()]() mutable {
+      try {
+        status = get_root(socket);
+      } catch (const boost::system::system_error&) {
+        status = -1;
+      }
+    });
+  };
+
+  tcp::socket holder = connect();
+  ASSERT_EQ(get_root(holder), 200);  // kept alive: it holds the only slot
+  std::atomic<int> waiting{0};
+  std::thread waiting_client = client(waiting);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(waiting, 0) << "answered or closed while the only slot was taken";
+  holder.close();
+  waiting_client.join();
+  EXPECT_EQ(waiting, 200);
+
+  tcp::socket busy = connect();
+  std::atomic<int> late{0};
+  std::thread late_client = client(late);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (late == 0 && std::chrono::steady_clock::now() < give_up) {
+    ASSERT_EQ(get_root(busy), 200);  // never idle for the HTTP timeout: the slot stays taken
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  busy.close();
+  late_client.join();
+  EXPECT_EQ(late, -1) << "a connection waited past the HTTP timeout";
+}
+
 TEST(WebServer, SaysWhyItCannotListen) {
   WebServer first("127.0.0.1", 0, {});
   try {
