@@ -22,7 +22,7 @@ namespace websocket = beast::websocket;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
-constexpr auto kPollWhileFull = std::chrono::milliseconds(10);
+constexpr auto kWaitBeforeRetrying = std::chrono::milliseconds(10);
 
 struct Shared {
   Routes routes;
@@ -235,12 +235,12 @@ struct WebServer::Impl {
   std::shared_ptr<Shared> shared = std::make_shared<Shared>();
   std::vector<std::thread> threads;
 
-  net::steady_timer full_timer{acceptor.get_executor()};  // polls for a free slot while at capacity
+  net::steady_timer wait_timer{acceptor.get_executor()};  // while at capacity, or out of file descriptors
 
   void accept_next() {
     acceptor.async_accept(net::make_strand(io), [self = this](beast::error_code error, tcp::socket socket) {
       if (!self->acceptor.is_open()) return;
-      if (error) return self->accept_next();
+      if (error) return self->accept_after_a_while();  // at once would spin while the error lasts (EMFILE)
       const auto deadline = std::chrono::steady_clock::now() + self->shared->limits.http_timeout;
       self->admit(std::make_shared<tcp::socket>(std::move(socket)), deadline);
     });
@@ -259,9 +259,16 @@ struct WebServer::Impl {
       socket->close(ignored);
       return accept_next();
     }
-    full_timer.expires_after(kPollWhileFull);
-    full_timer.async_wait([self = this, socket, deadline](beast::error_code error) {
+    wait_timer.expires_after(kWaitBeforeRetrying);
+    wait_timer.async_wait([self = this, socket, deadline](beast::error_code error) {
       if (!error && self->acceptor.is_open()) self->admit(socket, deadline);
+    });
+  }
+
+  void accept_after_a_while() {
+    wait_timer.expires_after(kWaitBeforeRetrying);
+    wait_timer.async_wait([self = this](beast::error_code error) {
+      if (!error && self->acceptor.is_open()) self->accept_next();
     });
   }
 };

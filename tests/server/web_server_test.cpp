@@ -1,5 +1,8 @@
 // The view's server over real sockets: its routes, and clients that misbehave.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <utility>  // before Asio 1.74's headers, which need std::exchange
 
@@ -7,6 +10,7 @@
 #include <boost/beast.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -308,6 +312,47 @@ TEST(WebServer, AConnectionOverTheLimitWaitsForAFreeSlot) {
   busy.close();
   late_client.join();
   EXPECT_EQ(late, -1) << "a connection waited past the HTTP timeout";
+}
+
+// The process's CPU seconds so far, all threads.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](timeval t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// Out of file descriptors, a failed accept is tried again a little later: tried at once, the
+// acceptor's thread spun at full speed for as long as the shortage lasted.
+TEST(WebServer, WaitsOutAShortageOfFileDescriptors) {
+  Routes routes;
+  routes.get = [](std::string_view, std::string_view) { return HttpReply{}; };
+  WebServer server("127.0.0.1", 0, routes);
+  server.start(1);
+  net::io_context io;
+  std::vector<tcp::socket> clients;
+  for (int i = 0; i < 4; ++i) clients.emplace_back(io).open(tcp::v4());  // their descriptors taken now
+
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &before), 0);
+  int highest = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd"))
+    highest = std::max(highest, std::stoi(entry.path().filename().string()));
+  rlimit scarce = before;
+  scarce.rlim_cur = static_cast<rlim_t>(highest + 1);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &scarce), 0);
+  std::vector<int> fillers;  // every free descriptor below the limit
+  for (int fd; (fd = ::open("/dev/null", O_RDONLY)) >= 0;) fillers.push_back(fd);
+  for (auto& client : clients)
+    client.connect({net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(server.port())});
+
+  const double start = cpu_seconds();
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const double spent = cpu_seconds() - start;
+  for (int fd : fillers) ::close(fd);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &before), 0);
+  EXPECT_LT(spent, 0.1) << "CPU seconds spent in one second of failing accepts";
+  EXPECT_EQ(get_root(clients.front()), 200) << "not served once descriptors were free again";
 }
 
 TEST(WebServer, SaysWhyItCannotListen) {
