@@ -1,5 +1,6 @@
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 
 #include "tools/commands.h"
 #include "trainer/run_pack.h"
@@ -11,11 +12,13 @@ void add_train_command(CLI::App& app) {
   struct Options {
     std::string config;
     std::string run_dir;
+    std::optional<std::uint64_t> seed;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("train", "Run the AlphaZero loop: self-play, training, gating, ratings (resumable)");
   cmd->add_option("--config", options->config, "Run configuration (YAML); not needed to resume")->check(CLI::ExistingFile);
   cmd->add_option("--run-dir", options->run_dir, "Run directory (default: runs/<config name>)");
+  cmd->add_option("--seed", options->seed, "A new run's run.seed in place of its config's (replicates of one config)");
   cmd->callback([options] {
     std::string run_dir = options->run_dir;
     if (run_dir.empty()) {
@@ -24,7 +27,7 @@ void add_train_command(CLI::App& app) {
       const std::string file = options->config.substr(slash == std::string::npos ? 0 : slash + 1);
       run_dir = "runs/" + file.substr(0, file.find('.'));
     }
-    const TrainingSummary summary = run_training(options->config, run_dir, install_stop_handlers());
+    const TrainingSummary summary = run_training(options->config, run_dir, options->seed, install_stop_handlers());
     std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\n%s\n",
                 summary.generations, summary.best_model_path.c_str(), summary.ratings_table.c_str());
     std::printf("Resume:          ataxx-zero train --run-dir %s\n", run_dir.c_str());

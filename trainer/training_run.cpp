@@ -38,14 +38,23 @@ std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
 }
 
 // Reads the run's config, `inference.int8: auto` settled for this machine; a new run copies
-// config_path in first.
-RunConfig open_config(const RunDirectory& dir, const std::string& config_path, std::string* yaml) {
+// config_path in first, with seed for its run.seed where given.
+RunConfig open_config(const RunDirectory& dir, const std::string& config_path, std::optional<std::uint64_t> seed,
+                      std::string* yaml) {
   if (!std::filesystem::exists(dir.config_path())) {
     if (config_path.empty()) throw std::runtime_error("'" + dir.root() + "' holds no run; give --config to start one");
-    *yaml = to_yaml(load_run_config(config_path));
-    write_file_atomically(dir.config_path(), *yaml);
-  } else if (!config_path.empty() && to_yaml(load_run_config(config_path)) != to_yaml(load_run_config(dir.config_path()))) {
-    throw std::runtime_error("'" + dir.root() + "' already holds a run with another config; resume it without --config");
+    RunConfig config = load_run_config(config_path);
+    if (seed) config.run.seed = *seed;
+    write_file_atomically(dir.config_path(), to_yaml(config));
+  } else {
+    const RunConfig held = load_run_config(dir.config_path());
+    if (seed && *seed != held.run.seed)
+      throw std::runtime_error(fmt::format("'{}' already holds a run of seed {}, not {}; resume it without --seed",
+                                           dir.root(), held.run.seed, *seed));
+    RunConfig given = config_path.empty() ? held : load_run_config(config_path);
+    if (seed) given.run.seed = *seed;
+    if (to_yaml(given) != to_yaml(held))
+      throw std::runtime_error("'" + dir.root() + "' already holds a run with another config; resume it without --config");
   }
   RunConfig config = load_run_config(dir.config_path());
   *yaml = to_yaml(config);
@@ -268,11 +277,11 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
 }  // namespace
 
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
-                             const std::atomic<bool>& stop) {
+                             std::optional<std::uint64_t> seed, const std::atomic<bool>& stop) {
   RunDirectory dir(run_dir);
   const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
   std::string yaml;
-  const RunConfig config = open_config(dir, config_path, &yaml);
+  const RunConfig config = open_config(dir, config_path, seed, &yaml);
   auto log = make_logger(dir);
   try {
     check_ladder_baselines(config);
@@ -286,7 +295,7 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
 std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games, const std::atomic<bool>& stop) {
   RunDirectory dir(run_dir);
   std::string yaml;
-  const RunConfig config = open_config(dir, "", &yaml);
+  const RunConfig config = open_config(dir, "", std::nullopt, &yaml);
   auto log = make_logger(dir);
   const SelfPlaySession session = play_selfplay(config, dir, {[&] { return stop.load(); }, games}, *log);
   log_selfplay_session(session, *log);

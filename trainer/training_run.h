@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ataxx {
@@ -19,9 +20,11 @@ struct TrainingSummary {
 };
 
 // Starts a run in run_dir from config_path, or carries one on when run_dir holds one (then
-// config_path may be empty; if given, it must match the run's config). stop ends it early.
+// config_path may be empty; if given, it must match the run's config). seed, where given, is a
+// new run's run.seed in place of the config's (replicates of one config); a run carried on must
+// have it already. stop ends it early.
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
-                             const std::atomic<bool>& stop);
+                             std::optional<std::uint64_t> seed, const std::atomic<bool>& stop);
 
 // Self-play only, for more processes sharing the run directory (on this or other machines):
 // plays with whatever model is best until stop is set or `games` games are written (0: no

@@ -2,7 +2,7 @@
 # tools/ab_training.sh at test size: two tiny runs differing in their learning rate, their best nets
 # matched over 4 games in two halves; run again, it resumes and reads the halves it played; an AB_GAMES
 # that is no multiple of 4 or not the finished halves', and a config the trainer refuses, each stop it
-# with a clear error.
+# with a clear error; AB_SEEDS makes replicates (the runs of each seed matched, then the sum).
 # Usage: ab_training_matches_two_runs.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -39,6 +39,24 @@ ATAXX_ZERO="$binary" AB_GAMES=8 "$source_dir/tools/ab_training.sh" "$scratch/a.y
 grep -q "is a finished half of another number of games than AB_GAMES=8 asks" "$scratch/eight.err" ||
   fail "no word of the halves' number of games: $(cat "$scratch/eight.err")"
 
+# Replicates: both arms at seeds 3 and 4 (`train --seed`), a match of 4 games each, and their sum.
+AB_SEEDS="3 4" ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/seeds" > "$scratch/seeds.out" ||
+  fail "the A/B of two seeds failed: $(cat "$scratch/seeds.out")"
+cat "$scratch/seeds.out"
+for seed in 3 4; do
+  for arm in a b; do
+    grep -Eq "^${arm^^} \(seed $seed\): $scratch/$arm.yaml: [0-9]+ games, [0-9]+ steps, best $scratch/seeds/$arm-s$seed/models/gen-[0-9]+\.net$" \
+      "$scratch/seeds.out" || fail "no summary of arm $arm at seed $seed"
+    grep -Eq "^  seed: $seed( |$)" "$scratch/seeds/$arm-s$seed/config.yaml" || fail "the run $arm-s$seed is not of seed $seed"
+  done
+  grep -Eq "^A vs B \(seed $seed\): .*\(([0-9.]+)-([0-9.]+) of 4\)" "$scratch/seeds.out" || fail "no match of 4 games at seed $seed"
+done
+grep -Eq "^A vs B: .* and .* and .* and .*\(([0-9.]+)-([0-9.]+) of 8\)" "$scratch/seeds.out" || fail "no sum of the two seeds' 8 games"
+"$binary" train --run-dir "$scratch/seeds/a-s3" --seed 5 2> "$scratch/reseed.err" && fail "a run of seed 3 went on at seed 5"
+grep -q "already holds a run of seed 3, not 5" "$scratch/reseed.err" || fail "no word of the seed: $(cat "$scratch/reseed.err")"
+AB_SEEDS="3 3" ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/twice" 2> "$scratch/twice.err" && fail "a seed named twice was accepted"
+grep -q "AB_SEEDS names a seed twice" "$scratch/twice.err" || fail "no word of the seed named twice: $(cat "$scratch/twice.err")"
+
 AB_GAMES=6 "$source_dir/tools/ab_training.sh" "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/six" 2> "$scratch/six.err" &&
   fail "AB_GAMES=6 was accepted"
 grep -q "AB_GAMES must be a positive multiple of 4, not '6'" "$scratch/six.err" || fail "no word of AB_GAMES: $(cat "$scratch/six.err")"
@@ -48,4 +66,4 @@ ab "$scratch/bad.yaml" "$scratch/b.yaml" "$scratch/bad" 2> "$scratch/bad.err" &&
 grep -q "the run $scratch/bad/a failed: see $scratch/bad/a.out" "$scratch/bad.err" || fail "no word of the failed run: $(cat "$scratch/bad.err")"
 grep -qi "learning_rate" "$scratch/bad/a.out" || fail "the run's log does not name the bad key: $(cat "$scratch/bad/a.out")"
 ls "$scratch/bad"/match-*.out 2> /dev/null && fail "a match was played after a failed run"
-echo "A/B: $result; resumed alike; bad input refused"
+echo "A/B: $result; resumed alike; replicates at two seeds summed; bad input refused"
