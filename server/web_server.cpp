@@ -240,7 +240,8 @@ struct WebServer::Impl {
   void accept_next() {
     acceptor.async_accept(net::make_strand(io), [self = this](beast::error_code error, tcp::socket socket) {
       if (!self->acceptor.is_open()) return;
-      if (error) return self->accept_after_a_while();  // at once would spin while the error lasts (EMFILE)
+      // At once would spin while the error lasts (EMFILE).
+      if (error) return self->after_a_while([self] { self->accept_next(); });
       const auto deadline = std::chrono::steady_clock::now() + self->shared->limits.http_timeout;
       self->admit(std::make_shared<tcp::socket>(std::move(socket)), deadline);
     });
@@ -259,16 +260,15 @@ struct WebServer::Impl {
       socket->close(ignored);
       return accept_next();
     }
-    wait_timer.expires_after(kWaitBeforeRetrying);
-    wait_timer.async_wait([self = this, socket, deadline](beast::error_code error) {
-      if (!error && self->acceptor.is_open()) self->admit(socket, deadline);
-    });
+    after_a_while([this, socket, deadline] { admit(socket, deadline); });
   }
 
-  void accept_after_a_while() {
+  // Runs next on the acceptor's strand a little later, unless the server stopped meanwhile.
+  template <typename Next>
+  void after_a_while(Next next) {
     wait_timer.expires_after(kWaitBeforeRetrying);
-    wait_timer.async_wait([self = this](beast::error_code error) {
-      if (!error && self->acceptor.is_open()) self->accept_next();
+    wait_timer.async_wait([this, next = std::move(next)](beast::error_code error) {
+      if (!error && acceptor.is_open()) next();
     });
   }
 };
