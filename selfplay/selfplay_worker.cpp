@@ -54,6 +54,7 @@ BasicTrainingSample<G> policy_sample(const typename G::Position& pos, const Basi
 void SelfPlayStats::add(const SelfPlayStats& o) {
   games += o.games;
   plies += o.plies;
+  draws += o.draws;
   resigned += o.resigned;
   no_resign_games += o.no_resign_games;
   would_resign += o.would_resign;
@@ -124,9 +125,14 @@ SelfPlayStats BasicSelfPlayWorker<G>::run(BasicEvaluator<G>& evaluator, std::ato
       }
       pending.samples.push_back(std::move(s));
     }
+    const int plies = static_cast<int>(slot.game->moves().size());
+    const bool draw = result == Result::kDraw;
     ++pending.games;
+    pending.plies += plies;
+    pending.draws += draw;
     ++stats.games;
-    stats.plies += static_cast<int>(slot.game->moves().size());
+    stats.plies += plies;
+    stats.draws += draw;
     stats.resigned += resigned;
     if (slot.no_resign) {
       ++stats.no_resign_games;

@@ -19,6 +19,7 @@ namespace ataxx {
 struct SelfPlayStats {
   int games = 0;
   int plies = 0;
+  int draws = 0;
   int resigned = 0;
   int no_resign_games = 0;
   int would_resign = 0;           // no-resign games where a side fell below the threshold
@@ -31,6 +32,8 @@ struct SelfPlayStats {
 template <typename G>
 struct BasicSelfPlayBatch {
   int games = 0;
+  int plies = 0;  // of its games together
+  int draws = 0;
   std::vector<BasicTrainingSample<G>> samples;
 };
 using SelfPlayBatch = BasicSelfPlayBatch<AtaxxGame>;

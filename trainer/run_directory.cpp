@@ -123,10 +123,11 @@ void RunDirectory::write_live_game(std::string_view game, const std::string& sta
   write_file_atomically(fmt::format("{}/live/{}-{}.txt", root_, host_name(), ::getpid()), fmt::format("{}\n{}\n{}\n{}\n", game, start_fen, model, moves));
 }
 
-void RunDirectory::record_selfplay(double run_minutes, std::int64_t games, double games_per_second,
-                                   double evals_per_second) const {
-  append_csv(root_ + "/selfplay.csv", "elapsed_minutes,games,games_per_second,evals_per_second",
-             fmt::format("{:.3f},{},{:.3f},{:.0f}", run_minutes, games, games_per_second, evals_per_second));
+void RunDirectory::record_selfplay(const SelfPlayRow& r) const {
+  append_csv(root_ + "/selfplay.csv",
+             "elapsed_minutes,games,games_per_second,evals_per_second,recent_plies_per_game,recent_draw_share",
+             fmt::format("{:.3f},{},{:.3f},{:.0f},{:.1f},{:.4f}", r.run_minutes, r.games, r.games_per_second,
+                         r.evals_per_second, r.plies_per_game, r.draw_share));
 }
 
 double RunDirectory::elapsed_minutes() const {
@@ -259,6 +260,25 @@ set bmargin 6
 set offsets 0.5, 0.5, 0, 0
 set style data yerrorbars
 plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars pt 7
+)";
+  // Rows from before selfplay.csv had its recent games' columns have nothing to draw.
+  const auto selfplay = read_csv(root_ + "/selfplay.csv");
+  if (std::any_of(selfplay.begin(), selfplay.end(), [](const auto& row) { return row.size() >= 6; }))
+    text += R"(reset
+set datafile separator ','
+set grid
+set output 'plots/selfplay.png'
+set title 'Self-play: its recent games (each self-play process its own)'
+set xlabel 'run minutes'
+set ylabel 'plies a game'
+set y2label 'draws (%)'
+set yrange [0:*]
+set y2range [0:100]
+set y2tics
+set ytics nomirror
+set key below
+plot 'selfplay.csv' using 'elapsed_minutes':'recent_plies_per_game' with points pt 7 ps 0.6 title 'plies a game', \
+     '' using 'elapsed_minutes':(100 * column('recent_draw_share')) axes x1y2 with points pt 7 ps 0.6 title 'draws (%)'
 )";
   write_file_atomically(script, text);
   fs::remove(root_ + "/plots/gnuplot.log");

@@ -9,7 +9,7 @@
 //   games/MODEL-HOST-PID-TOKEN-C.zst self-play chunks, named after the best model when written
 //   matches.csv, gating.csv          every rated game result; each candidate's gating verdict
 //   metrics.csv, ratings.csv         per-generation figures; the current ratings table
-//   selfplay.csv                     each self-play process's throughput, a row per chunk
+//   selfplay.csv                     each self-play process's throughput and recent games, a row per chunk
 //   live/HOST-PID.txt                the game a self-play process is playing now (for `serve`)
 //   elapsed_minutes, log.txt, plots/ wall time over all sessions; the log; PNG plots
 //   train.lock                       flock()ed by the run's one `train` process while it runs
@@ -51,8 +51,15 @@ class RunDirectory {
   // model and moves, a line each.
   void write_live_game(std::string_view game, const std::string& start_fen, const std::string& model,
                        const std::string& moves) const;
-  // A row of selfplay.csv: the run's minutes, the session's games, games/s and evals/s so far.
-  void record_selfplay(double run_minutes, std::int64_t games, double games_per_second, double evals_per_second) const;
+  // A row of selfplay.csv: the run's minutes, the session's games, games/s and evals/s so far,
+  // and the plies a game and share of draws of its recent games (selfplay/recent_games.h).
+  struct SelfPlayRow {
+    double run_minutes = 0;
+    std::int64_t games = 0;
+    double games_per_second = 0, evals_per_second = 0;
+    double plies_per_game = 0, draw_share = 0;
+  };
+  void record_selfplay(const SelfPlayRow& row) const;
 
   double elapsed_minutes() const;
   void set_elapsed_minutes(double minutes) const;

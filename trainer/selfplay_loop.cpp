@@ -9,6 +9,7 @@
 
 #include "match/openings.h"
 #include "nn/inference_server.h"
+#include "selfplay/recent_games.h"
 #include "schataxx/game.h"
 #include "util/clock.h"
 #include "util/parallel.h"
@@ -76,7 +77,8 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
 
   std::atomic<bool> halt{false};   // set by the watcher: the workers' stop flag
   std::atomic<std::int64_t> games_written{0};
-  std::mutex write_mutex;          // chunk numbers and the progress line
+  std::mutex write_mutex;          // chunk numbers, the progress line and the recent games
+  RecentGames recent;
   const auto start = SteadyClock::now();
   const double run_minutes_at_start = dir.elapsed_minutes();
   auto write = [&](BasicSelfPlayBatch<G>&& batch) {
@@ -86,9 +88,17 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
     const std::int64_t games = games_written += batch.games;
     const double elapsed = seconds_since(start);
     const InferenceStats stats = server.stats();
-    log.info("  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}, device busy {:.0f}%", games,
-             games / elapsed, stats.positions / elapsed, stats.mean_batch(), 100 * stats.busy_share());
-    dir.record_selfplay(run_minutes_at_start + elapsed / 60, games, games / elapsed, stats.positions / elapsed);
+    const bool turning_to_draws = recent.add(batch.games, batch.plies, batch.draws);
+    log.info("  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}, device busy {:.0f}%; the last {}: "
+             "{:.0f} plies a game, {:.0f}% draws",
+             games, games / elapsed, stats.positions / elapsed, stats.mean_batch(), 100 * stats.busy_share(),
+             recent.games(), recent.plies_per_game(), 100 * recent.draw_share());
+    if (turning_to_draws)
+      log.warn("self-play: {:.0f}% of the last {} games were draws ({:.0f} plies a game): a run whose self-play turned "
+               "to draws this way did not recover (docs/experiments.md, the A/A at one seed)",
+               100 * recent.draw_share(), recent.games(), recent.plies_per_game());
+    dir.record_selfplay({run_minutes_at_start + elapsed / 60, games, games / elapsed, stats.positions / elapsed,
+                         recent.plies_per_game(), recent.draw_share()});
   };
   // The first worker's game, for `serve`, a few times a second and when it ends. The view is not
   // worth a run: a failure to write it is told once and the games go on.

@@ -214,8 +214,11 @@ int newest_generation(const RunDirectory& dir, const Trainer& trainer) {
 }
 
 void log_selfplay_session(const SelfPlaySession& s, spdlog::logger& log) {
-  log.info("self-play this session: {} games in {} chunks, {:.2f} games/s, {:.0f} evals/s", s.stats.games, s.chunks,
-           s.stats.games / std::max(s.seconds, 1e-9), s.evals_per_second);
+  log.info("self-play this session: {} games in {} chunks, {:.2f} games/s, {:.0f} evals/s, {:.0f} plies a game, "
+           "{:.0f}% draws",
+           s.stats.games, s.chunks, s.stats.games / std::max(s.seconds, 1e-9), s.evals_per_second,
+           static_cast<double>(s.stats.plies) / std::max(s.stats.games, 1),
+           100.0 * s.stats.draws / std::max(s.stats.games, 1));
   if (s.stats.no_resign_games > 0)
     log.info("resignation: {} resigned; in {} no-resign games {} would have, {} of them wrongly ({:.0f}%)",
              s.stats.resigned, s.stats.no_resign_games, s.stats.would_resign, s.stats.false_resignations,

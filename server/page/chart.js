@@ -7,7 +7,7 @@ export function plot(id, options, data) {
   target.dataset.points = data[0].length;
   if (!charts[id]) {
     const width = Math.max(320, target.clientWidth || 480);
-    charts[id] = new uPlot({ width, height: 240, scales: { x: { time: false } }, ...options }, data, target);
+    charts[id] = new uPlot({ width, height: 240, ...options, scales: { x: { time: false }, ...options.scales } }, data, target);
   } else {
     charts[id].setData(data);
   }

@@ -76,6 +76,14 @@ function plotSelfplay(selfplay) {
       { label: 'evals/s', stroke: '#16a085', scale: 'evals' }],
     axes: [{ label: 'minutes' }, { label: 'games/s', scale: 'games' }, { label: 'evals/s', scale: 'evals', side: 1, grid: { show: false } }],
   }, sortedBy(column(selfplay, 'elapsed_minutes'), column(selfplay, 'games_per_second'), column(selfplay, 'evals_per_second')));
+  // A run whose games turn to draws (shuffles to the halfmove limit) shows here first.
+  const drawPercent = column(selfplay, 'recent_draw_share').map(share => typeof share === 'number' ? 100 * share : null);
+  plot('plot-selfplay-games', {
+    series: [{ label: 'minutes' }, { label: 'plies a game', stroke: '#8e44ad', scale: 'plies' },
+      { label: 'draws (%)', stroke: '#c0392b', scale: '%' }],
+    axes: [{ label: 'minutes' }, { label: 'plies a game', scale: 'plies' }, { label: 'draws (%)', scale: '%', side: 1, grid: { show: false } }],
+    scales: { '%': { range: [0, 100] } },
+  }, sortedBy(column(selfplay, 'elapsed_minutes'), column(selfplay, 'recent_plies_per_game'), drawPercent));
 }
 
 function fillTable(id, table, rows) {

@@ -227,6 +227,7 @@ test("a run's plots appear and grow while it trains", async () => {
   await page.waitForFunction(n => Number(document.querySelector('[data-testid=plot-loss]').dataset.points) > n, first, { timeout: 120_000 });
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=plot-elo]').dataset.points ?? 0) >= 1, null, { timeout: 120_000 });
   assert.ok(await chartPoints('plot-selfplay') >= 1, 'self-play throughput is plotted');
+  assert.ok(await chartPoints('plot-selfplay-games') >= 1, "self-play's game lengths and draws are plotted");
   assert.ok(await page.$('[data-testid=live-svg] [data-cell]'), 'the live self-play game is drawn');
   assert.ok(await page.$$eval('[data-testid=plot-loss] canvas', c => c.length) >= 1);
   await shoot('run');

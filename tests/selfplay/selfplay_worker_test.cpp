@@ -31,6 +31,8 @@ RunConfig small_config() {
 struct Played {
   SelfPlayStats stats;
   int games_emitted = 0;
+  int plies_emitted = 0;
+  int draws_emitted = 0;
   std::vector<TrainingSample> samples;
 };
 
@@ -44,6 +46,8 @@ Played play(const RunConfig& config, const std::vector<Position>& openings, Eval
   played.stats = play_selfplay_games<AtaxxGame>(config, starts, 7, evaluator, games, stop, [&](SelfPlayBatch&& batch) {
     std::lock_guard lock(mutex);
     played.games_emitted += batch.games;
+    played.plies_emitted += batch.plies;
+    played.draws_emitted += batch.draws;
     for (auto& s : batch.samples) played.samples.push_back(std::move(s));
   });
   return played;
@@ -63,6 +67,8 @@ TEST(SelfPlayWorker, ResultsAreFromTheSideToMovesView) {
     const Played played = play(config, {Position::from_fen(fen)}, evaluator, 2);
     EXPECT_EQ(played.stats.games, 2) << fen;
     EXPECT_EQ(played.games_emitted, 2) << fen;
+    EXPECT_EQ(played.plies_emitted, 2) << fen;
+    EXPECT_EQ(played.stats.draws + played.draws_emitted, 0) << fen;
     ASSERT_EQ(played.samples.size(), 2U) << fen;  // one move a game
     for (const TrainingSample& s : played.samples) {
       EXPECT_EQ(s.result, 1) << fen;
@@ -73,6 +79,23 @@ TEST(SelfPlayWorker, ResultsAreFromTheSideToMovesView) {
       EXPECT_GT(popcount(winner), 0) << fen;
     }
   }
+}
+
+TEST(SelfPlayWorker, BatchesAndStatsCountTheirGamesPliesAndDraws) {
+  // x's neighbours are gaps, so its only moves are jumps, and at a halfmove limit of 1 a jump
+  // ends the game in a draw.
+  UniformEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.rules.halfmove_limit = 1;
+  const Played played = play(config, {Position::from_fen("6o/7/7/7/7/--5/x-5 x 0 1")}, evaluator, 4);
+  EXPECT_EQ(played.stats.games, 4);
+  EXPECT_EQ(played.stats.draws, 4);
+  EXPECT_EQ(played.draws_emitted, 4);
+  EXPECT_EQ(played.stats.plies, 4);
+  EXPECT_EQ(played.plies_emitted, 4);
+  ASSERT_EQ(played.samples.size(), 4U);
+  for (const TrainingSample& s : played.samples) EXPECT_EQ(s.result, 0);
 }
 
 // Uniform answers from a model named "first" for 30 batches, then from "second".

@@ -164,6 +164,16 @@ TEST(TrainingRun, SlowTinyRunLearnsAndGates) {
   EXPECT_GE(ladder_rows, 2);
   EXPECT_TRUE(fs::exists(run + "/ratings.csv"));
   EXPECT_TRUE(fs::exists(run + "/plots/losses.png"));
+  // Self-play's rows say how long its recent games were and how many were drawn.
+  const auto selfplay = csv_rows(run + "/selfplay.csv");
+  ASSERT_FALSE(selfplay.empty());
+  for (const auto& row : selfplay) {
+    ASSERT_EQ(row.size(), 6U);
+    EXPECT_GE(std::stod(row[4]), 1.0) << "plies a game";
+    EXPECT_GE(std::stod(row[5]), 0.0);
+    EXPECT_LE(std::stod(row[5]), 1.0) << "share of draws";
+  }
+  EXPECT_TRUE(fs::exists(run + "/plots/selfplay.png"));
 }
 
 // The run's wall time reaches the trainer's schedule: with lr_drop_at at 0.2 % of 10 minutes (1.2 s,
