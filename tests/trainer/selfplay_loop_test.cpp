@@ -1,6 +1,13 @@
-#include <gtest/gtest.h>
-
 #include "trainer/selfplay_loop.h"
+
+#include <gtest/gtest.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "nn/model_file.h"
+#include "selfplay/recent_games.h"
 
 namespace ataxx {
 namespace {
@@ -19,6 +26,43 @@ TEST(SelfPlayLoop, CountsTheInferenceThreadsItsPositionsInFlightKeepBusy) {
   EXPECT_EQ(busy_inference_threads(config), 2);  // never more than the server has
   config.inference.max_batch = 255;
   EXPECT_EQ(busy_inference_threads(config), 2);  // a second, small batch
+}
+
+int count_containing(const std::vector<std::string>& lines, const std::string& text) {
+  int count = 0;
+  for (const std::string& line : lines) count += line.find(text) != std::string::npos;
+  return count;
+}
+
+TEST(SelfPlayLoop, WarnsOnceWhenItsGamesTurnToDraws) {
+  // Every game is a draw: x's only moves are jumps (its neighbours are gaps), and a jump ends the
+  // game at a halfmove limit of 1.
+  const std::string root = testing::TempDir() + "/drawn-selfplay";
+  std::filesystem::remove_all(root);
+  const RunDirectory dir(root + "/run");
+  AtaxxNet net(ModelShape{1, 8});
+  ModelInfo info;
+  info.name = "gen-0000";
+  save_play_file(dir.model_path(info.name), net, info);
+  dir.set_best(info.name);
+  const std::string openings = root + "/jumps-only.txt";
+  std::ofstream(openings) << "6o/7/7/7/7/--5/x-5 x 0 1\n";
+  RunConfig config;
+  config.boards.openings = {openings};
+  config.selfplay.opening_share = 1;
+  config.selfplay.visits = 8;
+  config.selfplay.fast_visits = 4;
+  config.selfplay.games_per_chunk = 16;
+  config.rules.halfmove_limit = 1;
+
+  const auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(1000);
+  spdlog::logger log("selfplay", sink);
+  const SelfPlaySession session = play_selfplay(config, dir, {[] { return false; }, 3 * RecentGames::kGames}, log);
+  EXPECT_GE(session.stats.games, 3 * RecentGames::kGames);
+  EXPECT_EQ(session.stats.draws, session.stats.games);
+  const std::vector<std::string> said = sink->last_formatted();
+  EXPECT_EQ(count_containing(said, "100% of the last 256 games were draws (1 plies a game)"), 1);
+  EXPECT_GE(count_containing(said, "the last 256: 1 plies a game, 100% draws"), 1);
 }
 
 }  // namespace
