@@ -83,11 +83,16 @@ replicate() {  # SEED: both arms trained at once, then both halves of their matc
   both $half_1 $half_2 || exit 1
 }
 
-arm_summary() {  # ARM CONFIG SEED, from the run's last metrics row: generation, step, games, ...
-  local steps games folder
+# ARM CONFIG SEED, from the run's last rows of metrics.csv (generation, step, games, ..., value
+# loss) and selfplay.csv (..., its recent games' plies a game and share of draws: an arm whose games
+# turned to draws, a collapsed run, shows here; runs from before those columns say nothing of them).
+arm_summary() {
+  local steps games value_loss plies draws lately="" folder
   folder=$(run "$1" "$3")
-  IFS=, read -r _ steps games _ < <(tail -n 1 "$out/$folder/metrics.csv")
-  echo "${1^^}${3:+ (seed $3)}: $2: $games games, $steps steps, best $(best "$folder")"
+  IFS=, read -r _ steps games _ _ _ _ _ _ value_loss _ < <(tail -n 1 "$out/$folder/metrics.csv")
+  IFS=, read -r _ _ _ _ plies draws _ < <(tail -n 1 "$out/$folder/selfplay.csv")
+  [[ -n $draws ]] && lately=", $plies plies a game and $(awk -v s="$draws" 'BEGIN { printf "%.0f", 100 * s }') % draws lately"
+  echo "${1^^}${3:+ (seed $3)}: $2: $games games, $steps steps, value loss $value_loss$lately, best $(best "$folder")"
 }
 # LABEL LOG...: the logs' last "Score of ...: W - L - D" lines, summed; Elo from the score and its
 # normal interval.

@@ -16,9 +16,9 @@ cmp -s "$scratch/a.yaml" "$scratch/b.yaml" && fail "the arms' configs do not dif
 
 ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/ab" > "$scratch/first.out" || fail "the A/B failed: $(cat "$scratch/first.out")"
 cat "$scratch/first.out"
-grep -Eq "^A: $scratch/a.yaml: [0-9]+ games, [0-9]+ steps, best $scratch/ab/a/models/gen-[0-9]+\.net$" "$scratch/first.out" ||
+grep -Eq "^A: $scratch/a.yaml: [0-9]+ games, [0-9]+ steps, value loss [0-9.]+, [0-9.]+ plies a game and [0-9]+ % draws lately, best $scratch/ab/a/models/gen-[0-9]+\.net$" "$scratch/first.out" ||
   fail "no summary of arm A"
-grep -Eq "^B: $scratch/b.yaml: [0-9]+ games, [0-9]+ steps, best $scratch/ab/b/models/gen-[0-9]+\.net$" "$scratch/first.out" ||
+grep -Eq "^B: $scratch/b.yaml: [0-9]+ games, [0-9]+ steps, value loss [0-9.]+, [0-9.]+ plies a game and [0-9]+ % draws lately, best $scratch/ab/b/models/gen-[0-9]+\.net$" "$scratch/first.out" ||
   fail "no summary of arm B"
 result=$(grep '^A vs B: ' "$scratch/first.out") || fail "no match result"
 [[ $result =~ \(([0-9.]+)-([0-9.]+)\ of\ 4\) ]] || fail "not 4 games: $result"
@@ -45,7 +45,7 @@ AB_SEEDS="3 4" ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/seeds" > "$scrat
 cat "$scratch/seeds.out"
 for seed in 3 4; do
   for arm in a b; do
-    grep -Eq "^${arm^^} \(seed $seed\): $scratch/$arm.yaml: [0-9]+ games, [0-9]+ steps, best $scratch/seeds/$arm-s$seed/models/gen-[0-9]+\.net$" \
+    grep -Eq "^${arm^^} \(seed $seed\): $scratch/$arm.yaml: [0-9]+ games, [0-9]+ steps, value loss [0-9.]+, [0-9.]+ plies a game and [0-9]+ % draws lately, best $scratch/seeds/$arm-s$seed/models/gen-[0-9]+\.net$" \
       "$scratch/seeds.out" || fail "no summary of arm $arm at seed $seed"
     grep -Eq "^  seed: $seed( |$)" "$scratch/seeds/$arm-s$seed/config.yaml" || fail "the run $arm-s$seed is not of seed $seed"
   done
