@@ -238,9 +238,9 @@ void RunDirectory::write_ratings(const std::vector<Rating>& ratings, const std::
 
 RunDirectory::PlotResult RunDirectory::plot() const {
   const std::string script = root_ + "/plots/plot.gp";
-  std::string text = R"(set datafile separator ','
-set terminal pngcairo size 900,500 noenhanced
-set grid
+  // What every figure starts from (`reset` keeps the terminal, not these).
+  constexpr std::string_view kFigureDefaults = "set datafile separator ','\nset grid\n";
+  std::string text = std::string(kFigureDefaults) + R"(set terminal pngcairo size 900,500 noenhanced
 set output 'plots/losses.png'
 set title 'Training losses'
 set xlabel 'training step'
@@ -264,10 +264,7 @@ plot 'ratings.csv' using 0:'elo':'error95':xtic(1) title 'elo' with yerrorbars p
   // Rows from before selfplay.csv had its recent games' columns have nothing to draw.
   const auto selfplay = read_csv(root_ + "/selfplay.csv");
   if (std::any_of(selfplay.begin(), selfplay.end(), [](const auto& row) { return row.size() >= 6; }))
-    text += R"(reset
-set datafile separator ','
-set grid
-set output 'plots/selfplay.png'
+    text += "reset\n" + std::string(kFigureDefaults) + R"(set output 'plots/selfplay.png'
 set title 'Self-play: its recent games (each self-play process its own)'
 set xlabel 'run minutes'
 set ylabel 'plies a game'
