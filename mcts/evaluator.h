@@ -9,11 +9,14 @@
 
 namespace ataxx {
 
-// Win/draw/loss probabilities from the view of the side to move.
+// A position's value from the view of the side to move: win/draw/loss probabilities, and the
+// expected final piece lead, (own - opponent) pieces / cells, where the evaluator has a head for it
+// (0 where not).
 struct Wdl {
   float win = 0.0f;
   float draw = 1.0f;
   float loss = 0.0f;
+  float lead = 0.0f;
   float expectation() const { return win - loss; }
 };
 

@@ -32,6 +32,7 @@ struct AtaxxGame {
   static RuleSettings settings_of(const Rules& rules) { return rules; }
   static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
   static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }
+  static int cells(const Position& pos) { return pos.board().num_cells; }
   // Whether the search should take a leaf as won by its mover without evaluating it. Ataxx's wins
   // in one (the last enemy pieces taken) are rare, and the check would cost every leaf.
   static std::optional<Move> winning_move(const Position&, const MoveList&) { return std::nullopt; }
@@ -57,11 +58,20 @@ struct SchataxxGame {
   static RuleSettings settings_of(const Rules& rules) { return {rules.ply_limit, rules.repetition_limit}; }
   static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
   static Bitboard men(const Position& pos, Color side) { return pos.men(side); }
+  static int cells(const Position&) { return schataxx::Position::kSquares; }
   // A king or half the board in one move: the tactics a net at a few hundred visits misses.
   static std::optional<Move> winning_move(const Position& pos, const MoveList& moves) { return pos.winning_move(moves); }
   // PGN as for chess variants: White moves first, a Variant tag names the variant.
   static constexpr std::string_view kPgnColours[2] = {"White", "Black"};
   static std::string pgn_variant(const Position& pos) { return std::string(schataxx::variant_name(pos.variant())); }
 };
+
+// The side to move's lead in men, (own - opponent) / cells: what the network's lead head
+// (Wdl::lead) expects at the end of the game.
+template <typename G>
+float piece_lead(const typename G::Position& pos) {
+  const Color us = pos.side_to_move();
+  return static_cast<float>(popcount(G::men(pos, us)) - popcount(G::men(pos, ~us))) / G::cells(pos);
+}
 
 }  // namespace ataxx

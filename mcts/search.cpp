@@ -158,7 +158,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     }
   }
   if (leaf.state == State::kTerminal) {
-    backup(current, static_cast<float>(leaf.terminal_value));
+    backup(current, utility(leaf.terminal_value, pos));
     return true;
   }
   PendingLeaf& pending = round.leaves_[round.count_++];
@@ -175,7 +175,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
     propagate_proof(current);
-    backup(current, 1.0f);
+    backup(current, utility(1.0f, pos));
     return true;
   }
   leaf.state = State::kPending;
@@ -340,7 +340,7 @@ void BasicSearch<G>::apply_evaluations(Round& round) {
     expand(leaf.node, leaf);
     remember_wdl(leaf.node, leaf.value);
     add_in_flight(leaf.node, -1);
-    backup(leaf.node, leaf.value.expectation());
+    backup(leaf.node, utility(leaf.value));
     if (leaf.node == kRoot) add_root_noise();
   }
   round.count_ = 0;

@@ -47,6 +47,11 @@ struct BasicSearchParams {
   // visited one's visits, the one whose mean value less lcb_stdevs standard errors is highest,
   // instead of the most visited. 0 = the most visited.
   float lcb_stdevs = 0.0f;
+  // KataGo's score utility, the final piece lead as the score: a leaf is worth its expected result
+  // plus lead_utility x its expected final lead (Wdl::lead; a finished game's, the lead on its
+  // board), so that of moves alike in value the search prefers the larger lead. The values the
+  // search reports include it. 0 = none.
+  float lead_utility = 0.0f;
   std::size_t max_tree_bytes = std::size_t{1} << 30;  // the tree's memory bound: the search stops there
   typename G::Rules rules;
 };
@@ -182,6 +187,9 @@ class BasicSearch {
   void add_in_flight(std::uint32_t leaf, int delta);
   // Adds value (from the view of the side to move at leaf) along the path to the root.
   void backup(std::uint32_t leaf, float value);
+  // What a leaf's value (or a finished game's result, value) at pos is worth to the search.
+  float utility(const Wdl& value) const { return value.expectation() + params_.lead_utility * value.lead; }
+  float utility(float result, const Position& pos) const { return result + params_.lead_utility * piece_lead<G>(pos); }
   void expand(std::uint32_t node, const PendingLeaf& leaf);
   void remember_wdl(std::uint32_t node, const Wdl& value);  // the root's or a root child's
   // node was just proven (kTerminal, -1 or 1): the proofs that follow for its ancestors.

@@ -44,7 +44,7 @@ struct Job {
 // Priors over the request's moves: a softmax of their logits, the position seen under `symmetry`.
 template <typename G>
 void fill_request(const GameEncoder<G>& encoder, const BasicEvalRequest<G>& r, int symmetry, const float* logits,
-                  const float* wdl) {
+                  const float* wdl, float lead) {
   const auto& pos = *r.position;
   // The logits come from a device's copy, in no cache: the indices first, each logit's line
   // fetched as its index is known, so that the loads wait on memory together, not one by one.
@@ -62,7 +62,7 @@ void fill_request(const GameEncoder<G>& encoder, const BasicEvalRequest<G>& r, i
   float total = 0.0f;
   for (float& p : r.priors) total += p = std::exp(p - max_logit);
   for (float& p : r.priors) p /= total;
-  *r.value = Wdl{wdl[0], wdl[1], wdl[2]};
+  *r.value = Wdl{wdl[0], wdl[1], wdl[2], lead};
 }
 
 }  // namespace
@@ -167,7 +167,8 @@ void BasicBatchedEvaluator<G>::Impl::finish(Job& job) {
   for (std::size_t i = 0; i < job.requests.size(); ++i) {
     const std::size_t row = job.first_row + i;
     const Request& request = *job.requests[i];
-    fill_request(encoder, request, job.symmetries[i], out.policy_logits + row * io.policy_size(), out.wdl + row * 3);
+    fill_request(encoder, request, job.symmetries[i], out.policy_logits + row * io.policy_size(), out.wdl + row * 3,
+                 out.lead ? out.lead[row] : 0.0f);
     if (cache.enabled()) cache.insert(encoder.key(*request.position), out.generation, request.priors, *request.value);
   }
 }

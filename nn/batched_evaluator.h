@@ -26,7 +26,8 @@ class BatchDevice {
   struct Output {
     const float* policy_logits = nullptr;  // n rows of io().policy_size()
     const float* wdl = nullptr;            // n rows of win, draw, loss probabilities
-    std::shared_ptr<const void> owner;     // keeps both alive
+    const float* lead = nullptr;           // n expected final piece leads (Wdl::lead); null: no such head
+    std::shared_ptr<const void> owner;     // keeps them alive
     std::uint64_t generation = 0;          // the network that answered (cache entries carry it)
   };
   virtual ~BatchDevice() = default;

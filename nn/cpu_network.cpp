@@ -76,7 +76,7 @@ struct CpuNetwork::Impl {
   NetworkIo io;
   Layer input;
   std::vector<Layer> tower;  // two per block
-  Layer policy_conv, policy_out, pass_out, value_conv, value_hidden, wdl_out;
+  Layer policy_conv, policy_out, pass_out, value_conv, value_hidden, wdl_out, lead_out;
 
   // For each cell and 3x3 tap (row-major, dy then dx), the cell it reads, or -1 off the canvas:
   // what im2col and the direct convolutions read.
@@ -121,7 +121,7 @@ struct CpuNetwork::Impl {
     m.array().colwise() *= mask.array();
   }
 
-  void forward(const float* inputs, int n, float* policy_logits, float* wdl, Scratch& s) const {
+  void forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead, Scratch& s) const {
     const int area = io.area(), policy_size = io.policy_size(), planes = io.input_planes;
     // Planes [n, planes, cells] -> rows [n x cells, planes].
     s.input.resize(static_cast<Eigen::Index>(n) * area, planes);
@@ -168,13 +168,14 @@ struct CpuNetwork::Impl {
     for (int p = 0; p < n; ++p) {
       const Eigen::Array3f e = (s.wdl_logits.row(p).array() - s.wdl_logits.row(p).maxCoeff()).exp().transpose();
       Eigen::Map<Eigen::Array3f>(wdl + 3 * p) = e / e.sum();
+      lead[p] = std::tanh(s.head.row(p).dot(lead_out.weight.col(0)) + lead_out.bias(0));
     }
   }
 };
 
 CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters,
                        Precision precision)
-    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
   const int c = shape.channels;
   Impl& m = *impl_;
   m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3, precision);
@@ -189,6 +190,7 @@ CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const Folde
   m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1);
   m.value_hidden = make_layer(parameters, "value_hidden", 3 * kHeadChannels, kValueHidden, 0);
   m.wdl_out = make_layer(parameters, "wdl_out", kValueHidden, 3, 0);
+  m.lead_out = make_layer(parameters, "piece_diff_out", kValueHidden, 1, 0);
   m.neighbours = DirectConvolution::neighbour_table(io.canvas);
 }
 
@@ -200,9 +202,9 @@ bool CpuNetwork::convolves_directly() const {
   return direct(m.input) && direct(m.policy_conv) && std::all_of(m.tower.begin(), m.tower.end(), direct);
 }
 
-void CpuNetwork::forward(const float* inputs, int n, float* policy_logits, float* wdl) const {
+void CpuNetwork::forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead) const {
   thread_local Scratch scratch;
-  impl_->forward(inputs, n, policy_logits, wdl, scratch);
+  impl_->forward(inputs, n, policy_logits, wdl, lead, scratch);
 }
 
 }  // namespace ataxx

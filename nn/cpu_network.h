@@ -3,7 +3,8 @@
 // per position: batch norms folded, a 3x3 convolution to 32 or 64 channels computed directly
 // (nn/direct_convolution.h, in float, bfloat16 or int8), any other one GEMM over the whole batch
 // (im2col), activations as [positions x cells, channels] row-major matrices. Plain C++: no torch.
-// The same outputs as AtaxxNet::forward's policy logits and win/draw/loss (a test compares them).
+// The same outputs as AtaxxNet::forward's policy logits, win/draw/loss and piece lead (a test
+// compares them).
 #pragma once
 
 #include <cstdint>
@@ -35,8 +36,9 @@ class CpuNetwork {
   ~CpuNetwork();
 
   // inputs: n encoded positions; policy_logits: n rows of io.policy_size(); wdl: n rows of
-  // win, draw, loss probabilities. Safe from several threads at once (scratch is per thread).
-  void forward(const float* inputs, int n, float* policy_logits, float* wdl) const;
+  // win, draw, loss probabilities; lead: n expected final piece leads (AtaxxNet's piece_diff).
+  // Safe from several threads at once (scratch is per thread).
+  void forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead) const;
   // Every 3x3 convolution direct (32 or 64 channels): then faster than LibTorch at any batch.
   bool convolves_directly() const;
 

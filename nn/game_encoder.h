@@ -44,7 +44,7 @@ class GameEncoder<AtaxxGame> {
   static Move transformed(int symmetry, const Position& pos, Move move) {
     return transform_move(pos.board(), symmetry, move);
   }
-  static int cells(const Position& pos) { return pos.board().num_cells; }
+  static int cells(const Position& pos) { return AtaxxGame::cells(pos); }
   // Where cell `square` of pos lands on the canvas when pos is seen under `symmetry`.
   int canvas_cell(int symmetry, const Position& pos, int square) const {
     return encoding_.canvas_cell(pos.board(), pos.board().symmetries[symmetry][square]);
@@ -76,7 +76,7 @@ class GameEncoder<SchataxxGame> {
   static schataxx::Move transformed(int symmetry, const schataxx::Position&, schataxx::Move move) {
     return schataxx::transform_move(symmetry, move);
   }
-  static int cells(const schataxx::Position&) { return schataxx::Position::kSquares; }
+  static int cells(const schataxx::Position& pos) { return SchataxxGame::cells(pos); }
   static int canvas_cell(int symmetry, const schataxx::Position&, int square) {
     return schataxx::transform_square(symmetry, square);
   }

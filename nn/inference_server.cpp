@@ -41,12 +41,13 @@ struct LoadedNet {
 };
 
 // The network's outputs for a batch, as one float32 tensor on the batch's device: the policy logits
-// (rows x policy size), then the win, draw, loss probabilities (rows x 3).
+// (rows x policy size), the win, draw, loss probabilities (rows x 3), then the piece leads (rows).
 torch::Tensor flat_outputs(AtaxxNetImpl& net, const torch::Tensor& planes, torch::Device device,
                            torch::ScalarType dtype) {
   const NetworkOutput out = net.forward(to_inference_input(planes, device, dtype));
   return torch::cat({out.policy_logits.to(torch::kFloat32).reshape(-1),
-                     torch::softmax(out.wdl_logits.to(torch::kFloat32), 1).reshape(-1)});
+                     torch::softmax(out.wdl_logits.to(torch::kFloat32), 1).reshape(-1),
+                     out.piece_diff.to(torch::kFloat32).reshape(-1)});
 }
 
 FoldedParameters folded_parameters(AtaxxNetImpl& net) {
@@ -94,6 +95,7 @@ std::shared_ptr<LoadedNet> load_for(const std::string& path, const InferenceOpti
 struct HostOutputs {
   torch::Tensor policy_logits;
   torch::Tensor wdl;
+  torch::Tensor lead;
 };
 
 // Up to this batch the Eigen path with im2col is the faster on the CPU, above it LibTorch's (`bench
@@ -104,12 +106,13 @@ constexpr int kEigenMaxBatch = 16;
 
 // The Eigen path's forward pass, in parts of at most kEigenMaxBatch positions.
 HostOutputs forward_on_cpu(const CpuNetwork& cpu, const NetworkIo& io, const float* inputs, int n) {
-  HostOutputs out{torch::empty({n, io.policy_size()}), torch::empty({n, 3})};
+  HostOutputs out{torch::empty({n, io.policy_size()}), torch::empty({n, 3}), torch::empty({n})};
   float* policy = out.policy_logits.data_ptr<float>();
   float* wdl = out.wdl.data_ptr<float>();
+  float* lead = out.lead.data_ptr<float>();
   for (std::size_t first = 0; first < static_cast<std::size_t>(n); first += kEigenMaxBatch)
     cpu.forward(inputs + first * io.input_size(), std::min<int>(kEigenMaxBatch, n - first), policy + first * io.policy_size(),
-                wdl + 3 * first);
+                wdl + 3 * first, lead + first);
   return out;
 }
 
@@ -133,18 +136,22 @@ torch::Tensor staged_on_pinned_memory(const float* inputs, int n, int rows, cons
   return pinned;
 }
 
-// The first n of `rows` positions' flat outputs, in host memory. From a GPU: two asynchronous
+// The first n of `rows` positions' flat outputs, in host memory. From a GPU: three asynchronous
 // copies into pinned memory and one wait for the calling thread's stream.
 HostOutputs host_outputs(const torch::Tensor& flat, int n, int rows, int policy_size) {
-  const std::int64_t policy = std::int64_t{n} * policy_size, wdl = std::int64_t{n} * 3;
+  const std::int64_t policy = std::int64_t{n} * policy_size, wdl = std::int64_t{n} * 3, lead = n;
   torch::Tensor host = flat;
+  std::int64_t wdl_at = policy, lead_at = policy + wdl;  // in host
   if (flat.is_cuda()) {
-    host = torch::empty({policy + wdl}, torch::TensorOptions().pinned_memory(true));
+    host = torch::empty({policy + wdl + lead}, torch::TensorOptions().pinned_memory(true));
+    const std::int64_t flat_wdl_at = std::int64_t{rows} * policy_size, flat_lead_at = flat_wdl_at + std::int64_t{rows} * 3;
     host.narrow(0, 0, policy).copy_(flat.narrow(0, 0, policy), /*non_blocking=*/true);
-    host.narrow(0, policy, wdl).copy_(flat.narrow(0, std::int64_t{rows} * policy_size, wdl), /*non_blocking=*/true);
+    host.narrow(0, wdl_at, wdl).copy_(flat.narrow(0, flat_wdl_at, wdl), /*non_blocking=*/true);
+    host.narrow(0, lead_at, lead).copy_(flat.narrow(0, flat_lead_at, lead), /*non_blocking=*/true);
     c10::impl::VirtualGuardImpl(flat.device().type()).getStream(flat.device()).synchronize();
   }
-  return {host.narrow(0, 0, policy).view({n, policy_size}), host.narrow(0, policy, wdl).view({n, 3})};
+  return {host.narrow(0, 0, policy).view({n, policy_size}), host.narrow(0, wdl_at, wdl).view({n, 3}),
+          host.narrow(0, lead_at, lead)};
 }
 
 // One forward pass of encoded positions, on server thread `thread`: one copy in, the outputs back
@@ -200,7 +207,8 @@ class NetworkDevice final : public BatchDevice {
     if (!streams_.empty()) on_own_stream.reset_stream(streams_.at(thread));
     const std::shared_ptr<LoadedNet> net = current();
     auto host = std::make_shared<HostOutputs>(forward(*net, io_, inputs, n, thread));
-    return {host->policy_logits.data_ptr<float>(), host->wdl.data_ptr<float>(), host, net->generation};
+    return {.policy_logits = host->policy_logits.data_ptr<float>(), .wdl = host->wdl.data_ptr<float>(),
+            .lead = host->lead.data_ptr<float>(), .owner = host, .generation = net->generation};
   }
   std::uint64_t generation() const override { return current()->generation; }
   std::string model_name() const override { return current()->info.name; }

@@ -27,7 +27,7 @@ BatchDevice::Output SimulatedDevice::run(int, const float*, int n) {
   const auto done = free_at_;
   lock.unlock();
   std::this_thread::sleep_until(done);
-  return {zeros_.data(), wdl_.data(), nullptr, 1};
+  return {.policy_logits = zeros_.data(), .wdl = wdl_.data(), .owner = {}, .generation = 1};
 }
 
 }  // namespace ataxx

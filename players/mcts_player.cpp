@@ -108,6 +108,7 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> p
   params.reuse_tree = spec.get_int("reuse", params.reuse_tree, 0, 1) == 1;
   params.solver = spec.get_int("solver", params.solver, 0, 1) == 1;
   params.lcb_stdevs = static_cast<float>(spec.get_double("lcb", params.lcb_stdevs, 0.0, 10.0));
+  params.lead_utility = static_cast<float>(spec.get_double("lead", params.lead_utility, 0.0, 10.0));
   return params;
 }
 

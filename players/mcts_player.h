@@ -59,8 +59,8 @@ inline constexpr double kMaxFpuReduction = 10.0;  // the smallest is its negativ
 
 // Reads the search options shared by every MCTS-based player spec:
 // visits, time (ms), cpuct, fpu, ptemp (policy temperature), batch (leaves per round), reuse (0/1),
-// solver (0/1), lcb (standard errors of the final move's bound); `defaults` for those the spec
-// does not give.
+// solver (0/1), lcb (standard errors of the final move's bound), lead (the expected final piece
+// lead's weight beside the expected result); `defaults` for those the spec does not give.
 template <typename G = AtaxxGame>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> defaults = {});
 

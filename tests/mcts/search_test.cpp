@@ -22,6 +22,7 @@ namespace {
 class ScriptedEvaluator final : public Evaluator {
  public:
   std::function<float(const Position&)> value_of = [](const Position&) { return 0.0f; };
+  std::function<float(const Position&)> lead_of = [](const Position&) { return 0.0f; };  // Wdl::lead
   std::map<Move, float, bool (*)(Move, Move)> root_priors{[](Move a, Move b) { return to_string(a, board_7x7()) < to_string(b, board_7x7()); }};
   std::uint64_t root_hash = 0;
   int requests = 0;
@@ -41,7 +42,7 @@ class ScriptedEvaluator final : public Evaluator {
       }
       for (float& p : r.priors) p /= total;
       const float v = value_of(*r.position);
-      *r.value = Wdl{.win = std::max(v, 0.0f), .draw = 1 - std::abs(v), .loss = std::max(-v, 0.0f)};
+      *r.value = Wdl{.win = std::max(v, 0.0f), .draw = 1 - std::abs(v), .loss = std::max(-v, 0.0f), .lead = lead_of(*r.position)};
     }
   }
 };
@@ -330,6 +331,49 @@ TEST(Search, TheLowerConfidenceBoundPrefersASureMoveToAMoreVisitedUnsureOne) {
   EXPECT_EQ(result.visits, plain.visits);  // the search is the same: only the final choice differs
   EXPECT_EQ(result.best_move(), b6);
   EXPECT_EQ(result.principal_variation.front(), b6);
+}
+
+// KataGo's score utility, the piece lead as the score. Every leaf is a draw to the value head;
+// the lead head sees the material: only the lead tells x's moves apart, and d5 (taking c6, d6
+// and e6; c5 and e5 take two) is the best of them. Without the utility the visits stay spread.
+TEST(Search, TheLeadUtilityPrefersTheMoveThatLeadsMostWhenValuesAreEqual) {
+  ScriptedEvaluator evaluator;
+  evaluator.lead_of = [](const Position& pos) { return std::clamp(10 * piece_lead<AtaxxGame>(pos), -1.0f, 1.0f); };
+  const Position pos = Position::from_fen("7/2ooo2/7/3x3/7/7/o6 x 0 1");
+  const Move d5 = parse_move("d5", board_7x7());
+  SearchParams params = with_visits(400);
+  Search plain(params, 1);
+  plain.set_root(pos);
+  ASSERT_LT(visits_of(run_search(plain, evaluator), d5), 100);
+  params.lead_utility = 1.0f;
+  Search leading(params, 1);
+  leading.set_root(pos);
+  const SearchResult result = run_search(leading, evaluator);
+  EXPECT_EQ(result.best_move(), d5);
+  EXPECT_GT(visits_of(result, d5), 200);
+}
+
+// A finished game is worth its result plus the utility of the lead on its board: of x's five
+// moves that take o's last piece, the clones (c6, d6, e6: three men) are worth more than the
+// jumps (d5c7, d5e7: two).
+TEST(Search, TheLeadUtilityOfAFinishedGameIsItsBoardsLead) {
+  const Position pos = Position::from_fen("3o3/7/3x3/7/7/7/7 x 0 1");
+  const auto visits_to = [&](const SearchResult& result, std::initializer_list<const char*> moves) {
+    int sum = 0;
+    for (const char* move : moves) sum += visits_of(result, parse_move(move, board_7x7()));
+    return sum;
+  };
+  ScriptedEvaluator evaluator;
+  SearchParams params = with_visits(400);
+  Search plain(params, 1);
+  plain.set_root(pos);
+  const SearchResult even = run_search(plain, evaluator);
+  ASSERT_LT(visits_to(even, {"c6", "d6", "e6"}), 3 * visits_to(even, {"d5c7", "d5e7"}));
+  params.lead_utility = 10.0f;
+  Search leading(params, 1);
+  leading.set_root(pos);
+  const SearchResult result = run_search(leading, evaluator);
+  EXPECT_GT(visits_to(result, {"c6", "d6", "e6"}), 10 * visits_to(result, {"d5c7", "d5e7"}));
 }
 
 // UAI's searchmoves: the search goes on from a tree that visited every move, but only the named

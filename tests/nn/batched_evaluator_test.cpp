@@ -39,7 +39,7 @@ class CountingDevice final : public BatchDevice {
       most_running = std::max(most_running, running);
     }
     if (fail) throw std::runtime_error("device lost");
-    return {logits.data(), rows->data(), rows, 1};
+    return {.policy_logits = logits.data(), .wdl = rows->data(), .owner = rows, .generation = 1};
   }
   std::uint64_t generation() const override { return 1; }
   std::string model_name() const override { return "counting"; }
@@ -245,7 +245,7 @@ class EquivariantDevice final : public BatchDevice {
       const float own = std::accumulate(planes, planes + area, 0.0f);
       wdl[i * 3] = own / (own + std::accumulate(theirs, theirs + area, 0.0f));
     }
-    return {out->data(), wdl, out, 1};
+    return {.policy_logits = out->data(), .wdl = wdl, .owner = out, .generation = 1};
   }
   std::uint64_t generation() const override { return 1; }
   std::string model_name() const override { return "equivariant"; }

@@ -269,6 +269,15 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
     for (int m = 0; m < moves[i].size(); ++m) EXPECT_NEAR(priors_a[i][m], priors_b[i][m], tolerance) << positions[i].fen();
     EXPECT_NEAR(values_a[i].win, values_b[i].win, tolerance) << positions[i].fen();
     EXPECT_NEAR(values_a[i].loss, values_b[i].loss, tolerance) << positions[i].fen();
+    EXPECT_NEAR(values_a[i].lead, values_b[i].lead, tolerance) << positions[i].fen();
+  }
+  // The lead is the piece-difference head's.
+  torch::NoGradGuard no_grad;
+  net->eval();
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    const Position* one[] = {&positions[i]};
+    const NetworkOutput out = net->forward(encode_batch(Encoding(positions[i].board().size), one));
+    EXPECT_NEAR(values_b[i].lead, out.piece_diff[0].item<float>(), 1e-4f) << positions[i].fen();
   }
 }
 INSTANTIATE_TEST_SUITE_P(ChannelsPrecision, EigenPath,
