@@ -141,7 +141,7 @@ torch::Tensor staged_on_pinned_memory(const float* inputs, int n, int rows, cons
 HostOutputs host_outputs(const torch::Tensor& flat, int n, int rows, int policy_size) {
   const std::int64_t policy = std::int64_t{n} * policy_size, wdl = std::int64_t{n} * 3, lead = n;
   torch::Tensor host = flat;
-  std::int64_t wdl_at = policy, lead_at = policy + wdl;  // in host
+  const std::int64_t wdl_at = policy, lead_at = policy + wdl;  // in host
   if (flat.is_cuda()) {
     host = torch::empty({policy + wdl + lead}, torch::TensorOptions().pinned_memory(true));
     const std::int64_t flat_wdl_at = std::int64_t{rows} * policy_size, flat_lead_at = flat_wdl_at + std::int64_t{rows} * 3;
