@@ -6,6 +6,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "util/text.h"
 
 namespace ataxx {
@@ -53,15 +55,22 @@ EloEstimate estimate_elo(const MatchScore& score) {
   if (score.games() == 0) return {};
   const double mean = score.score();
   // Every game won or every game lost: the data bound the difference from one side only.
+  // Clopper-Pearson: the score s at which n straight wins have probability 2.5 %, s^n = 0.025.
   if (mean == 0.0 || mean == 1.0) {
     const double infinity = std::numeric_limits<double>::infinity();
-    return {mean == 1.0 ? infinity : -infinity, std::numeric_limits<double>::quiet_NaN()};
+    const double bound = elo_from_score(std::pow(0.025, 1.0 / score.games()));
+    return {mean == 1.0 ? infinity : -infinity, std::numeric_limits<double>::quiet_NaN(), mean == 1.0 ? bound : -bound};
   }
   const double deviation = std::sqrt(per_game_variance(score) / score.games());
   constexpr double kZ95 = 1.959963984540054;
   const double low = elo_from_score(mean - kZ95 * deviation);
   const double high = elo_from_score(mean + kZ95 * deviation);
   return {elo_from_score(mean), (high - low) / 2.0};
+}
+
+std::string to_string(const EloEstimate& elo) {
+  if (std::isinf(elo.elo)) return fmt::format("{} {:+.1f} (95 %)", elo.elo > 0 ? "above" : "below", elo.bound95);
+  return fmt::format("{:+.1f} +/- {:.1f}", elo.elo, elo.error95);
 }
 
 double sprt_llr(const MatchScore& score, double elo0, double elo1) {

@@ -17,12 +17,17 @@ struct MatchScore {
 struct EloEstimate {
   double elo = 0.0;
   double error95 = 0.0;  // half-width of the 95% interval
+  // Every game won (lost): elo is +infinity (-infinity), error95 NaN, and this the exact 95% bound
+  // (Clopper-Pearson) the difference lies above (below).
+  double bound95 = 0.0;
 };
 
 double elo_from_score(double score);  // logistic; clamped for scores of 0 and 1
 double score_from_elo(double elo);
-// Infinite (with a NaN error) when every game was won, or every game lost.
+// Infinite (with a NaN error and a one-sided bound) when every game was won, or every game lost.
 EloEstimate estimate_elo(const MatchScore& score);
+// "+49.0 +/- 69.8"; a match won or lost in every game, "above +570.0 (95 %)" / "below -570.0 (95 %)".
+std::string to_string(const EloEstimate& elo);
 
 struct SprtParams {
   double elo0 = 0.0;

@@ -79,10 +79,9 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   });
   const MatchScore& score = result.score;
   if (result.stopped) std::printf("Stopped after %d of %d games.\n", score.games(), config.games);
-  const EloEstimate elo = estimate_elo(score);
   std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
               score.draws, score.score(), score.games());
-  std::printf("Elo difference: %.1f +/- %.1f\n", elo.elo, elo.error95);
+  std::printf("Elo difference: %s\n", to_string(estimate_elo(score)).c_str());
   if (config.sprt) {
     std::printf("SPRT: llr %.3g, lbound %.3g, ubound %.3g - %s\n", result.llr,
                 sprt_lower_bound(*config.sprt), sprt_upper_bound(*config.sprt), verdict_text(result.verdict));

@@ -67,13 +67,12 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, cons
   const MatchScore score{result.first_wins, result.second_wins, result.draws};
   const bool by_threshold = !sprt || (verdict == SprtVerdict::kContinue && g.undecided == "threshold");
   const bool promoted = by_threshold ? score.score() >= g.threshold : verdict == SprtVerdict::kAcceptH1;
-  const EloEstimate elo = estimate_elo(score);
   const char* how = !sprt ? "by threshold"
                     : verdict != SprtVerdict::kContinue ? "by SPRT"
                     : by_threshold ? "SPRT undecided, by threshold"
                                    : "SPRT undecided";
-  log.info("gating {} vs {}: {} - {} - {} [{:.3f}], Elo {:+.0f} +/- {:.0f}: {} ({})", candidate, best, score.wins,
-           score.losses, score.draws, score.score(), elo.elo, elo.error95, promoted ? "promoted" : "rejected", how);
+  log.info("gating {} vs {}: {} - {} - {} [{:.3f}], Elo {}: {} ({})", candidate, best, score.wins,
+           score.losses, score.draws, score.score(), to_string(estimate_elo(score)), promoted ? "promoted" : "rejected", how);
   dir.record_gating(candidate, best, result, promoted);  // first: the rest follows from it (repair_gating)
   dir.record_match(generation, result, "gating");
   if (promoted) dir.set_best(candidate);

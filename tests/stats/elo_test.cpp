@@ -32,6 +32,16 @@ TEST(Elo, AllGamesWonIsAnInfiniteDifference) {
   EXPECT_TRUE(std::isnan(estimate_elo({.wins = 5, .losses = 0, .draws = 0}).error95));
 }
 
+TEST(Elo, AMatchWonInEveryGameIsReportedWithItsExactBound) {
+  // 100 straight wins are a 2.5 % event at a score of 0.025^(1/100) = 0.96378: Elo +570.0.
+  const EloEstimate won = estimate_elo({.wins = 100, .losses = 0, .draws = 0});
+  EXPECT_NEAR(won.bound95, 570.0, 0.05);
+  EXPECT_EQ(to_string(won), "above +570.0 (95 %)");
+  EXPECT_EQ(to_string(estimate_elo({.wins = 0, .losses = 100, .draws = 0})), "below -570.0 (95 %)");
+  EXPECT_LT(estimate_elo({.wins = 10, .losses = 0, .draws = 0}).bound95, 300.0);  // fewer games, a weaker bound
+  EXPECT_EQ(to_string(estimate_elo({.wins = 60, .losses = 20, .draws = 20})), "+147.2 +/- 66.0");
+}
+
 TEST(Sprt, LogLikelihoodRatioMatchesHandComputation) {
   // Without draws the trinomial is a binomial: LLR = W log(s1 / s0) + L log((1 - s1) / (1 - s0)),
   // here s0 = 0.5 and s1 = score_from_elo(10) = 0.514387 (the floor of 0.001 draws moves it by less
