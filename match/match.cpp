@@ -139,7 +139,7 @@ BasicGameRecord<G> play_match_game(const BasicMatchConfig<G>& config, int index,
 }
 
 void MatchTally::add_points(double points) {
-  (points == 1.0 ? score.wins : points == 0.0 ? score.losses : score.draws) += 1;
+  score.add(points);
   if (!sprt || verdict != SprtVerdict::kContinue) return;
   llr = sprt_llr(score, sprt->elo0, sprt->elo1);
   verdict = sprt_verdict(score, *sprt);

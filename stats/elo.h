@@ -11,6 +11,7 @@ struct MatchScore {
   int losses = 0;
   int draws = 0;
   int games() const { return wins + losses + draws; }
+  void add(double points) { (points == 1.0 ? wins : points == 0.0 ? losses : draws) += 1; }
   double score() const { return games() ? (wins + 0.5 * draws) / games() : 0.5; }
 };
 

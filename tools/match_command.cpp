@@ -82,6 +82,10 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
               score.draws, score.score(), score.games());
   std::printf("Elo difference: %s\n", to_string(estimate_elo(score)).c_str());
+  MatchScore as_x, as_o;
+  for (const BasicGameRecord<G>& game : result.games) (game.player1_is_x ? as_x : as_o).add(game.player1_score());
+  std::printf("By colour, %s: as x %d - %d - %d [%.3f], as o %d - %d - %d [%.3f]\n", p1.c_str(), as_x.wins,
+              as_x.losses, as_x.draws, as_x.score(), as_o.wins, as_o.losses, as_o.draws, as_o.score());
   if (config.sprt) {
     std::printf("SPRT: llr %.3g, lbound %.3g, ubound %.3g - %s\n", result.llr,
                 sprt_lower_bound(*config.sprt), sprt_upper_bound(*config.sprt), verdict_text(result.verdict));

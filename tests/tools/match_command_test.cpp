@@ -23,6 +23,26 @@ TEST(MatchCommand, PlaysSchataxxFromItsTwoPlySuiteWithSchataxxsBaselines) {
   EXPECT_GE(std::stoi(score[1]), 5) << ran.output;
 }
 
+TEST(MatchCommand, SplitsTheScoreByTheColourTheFirstPlayerHad) {
+  const Ran ran = run("match --p1 alphabeta:depth=1 --p2 random --games 6 --quiet");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  std::smatch total, split;
+  ASSERT_TRUE(std::regex_search(ran.output, total, std::regex(R"(Score of alphabeta:depth=1 vs random: (\d+) - (\d+) - (\d+))")))
+      << ran.output;
+  ASSERT_TRUE(std::regex_search(ran.output, split,
+                                std::regex(R"(By colour, alphabeta:depth=1: as x (\d+) - (\d+) - (\d+) \[[0-9.]+\], )"
+                                           R"(as o (\d+) - (\d+) - (\d+))")))
+      << ran.output;
+  int as_x = 0, as_o = 0;
+  for (int i = 1; i <= 3; ++i) {
+    as_x += std::stoi(split[i]);
+    as_o += std::stoi(split[i + 3]);
+    EXPECT_EQ(std::stoi(split[i]) + std::stoi(split[i + 3]), std::stoi(total[i])) << ran.output;
+  }
+  EXPECT_EQ(as_x, 3) << "both colours per opening: " << ran.output;
+  EXPECT_EQ(as_o, 3) << ran.output;
+}
+
 TEST(MatchCommand, RefusesAnUnknownVariant) {
   const Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
   EXPECT_NE(ran.status, 0);
