@@ -42,32 +42,42 @@ void BasicSearch<G>::start_tree(const Position& pos) {
 }
 
 template <typename G>
-void BasicSearch<G>::advance(Move move) {
+void BasicSearch<G>::advance(std::span<const Move> moves) {
   assert(own_round_.count_ == 0);
+  if (moves.empty()) return;
+  // Down the tree along the moves as far as it has them; the subtree at the end is kept.
+  std::optional<std::uint32_t> kept = kRoot;
   Position next = root_position_;
-  next.make_move(move);
-  if (G::is_irreversible(move)) game_hashes_.clear();
-  game_hashes_.push_back(next.hash());
-  const Node& root = nodes_[kRoot];
-  if (params_.reuse_tree && root.state == State::kExpanded) {
-    const std::span<const Edge> edges = edges_of(root);
-    const auto played = std::find_if(edges.begin(), edges.end(), [&](const Edge& edge) { return edge.move == move; });
-    // A move never chosen has no subtree; one that ends the game or wins in one needs a new root.
-    if (played != edges.end() && played->node != 0 && nodes_[played->node].state != State::kTerminal) {
-      const std::size_t child_index = played - edges.begin();
-      root_wdl_ = child_index < child_wdls_.size() ? child_wdls_[child_index] : std::nullopt;
-      copy_subtree(played->node, spare_nodes_, spare_edges_);
-      nodes_.swap(spare_nodes_);
-      edges_.swap(spare_edges_);
-      root_position_ = next;
-      root_noised_ = false;
-      root_moves_.clear();
-      root_winning_move_.reset();
-      child_wdls_.assign(nodes_[kRoot].num_edges, std::nullopt);
-      return;
-    }
+  for (const Move move : moves) {
+    if (kept) kept = chosen_child(*kept, move);
+    next.make_move(move);
+    if (G::is_irreversible(move)) game_hashes_.clear();
+    game_hashes_.push_back(next.hash());
   }
-  start_tree(next);
+  // A game over or a win in one needs a new root.
+  if (!params_.reuse_tree || !kept || nodes_[*kept].state == State::kTerminal) {
+    start_tree(next);
+    return;
+  }
+  // The kept node's network value is remembered where it is a child of the root.
+  const std::size_t child_index = nodes_[*kept].edge - nodes_[kRoot].first_edge;
+  root_wdl_ = moves.size() == 1 && child_index < child_wdls_.size() ? child_wdls_[child_index] : std::nullopt;
+  copy_subtree(*kept, spare_nodes_, spare_edges_);
+  nodes_.swap(spare_nodes_);
+  edges_.swap(spare_edges_);
+  root_position_ = next;
+  root_noised_ = false;
+  root_moves_.clear();
+  root_winning_move_.reset();
+  child_wdls_.assign(nodes_[kRoot].num_edges, std::nullopt);
+}
+
+template <typename G>
+std::optional<std::uint32_t> BasicSearch<G>::chosen_child(std::uint32_t node, Move move) const {
+  if (nodes_[node].state != State::kExpanded) return std::nullopt;
+  for (const Edge& edge : edges_of(nodes_[node]))
+    if (edge.move == move) return edge.node != 0 ? std::optional(edge.node) : std::nullopt;
+  return std::nullopt;
 }
 
 template <typename G>

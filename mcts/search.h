@@ -95,8 +95,10 @@ class BasicSearch {
   // Starts a new tree at pos. recent_hashes (Game::recent_hashes, pos last) lets the search see
   // repetitions of earlier game positions; without it only repetitions inside the tree count.
   void set_root(const Position& pos, std::span<const std::uint64_t> recent_hashes = {});
-  // The game moved on: keeps the subtree below move when reuse is on, else starts afresh.
-  void advance(Move move);
+  // The game moved on by `moves`: keeps the subtree they lead to when reuse is on and the tree
+  // has it, else starts afresh. One copy of the kept subtree, however many moves.
+  void advance(std::span<const Move> moves);
+  void advance(Move move) { advance(std::span(&move, 1)); }
   const Position& root_position() const { return root_position_; }
   const SearchParams& params() const { return params_; }
   // Visits already in the tree at the root (kept from the previous move when the tree is reused).
@@ -176,6 +178,8 @@ class BasicSearch {
   // The node an edge leads to, made when the search first chooses the edge.
   std::uint32_t child_of(std::uint32_t parent, std::uint32_t edge);
   const Node& child(const Edge& edge) const { return edge.node ? nodes_[edge.node] : kUnchosen; }
+  // The node that `move` from node leads to, where the tree has one.
+  std::optional<std::uint32_t> chosen_child(std::uint32_t node, Move move) const;
   std::span<const Edge> edges_of(const Node& node) const { return {edges_.data() + node.first_edge, node.num_edges}; }
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move

@@ -16,28 +16,25 @@ BasicMctsPlayer<G>::BasicMctsPlayer(const SearchParams& params, std::shared_ptr<
 template <typename G>
 void BasicMctsPlayer<G>::new_game(std::uint64_t seed) {
   search_ = Search(base_params_, seed);
-  moves_followed_.reset();
+  followed_.reset();
 }
 
 template <typename G>
 void BasicMctsPlayer<G>::follow(const Game& game) {
   const auto& moves = game.moves();
-  const bool continues = moves_followed_ && *moves_followed_ <= moves.size();
-  if (continues) {
-    for (std::size_t i = *moves_followed_; i < moves.size(); ++i) search_.advance(moves[i]);
-  }
+  const bool continues = followed_ && followed_->start() == game.start() &&
+                         followed_->moves().size() <= moves.size() &&
+                         std::equal(followed_->moves().begin(), followed_->moves().end(), moves.begin());
+  if (continues) search_.advance(std::span(moves).subspan(followed_->moves().size()));
   if (!continues || !(search_.root_position() == game.position()))
     search_.set_root(game.position(), game.recent_hashes());
-  moves_followed_ = moves.size();
+  followed_ = game;
 }
 
 template <typename G>
 typename G::Move BasicMctsPlayer<G>::choose_move(const Game& game) {
   search(game, this->limits_);
-  const Move move = last_result_.best_move();
-  search_.advance(move);
-  moves_followed_ = game.moves().size() + 1;
-  return move;
+  return last_result_.best_move();  // the tree moves on at the next search, off the clock of this one
 }
 
 template <typename G>
@@ -50,20 +47,22 @@ void BasicMctsPlayer<G>::ponder(const Game& game) {
 
 template <typename G>
 void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
-  follow(game);
+  const auto start = std::chrono::steady_clock::now();
+  follow(game);  // re-rooting the tree is part of the move's time
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.
   constexpr int kUnlimited = 1'000'000'000;
   const int movetime_ms = move_time_ms(game.position(), limits);
   const bool timed = movetime_ms > 0 || limits.infinite;
   search_.set_visits(limits.nodes > 0 ? limits.nodes : timed ? kUnlimited : base_params_.visits);
-  search_.set_time_limit(movetime_ms > 0 ? movetime_ms / 1000.0 : base_params_.time_limit_s);
+  const double limit_s = movetime_ms > 0 ? movetime_ms / 1000.0 : base_params_.time_limit_s;
+  const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  search_.set_time_limit(limit_s > 0 ? std::max(limit_s - spent_s, 1e-6) : 0.0);
   search_.set_stop_flag(limits.stop);
   std::vector<Move> root_moves;
   if (!limits.search_moves.empty())
     for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);
   search_.restrict_root_moves(std::move(root_moves));
-  const auto start = std::chrono::steady_clock::now();
   auto report_of = [&](const SearchResult& result) {
     // lc0's mapping of an expected score in [-1, 1] to centipawns.
     const double q = std::clamp<double>(result.value, -0.99, 0.99);

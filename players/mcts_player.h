@@ -32,14 +32,15 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   Search& search() { return search_; }
 
  private:
-  // Moves the tree's root to the game's position, reusing the subtree when it is a descendant.
+  // Moves the tree's root to the game's position, reusing the subtree when the game continues
+  // the one followed before.
   void follow(const Game& game);
   // Searches the game's position within `limits`: last_result_ and report_.
   void search(const Game& game, const MoveLimits& limits);
 
   std::shared_ptr<Evaluator> evaluator_;
   Search search_;
-  std::optional<std::size_t> moves_followed_;  // the game's moves the tree's root is at; none: a new game
+  std::optional<Game> followed_;  // the game whose position the tree's root is at; none: a new game
   SearchResult last_result_;
   SearchParams base_params_;
   int threads_;

@@ -369,13 +369,13 @@ void UaiEngine::new_game() {
     set_game<SchataxxGame>(schataxx::Game(schataxx::Position::startpos(schataxx_variant(options_.variant))));
   else
     set_game<AtaxxGame>(Game());
+  std::visit([](auto& session) { if (session.player) session.player->new_game(1); }, session_);
 }
 
 template <typename G>
 void UaiEngine::set_game(typename G::Game game) {
   if (auto* session = std::get_if<Session<G>>(&session_)) {
     session->game = std::move(game);
-    if (session->player) session->player->new_game(1);
   } else {
     session_ = Session<G>{std::move(game), nullptr, ""};
   }

@@ -95,7 +95,8 @@ class UaiEngine {
   void apply_option(const std::string& name, const std::string& value);
   void new_game();  // the variant's start
   template <typename G>
-  void set_game(typename G::Game game);  // keeps the player of the same game, told of a new game
+  // Keeps the player of the same game, and its tree where the game continues the one it searched.
+  void set_game(typename G::Game game);
   // A model's player, or the Player option's for "".
   template <typename G>
   std::unique_ptr<BasicPlayer<G>> make_engine_player(const std::string& model) const;

@@ -237,6 +237,45 @@ TEST(Search, TreeReuseKeepsTheChosenSubtree) {
   EXPECT_EQ(std::accumulate(kept.visits.begin(), kept.visits.end(), 0), kept.total_visits - 1);
 }
 
+// The player re-roots once for its own move and the reply: the same tree as two advances.
+TEST(Search, AdvancingTwoMovesAtOnceKeepsTheSubtreeTheyLeadTo) {
+  MaterialEvaluator evaluator;
+  Search one_by_one(with_visits(800), 1), at_once(with_visits(800), 1);
+  const SearchResult first = run_search(one_by_one, evaluator);
+  run_search(at_once, evaluator);
+  ASSERT_GE(first.principal_variation.size(), 2U);
+  const Move line[] = {first.principal_variation[0], first.principal_variation[1]};
+  one_by_one.advance(line[0]);
+  one_by_one.advance(line[1]);
+  at_once.advance(line);
+  ASSERT_GT(one_by_one.root_visits(), 1);
+  EXPECT_EQ(at_once.root_visits(), one_by_one.root_visits());
+  EXPECT_EQ(at_once.root_position(), one_by_one.root_position());
+  one_by_one.set_visits(0);
+  at_once.set_visits(0);
+  const SearchResult kept = run_search(at_once, evaluator), expected = run_search(one_by_one, evaluator);
+  EXPECT_EQ(kept.visits, expected.visits);
+  EXPECT_EQ(kept.principal_variation, expected.principal_variation);
+}
+
+// A move the tree never chose leaves nothing to keep, even where a later move is in it.
+TEST(Search, AdvancingPastAMoveTheTreeNeverChoseStartsAfresh) {
+  MaterialEvaluator evaluator;
+  Search search(with_visits(50), 1);
+  const SearchResult first = run_search(search, evaluator);
+  const auto unchosen = std::find(first.visits.begin(), first.visits.end(), 0);
+  ASSERT_NE(unchosen, first.visits.end());
+  Position after = Position::startpos();
+  after.make_move(first.moves[unchosen - first.visits.begin()]);
+  MoveList replies;
+  after.generate_moves(replies);
+  const Move line[] = {first.moves[unchosen - first.visits.begin()], replies[0]};
+  search.advance(line);
+  after.make_move(replies[0]);
+  EXPECT_EQ(search.root_visits(), 0);
+  EXPECT_EQ(search.root_position(), after);
+}
+
 TEST(Search, WithoutReuseAdvanceStartsAfresh) {
   MaterialEvaluator evaluator;
   SearchParams params = with_visits(200);

@@ -386,6 +386,40 @@ TEST(Uai, SetOptionChangesThePlayer) {
   EXPECT_NE(out.find("nodes 50 "), std::string::npos) << out;
 }
 
+// A field of a go's last info line: the number after `nodes`, the moves after `pv`.
+int reported_nodes(const std::string& output) {
+  const auto last_info = output.rfind("info depth");
+  return std::stoi(output.substr(output.find(" nodes ", last_info) + 7));
+}
+std::vector<std::string> reported_pv(const std::string& output) {
+  const auto last_info = output.rfind("info depth");
+  std::istringstream words(output.substr(output.find(" pv ", last_info) + 4, output.find('\n', last_info)));
+  std::vector<std::string> moves;
+  for (std::string move; words >> move && move != "bestmove";) moves.push_back(move);
+  return moves;
+}
+
+// Before, every `position` command started a new tree, and the engine re-rooted its tree after
+// its move, before answering, at a cost of up to 30 ms.
+TEST(Uai, KeepsItsTreeWhileThePositionsContinueTheGame) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts");
+  uai.send("position startpos");
+  const std::string first = uai.go("go nodes 400");
+  const std::vector<std::string> pv = reported_pv(first);
+  ASSERT_GE(pv.size(), 2U) << first;
+  const std::string continued = "position startpos moves " + pv[0] + " " + pv[1];
+  // go nodes 1: a kept tree has its visits already and stops at once; a new one makes one.
+  uai.send(continued);
+  EXPECT_GT(reported_nodes(uai.go("go nodes 1")), 1) << "the subtree of the game's two moves is kept";
+  uai.send("uainewgame");
+  uai.send(continued);
+  EXPECT_EQ(reported_nodes(uai.go("go nodes 1")), 1) << "uainewgame starts a new tree";
+  uai.go("go nodes 400");
+  uai.send("position startpos moves " + pv[0]);
+  EXPECT_EQ(reported_nodes(uai.go("go nodes 1")), 1) << "a position the tree has passed starts a new one";
+}
+
 TEST(Uai, MctsReportsWhileSearching) {
   UaiSession uai;
   uai.send("setoption name Player value mcts");
