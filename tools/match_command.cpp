@@ -40,6 +40,12 @@ const char* verdict_text(SprtVerdict verdict) {
 }
 
 // Plays the match of either game; after_game writes what a game leaves behind (its PGN).
+// The score line of cutechess, which tools read (tools/ab_training.sh).
+void print_score(const std::string& p1, const std::string& p2, const MatchScore& score) {
+  std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
+              score.draws, score.score(), score.games());
+}
+
 template <typename G>
 void play_match(const MatchOptions& options, std::vector<typename G::Position> openings,
                 const std::function<void(const BasicGameRecord<G>&)>& after_game) {
@@ -70,8 +76,7 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
       std::printf("Finished game %d (%s vs %s): %s {%s}\n", game.index + 1, game.player1_is_x ? p1.c_str() : p2.c_str(),
                   game.player1_is_x ? p2.c_str() : p1.c_str(), to_string(game.outcome.result).c_str(),
                   game.failure.empty() ? to_string(game.outcome.reason).c_str() : game.failure.c_str());
-      std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
-                  score.draws, score.score(), score.games());
+      print_score(p1, p2, score);
       std::fflush(stdout);
     }
     if (!game.failure.empty()) std::fprintf(stderr, "game %d: %s\n", game.index + 1, game.failure.c_str());
@@ -79,8 +84,7 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   });
   const MatchScore& score = result.score;
   if (result.stopped) std::printf("Stopped after %d of %d games.\n", score.games(), config.games);
-  std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
-              score.draws, score.score(), score.games());
+  print_score(p1, p2, score);
   std::printf("Elo difference: %s\n", to_string(estimate_elo(score)).c_str());
   MatchScore as_x, as_o;
   for (const BasicGameRecord<G>& game : result.games) (game.player1_is_x ? as_x : as_o).add(game.player1_score());
