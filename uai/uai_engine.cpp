@@ -162,7 +162,7 @@ void UaiEngine::stop_searches() {
     stop_ = true;
     ponder_stop_ = true;
   }
-  ponder_ended_.notify_all();
+  stop_flag_set_.notify_all();
 }
 
 void UaiEngine::end_pondering() {
@@ -171,7 +171,7 @@ void UaiEngine::end_pondering() {
     ponderhits_through_ = gos_received_;
     ponder_stop_ = true;
   }
-  ponder_ended_.notify_all();
+  stop_flag_set_.notify_all();
 }
 
 bool UaiEngine::handle(std::string_view line) {
@@ -206,13 +206,18 @@ bool UaiEngine::handle(std::string_view line) {
   return true;
 }
 
+void UaiEngine::wait_for_stop() {
+  std::unique_lock lock(mutex_);
+  stop_flag_set_.wait(lock, [&] { return stop_.load(); });
+}
+
 void UaiEngine::finish() {
   std::unique_lock lock(mutex_);
   input_ended_ = true;
   closing_ = true;
   if (infinite_running_) stop_ = ponder_stop_ = true;
   work_ready_.notify_all();
-  ponder_ended_.notify_all();
+  stop_flag_set_.notify_all();
   idle_.wait(lock, [&] { return queue_.empty() && !busy_; });
 }
 
@@ -491,6 +496,9 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   } catch (const std::exception& e) {
     say(std::string("info string error: ") + e.what());
   }
+  // A search may end on its own (alpha-beta at its last depth, a full tree), but UAI's `go
+  // infinite` answers only when stopped.
+  if (limits.infinite) wait_for_stop();
   {
     std::lock_guard lock(mutex_);
     infinite_running_ = false;
@@ -505,7 +513,7 @@ void UaiEngine::ponder(BasicPlayer<G>& player, const typename G::Game& game, Mov
   player.set_limits(limits);
   player.ponder(game);  // returns once ponder_stop_ is set, or at once where the player does not search
   std::unique_lock lock(mutex_);
-  ponder_ended_.wait(lock, [&] { return ponder_stop_.load(); });
+  stop_flag_set_.wait(lock, [&] { return ponder_stop_.load(); });
   infinite_running_ = limits.infinite;
 }
 

@@ -106,6 +106,7 @@ class UaiEngine {
   std::string model_for(const P& pos) const;
   void stop_searches();  // every search asked for so far ends at once
   void end_pondering();  // ponderhit: every `go ponder` asked for so far searches within its limits
+  void wait_for_stop();  // until `stop` or `quit` (or the end of input) ends the running go
 
   std::ostream& out_;
   std::mutex out_mutex_;  // guards out_
@@ -131,7 +132,7 @@ class UaiEngine {
   int ponderhits_through_ = 0;     // every go numbered up to this one had its ponderhit
   std::atomic<bool> stop_{false};  // the running search's stop flag
   std::atomic<bool> ponder_stop_{false};  // the running ponder's: ponderhit, stop or quit
-  std::condition_variable ponder_ended_;  // ponder_stop_ was set
+  std::condition_variable stop_flag_set_;  // stop_ or ponder_stop_ was set
 
   std::thread thread_;  // last: starts after everything above exists
 };

@@ -444,9 +444,17 @@ TEST(Uai, AGoWithoutAUsableLimitUsesThePlayersOwnBudget) {
 // The real binary over pipes, with generous deadlines: an engine that stops reading fails them.
 class UaiProcess {
  public:
-  UaiProcess() : engine_(std::string(ATAXX_ZERO_BINARY) + " uai") {}
+  explicit UaiProcess(const std::string& arguments = "")
+      : engine_(std::string(ATAXX_ZERO_BINARY) + " uai" + (arguments.empty() ? "" : " " + arguments)) {}
   void send(const std::string& line) { engine_.send(line); }
   std::string expect(const std::string& prefix) { return engine_.expect(prefix, 20'000); }
+  // The lines up to the first that starts with prefix, that one last.
+  std::vector<std::string> lines_through(const std::string& prefix) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    std::vector<std::string> lines{engine_.read_line(deadline)};
+    while (!lines.back().starts_with(prefix)) lines.push_back(engine_.read_line(deadline));
+    return lines;
+  }
 
  private:
   EngineProcess engine_;
@@ -470,6 +478,24 @@ TEST(UaiProcess, KeepsReadingWhileAnInfiniteSearchRuns) {
   const std::string answer = uai.expect("bestmove");
   EXPECT_TRUE(game.position().is_legal(parse_move(answer.substr(9, answer.find(' ', 9) - 9), board_7x7()))) << answer;
   uai.send("quit");
+}
+
+// Before, a search that ended on its own (alpha-beta, through every depth at once with one move
+// left to play) answered `go infinite` at once; UAI answers it only when stopped.
+TEST(UaiProcess, GoInfiniteAnswersOnlyWhenStoppedThoughTheSearchEndedBefore) {
+  UaiProcess uai("--player alphabeta");
+  const std::string fen = "ooooooo/ooooooo/ooooooo/ooooooo/xxxxxxx/xxxxxxx/xxxxxx1 x 0 1";
+  uai.send("position fen " + fen);
+  uai.send("go infinite");
+  uai.expect("info depth");  // the search runs; a few milliseconds end it
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  uai.send("isready");
+  for (const std::string& line : uai.lines_through("readyok")) EXPECT_FALSE(line.starts_with("bestmove")) << line;
+  uai.send("stop");
+  const std::string answer = uai.expect("bestmove");
+  EXPECT_TRUE(Position::from_fen(fen).is_legal(parse_move(answer.substr(9), board_7x7()))) << answer;
+  uai.send("isready");
+  uai.expect("readyok");
 }
 
 TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
