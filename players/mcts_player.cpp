@@ -49,6 +49,7 @@ template <typename G>
 void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   const auto start = std::chrono::steady_clock::now();
   follow(game);  // re-rooting the tree is part of the move's time
+  const int reused_visits = search_.root_visits();
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.
   constexpr int kUnlimited = 1'000'000'000;
@@ -69,6 +70,7 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
     MoveReport report;
     report.depth = static_cast<int>(result.principal_variation.size());
     report.nodes = static_cast<std::uint64_t>(result.total_visits);
+    report.reused_nodes = static_cast<std::uint64_t>(reused_visits);
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     report.score_cp = static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q)));
     report.pv = result.principal_variation;

@@ -2,6 +2,7 @@
 // engines. Made from a spec string: "random", "greedy", "alphabeta:depth=3", "mcts:visits=800".
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -60,6 +61,7 @@ template <typename G>
 struct BasicMoveReport {
   int depth = 0;
   std::uint64_t nodes = 0;
+  std::uint64_t reused_nodes = 0;  // of nodes, those a tree kept from an earlier search held at the start
   double seconds = 0;
   int score_cp = 0;  // from the mover's view
   std::vector<typename G::Move> pv;
@@ -67,6 +69,9 @@ struct BasicMoveReport {
   float value = 0;
   std::optional<Wdl> network_value;
   std::vector<BasicCandidateMove<G>> candidates;
+
+  // This search's own nodes a second, the reused ones left out (as lc0's nps).
+  double nodes_per_second() const { return static_cast<double>(nodes - reused_nodes) / std::max(seconds, 1e-6); }
 };
 
 // A player of one game (mcts/games.h).

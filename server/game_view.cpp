@@ -131,7 +131,7 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
                           {"wdl", wdl_json(c.network_value)}});
   }
   // Below a millisecond the rate says nothing (alpha-beta at a shallow depth).
-  const json nps = report.seconds >= 1e-3 ? json(std::llround(static_cast<double>(report.nodes) / report.seconds)) : json(nullptr);
+  const json nps = report.seconds >= 1e-3 ? json(std::llround(report.nodes_per_second())) : json(nullptr);
   // A search without candidates (alpha-beta) has a score, not a value: no value is made up from it.
   const json value = report.candidates.empty() ? json(nullptr) : json(report.value);
   return {{"depth", report.depth},

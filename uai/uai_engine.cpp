@@ -26,7 +26,7 @@ template <typename G>
 std::string info_line(const BasicMoveReport<G>& r, const typename G::Position& root) {
   std::ostringstream line;
   line << "info depth " << r.depth << " nodes " << r.nodes << " nps "
-       << static_cast<long long>(r.nodes / std::max(r.seconds, 1e-6)) << " score cp " << r.score_cp << " time "
+       << static_cast<long long>(r.nodes_per_second()) << " score cp " << r.score_cp << " time "
        << static_cast<int>(r.seconds * 1000) << " pv";
   for (const auto m : r.pv) line << ' ' << G::move_text(m, root);
   return line.str();

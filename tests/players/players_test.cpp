@@ -21,6 +21,24 @@ TEST(PlayerSpec, MakesEachKind) {
   }
 }
 
+// A tree kept from the move before counts in a report's nodes; its speed is this search's own.
+TEST(MctsPlayer, ReportsTheNodesItsTreeKeptFromTheMoveBefore) {
+  auto player = make_player("mcts:visits=300");
+  player->new_game(1);
+  Game game;
+  game.play(player->choose_move(game));
+  const MoveReport first = player->last_report();
+  EXPECT_EQ(first.reused_nodes, 0U);
+  ASSERT_GE(first.pv.size(), 2U);
+  game.play(first.pv[1]);  // the reply it expected: its subtree is kept
+  player->choose_move(game);
+  const MoveReport second = player->last_report();
+  EXPECT_EQ(second.nodes, 300U);
+  EXPECT_GT(second.reused_nodes, 1U);
+  EXPECT_LT(second.reused_nodes, 300U);
+  EXPECT_DOUBLE_EQ(second.nodes_per_second(), static_cast<double>(300 - second.reused_nodes) / second.seconds);
+}
+
 TEST(PlayerSpec, RejectsBadSpecs) {
   for (const char* spec : {"", "nobody", "alphabeta:depth=0", "alphabeta:depth=x", "alphabeta:width=3",
                            "mcts:visits", "mcts:visits=10,visits=20", "mcts:eval=magic", "random:seed=1"})
