@@ -267,6 +267,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name BatchSize type spin default 64 min 1 max 65536");
       say("option name Device type string default cpu");
       say("option name CacheSize type spin default 0 min 0 max 67108864");
+      say("option name Hash type spin default 1024 min 1 max 1048576");
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
       say("option name Ponder type check default false");
       // lc0's names; FpuValue is the reduction (lc0's FpuStrategy reduction).
@@ -326,6 +327,8 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.device = value;
   else if (key == "cachesize")
     next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
+  else if (key == "hash")
+    next.hash_mb = std::clamp(to_int(value, "Hash"), 1, 1 << 20);
   else if (key == "moveoverhead")
     next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
   else if (key == "ponder") {  // the GUI says whether it will ponder; a `go ponder` is searched either way
@@ -404,6 +407,7 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   BasicNetworkPlayerOptions<G> network;
   network.model = model;
   network.search.visits = options_.visits;
+  network.search.max_tree_bytes = static_cast<std::size_t>(options_.hash_mb) << 20;
   if (options_.policy_temperature) network.search.policy_temperature = *options_.policy_temperature;
   if (options_.c_puct) network.search.c_puct = *options_.c_puct;
   if (options_.fpu_reduction) network.search.fpu_reduction = *options_.fpu_reduction;

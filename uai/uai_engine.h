@@ -63,6 +63,7 @@ class UaiEngine {
     int batch_size = 64;
     std::string device = "cpu";
     int cache_size = 0;
+    int hash_mb = 1024;  // the search tree's size bound, MiB (UCI's Hash): a search stops there
     int move_overhead_ms = 50;  // kept in hand on each timed move
     // Search parameters of network players; unset ("auto"): the network player's default for the game.
     std::optional<float> policy_temperature;

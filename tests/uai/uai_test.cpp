@@ -61,7 +61,7 @@ TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
-  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "MoveOverhead",
+  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "Hash", "MoveOverhead",
                              "Ponder", "PolicyTemperature", "CPuct", "FpuValue"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
@@ -418,6 +418,21 @@ TEST(Uai, KeepsItsTreeWhileThePositionsContinueTheGame) {
   uai.go("go nodes 400");
   uai.send("position startpos moves " + pv[0]);
   EXPECT_EQ(reported_nodes(uai.go("go nodes 1")), 1) << "a position the tree has passed starts a new one";
+}
+
+// Hash (UCI's memory option) bounds a model's tree: its search stops where the tree reaches it.
+TEST(Uai, HashBoundsTheSearchTree) {
+  const std::string model = testing::TempDir() + "/hash.net";
+  write_random_play_file(model, {1, 8}, 3);
+  UaiSession uai;
+  uai.send("setoption name Model value " + model);
+  uai.send("position startpos");
+  EXPECT_EQ(reported_nodes(uai.go("go nodes 10000")), 10000);
+  EXPECT_EQ(uai.send("setoption name Hash value 1"), "");
+  uai.send("position startpos");
+  const int bounded = reported_nodes(uai.go("go nodes 10000"));
+  EXPECT_LT(bounded, 10000);  // 10,000 nodes of about 40 edges of 12 bytes: about 5 MiB
+  EXPECT_GT(bounded, 100);
 }
 
 TEST(Uai, MctsReportsWhileSearching) {
