@@ -142,6 +142,20 @@ TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
   EXPECT_EQ(out.find("error"), std::string::npos) << "5x5, which no net plays, by the Player option: " << out;
 }
 
+// A field of a go's last info line: the number after `nodes`, the moves after `pv`.
+int reported_nodes(const std::string& output) {
+  const auto last_info = output.rfind("info depth");
+  return std::stoi(output.substr(output.find(" nodes ", last_info) + 7));
+}
+std::vector<std::string> reported_pv(const std::string& output) {
+  const auto last_info = output.rfind("info depth");
+  const auto pv_at = output.find(" pv ", last_info) + 4;
+  std::istringstream words(output.substr(pv_at, output.find('\n', pv_at) - pv_at));
+  std::vector<std::string> moves;
+  for (std::string move; words >> move;) moves.push_back(move);
+  return moves;
+}
+
 // The search a `go` reported, without its timing: depth, nodes, score and principal variation.
 std::string search_summary(const std::string& output) {
   const auto at = output.rfind("info depth");
@@ -331,10 +345,8 @@ TEST(Uai, APonderSearchAnswersOnlyAfterPonderhitAndThenSearchesWithinItsLimits) 
   uai.send("position startpos");
   uai.post("go ponder nodes 20000");
   const std::string out = uai.send("ponderhit");  // at once: the 20,000 nodes come after it
-  const auto last_info = out.rfind("info depth");
-  ASSERT_NE(last_info, std::string::npos) << out;
-  const auto nodes_at = out.find(" nodes ", last_info) + 7;
-  EXPECT_GE(std::stoi(out.substr(nodes_at)), 20000) << out;
+  ASSERT_NE(out.rfind("info depth"), std::string::npos) << out;
+  EXPECT_GE(reported_nodes(out), 20000) << out;
 }
 
 TEST(Uai, PonderIsAnOptionOfTrueOrFalse) {
@@ -384,19 +396,6 @@ TEST(Uai, SetOptionChangesThePlayer) {
   uai.send("position startpos");
   const std::string out = uai.go("go depth 1");  // without a time or node limit the spec's visits apply
   EXPECT_NE(out.find("nodes 50 "), std::string::npos) << out;
-}
-
-// A field of a go's last info line: the number after `nodes`, the moves after `pv`.
-int reported_nodes(const std::string& output) {
-  const auto last_info = output.rfind("info depth");
-  return std::stoi(output.substr(output.find(" nodes ", last_info) + 7));
-}
-std::vector<std::string> reported_pv(const std::string& output) {
-  const auto last_info = output.rfind("info depth");
-  std::istringstream words(output.substr(output.find(" pv ", last_info) + 4, output.find('\n', last_info)));
-  std::vector<std::string> moves;
-  for (std::string move; words >> move && move != "bestmove";) moves.push_back(move);
-  return moves;
 }
 
 // Before, every `position` command started a new tree, and the engine re-rooted its tree after
