@@ -39,13 +39,13 @@ const char* verdict_text(SprtVerdict verdict) {
   return "?";
 }
 
-// Plays the match of either game; after_game writes what a game leaves behind (its PGN).
 // The score line of cutechess, which tools read (tools/ab_training.sh).
 void print_score(const std::string& p1, const std::string& p2, const MatchScore& score) {
   std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
               score.draws, score.score(), score.games());
 }
 
+// Plays the match of either game; after_game writes what a game leaves behind (its PGN).
 template <typename G>
 void play_match(const MatchOptions& options, std::vector<typename G::Position> openings,
                 const std::function<void(const BasicGameRecord<G>&)>& after_game) {
