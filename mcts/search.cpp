@@ -65,6 +65,7 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   copy_subtree(*kept, spare_nodes_, spare_edges_);
   nodes_.swap(spare_nodes_);
   edges_.swap(spare_edges_);
+  if (memory_bytes() > params_.max_tree_bytes) release_spare_arenas();
   root_position_ = next;
   root_noised_ = false;
   root_moves_.clear();
@@ -82,6 +83,9 @@ std::optional<std::uint32_t> BasicSearch<G>::chosen_child(std::uint32_t node, Mo
 
 template <typename G>
 void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, std::vector<Edge>& edges) const {
+  // The subtree is no larger than the tree: the copy never grows its arenas on the way.
+  nodes.reserve(nodes_.size());
+  edges.reserve(edges_.size());
   nodes.assign(1, nodes_[node]);
   nodes[kRoot].parent = kRoot;
   nodes[kRoot].edge = 0;
@@ -103,6 +107,72 @@ void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, 
 }
 
 template <typename G>
+std::size_t BasicSearch<G>::memory_bytes() const {
+  return capacities().bytes() + spare_capacities().bytes();
+}
+
+template <typename G>
+int BasicSearch<G>::permille_full() const {
+  const std::size_t used = ArenaSizes{nodes_.size(), edges_.size()}.bytes();
+  return static_cast<int>(std::min<std::size_t>(1000, used * 1000 / std::max<std::size_t>(1, params_.max_tree_bytes)));
+}
+
+template <typename G>
+typename BasicSearch<G>::ArenaSizes BasicSearch<G>::round_sizes() const {
+  const auto leaves = static_cast<std::size_t>(params_.leaves_per_round);
+  const auto in_flight = static_cast<std::size_t>(nodes_[kRoot].in_flight);
+  return {nodes_.size() + leaves, edges_.size() + (leaves + in_flight) * G::kMaxMoves};
+}
+
+template <typename G>
+std::optional<typename BasicSearch<G>::ArenaSizes> BasicSearch<G>::capacities_for_round() const {
+  const ArenaSizes needed = round_sizes(), now = capacities();
+  if (needed.nodes <= now.nodes && needed.edges <= now.edges) return now;
+  const ArenaSizes doubled{needed.nodes > now.nodes ? std::max(needed.nodes, 2 * nodes_.size()) : now.nodes,
+                           needed.edges > now.edges ? std::max(needed.edges, 2 * edges_.size()) : now.edges};
+  const std::size_t bound = params_.max_tree_bytes;
+  if (doubled.bytes() <= bound || nodes_[kRoot].visits == 0) return doubled;
+  if (needed.bytes() > bound) return std::nullopt;
+  // At the bound: all of it, shared in proportion to the arenas' sizes, each with its need first;
+  // worth moving the arenas for only if that gives an arena that lacks room an eighth more.
+  const std::size_t left = bound - needed.bytes();
+  const auto node_bytes = static_cast<double>(ArenaSizes{nodes_.size(), 0}.bytes());
+  const double node_share = node_bytes / std::max(1.0, static_cast<double>(ArenaSizes{nodes_.size(), edges_.size()}.bytes()));
+  const ArenaSizes shared{needed.nodes + static_cast<std::size_t>(node_share * left) / sizeof(Node),
+                          needed.edges + static_cast<std::size_t>((1 - node_share) * left) / sizeof(Edge)};
+  const bool worth_it = (needed.nodes <= now.nodes || shared.nodes >= now.nodes + now.nodes / 8) &&
+                        (needed.edges <= now.edges || shared.edges >= now.edges + now.edges / 8);
+  return worth_it ? std::optional(shared) : std::nullopt;
+}
+
+template <typename G>
+bool BasicSearch<G>::make_room_for_round() {
+  const std::optional<ArenaSizes> target = capacities_for_round();
+  if (!target) return false;
+  if (*target == capacities()) return true;
+  if (spare_capacities().bytes() + target->bytes() > params_.max_tree_bytes) release_spare_arenas();
+  move_arena(nodes_, target->nodes);
+  move_arena(edges_, target->edges);
+  return true;
+}
+
+template <typename G>
+template <typename T>
+void BasicSearch<G>::move_arena(std::vector<T>& arena, std::size_t capacity) {
+  if (capacity == arena.capacity()) return;
+  std::vector<T> moved;
+  moved.reserve(capacity);
+  moved.assign(arena.begin(), arena.end());
+  arena.swap(moved);
+}
+
+template <typename G>
+void BasicSearch<G>::release_spare_arenas() {
+  spare_nodes_ = std::vector<Node>();  // (= {} would keep the capacity)
+  spare_edges_ = std::vector<Edge>();
+}
+
+template <typename G>
 void BasicSearch<G>::begin() {
   started_ = std::chrono::steady_clock::now();
   if (nodes_[kRoot].state == State::kExpanded && !root_noised_) add_root_noise();
@@ -113,7 +183,7 @@ bool BasicSearch<G>::done() const {
   const Node& root = nodes_[kRoot];
   if (root.state == State::kTerminal) return true;
   if (root.visits >= params_.visits) return true;
-  if (nodes_.size() * sizeof(Node) + edges_.size() * sizeof(Edge) >= params_.max_tree_bytes) return true;
+  if (!capacities_for_round()) return true;
   if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -125,6 +195,7 @@ bool BasicSearch<G>::done() const {
 template <typename G>
 void BasicSearch<G>::collect_leaves(Round& round, std::vector<EvalRequest>& requests) {
   assert(round.count_ == 0);
+  if (!make_room_for_round()) return;
   if (round.leaves_.size() < static_cast<std::size_t>(params_.leaves_per_round)) round.leaves_.resize(params_.leaves_per_round);
   for (int attempt = 0; attempt < params_.leaves_per_round; ++attempt) {
     const Node& root = nodes_[kRoot];

@@ -52,7 +52,8 @@ struct BasicSearchParams {
   // board), so that of moves alike in value the search prefers the larger lead. The values the
   // search reports include it. 0 = none.
   float lead_utility = 0.0f;
-  std::size_t max_tree_bytes = std::size_t{1} << 30;  // the tree's memory bound: the search stops there
+  // The memory the tree may hold (memory_bytes()): the search stops where a round would need more.
+  std::size_t max_tree_bytes = std::size_t{1} << 30;
   typename G::Rules rules;
 };
 
@@ -103,6 +104,11 @@ class BasicSearch {
   const SearchParams& params() const { return params_; }
   // Visits already in the tree at the root (kept from the previous move when the tree is reused).
   int root_visits() const { return nodes_[kRoot].visits; }
+  // The bytes the tree holds: its arenas' capacity, the spare ones kept for re-rooting included.
+  // Within max_tree_bytes, but while advance() copies the kept subtree beside the tree.
+  std::size_t memory_bytes() const;
+  // The share of max_tree_bytes the tree's nodes and edges fill, in thousandths (UCI's hashfull).
+  int permille_full() const;
   void set_visits(int visits) { params_.visits = visits; }
   void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
   void set_time_limit(double seconds) { params_.time_limit_s = seconds; }
@@ -171,6 +177,28 @@ class BasicSearch {
   static constexpr std::uint32_t kRoot = 0;
 
   void start_tree(const Position& pos);  // an empty tree at pos, keeping game_hashes_
+  // Numbers of elements of the two arenas (their sizes or capacities) and the bytes they take.
+  struct ArenaSizes {
+    std::size_t nodes = 0;
+    std::size_t edges = 0;
+    std::size_t bytes() const { return nodes * sizeof(Node) + edges * sizeof(Edge); }
+    bool operator==(const ArenaSizes&) const = default;
+  };
+  ArenaSizes capacities() const { return {nodes_.capacity(), edges_.capacity()}; }
+  ArenaSizes spare_capacities() const { return {spare_nodes_.capacity(), spare_edges_.capacity()}; }
+  // The sizes the arenas take after one more round: its new nodes, and the edges of its leaves and
+  // of every leaf in flight before it (another thread's), each with the most moves a position has.
+  ArenaSizes round_sizes() const;
+  // The capacities that take one more round: the arenas' own where they do, else twice the size
+  // of the arena that lacks room, else the whole of max_tree_bytes shared between the arenas
+  // (always something before the root's first visit). None when the bound leaves no room.
+  std::optional<ArenaSizes> capacities_for_round() const;
+  // Gives the arenas capacities_for_round() (the spare arenas let go first where the bound needs
+  // them); false when it is none.
+  bool make_room_for_round();
+  template <typename T>
+  static void move_arena(std::vector<T>& arena, std::size_t capacity);  // to that capacity, elements kept
+  void release_spare_arenas();
   // Descends from the root under virtual loss, adding the leaf to `round`. Returns false on a
   // collision with a leaf already awaiting evaluation.
   bool select_one(Round& round);

@@ -71,6 +71,7 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
     report.depth = static_cast<int>(result.principal_variation.size());
     report.nodes = static_cast<std::uint64_t>(result.total_visits);
     report.reused_nodes = static_cast<std::uint64_t>(reused_visits);
+    report.hashfull = search_.permille_full();
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     report.score_cp = static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q)));
     report.pv = result.principal_variation;

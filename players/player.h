@@ -63,6 +63,7 @@ struct BasicMoveReport {
   std::uint64_t nodes = 0;
   std::uint64_t reused_nodes = 0;  // of nodes, those a tree kept from an earlier search held at the start
   double seconds = 0;
+  std::optional<int> hashfull;  // thousandths of the search tree's memory bound in use (UCI's hashfull)
   int score_cp = 0;  // from the mover's view
   std::vector<typename G::Move> pv;
   // Searching players only: the root's value and its moves, most visited first.

@@ -25,9 +25,9 @@ int to_int(const std::string& text, const std::string& what) {
 template <typename G>
 std::string info_line(const BasicMoveReport<G>& r, const typename G::Position& root) {
   std::ostringstream line;
-  line << "info depth " << r.depth << " nodes " << r.nodes << " nps "
-       << static_cast<long long>(r.nodes_per_second()) << " score cp " << r.score_cp << " time "
-       << static_cast<int>(r.seconds * 1000) << " pv";
+  line << "info depth " << r.depth << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
+  if (r.hashfull) line << " hashfull " << *r.hashfull;
+  line << " score cp " << r.score_cp << " time " << static_cast<int>(r.seconds * 1000) << " pv";
   for (const auto m : r.pv) line << ' ' << G::move_text(m, root);
   return line.str();
 }

@@ -347,6 +347,22 @@ TEST(Search, StopsAtTheNodeLimit) {
   EXPECT_GT(result.total_visits, 50);
 }
 
+TEST(Search, HoldsNoMoreMemoryThanItsBoundAsItSearchesAndMovesOn) {
+  // Trees of about 4 MiB each move, one kept into the next: the arenas' capacity, the spare ones
+  // kept for re-rooting included, stays within the bound the sizes alone would pass.
+  MaterialEvaluator evaluator;
+  SearchParams params = with_visits(1'000'000);
+  params.max_tree_bytes = std::size_t{4} << 20;
+  Search search(params, 1);
+  for (int move = 0; move < 6; ++move) {
+    const SearchResult result = run_search(search, evaluator);
+    EXPECT_LE(search.memory_bytes(), params.max_tree_bytes) << "move " << move;
+    EXPECT_GE(search.permille_full(), 800) << "move " << move;  // the tree filled its bound, near enough
+    search.advance(result.best_move());
+    EXPECT_LE(search.memory_bytes(), params.max_tree_bytes) << "move " << move;
+  }
+}
+
 TEST(Search, TheLowerConfidenceBoundPrefersASureMoveToAMoreVisitedUnsureOne) {
   // f2's prior draws most visits to a subtree of draws and wins alike; b6 is a sure half win for x.
   ScriptedEvaluator evaluator;

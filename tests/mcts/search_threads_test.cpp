@@ -102,6 +102,17 @@ TEST(SearchThreads, ManyTerminalLeavesAndCollisionsStillEndAtTheVisits) {
   expect_consistent(search.result(), 3000);
 }
 
+TEST(SearchThreads, TheirTreeHoldsNoMoreMemoryThanItsBound) {
+  // Each thread's round is made room for with the rounds in flight on the others.
+  SlowEvaluator evaluator;
+  SearchParams params = with_visits(1'000'000);
+  params.max_tree_bytes = std::size_t{2} << 20;
+  Search search(params, 1);
+  run_search_threads<AtaxxGame>(search, evaluator, 4);
+  EXPECT_LE(search.memory_bytes(), params.max_tree_bytes);
+  EXPECT_GE(search.permille_full(), 700);
+}
+
 TEST(SearchThreads, AStopFlagEndsEveryThread) {
   Search search(with_visits(1'000'000'000), 1);
   std::atomic<bool> stop{true};

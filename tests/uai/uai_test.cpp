@@ -7,6 +7,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -143,10 +144,14 @@ TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
 }
 
 // A field of a go's last info line: the number after `nodes`, the moves after `pv`.
-int reported_nodes(const std::string& output) {
+// A number of a go's last info line: " nodes ", " hashfull ".
+int reported(const std::string& output, const std::string& field) {
   const auto last_info = output.rfind("info depth");
-  return std::stoi(output.substr(output.find(" nodes ", last_info) + 7));
+  const auto at = output.find(field, last_info);
+  if (at == std::string::npos || at > output.find('\n', last_info)) throw std::runtime_error("no" + field + "in " + output);
+  return std::stoi(output.substr(at + field.size()));
 }
+int reported_nodes(const std::string& output) { return reported(output, " nodes "); }
 std::vector<std::string> reported_pv(const std::string& output) {
   const auto last_info = output.rfind("info depth");
   const auto pv_at = output.find(" pv ", last_info) + 4;
@@ -426,12 +431,15 @@ TEST(Uai, HashBoundsTheSearchTree) {
   UaiSession uai;
   uai.send("setoption name Model value " + model);
   uai.send("position startpos");
-  EXPECT_EQ(reported_nodes(uai.go("go nodes 10000")), 10000);
+  const std::string unbounded = uai.go("go nodes 10000");
+  EXPECT_EQ(reported_nodes(unbounded), 10000);
+  EXPECT_LT(reported(unbounded, " hashfull "), 10);  // about 5 MiB of 1,024
   EXPECT_EQ(uai.send("setoption name Hash value 1"), "");
   uai.send("position startpos");
-  const int bounded = reported_nodes(uai.go("go nodes 10000"));
-  EXPECT_LT(bounded, 10000);  // 10,000 nodes of about 40 edges of 12 bytes: about 5 MiB
-  EXPECT_GT(bounded, 100);
+  const std::string bounded = uai.go("go nodes 10000");
+  EXPECT_LT(reported_nodes(bounded), 10000);  // 10,000 nodes of about 40 edges of 12 bytes: about 5 MiB
+  EXPECT_GT(reported_nodes(bounded), 100);
+  EXPECT_GE(reported(bounded, " hashfull "), 700);
 }
 
 TEST(Uai, MctsReportsWhileSearching) {
