@@ -327,7 +327,7 @@ std::uint32_t BasicSearch<G>::select_edge(const Node& node, bool force) const {
       if (restricted && !root_allows(edges[i].move)) continue;
       const Node& chosen = child(edges[i]);
       const int n = chosen.visits + chosen.in_flight;
-      if (n > 0 && n < forced_playouts(edges[i].prior, parent_visits)) return node.first_edge + i;
+      if (n > 0 && n < forced_playouts(edges[i].prior(), parent_visits)) return node.first_edge + i;
     }
   }
   const float exploration = params_.c_puct * std::sqrt(static_cast<float>(std::max(parent_visits, 1)));
@@ -343,17 +343,18 @@ std::uint32_t BasicSearch<G>::select_edge(const Node& node, bool force) const {
     if (restricted && !root_allows(edge.move)) continue;
     const Node& chosen = child(edge);
     const int n = chosen.visits + chosen.in_flight;
+    const float prior = edge.prior();
     if (n == 0) {
-      if (edge.prior > best_unvisited_prior) {
-        best_unvisited_prior = edge.prior;
+      if (prior > best_unvisited_prior) {
+        best_unvisited_prior = prior;
         best_unvisited = i;
       }
       continue;
     }
-    visited_prior += edge.prior;
+    visited_prior += prior;
     // Virtual losses count as losses for the side choosing here.
     const float q = (chosen.value_sum - chosen.in_flight) / n;
-    const float score = q + exploration * edge.prior / (1 + n);
+    const float score = q + exploration * prior / (1 + n);
     if (score > best_visited_score) {
       best_visited_score = score;
       best_visited = i;
@@ -393,14 +394,19 @@ void BasicSearch<G>::expand(std::uint32_t index, const PendingLeaf& leaf) {
   node.first_edge = first;
   node.num_edges = static_cast<std::uint16_t>(count);
   node.state = State::kExpanded;
-  for (int i = 0; i < count; ++i) edges_.push_back({leaf.moves[i], leaf.priors[i]});
+  std::array<float, G::kMaxMoves> priors;
+  std::copy_n(leaf.priors.begin(), count, priors.begin());
   if (params_.policy_temperature != 1.0f) {
-    const std::span<Edge> edges(edges_.data() + first, count);
     const float exponent = 1.0f / params_.policy_temperature;
     float total = 0.0f;
-    for (Edge& edge : edges) total += edge.prior = std::pow(edge.prior, exponent);
+    for (int i = 0; i < count; ++i) total += priors[i] = std::pow(priors[i], exponent);
     if (total > 0.0f)
-      for (Edge& edge : edges) edge.prior /= total;
+      for (int i = 0; i < count; ++i) priors[i] /= total;
+  }
+  for (int i = 0; i < count; ++i) {
+    Edge& edge = edges_.emplace_back();
+    edge.move = leaf.moves[i];
+    edge.set_prior(priors[i]);
   }
 }
 
@@ -448,8 +454,8 @@ void BasicSearch<G>::add_root_noise() {
   for (int i = 0; i < root.num_edges; ++i) total += noise[i] = gamma(rng_);
   if (total <= 0.0f) return;
   for (int i = 0; i < root.num_edges; ++i) {
-    float& prior = edges_[root.first_edge + i].prior;
-    prior = (1.0f - params_.dirichlet_weight) * prior + params_.dirichlet_weight * noise[i] / total;
+    Edge& edge = edges_[root.first_edge + i];
+    edge.set_prior((1.0f - params_.dirichlet_weight) * edge.prior() + params_.dirichlet_weight * noise[i] / total);
   }
 }
 
@@ -470,7 +476,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     const Node& child = this->child(edge);
     result.moves.push_back(edge.move);
     result.visits.push_back(child.visits);
-    result.priors.push_back(edge.prior);
+    result.priors.push_back(edge.prior());
     result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
                             : child.visits > 0               ? child.value_sum / child.visits
                                                              : 0.0f);
@@ -540,13 +546,13 @@ std::vector<int> BasicSearch<G>::pruned_root_visits() const {
   if (most_visited.visits == 0) return target;
   const float exploration = params_.c_puct * std::sqrt(static_cast<float>(root.visits));
   const float best_score =
-      most_visited.value_sum / most_visited.visits + exploration * most->prior / (1 + most_visited.visits);
+      most_visited.value_sum / most_visited.visits + exploration * most->prior() / (1 + most_visited.visits);
   for (std::size_t i = 0; i < edges.size(); ++i) {
     const Node& child = this->child(edges[i]);
     target[i] = child.visits;
     if (&edges[i] == &*most || child.visits == 0) continue;
     const float q = child.value_sum / child.visits;
-    const float prior = edges[i].prior;
+    const float prior = edges[i].prior();
     // The visits at which PUCT would score this child level with the most visited one.
     const float level = best_score > q ? exploration * prior / (best_score - q) - 1 : child.visits;
     const float surplus = std::min(forced_playouts(prior, root.visits), child.visits - level);
