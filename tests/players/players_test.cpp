@@ -39,9 +39,22 @@ TEST(MctsPlayer, ReportsTheNodesItsTreeKeptFromTheMoveBefore) {
   EXPECT_DOUBLE_EQ(second.nodes_per_second(), static_cast<double>(300 - second.reused_nodes) / second.seconds);
 }
 
+// A spec's hash (MiB, as UAI's Hash) bounds its tree's memory: the search stops there.
+TEST(MctsPlayer, AHashBoundsItsTree) {
+  for (const auto& [spec, bounded] : {std::pair{"mcts:visits=20000", false}, std::pair{"mcts:visits=20000,hash=1", true}}) {
+    auto player = make_player(spec);
+    player->new_game(1);
+    player->choose_move(Game());
+    const MoveReport report = player->last_report();
+    ASSERT_TRUE(report.hashfull) << spec;
+    EXPECT_EQ(report.nodes < 20000U, bounded) << spec << ": " << report.nodes << " nodes";
+    EXPECT_EQ(*report.hashfull >= 700, bounded) << spec << ": hashfull " << *report.hashfull;
+  }
+}
+
 TEST(PlayerSpec, RejectsBadSpecs) {
   for (const char* spec : {"", "nobody", "alphabeta:depth=0", "alphabeta:depth=x", "alphabeta:width=3",
-                           "mcts:visits", "mcts:visits=10,visits=20", "mcts:eval=magic", "random:seed=1"})
+                           "mcts:visits", "mcts:visits=10,visits=20", "mcts:eval=magic", "mcts:hash=0", "random:seed=1"})
     EXPECT_THROW(make_player(spec), std::invalid_argument) << spec;
 }
 
