@@ -387,15 +387,14 @@ void BasicSearch<G>::backup(std::uint32_t leaf, float value) {
 }
 
 template <typename G>
-void BasicSearch<G>::expand(std::uint32_t index, const PendingLeaf& leaf) {
+void BasicSearch<G>::expand(std::uint32_t index, PendingLeaf& leaf) {
   const auto first = static_cast<std::uint32_t>(edges_.size());
   const int count = leaf.moves.size();
   Node& node = nodes_[index];
   node.first_edge = first;
   node.num_edges = static_cast<std::uint16_t>(count);
   node.state = State::kExpanded;
-  std::array<float, G::kMaxMoves> priors;
-  std::copy_n(leaf.priors.begin(), count, priors.begin());
+  std::array<float, G::kMaxMoves>& priors = leaf.priors;
   if (params_.policy_temperature != 1.0f) {
     const float exponent = 1.0f / params_.policy_temperature;
     float total = 0.0f;
@@ -423,7 +422,7 @@ void BasicSearch<G>::remember_wdl(std::uint32_t node, const Wdl& value) {
 template <typename G>
 void BasicSearch<G>::apply_evaluations(Round& round) {
   for (int i = 0; i < round.count_; ++i) {
-    const PendingLeaf& leaf = round.leaves_[i];
+    PendingLeaf& leaf = round.leaves_[i];
     expand(leaf.node, leaf);
     remember_wdl(leaf.node, leaf.value);
     add_in_flight(leaf.node, -1);

@@ -232,7 +232,7 @@ class BasicSearch {
   // What a leaf's value (or a finished game's result, value) at pos is worth to the search.
   float utility(const Wdl& value) const { return value.expectation() + params_.lead_utility * value.lead; }
   float utility(float result, const Position& pos) const { return result + params_.lead_utility * piece_lead<G>(pos); }
-  void expand(std::uint32_t node, const PendingLeaf& leaf);
+  void expand(std::uint32_t node, PendingLeaf& leaf);  // tempers the leaf's priors in place
   void remember_wdl(std::uint32_t node, const Wdl& value);  // the root's or a root child's
   // node was just proven (kTerminal, -1 or 1): the proofs that follow for its ancestors.
   void propagate_proof(std::uint32_t node);
