@@ -31,7 +31,8 @@ class DirectConvolution {
 
   Precision precision() const { return precision_; }
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
-  // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas.
+  // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas
+  // (neighbour_table's, unchanged while in use: a thread keeps what it works out from it by address).
   // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI) or 0..127 (AVX2): a call
   // with a negative input is computed in float instead.
   void run(const float* in, int rows, int area, std::span<const int> neighbours, float* out) const;

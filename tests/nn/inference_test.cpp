@@ -310,6 +310,30 @@ TEST(DirectConvolution, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
   }
 }
 
+// Which rows each cell reads is worked out once per batch and kept for the next calls: calls of
+// other sizes and canvases, one after another on one thread, each read their own rows (in int8 as
+// in float, to the int8 rounding: 1/255 of the largest input and 1/127 of the largest weight).
+TEST(DirectConvolution, Int8CallsOfOtherBatchesAndCanvasesReadTheirOwnRows) {
+  if (!DirectConvolution::available(Precision::kInt8)) GTEST_SKIP() << "no int8 on this processor";
+  constexpr int kChannels = 32;
+  std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels);
+  for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = static_cast<float>((i * 37) % 23) / 11.0f - 1.0f;
+  for (int o = 0; o < kChannels; ++o) bias[o] = 0.1f * o;
+  const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8);
+  const DirectConvolution exact(weight.data(), bias.data(), kChannels, kChannels, Precision::kFloat);
+  for (const auto& [side, positions] : {std::pair{7, 1}, {7, 3}, {5, 2}, {5, 5}, {7, 2}}) {
+    const int area = side * side, rows = positions * area;
+    const std::vector<int> neighbours = DirectConvolution::neighbour_table(side);
+    std::vector<float> in(static_cast<std::size_t>(rows) * kChannels);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7919 + side) % 101) / 100.0f;
+    std::vector<float> got(in.size()), want(in.size());
+    int8.run(in.data(), rows, area, neighbours, got.data());
+    exact.run(in.data(), rows, area, neighbours, want.data());
+    for (std::size_t i = 0; i < got.size(); ++i)
+      ASSERT_NEAR(got[i], want[i], 0.5f) << side << "x" << side << ", " << positions << " positions, value " << i;
+  }
+}
+
 // A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
 // LibTorch's, and an Ataxx server refuses it by name.
 TEST(InferenceServer, ServesASchataxxNetworkForSchataxxOnly) {
