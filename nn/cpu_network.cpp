@@ -65,7 +65,7 @@ Layer make_layer(const FoldedParameters& parameters, const std::string& name, in
 
 // Each scratch matrix keeps its capacity between calls on a thread.
 struct Scratch {
-  Matrix input, columns, trunk, hidden, sum, policy, value, pooled, head, wdl_logits;
+  Matrix input, columns, product, trunk, hidden, policy, value, pooled, head, wdl_logits;
   RowVector trunk_mean, value_mean;
   Eigen::VectorXf mask;
 };
@@ -83,20 +83,27 @@ struct CpuNetwork::Impl {
   std::vector<int> neighbours;
 
   // rows [positions x cells] of `in` -> the same rows of `layer` applied with padding, the canvas
-  // edge as zeros.
-  void convolve(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out) const {
-    if (layer.direct) {
-      out.resize(static_cast<Eigen::Index>(n) * io.area(), layer.weight.cols());
-      layer.direct->run(in.data(), static_cast<int>(in.rows()), io.area(), neighbours, out.data());
-      return;
-    }
+  // edge as zeros, then the epilogue; `out` may be its residual. largest_input as
+  // DirectConvolution::run takes it. Returns the largest output.
+  float convolve(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out,
+                 const ConvolutionEpilogue& epilogue = {}, float largest_input = -1.0f) const {
+    const Eigen::Index rows = static_cast<Eigen::Index>(n) * io.area();
+    out.resize(rows, layer.weight.cols());  // keeps a residual in `out`: the same size
+    if (layer.direct)
+      return layer.direct->run(in.data(), static_cast<int>(rows), io.area(), neighbours, out.data(), epilogue,
+                               largest_input);
     if (layer.kernel == 1) {
-      out.noalias() = in * layer.weight;
+      s.product.noalias() = in * layer.weight;
     } else {
       im2col(in, n, s.columns);
-      out.noalias() = s.columns * layer.weight;
+      s.product.noalias() = s.columns * layer.weight;
     }
-    out.rowwise() += layer.bias;
+    s.product.rowwise() += layer.bias;
+    if (epilogue.residual) s.product += Eigen::Map<const Matrix>(epilogue.residual, out.rows(), out.cols());
+    if (epilogue.relu) s.product = s.product.cwiseMax(0.0f);
+    if (epilogue.mask) s.product.array().colwise() *= Eigen::Map<const Eigen::ArrayXf>(epilogue.mask, rows);
+    out.swap(s.product);  // both scratch: the old `out` is not read again
+    return out.size() ? out.maxCoeff() : 0.0f;
   }
 
   void im2col(const Matrix& in, int n, Matrix& columns) const {
@@ -116,11 +123,6 @@ struct CpuNetwork::Impl {
     }
   }
 
-  static void relu_masked(Matrix& m, const Eigen::VectorXf& mask) {
-    m = m.cwiseMax(0.0f);
-    m.array().colwise() *= mask.array();
-  }
-
   void forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead, Scratch& s) const {
     const int area = io.area(), policy_size = io.policy_size(), planes = io.input_planes;
     // Planes [n, planes, cells] -> rows [n x cells, planes].
@@ -131,21 +133,17 @@ struct CpuNetwork::Impl {
           s.input(p * area + cell, plane) = inputs[(p * planes + plane) * area + cell];
     s.mask = s.input.col(io.mask_plane);
 
-    convolve(input, s.input, n, s, s.trunk);
-    relu_masked(s.trunk, s.mask);
+    // Each activation through a ReLU, and the board's gaps zeroed, as each convolution stores it.
+    const ConvolutionEpilogue masked{.mask = s.mask.data(), .relu = true};
+    float largest = convolve(input, s.input, n, s, s.trunk, masked);
     for (std::size_t i = 0; i < tower.size(); i += 2) {
-      convolve(tower[i], s.trunk, n, s, s.hidden);
-      relu_masked(s.hidden, s.mask);
-      convolve(tower[i + 1], s.hidden, n, s, s.sum);
-      s.trunk += s.sum;
-      relu_masked(s.trunk, s.mask);
+      const float largest_hidden = convolve(tower[i], s.trunk, n, s, s.hidden, masked, largest);
+      largest = convolve(tower[i + 1], s.hidden, n, s, s.trunk, {s.trunk.data(), s.mask.data(), true}, largest_hidden);
     }
 
-    convolve(policy_conv, s.trunk, n, s, s.hidden);
-    s.hidden = s.hidden.cwiseMax(0.0f);
+    convolve(policy_conv, s.trunk, n, s, s.hidden, {.relu = true}, largest);
     convolve(policy_out, s.hidden, n, s, s.policy);  // [n x cells, move types]
-    convolve(value_conv, s.trunk, n, s, s.value);
-    relu_masked(s.value, s.mask);
+    convolve(value_conv, s.trunk, n, s, s.value, masked, largest);
 
     s.pooled.resize(n, 3 * kHeadChannels);
     for (int p = 0; p < n; ++p) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -53,6 +54,33 @@ constexpr int kFloatBlock = 1;
 using FloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth)));
 using UnalignedFloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth), aligned(4)));
 
+// A block's sums (`count` rows of kOut floats) through the epilogue to out's rows from `first`.
+// Returns the largest of them, or `largest` if that is larger.
+template <int kOut>
+float finish_block(const float* sums, int first, int count, const ConvolutionEpilogue& epilogue, float* out,
+                   float largest) {
+  constexpr int kLanes = kOut / kFloatLaneWidth;
+  FloatLane most = FloatLane{} + largest;
+  for (int b = 0; b < count; ++b) {
+    const std::size_t row = static_cast<std::size_t>(first) + b;
+    const auto* sum = reinterpret_cast<const UnalignedFloatLane*>(sums + b * kOut);
+    const auto* residual =
+        epilogue.residual ? reinterpret_cast<const UnalignedFloatLane*>(epilogue.residual + row * kOut) : nullptr;
+    auto* to = reinterpret_cast<UnalignedFloatLane*>(out + row * kOut);
+    const float mask = epilogue.mask ? epilogue.mask[row] : 1.0f;
+    for (int l = 0; l < kLanes; ++l) {
+      FloatLane value = sum[l];
+      if (residual) value += residual[l];
+      if (epilogue.relu) value = value > 0.0f ? value : 0.0f;
+      value *= mask;
+      most = value > most ? value : most;
+      to[l] = value;
+    }
+  }
+  for (int i = 0; i < kFloatLaneWidth; ++i) largest = std::max(largest, most[i]);
+  return largest;
+}
+
 // The rows block `first` reads at `tap`, kBlock of them: a short last block repeats its last cell.
 template <typename T, int kBlock>
 void block_sources(const T* in, int row_size, int first, int rows, int area, int tap,
@@ -91,12 +119,13 @@ std::span<const int> source_rows(int rows, int area, std::span<const int> neighb
 }
 
 template <int kOut>
-void run_float(const float* weight, const float* bias_row, int inputs, const float* in, int rows, int area,
-               std::span<const int> neighbours, float* out) {
+float run_float(const float* weight, const float* bias_row, int inputs, const float* in, int rows, int area,
+                std::span<const int> neighbours, const ConvolutionEpilogue& epilogue, float* out) {
   constexpr int kLanes = kOut / kFloatLaneWidth, kBlock = kFloatBlock<kOut>;
   thread_local std::vector<float> zeros;
   zeros.assign(inputs, 0.0f);
   const auto* bias = reinterpret_cast<const UnalignedFloatLane*>(bias_row);
+  float largest = -std::numeric_limits<float>::infinity();
   for (int first = 0; first < rows; first += kBlock) {
     FloatLane sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
@@ -111,9 +140,12 @@ void run_float(const float* weight, const float* bias_row, int inputs, const flo
 #pragma GCC unroll 8
           for (int l = 0; l < kLanes; ++l) sums[b][l] += source[b][i] * w[l];
     }
-    for (int b = 0; b < std::min(kBlock, rows - first); ++b)
-      for (int l = 0; l < kLanes; ++l) reinterpret_cast<UnalignedFloatLane*>(out + (first + b) * kOut)[l] = sums[b][l];
+    alignas(64) float block[kBlock * kOut];
+    for (int b = 0; b < kBlock; ++b)
+      for (int l = 0; l < kLanes; ++l) reinterpret_cast<FloatLane*>(block + b * kOut)[l] = sums[b][l];
+    largest = finish_block<kOut>(block, first, std::min(kBlock, rows - first), epilogue, out, largest);
   }
+  return largest;
 }
 
 // Round to nearest even, as the hardware's conversions do (no NaNs reach here).
@@ -201,12 +233,15 @@ void store_u8(const float* in, float times, std::uint32_t* out) {
 
 // Rows of `inputs` floats, none negative, -> rows of (inputs + 3) / 4 words, each four inputs as
 // unsigned bytes (the first lowest), the largest input kInt8InputMax. Returns the input that 1
-// stands for, or -1 where an input is negative.
-float pack_u8(const float* in, int rows, int inputs, std::uint32_t* out) {
+// stands for, or -1 where an input is negative. largest: the largest input where known (none then
+// negative), else -1.
+float pack_u8(const float* in, int rows, int inputs, float largest, std::uint32_t* out) {
   const std::size_t count = static_cast<std::size_t>(rows) * inputs;
   const bool whole_lanes = inputs % 16 == 0;
   float low = 0.0f, high = 0.0f;
-  if (whole_lanes) {
+  if (largest >= 0.0f) {
+    high = largest;
+  } else if (whole_lanes) {
     std::tie(low, high) = range_of(in, count);
   } else {
     for (std::size_t i = 0; i < count; ++i) {
@@ -225,7 +260,7 @@ float pack_u8(const float* in, int rows, int inputs, std::uint32_t* out) {
     for (int k = 0; k < quad_count; ++k) {
       std::uint32_t word = 0;
       for (int j = 0; j < 4 && 4 * k + j < inputs; ++j)
-        word |= static_cast<std::uint32_t>(std::lrintf(in[4 * k + j] * inverse)) << (8 * j);
+        word |= static_cast<std::uint32_t>(std::nearbyint(in[4 * k + j] * inverse)) << (8 * j);
       *out++ = word;
     }
   return scale;
@@ -267,10 +302,12 @@ struct Int8Format {
 // weights: [tap][input word][output] words; in: rows of `words` words, each two bfloat16 or four
 // int8 inputs as Format reads them; scale: per output, for Format::store.
 template <typename Format, int kOut, int kBlock>
-void run_packed(const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
-                const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
+float run_packed(const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
+                 const std::uint32_t* in, int rows, int area, std::span<const int> neighbours,
+                 const ConvolutionEpilogue& epilogue, float* out) {
   constexpr int kWidth = Format::kWidth, kLanes = kOut / kWidth;
   const int* reads = source_rows<kBlock>(rows, area, neighbours).data();
+  float largest = -std::numeric_limits<float>::infinity();
   for (int first = 0; first < rows; first += kBlock) {
     const int count = std::min(kBlock, rows - first);
     typename Format::Sum sums[kBlock][kLanes];
@@ -291,18 +328,24 @@ void run_packed(const std::uint32_t* weights, const float* scale, const float* b
         }
       }
     }
+    alignas(64) float block[kBlock * kOut];
     for (int b = 0; b < count; ++b)
       for (int l = 0; l < kLanes; ++l)
-        Format::store(out + (first + b) * kOut + l * kWidth, sums[b][l], bias_row + l * kWidth, scale + l * kWidth);
+        Format::store(block + b * kOut + l * kWidth, sums[b][l], bias_row + l * kWidth, scale + l * kWidth);
+    largest = finish_block<kOut>(block, first, count, epilogue, out, largest);
   }
+  return largest;
 }
 
 template <typename Format>
-void run_packed(int outputs, const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
-                const std::uint32_t* in, int rows, int area, std::span<const int> neighbours, float* out) {
+float run_packed(int outputs, const std::uint32_t* weights, const float* scale, const float* bias_row, int words,
+                 const std::uint32_t* in, int rows, int area, std::span<const int> neighbours,
+                 const ConvolutionEpilogue& epilogue, float* out) {
   if (outputs == 32)
-    return run_packed<Format, 32, Format::kBlockOf32>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
-  run_packed<Format, 64, Format::kBlockOf64>(weights, scale, bias_row, words, in, rows, area, neighbours, out);
+    return run_packed<Format, 32, Format::kBlockOf32>(weights, scale, bias_row, words, in, rows, area, neighbours,
+                                                      epilogue, out);
+  return run_packed<Format, 64, Format::kBlockOf64>(weights, scale, bias_row, words, in, rows, area, neighbours,
+                                                    epilogue, out);
 }
 #endif
 
@@ -385,7 +428,8 @@ DirectConvolution::DirectConvolution(const float* weight, const float* bias, int
   }
 }
 
-void DirectConvolution::run(const float* in, int rows, int area, std::span<const int> neighbours, float* out) const {
+float DirectConvolution::run(const float* in, int rows, int area, std::span<const int> neighbours, float* out,
+                             const ConvolutionEpilogue& epilogue, float largest_input) const {
 #if defined(__AVX512BF16__)
   if (precision_ == Precision::kBf16) {
     const int pair_count = (inputs_ + 1) / 2;
@@ -395,7 +439,7 @@ void DirectConvolution::run(const float* in, int rows, int area, std::span<const
     std::fill(packed.end() - pair_count, packed.end(), 0);  // the row of zeros off the canvas reads
     // bfloat16 has no scale: the bias stands in for Format::finish, which ignores it.
     return run_packed<Bf16Format>(outputs_, packed_weight_.data(), bias_.data(), bias_.data(), pair_count, packed.data(),
-                                  rows, area, neighbours, out);
+                                  rows, area, neighbours, epilogue, out);
   }
 #endif
 #if defined(ATAXX_INT8)
@@ -403,19 +447,20 @@ void DirectConvolution::run(const float* in, int rows, int area, std::span<const
     const int quad_count = (inputs_ + 3) / 4;
     thread_local std::vector<std::uint32_t> packed;
     packed.resize(static_cast<std::size_t>(rows + 1) * quad_count);
-    const float input_scale = pack_u8(in, rows, inputs_, packed.data());
+    const float input_scale = pack_u8(in, rows, inputs_, largest_input, packed.data());
     std::fill(packed.end() - quad_count, packed.end(), 0);  // the row of zeros off the canvas reads
     if (input_scale >= 0.0f) {
       thread_local std::vector<float> scale;
       scale.resize(outputs_);
       for (int o = 0; o < outputs_; ++o) scale[o] = weight_scale_[o] * input_scale;
       return run_packed<Int8Format>(outputs_, packed_weight_.data(), scale.data(), bias_.data(), quad_count,
-                                    packed.data(), rows, area, neighbours, out);
+                                    packed.data(), rows, area, neighbours, epilogue, out);
     }
   }
 #endif
-  if (outputs_ == 32) return run_float<32>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, out);
-  run_float<64>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, out);
+  if (outputs_ == 32)
+    return run_float<32>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, epilogue, out);
+  return run_float<64>(weight_.data(), bias_.data(), inputs_, in, rows, area, neighbours, epilogue, out);
 }
 
 }  // namespace ataxx

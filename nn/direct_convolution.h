@@ -15,6 +15,14 @@
 
 namespace ataxx {
 
+// What a convolution's sums go through before they are stored, each step optional:
+// out = max(0, sum + residual) * mask[row]. Done a block of rows at a time, while they are in cache.
+struct ConvolutionEpilogue {
+  const float* residual = nullptr;  // rows of `outputs` floats; may be the output itself
+  const float* mask = nullptr;      // a factor per row (a board's cells 1, its gaps 0)
+  bool relu = false;
+};
+
 class DirectConvolution {
  public:
   static bool supports(int outputs) { return outputs == 32 || outputs == 64; }
@@ -34,8 +42,11 @@ class DirectConvolution {
   // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas
   // (neighbour_table's, unchanged while in use: a thread keeps what it works out from it by address).
   // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI) or 0..127 (AVX2): a call
-  // with a negative input is computed in float instead.
-  void run(const float* in, int rows, int area, std::span<const int> neighbours, float* out) const;
+  // with a negative input is computed in float instead. largest_input: the largest of `in` where the
+  // caller knows it and none is negative (a run's result with relu before), else -1 (it is looked
+  // for). Returns the largest output.
+  float run(const float* in, int rows, int area, std::span<const int> neighbours, float* out,
+            const ConvolutionEpilogue& epilogue = {}, float largest_input = -1.0f) const;
 
  private:
   int inputs_, outputs_;

@@ -1,6 +1,7 @@
 // The network's output layout, and the inference server's evaluation cache under load.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <thread>
@@ -331,6 +332,42 @@ TEST(DirectConvolution, Int8CallsOfOtherBatchesAndCanvasesReadTheirOwnRows) {
     exact.run(in.data(), rows, area, neighbours, want.data());
     for (std::size_t i = 0; i < got.size(); ++i)
       ASSERT_NEAR(got[i], want[i], 0.5f) << side << "x" << side << ", " << positions << " positions, value " << i;
+  }
+}
+
+// The epilogue as the forward pass uses it: the residual the output itself, a ReLU, a mask that
+// zeroes some rows; the largest output returned; and in int8 the largest input given, as the next
+// layer is given a previous one's, changes nothing.
+TEST(DirectConvolution, TheEpilogueAddsTheResidualInPlaceThenReluThenTheMask) {
+  constexpr int kSide = 5, kArea = kSide * kSide, kRows = 2 * kArea, kChannels = 32;
+  std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels), mask(kRows);
+  for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = static_cast<float>((i * 37) % 23) / 11.0f - 1.0f;
+  for (int o = 0; o < kChannels; ++o) bias[o] = 0.1f * o - 1.0f;
+  for (int row = 0; row < kRows; ++row) mask[row] = row % 7 == 3 ? 0.0f : 1.0f;
+  const std::vector<int> neighbours = DirectConvolution::neighbour_table(kSide);
+  std::vector<float> in(kRows * kChannels), residual(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    in[i] = static_cast<float>((i * 7919) % 101) / 100.0f;
+    residual[i] = static_cast<float>((i * 31) % 17) - 8.0f;
+  }
+  for (const Precision precision : {Precision::kFloat, Precision::kInt8}) {
+    if (!DirectConvolution::available(precision)) continue;
+    const DirectConvolution convolution(weight.data(), bias.data(), kChannels, kChannels, precision);
+    std::vector<float> plain(in.size()), out = residual;
+    convolution.run(in.data(), kRows, kArea, neighbours, plain.data());
+    const float largest = convolution.run(in.data(), kRows, kArea, neighbours, out.data(),
+                                          {.residual = out.data(), .mask = mask.data(), .relu = true});
+    float most = 0.0f;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const float want = std::max(0.0f, plain[i] + residual[i]) * mask[i / kChannels];
+      ASSERT_FLOAT_EQ(out[i], want) << "value " << i;
+      most = std::max(most, want);
+    }
+    EXPECT_FLOAT_EQ(largest, most);
+    EXPECT_GT(largest, 0.0f);
+    std::vector<float> hinted(in.size());
+    convolution.run(in.data(), kRows, kArea, neighbours, hinted.data(), {}, *std::max_element(in.begin(), in.end()));
+    EXPECT_EQ(hinted, plain);
   }
 }
 
