@@ -1,9 +1,11 @@
 #include "nn/direct_convolution.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -54,15 +56,15 @@ constexpr int kFloatBlock = 1;
 using FloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth)));
 using UnalignedFloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth), aligned(4)));
 
-// A block's sums (`count` rows of kOut floats) through the epilogue to out's rows from `first`.
+// A block's sums (`count` rows of kOut floats) through the epilogue to out's rows `rows`.
 // Returns the largest of them, or `largest` if that is larger.
 template <int kOut>
-float finish_block(const float* sums, int first, int count, const ConvolutionEpilogue& epilogue, float* out,
+float finish_block(const float* sums, const int* rows, int count, const ConvolutionEpilogue& epilogue, float* out,
                    float largest) {
   constexpr int kLanes = kOut / kFloatLaneWidth;
   FloatLane most = FloatLane{} + largest;
   for (int b = 0; b < count; ++b) {
-    const std::size_t row = static_cast<std::size_t>(first) + b;
+    const auto row = static_cast<std::size_t>(rows[b]);
     const auto* sum = reinterpret_cast<const UnalignedFloatLane*>(sums + b * kOut);
     const auto* residual =
         epilogue.residual ? reinterpret_cast<const UnalignedFloatLane*>(epilogue.residual + row * kOut) : nullptr;
@@ -81,41 +83,83 @@ float finish_block(const float* sums, int first, int count, const ConvolutionEpi
   return largest;
 }
 
-// The rows block `first` reads at `tap`, kBlock of them: a short last block repeats its last cell.
-template <typename T, int kBlock>
-void block_sources(const T* in, int row_size, int first, int rows, int area, int tap,
-                   std::span<const int> neighbours, const T* zeros, const T* (&source)[kBlock]) {
-  const int count = std::min(kBlock, rows - first);
-  for (int b = 0; b < kBlock; ++b) {
-    const int row = first + std::min(b, count - 1);
-    const int cell = row % area, read = neighbours[cell * kTaps + tap];
-    source[b] = read < 0 ? zeros : in + static_cast<std::size_t>(row - cell + read) * row_size;
+// How a call's rows go through a kernel of kBlock rows a block. Rows are taken in order of the taps
+// at which they read off the canvas (their cell's place on it), so that a block's rows mostly share
+// them: a block reads only the taps some row of it reads on the canvas (on 7x7, 80 of the 441
+// taps read zeros; at batch 8 the blocks skip all of them). For each block and each tap it reads,
+// the row each of its rows reads: a neighbour's, or `rows` (a row of zeros after the inputs) where
+// that row's tap is off the canvas. A short last block repeats its last row.
+template <int kBlock>
+struct ConvolutionPlan {
+  struct Block {
+    int count = 0;                   // rows it stores
+    int taps = 0;                    // taps it reads
+    std::array<int, kTaps> tap{};
+    std::array<int, kBlock> row{};   // the rows it computes
+  };
+  std::vector<Block> blocks;
+  std::vector<int> reads;  // [block][tap read][row of the block], kTaps tap slots a block
+};
+
+// The plan for `rows` rows of positions of `area` cells.
+template <int kBlock>
+ConvolutionPlan<kBlock> make_plan(int rows, int area, std::span<const int> neighbours) {
+  // Each cell's taps on the canvas, and the cells grouped by them (most first, in order within).
+  std::vector<int> cell_taps(area, 0), cells(area);
+  for (int cell = 0; cell < area; ++cell)
+    for (int tap = 0; tap < kTaps; ++tap) cell_taps[cell] |= (neighbours[cell * kTaps + tap] >= 0) << tap;
+  std::iota(cells.begin(), cells.end(), 0);
+  std::stable_sort(cells.begin(), cells.end(), [&](int a, int b) { return cell_taps[a] > cell_taps[b]; });
+  // The rows group by group, each group position by position: each row's position start and cell.
+  std::vector<std::pair<int, int>> order;
+  order.reserve(rows);
+  for (auto group = cells.begin(); group != cells.end();) {
+    const auto end = std::find_if(group, cells.end(), [&](int cell) { return cell_taps[cell] != cell_taps[*group]; });
+    for (int position = 0; position < rows; position += area)
+      for (auto cell = group; cell != end; ++cell) order.emplace_back(position, *cell);
+    group = end;
   }
+  ConvolutionPlan<kBlock> plan;
+  plan.reads.resize((static_cast<std::size_t>(rows) + kBlock - 1) / kBlock * kTaps * kBlock);
+  for (int first = 0; first < rows; first += kBlock) {
+    typename ConvolutionPlan<kBlock>::Block block;
+    block.count = std::min(kBlock, rows - first);
+    std::array<std::pair<int, int>, kBlock> rows_of;
+    int taps = 0;
+    for (int b = 0; b < kBlock; ++b) {
+      rows_of[b] = order[first + std::min(b, block.count - 1)];
+      block.row[b] = rows_of[b].first + rows_of[b].second;
+      taps |= cell_taps[rows_of[b].second];
+    }
+    int* reads = plan.reads.data() + plan.blocks.size() * kTaps * kBlock;
+    for (int tap = 0; tap < kTaps; ++tap) {
+      if (!(taps >> tap & 1)) continue;
+      for (int b = 0; b < kBlock; ++b) {
+        const auto [position, cell] = rows_of[b];
+        const int read = neighbours[cell * kTaps + tap];
+        reads[block.taps * kBlock + b] = read < 0 ? rows : position + read;
+      }
+      block.tap[block.taps++] = tap;
+    }
+    plan.blocks.push_back(block);
+  }
+  return plan;
 }
 
-// For each block of kBlock rows of a call's rows, each tap and each row of the block, the row it
-// reads: a neighbour's, or `rows` (a row of zeros the packed inputs end with) off the canvas; a
-// short last block repeats its last row. Worked out once for a batch and kept for the thread's next
-// calls with the same rows (every layer of a forward): worked out per block and tap, its division,
-// branches and 64-bit multiplies cost a sixth of the convolutions' time.
+// The plan for a call's rows, kept for the thread's next calls with the same rows (every layer of
+// a forward; the last few batch sizes, which a search's batches keep changing between): worked
+// out per block and tap, its division, branches and 64-bit multiplies cost a sixth of the
+// convolutions' time.
 template <int kBlock>
-std::span<const int> source_rows(int rows, int area, std::span<const int> neighbours) {
-  thread_local std::vector<int> table;
-  thread_local std::tuple<int, int, const int*> made_for{-1, -1, nullptr};
-  const std::tuple<int, int, const int*> key{rows, area, neighbours.data()};
-  if (made_for != key) {
-    const int blocks = (rows + kBlock - 1) / kBlock;
-    table.resize(static_cast<std::size_t>(blocks) * kTaps * kBlock);
-    for (int block = 0; block < blocks; ++block)
-      for (int tap = 0; tap < kTaps; ++tap)
-        for (int b = 0; b < kBlock; ++b) {
-          const int row = std::min(block * kBlock + b, rows - 1);
-          const int cell = row % area, read = neighbours[cell * kTaps + tap];
-          table[(block * kTaps + tap) * kBlock + b] = read < 0 ? rows : row - cell + read;
-        }
-    made_for = key;
-  }
-  return table;
+const ConvolutionPlan<kBlock>& plan_for(int rows, int area, std::span<const int> neighbours) {
+  using Key = std::tuple<int, int, const int*>;
+  constexpr std::size_t kKept = 8;
+  thread_local std::vector<std::pair<Key, ConvolutionPlan<kBlock>>> plans;  // the newest last
+  const Key key{rows, area, neighbours.data()};
+  const auto kept = std::find_if(plans.begin(), plans.end(), [&](const auto& plan) { return plan.first == key; });
+  if (kept != plans.end()) return kept->second;
+  if (plans.size() == kKept) plans.erase(plans.begin());
+  return plans.emplace_back(key, make_plan<kBlock>(rows, area, neighbours)).second;
 }
 
 template <int kOut>
@@ -125,25 +169,31 @@ float run_float(const float* weight, const float* bias_row, int inputs, const fl
   thread_local std::vector<float> zeros;
   zeros.assign(inputs, 0.0f);
   const auto* bias = reinterpret_cast<const UnalignedFloatLane*>(bias_row);
+  const ConvolutionPlan<kBlock>& plan = plan_for<kBlock>(rows, area, neighbours);
+  const int* reads = plan.reads.data();
   float largest = -std::numeric_limits<float>::infinity();
-  for (int first = 0; first < rows; first += kBlock) {
+  for (const auto& block : plan.blocks) {
     FloatLane sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
       for (int l = 0; l < kLanes; ++l) sums[b][l] = bias[l];
-    for (int tap = 0; tap < kTaps; ++tap) {
+    for (int t = 0; t < block.taps; ++t) {
       const float* source[kBlock];
-      block_sources<float, kBlock>(in, inputs, first, rows, area, tap, neighbours, zeros.data(), source);
-      const auto* w = reinterpret_cast<const UnalignedFloatLane*>(weight + static_cast<std::size_t>(tap) * inputs * kOut);
+      for (int b = 0; b < kBlock; ++b) {
+        const int row = reads[t * kBlock + b];
+        source[b] = row == rows ? zeros.data() : in + static_cast<std::size_t>(row) * inputs;
+      }
+      const auto* w = reinterpret_cast<const UnalignedFloatLane*>(weight + static_cast<std::size_t>(block.tap[t]) * inputs * kOut);
       for (int i = 0; i < inputs; ++i, w += kLanes)
 #pragma GCC unroll 16
         for (int b = 0; b < kBlock; ++b)
 #pragma GCC unroll 8
           for (int l = 0; l < kLanes; ++l) sums[b][l] += source[b][i] * w[l];
     }
-    alignas(64) float block[kBlock * kOut];
+    reads += kTaps * kBlock;
+    alignas(64) float sums_out[kBlock * kOut];
     for (int b = 0; b < kBlock; ++b)
-      for (int l = 0; l < kLanes; ++l) reinterpret_cast<FloatLane*>(block + b * kOut)[l] = sums[b][l];
-    largest = finish_block<kOut>(block, first, std::min(kBlock, rows - first), epilogue, out, largest);
+      for (int l = 0; l < kLanes; ++l) reinterpret_cast<FloatLane*>(sums_out + b * kOut)[l] = sums[b][l];
+    largest = finish_block<kOut>(sums_out, block.row.data(), block.count, epilogue, out, largest);
   }
   return largest;
 }
@@ -306,17 +356,17 @@ float run_packed(const std::uint32_t* weights, const float* scale, const float* 
                  const std::uint32_t* in, int rows, int area, std::span<const int> neighbours,
                  const ConvolutionEpilogue& epilogue, float* out) {
   constexpr int kWidth = Format::kWidth, kLanes = kOut / kWidth;
-  const int* reads = source_rows<kBlock>(rows, area, neighbours).data();
+  const ConvolutionPlan<kBlock>& plan = plan_for<kBlock>(rows, area, neighbours);
+  const int* reads = plan.reads.data();
   float largest = -std::numeric_limits<float>::infinity();
-  for (int first = 0; first < rows; first += kBlock) {
-    const int count = std::min(kBlock, rows - first);
+  for (const auto& block : plan.blocks) {
     typename Format::Sum sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
       for (int l = 0; l < kLanes; ++l) sums[b][l] = Format::start(bias_row + l * kWidth, scale + l * kWidth);
-    for (int tap = 0; tap < kTaps; ++tap) {
+    for (int t = 0; t < block.taps; ++t) {
       const std::uint32_t* source[kBlock];
-      for (int b = 0; b < kBlock; ++b, ++reads) source[b] = in + static_cast<std::size_t>(*reads) * words;
-      const std::uint32_t* w = weights + static_cast<std::size_t>(tap) * words * kOut;
+      for (int b = 0; b < kBlock; ++b) source[b] = in + static_cast<std::size_t>(reads[t * kBlock + b]) * words;
+      const std::uint32_t* w = weights + static_cast<std::size_t>(block.tap[t]) * words * kOut;
       for (int k = 0; k < words; ++k, w += kOut) {
         typename Format::Word lane_weights[kLanes];
         for (int l = 0; l < kLanes; ++l) lane_weights[l] = Format::load(w + l * kWidth);
@@ -328,11 +378,12 @@ float run_packed(const std::uint32_t* weights, const float* scale, const float* 
         }
       }
     }
-    alignas(64) float block[kBlock * kOut];
-    for (int b = 0; b < count; ++b)
+    reads += kTaps * kBlock;
+    alignas(64) float sums_out[kBlock * kOut];
+    for (int b = 0; b < block.count; ++b)
       for (int l = 0; l < kLanes; ++l)
-        Format::store(block + b * kOut + l * kWidth, sums[b][l], bias_row + l * kWidth, scale + l * kWidth);
-    largest = finish_block<kOut>(block, first, count, epilogue, out, largest);
+        Format::store(sums_out + b * kOut + l * kWidth, sums[b][l], bias_row + l * kWidth, scale + l * kWidth);
+    largest = finish_block<kOut>(sums_out, block.row.data(), block.count, epilogue, out, largest);
   }
   return largest;
 }
