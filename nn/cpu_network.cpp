@@ -23,7 +23,8 @@ struct Layer {
   int kernel = 1;
   Matrix weight;
   RowVector bias;
-  std::optional<DirectConvolution> direct;  // a 3x3 convolution to 32 or 64 channels
+  std::optional<DirectConvolution> direct;  // to 32 or 64 outputs, any past `weight`'s zero
+  int outputs() const { return direct ? direct->outputs() : static_cast<int>(weight.cols()); }
 };
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
@@ -43,9 +44,14 @@ const HostTensor& find(const FoldedParameters& parameters, const std::string& na
   return it->second;
 }
 
-// LibTorch's conv weight [out, in, k, k] (or linear [out, in] for kernel 0) as a Layer.
+// LibTorch's conv weight [out, in, k, k] (or linear [out, in] for kernel 0) as a Layer. A 3x3 or 1x1
+// convolution to 32 or 64 channels is computed directly; so is one to fewer where `padded` allows
+// its outputs to be padded to 32 (the policy head's, read by index, not passed to another layer).
+// The heads' 1x1 convolutions stay in float: direct, they cost little in any precision (Eigen's
+// GEMM had spent a tenth of the forward on them), and in int8 the search played 94-106 at equal
+// nodes against them in float.
 Layer make_layer(const FoldedParameters& parameters, const std::string& name, int in, int out, int kernel,
-                 Precision precision = Precision::kFloat) {
+                 Precision precision = Precision::kFloat, bool padded = false) {
   const bool linear = kernel == 0;
   const int k = linear ? 1 : kernel;
   const HostTensor& w = find(parameters, name + ".weight",
@@ -58,8 +64,15 @@ Layer make_layer(const FoldedParameters& parameters, const std::string& name, in
     for (int i = 0; i < in; ++i)
       for (int tap = 0; tap < k * k; ++tap) layer.weight(tap * in + i, o) = w.values[(o * in + i) * k * k + tap];
   layer.bias = Eigen::Map<const RowVector>(b.values.data(), out);
-  if (k == 3 && DirectConvolution::supports(out))
-    layer.direct.emplace(layer.weight.data(), b.values.data(), in, out, precision);
+  const int direct_outputs = padded && out < 32 ? 32 : out;
+  if (!linear && DirectConvolution::supports(direct_outputs)) {
+    // As a 3x3 convolution: a 1x1 one's weights at the centre tap, the other taps zero.
+    Matrix taps = Matrix::Zero(9 * in, direct_outputs);
+    taps.block(k == 1 ? 4 * in : 0, 0, k * k * in, out) = layer.weight;
+    RowVector bias = RowVector::Zero(direct_outputs);
+    bias.head(out) = layer.bias;
+    layer.direct.emplace(taps.data(), bias.data(), in, direct_outputs, precision);
+  }
   return layer;
 }
 
@@ -81,6 +94,7 @@ struct CpuNetwork::Impl {
   // For each cell and 3x3 tap (row-major, dy then dx), the cell it reads, or -1 off the canvas:
   // what im2col and the direct convolutions read.
   std::vector<int> neighbours;
+  std::vector<int> centre;  // the same for 1x1 convolutions: the centre tap alone
 
   // rows [positions x cells] of `in` -> the same rows of `layer` applied with padding, the canvas
   // edge as zeros, then the epilogue; `out` may be its residual. largest_input as
@@ -88,10 +102,10 @@ struct CpuNetwork::Impl {
   float convolve(const Layer& layer, const Matrix& in, int n, Scratch& s, Matrix& out,
                  const ConvolutionEpilogue& epilogue = {}, float largest_input = -1.0f) const {
     const Eigen::Index rows = static_cast<Eigen::Index>(n) * io.area();
-    out.resize(rows, layer.weight.cols());  // keeps a residual in `out`: the same size
+    out.resize(rows, layer.outputs());  // keeps a residual in `out`: the same size
     if (layer.direct)
-      return layer.direct->run(in.data(), static_cast<int>(rows), io.area(), neighbours, out.data(), epilogue,
-                               largest_input);
+      return layer.direct->run(in.data(), static_cast<int>(rows), io.area(), layer.kernel == 1 ? centre : neighbours,
+                               out.data(), epilogue, largest_input);
     if (layer.kernel == 1) {
       s.product.noalias() = in * layer.weight;
     } else {
@@ -141,8 +155,8 @@ struct CpuNetwork::Impl {
       largest = convolve(tower[i + 1], s.hidden, n, s, s.trunk, {s.trunk.data(), s.mask.data(), true}, largest_hidden);
     }
 
-    convolve(policy_conv, s.trunk, n, s, s.hidden, {.relu = true}, largest);
-    convolve(policy_out, s.hidden, n, s, s.policy);  // [n x cells, move types]
+    const float largest_policy = convolve(policy_conv, s.trunk, n, s, s.hidden, {.relu = true}, largest);
+    convolve(policy_out, s.hidden, n, s, s.policy, {}, largest_policy);  // [n x cells, move types, padding]
     convolve(value_conv, s.trunk, n, s, s.value, masked, largest);
 
     s.pooled.resize(n, 3 * kHeadChannels);
@@ -173,7 +187,7 @@ struct CpuNetwork::Impl {
 
 CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters,
                        Precision precision)
-    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
   const int c = shape.channels;
   Impl& m = *impl_;
   m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3, precision);
@@ -183,13 +197,15 @@ CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const Folde
     m.tower.push_back(make_layer(parameters, block + "conv2", c, c, 3, precision));
   }
   m.policy_conv = make_layer(parameters, "policy_conv", c, kHeadChannels, 3, precision);
-  m.policy_out = make_layer(parameters, "policy_out", kHeadChannels, io.move_planes, 1);
+  m.policy_out =
+      make_layer(parameters, "policy_out", kHeadChannels, io.move_planes, 1, Precision::kFloat, /*padded=*/true);
   m.pass_out = make_layer(parameters, "pass_out", c, 1, 0);
-  m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1);
+  m.value_conv = make_layer(parameters, "value_conv", c, kHeadChannels, 1, Precision::kFloat);
   m.value_hidden = make_layer(parameters, "value_hidden", 3 * kHeadChannels, kValueHidden, 0);
   m.wdl_out = make_layer(parameters, "wdl_out", kValueHidden, 3, 0);
   m.lead_out = make_layer(parameters, "piece_diff_out", kValueHidden, 1, 0);
   m.neighbours = DirectConvolution::neighbour_table(io.canvas);
+  m.centre = DirectConvolution::centre_table(io.canvas);
 }
 
 CpuNetwork::~CpuNetwork() = default;

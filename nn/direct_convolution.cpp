@@ -92,10 +92,10 @@ float finish_block(const float* sums, const int* rows, int count, const Convolut
 template <int kBlock>
 struct ConvolutionPlan {
   struct Block {
-    int count = 0;                   // rows it stores
-    int taps = 0;                    // taps it reads
+    int count = 0;  // rows it stores
+    int taps = 0;   // taps it reads
     std::array<int, kTaps> tap{};
-    std::array<int, kBlock> row{};   // the rows it computes
+    std::array<int, kBlock> row{};  // the rows it computes
   };
   std::vector<Block> blocks;
   std::vector<int> reads;  // [block][tap read][row of the block], kTaps tap slots a block
@@ -182,7 +182,8 @@ float run_float(const float* weight, const float* bias_row, int inputs, const fl
         const int row = reads[t * kBlock + b];
         source[b] = row == rows ? zeros.data() : in + static_cast<std::size_t>(row) * inputs;
       }
-      const auto* w = reinterpret_cast<const UnalignedFloatLane*>(weight + static_cast<std::size_t>(block.tap[t]) * inputs * kOut);
+      const auto* w =
+          reinterpret_cast<const UnalignedFloatLane*>(weight + static_cast<std::size_t>(block.tap[t]) * inputs * kOut);
       for (int i = 0; i < inputs; ++i, w += kLanes)
 #pragma GCC unroll 16
         for (int b = 0; b < kBlock; ++b)
@@ -415,6 +416,13 @@ std::vector<int> DirectConvolution::neighbour_table(int canvas) {
   return neighbours;
 }
 
+std::vector<int> DirectConvolution::centre_table(int canvas) {
+  std::vector<int> neighbours = neighbour_table(canvas);
+  for (std::size_t i = 0; i < neighbours.size(); ++i)
+    if (i % kTaps != kTaps / 2) neighbours[i] = -1;
+  return neighbours;
+}
+
 bool DirectConvolution::available(Precision precision) {
   switch (precision) {
     case Precision::kBf16:
@@ -489,8 +497,8 @@ float DirectConvolution::run(const float* in, int rows, int area, std::span<cons
     pack_bf16(in, rows, inputs_, packed.data());
     std::fill(packed.end() - pair_count, packed.end(), 0);  // the row of zeros off the canvas reads
     // bfloat16 has no scale: the bias stands in for Format::finish, which ignores it.
-    return run_packed<Bf16Format>(outputs_, packed_weight_.data(), bias_.data(), bias_.data(), pair_count, packed.data(),
-                                  rows, area, neighbours, epilogue, out);
+    return run_packed<Bf16Format>(outputs_, packed_weight_.data(), bias_.data(), bias_.data(), pair_count,
+                                  packed.data(), rows, area, neighbours, epilogue, out);
   }
 #endif
 #if defined(ATAXX_INT8)

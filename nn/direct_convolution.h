@@ -36,8 +36,12 @@ class DirectConvolution {
 
   // run's neighbours for a square canvas of side `canvas`: cell by cell, tap by tap (dy, then dx).
   static std::vector<int> neighbour_table(int canvas);
+  // The same with every tap but the centre off the canvas: a 1x1 convolution, given as a 3x3 one
+  // with its weights at the centre tap, reads that tap alone.
+  static std::vector<int> centre_table(int canvas);
 
   Precision precision() const { return precision_; }
+  int outputs() const { return outputs_; }
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
   // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas
   // (neighbour_table's, unchanged while in use: a thread keeps what it works out from it by address).
