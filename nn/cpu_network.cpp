@@ -93,8 +93,8 @@ struct CpuNetwork::Impl {
 
   // For each cell and 3x3 tap (row-major, dy then dx), the cell it reads, or -1 off the canvas:
   // what im2col and the direct convolutions read.
-  std::vector<int> neighbours;
-  std::vector<int> centre;  // the same for 1x1 convolutions: the centre tap alone
+  std::span<const int> neighbours;
+  std::span<const int> centre;  // the same for 1x1 convolutions: the centre tap alone
 
   // rows [positions x cells] of `in` -> the same rows of `layer` applied with padding, the canvas
   // edge as zeros, then the epilogue; `out` may be its residual. largest_input as

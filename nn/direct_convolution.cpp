@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -403,7 +405,11 @@ float run_packed(int outputs, const std::uint32_t* weights, const float* scale, 
 
 }  // namespace
 
-std::vector<int> DirectConvolution::neighbour_table(int canvas) {
+namespace {
+
+// For each cell of a square canvas and each tap (dy, then dx), the cell it reads, or -1 off the
+// canvas; with `centre_only`, every tap but the centre off the canvas.
+std::vector<int> make_table(int canvas, bool centre_only) {
   std::vector<int> neighbours;
   neighbours.reserve(static_cast<std::size_t>(canvas) * canvas * kTaps);
   for (int row = 0; row < canvas; ++row)
@@ -411,17 +417,28 @@ std::vector<int> DirectConvolution::neighbour_table(int canvas) {
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
           const int y = row + dy, x = column + dx;
-          neighbours.push_back(y < 0 || y >= canvas || x < 0 || x >= canvas ? -1 : y * canvas + x);
+          const bool off = y < 0 || y >= canvas || x < 0 || x >= canvas || (centre_only && (dy || dx));
+          neighbours.push_back(off ? -1 : y * canvas + x);
         }
   return neighbours;
 }
 
-std::vector<int> DirectConvolution::centre_table(int canvas) {
-  std::vector<int> neighbours = neighbour_table(canvas);
-  for (std::size_t i = 0; i < neighbours.size(); ++i)
-    if (i % kTaps != kTaps / 2) neighbours[i] = -1;
-  return neighbours;
+// Each table made once and never freed: run's plans are kept by a table's address, which no other
+// table can then take.
+std::span<const int> interned_table(int canvas, bool centre_only) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, bool>, std::vector<int>> tables;
+  const std::lock_guard lock(mutex);
+  const auto [table, made] = tables.try_emplace({canvas, centre_only});
+  if (made) table->second = make_table(canvas, centre_only);
+  return table->second;
 }
+
+}  // namespace
+
+std::span<const int> DirectConvolution::neighbour_table(int canvas) { return interned_table(canvas, false); }
+
+std::span<const int> DirectConvolution::centre_table(int canvas) { return interned_table(canvas, true); }
 
 bool DirectConvolution::available(Precision precision) {
   switch (precision) {

@@ -35,16 +35,18 @@ class DirectConvolution {
   DirectConvolution(const float* weight, const float* bias, int inputs, int outputs, Precision precision);
 
   // run's neighbours for a square canvas of side `canvas`: cell by cell, tap by tap (dy, then dx).
-  static std::vector<int> neighbour_table(int canvas);
+  // Made once per canvas, for the life of the process: run keeps what it works out from a table by
+  // the table's address.
+  static std::span<const int> neighbour_table(int canvas);
   // The same with every tap but the centre off the canvas: a 1x1 convolution, given as a 3x3 one
   // with its weights at the centre tap, reads that tap alone.
-  static std::vector<int> centre_table(int canvas);
+  static std::span<const int> centre_table(int canvas);
 
   Precision precision() const { return precision_; }
   int outputs() const { return outputs_; }
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
-  // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas
-  // (neighbour_table's, unchanged while in use: a thread keeps what it works out from it by address).
+  // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas:
+  // neighbour_table's or centre_table's (a thread keeps what it works out from one by its address).
   // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI) or 0..127 (AVX2): a call
   // with a negative input is computed in float instead. largest_input: the largest of `in` where the
   // caller knows it and none is negative (a run's result with relu before), else -1 (it is looked
