@@ -1,7 +1,8 @@
 // The network's inference forward pass on the CPU, in Eigen, built for the small batches of play
 // (UAI at 1-16 leaves a round), where LibTorch spends most of its time per operator rather than
-// per position: batch norms folded, a 3x3 convolution to 32 or 64 channels computed directly
-// (nn/direct_convolution.h, in float, bfloat16 or int8), any other one GEMM over the whole batch
+// per position: batch norms folded, a 3x3 or 1x1 convolution to 32 or 64 channels computed
+// directly (nn/direct_convolution.h, in float, bfloat16 or int8; the heads' 1x1 ones in float), its
+// ReLU, mask and residual as it stores each block of rows, any other one GEMM over the whole batch
 // (im2col), activations as [positions x cells, channels] row-major matrices. Plain C++: no torch.
 // The same outputs as AtaxxNet::forward's policy logits, win/draw/loss and piece lead (a test
 // compares them).
