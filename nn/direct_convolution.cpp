@@ -26,8 +26,9 @@ namespace {
 
 constexpr int kTaps = 9;
 
-#if defined(__AVX512VNNI__)
+#if defined(__AVX512VNNI__) || (defined(__AVX2__) && defined(__FMA__) && defined(__AVXVNNI__))
 #define ATAXX_INT8 1
+// vpdpbusd sums four products of an unsigned and a signed byte in 32 bits: inputs may take 0..255.
 constexpr int kInt8InputMax = 255;
 #elif defined(__AVX2__) && defined(__FMA__)
 #define ATAXX_INT8 1
@@ -332,9 +333,10 @@ struct Int8Format : Avx512Words {
   }
 };
 #elif defined(__AVX2__) && defined(__FMA__)
-// AVX2 has no dot product of quads: pairs of products in 16 bits (vpmaddubsw), then pairs of those
-// in 32 (vpmaddwd by ones). Eight lanes, one ymm; blocks of 3 cells for 32 outputs (12 sums; `bench
-// nn --int8` ran 2 and 4 about 15 % slower) and 1 for 64 keep the 16 registers.
+// AVX2 alone has no dot product of quads: pairs of products in 16 bits (vpmaddubsw), then pairs of
+// those in 32 (vpmaddwd by ones); AVX-VNNI (Alder Lake on, Zen 5) has AVX-512's vpdpbusd in a ymm.
+// Eight lanes, one ymm; blocks of 3 cells for 32 outputs (12 sums; `bench nn --int8` ran 2 and 4
+// about 15 % slower, with AVX-VNNI a third slower) and 1 for 64 keep the 16 registers.
 struct Int8Format {
   using Word = __m256i;
   using Sum = __m256i;
@@ -343,7 +345,11 @@ struct Int8Format {
   static Word broadcast(std::uint32_t word) { return _mm256_set1_epi32(static_cast<int>(word)); }
   static Sum start(const float*, const float*) { return _mm256_setzero_si256(); }
   static Sum add(Sum sum, Word x, Word w) {
+#if defined(__AVXVNNI__)
+    return _mm256_dpbusd_avx_epi32(sum, x, w);
+#else
     return _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1)));
+#endif
   }
   static void store(float* out, Sum sum, const float* bias, const float* scale) {
     _mm256_storeu_ps(out, _mm256_fmadd_ps(_mm256_cvtepi32_ps(sum), _mm256_loadu_ps(scale), _mm256_loadu_ps(bias)));

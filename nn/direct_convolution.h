@@ -3,10 +3,10 @@
 // copy and none of a GEMM's packing. In float; in bfloat16 (weights and inputs rounded, sums in
 // float: AVX512-BF16's dot product of pairs, twice the float rate); or in 8-bit integers (weights
 // scaled per output, inputs per call, sums in int32: AVX512-VNNI's dot product of quads, twice
-// bfloat16's rate; or AVX2's products of pairs, twice its float rate), each where the processor
-// has it. Cells are taken in blocks that share the taps at which they read off the canvas, and a
-// block skips those taps. At batch 8 on AVX512-VNNI the kernel runs near the processor's rate of
-// dot products (docs/speed.md).
+// bfloat16's rate; AVX-VNNI's, the same in 8 lanes; or AVX2's products of pairs, twice its float
+// rate), each where the processor has it. Cells are taken in blocks that share the taps at which
+// they read off the canvas, and a block skips those taps. At batch 8 on AVX512-VNNI the kernel runs
+// near the processor's rate of dot products (docs/speed.md).
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,7 @@ class DirectConvolution {
  public:
   static bool supports(int outputs) { return outputs == 32 || outputs == 64; }
   // Whether this build can compute in that precision (float always; bfloat16 compiled for a
-  // processor with AVX512-BF16, int8 with AVX2 or AVX512-VNNI).
+  // processor with AVX512-BF16, int8 with AVX2, AVX-VNNI or AVX512-VNNI).
   static bool available(Precision precision);
 
   // weight: [9 x inputs, outputs] row-major, tap by tap (dy, then dx); bias: [outputs]. Throws
@@ -49,10 +49,10 @@ class DirectConvolution {
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
   // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas:
   // neighbour_table's or centre_table's (a thread keeps what it works out from one by its address).
-  // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI) or 0..127 (AVX2): a call
-  // with a negative input is computed in float instead. largest_input: the largest of `in` where the
-  // caller knows it and none is negative (a run's result with relu before), else -1 (it is looked
-  // for). Returns the largest output.
+  // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI, AVX-VNNI) or 0..127 (AVX2
+  // alone): a call with a negative input is computed in float instead. largest_input: the largest
+  // of `in` where the caller knows it and none is negative (a run's result with relu before), else
+  // -1 (it is looked for). Returns the largest output.
   float run(const float* in, int rows, int area, std::span<const int> neighbours, float* out,
             const ConvolutionEpilogue& epilogue = {}, float largest_input = -1.0f) const;
 
