@@ -15,10 +15,14 @@
 
 #if defined(__AVX512BF16__) || defined(__AVX512VNNI__) || defined(__AVX2__)
 // GCC 12 warns of the intrinsics' own _mm512_undefined_* operands (its bug 105593, fixed in 13).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #endif
 
 namespace ataxx {
