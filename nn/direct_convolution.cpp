@@ -515,7 +515,7 @@ DirectConvolution::DirectConvolution(const float* weight, const float* bias, int
 }
 
 float DirectConvolution::run(const float* in, int rows, int area, std::span<const int> neighbours, float* out,
-                             const ConvolutionEpilogue& epilogue, float largest_input) const {
+                             const ConvolutionEpilogue& epilogue, [[maybe_unused]] float largest_input) const {
 #if defined(__AVX512BF16__)
   if (precision_ == Precision::kBf16) {
     const int pair_count = (inputs_ + 1) / 2;
