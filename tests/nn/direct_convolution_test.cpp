@@ -67,7 +67,9 @@ std::vector<float> values(std::size_t count, float low, float high, unsigned see
 // Every precision this build has, 32 and 64 outputs, inputs that fill whole vectors or not (the
 // input layer's 17 planes), several positions of several canvases in a call: each value within
 // its precision's bound of the plain convolution, the errors small on the whole (a format that
-// sums the wrong bytes passes no bound), and the largest output returned.
+// sums the wrong bytes passes no bound), and the largest output returned. Which rows each cell
+// reads is worked out once per batch and kept for the thread's next calls: calls of other sizes
+// and canvases, one after another, each read their own rows.
 TEST(DirectConvolution, EveryPrecisionAgreesWithAPlainConvolution) {
   for (const Precision precision : {Precision::kFloat, Precision::kBf16, Precision::kInt8}) {
     if (!DirectConvolution::available(precision)) continue;
@@ -145,49 +147,18 @@ TEST(DirectConvolution, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
   }
 }
 
-// Which rows each cell reads is worked out once per batch and kept for the next calls: calls of
-// other sizes and canvases, one after another on one thread, each read their own rows (in int8 as
-// in float, to the int8 rounding: 1/255 of the largest input and 1/127 of the largest weight).
-TEST(DirectConvolution, Int8CallsOfOtherBatchesAndCanvasesReadTheirOwnRows) {
-  constexpr int kChannels = 32;
-  std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels);
-  for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = static_cast<float>((i * 37) % 23) / 11.0f - 1.0f;
-  for (int o = 0; o < kChannels; ++o) bias[o] = 0.1f * o;
-  if (!DirectConvolution::available(Precision::kInt8)) {
-    EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8),
-                 std::invalid_argument);
-    return;
-  }
-  const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8);
-  const DirectConvolution exact(weight.data(), bias.data(), kChannels, kChannels, Precision::kFloat);
-  for (const auto& [side, positions] : {std::pair{7, 1}, {7, 3}, {5, 2}, {5, 5}, {7, 2}}) {
-    const int area = side * side, rows = positions * area;
-    const std::span<const int> neighbours = DirectConvolution::neighbour_table(side);
-    std::vector<float> in(static_cast<std::size_t>(rows) * kChannels);
-    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7919 + side) % 101) / 100.0f;
-    std::vector<float> got(in.size()), want(in.size());
-    int8.run(in.data(), rows, area, neighbours, got.data());
-    exact.run(in.data(), rows, area, neighbours, want.data());
-    for (std::size_t i = 0; i < got.size(); ++i)
-      ASSERT_NEAR(got[i], want[i], 0.5f) << side << "x" << side << ", " << positions << " positions, value " << i;
-  }
-}
-
 // The epilogue as the forward pass uses it: the residual the output itself, a ReLU, a mask that
 // zeroes some rows; the largest output returned; and in int8 the largest input given, as the next
 // layer is given a previous one's, changes nothing.
 TEST(DirectConvolution, TheEpilogueAddsTheResidualInPlaceThenReluThenTheMask) {
   constexpr int kSide = 5, kArea = kSide * kSide, kRows = 2 * kArea, kChannels = 32;
-  std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels), mask(kRows);
-  for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = static_cast<float>((i * 37) % 23) / 11.0f - 1.0f;
-  for (int o = 0; o < kChannels; ++o) bias[o] = 0.1f * o - 1.0f;
+  const auto weight = values(9 * kChannels * kChannels, -1.0f, 1.0f, 1);
+  const auto bias = values(kChannels, -1.0f, 2.0f, 2);
+  const auto in = values(kRows * kChannels, 0.0f, 1.0f, 3);
+  const auto residual = values(in.size(), -8.0f, 8.0f, 4);
+  std::vector<float> mask(kRows);
   for (int row = 0; row < kRows; ++row) mask[row] = row % 7 == 3 ? 0.0f : 1.0f;
   const std::span<const int> neighbours = DirectConvolution::neighbour_table(kSide);
-  std::vector<float> in(kRows * kChannels), residual(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    in[i] = static_cast<float>((i * 7919) % 101) / 100.0f;
-    residual[i] = static_cast<float>((i * 31) % 17) - 8.0f;
-  }
   for (const Precision precision : {Precision::kFloat, Precision::kInt8}) {
     if (!DirectConvolution::available(precision)) continue;
     const DirectConvolution convolution(weight.data(), bias.data(), kChannels, kChannels, precision);
@@ -218,9 +189,9 @@ TEST(DirectConvolution, TheCentreTableReadsTheCentreAloneAfterTheFullTableOnTheS
   constexpr int kSide = 5, kArea = kSide * kSide, kRows = 3 * kArea, kChannels = 32;
   EXPECT_EQ(DirectConvolution::neighbour_table(kSide).data(), DirectConvolution::neighbour_table(kSide).data());
   EXPECT_NE(DirectConvolution::neighbour_table(kSide).data(), DirectConvolution::centre_table(kSide).data());
-  std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels, 0.5f), in(kRows * kChannels);
-  for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = static_cast<float>((i * 37) % 23) / 11.0f - 1.0f;
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>((i * 7919) % 101) / 100.0f;
+  const auto weight = values(9 * kChannels * kChannels, -1.0f, 1.0f, 1);
+  const auto in = values(kRows * kChannels, 0.0f, 1.0f, 2);
+  const std::vector<float> bias(kChannels, 0.5f);
   std::vector<float> out(in.size());
   for (const Precision precision : {Precision::kFloat, Precision::kInt8}) {
     if (!DirectConvolution::available(precision)) continue;
