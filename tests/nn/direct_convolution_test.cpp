@@ -64,6 +64,14 @@ std::vector<float> values(std::size_t count, float low, float high, unsigned see
   return out;
 }
 
+// Whether this build computes in int8; where it does not, a convolution asked for it is refused.
+bool int8_available_else_refused() {
+  if (DirectConvolution::available(Precision::kInt8)) return true;
+  const std::vector<float> weight(9 * 32 * 32), bias(32);
+  EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), 32, 32, Precision::kInt8), std::invalid_argument);
+  return false;
+}
+
 // Every precision this build has, 32 and 64 outputs, inputs that fill whole vectors or not (the
 // input layer's 17 planes), several positions of several canvases in a call: each value within
 // its precision's bound of the plain convolution, the errors small on the whole (a format that
@@ -103,11 +111,7 @@ TEST(DirectConvolution, EveryPrecisionAgreesWithAPlainConvolution) {
 
 // int8 scales its inputs to 0..largest: a call with a negative input is computed in float instead.
 TEST(DirectConvolution, Int8WithANegativeInputComputesInFloat) {
-  if (!DirectConvolution::available(Precision::kInt8)) {
-    const std::vector<float> weight(9 * 32 * 32), bias(32);
-    EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), 32, 32, Precision::kInt8), std::invalid_argument);
-    return;
-  }
+  if (!int8_available_else_refused()) return;
   constexpr int kSide = 7, kArea = kSide * kSide, kChannels = 32;
   const auto weight = values(9 * kChannels * kChannels, -1.0f, 1.0f, 1);
   const auto bias = values(kChannels, -0.5f, 0.5f, 2);
@@ -130,11 +134,7 @@ TEST(DirectConvolution, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
   for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = i % 2 == 0 ? 1.0f : -1.0f;  // output o: sign of o
   const std::span<const int> neighbours = DirectConvolution::neighbour_table(kSide);
   const std::vector<float> in(kArea * kChannels, 2.0f);
-  if (!DirectConvolution::available(Precision::kInt8)) {
-    EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8),
-                 std::invalid_argument);
-    return;
-  }
+  if (!int8_available_else_refused()) return;
   const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8);
   std::vector<float> out(kArea * kChannels);
   int8.run(in.data(), kArea, kArea, neighbours, out.data());
