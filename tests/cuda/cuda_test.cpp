@@ -61,6 +61,7 @@ void expect_near(const Evaluations& a, const Evaluations& b, float tolerance, co
     for (int m = 0; m < a.moves[i].size(); ++m) ASSERT_NEAR(a.priors[i][m], b.priors[i][m], tolerance) << what << " " << i;
     ASSERT_NEAR(a.values[i].win, b.values[i].win, tolerance) << what << " " << i;
     ASSERT_NEAR(a.values[i].loss, b.values[i].loss, tolerance) << what << " " << i;
+    ASSERT_NEAR(a.values[i].lead, b.values[i].lead, tolerance) << what << " " << i;
   }
 }
 
