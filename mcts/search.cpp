@@ -7,6 +7,19 @@
 #include <string>
 
 namespace ataxx {
+namespace {
+
+// A finished game's value for the side to move at pos: its result (-1, 0 or 1) and the lead on its board.
+template <typename G>
+Wdl finished_game_value(int result, const typename G::Position& pos) {
+  return {.win = result > 0 ? 1.0f : 0.0f,
+          .draw = result == 0 ? 1.0f : 0.0f,
+          .loss = result < 0 ? 1.0f : 0.0f,
+          .lead = piece_lead<G>(pos)};
+}
+
+}  // namespace
+
 template <typename G>
 typename G::Move BasicSearchResult<G>::best_move() const {
   if (moves.empty())
@@ -239,7 +252,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     }
   }
   if (leaf.state == State::kTerminal) {
-    backup(current, utility(leaf.terminal_value, pos));
+    backup(current, finished_game_value<G>(leaf.terminal_value, pos));
     return true;
   }
   PendingLeaf& pending = round.leaves_[round.count_++];
@@ -256,7 +269,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
     propagate_proof(current);
-    backup(current, utility(1.0f, pos));
+    backup(current, finished_game_value<G>(1, pos));
     return true;
   }
   leaf.state = State::kPending;
@@ -375,15 +388,32 @@ void BasicSearch<G>::add_in_flight(std::uint32_t leaf, int delta) {
 }
 
 template <typename G>
-void BasicSearch<G>::backup(std::uint32_t leaf, float value) {
-  float for_mover = -value;  // the side that moved into a node sees the negation of its side to move
-  for (std::uint32_t node = leaf;; node = nodes_[node].parent) {
-    nodes_[node].visits += 1;
-    nodes_[node].value_sum += for_mover;
-    nodes_[node].value_square_sum += for_mover * for_mover;
+void BasicSearch<G>::backup(std::uint32_t leaf, const Wdl& value) {
+  // The side that moved into a node sees the negation of its side to move's value and lead.
+  float for_mover = -utility(value);
+  float lead_for_mover = -value.lead;
+  for (std::uint32_t index = leaf;; index = nodes_[index].parent) {
+    Node& node = nodes_[index];
+    node.visits += 1;
+    node.value_sum += for_mover;
+    node.value_square_sum += for_mover * for_mover;
+    node.draw_sum += value.draw;
+    node.lead_sum += lead_for_mover;
     for_mover = -for_mover;
-    if (node == kRoot) return;
+    lead_for_mover = -lead_for_mover;
+    if (index == kRoot) return;
   }
+}
+
+template <typename G>
+std::optional<Wdl> BasicSearch<G>::mean_wdl(const Node& node) const {
+  if (node.visits == 0) return std::nullopt;
+  const float n = static_cast<float>(node.visits);
+  const float lead = -node.lead_sum / n;
+  const float draw = std::clamp(node.draw_sum / n, 0.0f, 1.0f);
+  const float expectation = std::clamp(-node.value_sum / n - params_.lead_utility * lead, draw - 1.0f, 1.0f - draw);
+  return Wdl{
+      .win = (1.0f - draw + expectation) / 2, .draw = draw, .loss = (1.0f - draw - expectation) / 2, .lead = lead};
 }
 
 template <typename G>
@@ -426,7 +456,7 @@ void BasicSearch<G>::apply_evaluations(Round& round) {
     expand(leaf.node, leaf);
     remember_wdl(leaf.node, leaf.value);
     add_in_flight(leaf.node, -1);
-    backup(leaf.node, utility(leaf.value));
+    backup(leaf.node, leaf.value);
     if (leaf.node == kRoot) add_root_noise();
   }
   round.count_ = 0;
@@ -468,6 +498,12 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
                  : root.visits > 0              ? -root.value_sum / root.visits
                                                 : 0.0f;
   result.root_network_value = root_wdl_;
+  result.root_search_value = mean_wdl(root);
+  if (root.state == State::kTerminal) {  // a finished game, or one the solver proved: its result is known
+    const Wdl proven = finished_game_value<G>(root.terminal_value, root_position_);
+    result.root_search_value = Wdl{proven.win, proven.draw, proven.loss,
+                                   result.root_search_value ? result.root_search_value->lead : proven.lead};
+  }
   const std::span<const Edge> root_edges = edges_of(root);
   for (std::uint32_t i = 0; i < root_edges.size(); ++i) {
     const Edge& edge = root_edges[i];

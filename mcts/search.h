@@ -4,7 +4,7 @@
 // each round, every tree selects a few leaves under virtual loss, all leaves go to the
 // evaluator as one batch, and the results are backed up. An expanded node's moves are edges
 // (move, prior) in one arena; a node, in another, exists only for a move the search has chosen
-// (most moves never are: a 12-byte edge is all they cost to expand and to scan, as in lc0). A
+// (most moves never are: an 8-byte edge is all they cost to expand and to scan, as in lc0). A
 // move played keeps the chosen subtree (compacted into fresh arenas) and drops the rest.
 #pragma once
 
@@ -77,6 +77,9 @@ struct BasicSearchResult {
   std::vector<float> values;
   std::vector<std::optional<Wdl>> network_values;
   std::optional<Wdl> root_network_value;  // the network's value of the root, where known
+  // The search's: the root's mean win/draw/loss and expected final lead over its visits, for
+  // the side to move (lead_utility left out: win - loss is the expected result); none unvisited.
+  std::optional<Wdl> root_search_value;
   // The winning move, else the LCB's, else the most visited; throws std::runtime_error when the root is a
   // finished game (no moves).
   Move best_move() const;
@@ -154,8 +157,10 @@ class BasicSearch {
     State state = State::kUnexpanded;
     std::int8_t terminal_value = 0;  // for kTerminal: -1, 0 or 1 for the side to move here
     std::uint16_t num_edges = 0;
-    float value_sum = 0.0f;     // from the view of the side that played the move here
+    float value_sum = 0.0f;         // utilities, from the view of the side that played the move here
     float value_square_sum = 0.0f;  // of the same values squared: their variance
+    float draw_sum = 0.0f;          // draw probabilities (a finished game's: 0 or 1)
+    float lead_sum = 0.0f;          // expected final leads, from the same view as value_sum
     std::int32_t visits = 0;
     std::int32_t in_flight = 0;   // leaves below awaiting evaluation (virtual losses)
     std::uint32_t parent = 0;     // the root's is itself
@@ -228,10 +233,11 @@ class BasicSearch {
   bool ends_by_repetition(const Position& pos) const;
   void add_in_flight(std::uint32_t leaf, int delta);
   // Adds value (from the view of the side to move at leaf) along the path to the root.
-  void backup(std::uint32_t leaf, float value);
-  // What a leaf's value (or a finished game's result, value) at pos is worth to the search.
+  void backup(std::uint32_t leaf, const Wdl& value);
+  // What a leaf's value is worth to the search.
   float utility(const Wdl& value) const { return value.expectation() + params_.lead_utility * value.lead; }
-  float utility(float result, const Position& pos) const { return result + params_.lead_utility * piece_lead<G>(pos); }
+  // A node's mean win/draw/loss and lead from the view of the side to move there; none unvisited.
+  std::optional<Wdl> mean_wdl(const Node& node) const;
   void expand(std::uint32_t node, PendingLeaf& leaf);  // tempers the leaf's priors in place
   void remember_wdl(std::uint32_t node, const Wdl& value);  // the root's or a root child's
   // node was just proven (kTerminal, -1 or 1): the proofs that follow for its ancestors.

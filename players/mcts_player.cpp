@@ -65,8 +65,9 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
     for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);
   search_.restrict_root_moves(std::move(root_moves));
   auto report_of = [&](const SearchResult& result) {
-    // lc0's mapping of an expected score in [-1, 1] to centipawns.
-    const double q = std::clamp<double>(result.value, -0.99, 0.99);
+    // lc0's mapping of an expected result in [-1, 1] to centipawns (the lead's utility left out).
+    const float expected = result.root_search_value ? result.root_search_value->expectation() : result.value;
+    const double q = std::clamp<double>(expected, -0.99, 0.99);
     MoveReport report;
     report.depth = static_cast<int>(result.principal_variation.size());
     report.nodes = static_cast<std::uint64_t>(result.total_visits);
@@ -77,6 +78,7 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
     report.pv = result.principal_variation;
     report.value = result.value;
     report.network_value = result.root_network_value;
+    report.search_value = result.root_search_value;
     for (std::size_t i = 0; i < result.moves.size(); ++i)
       report.candidates.push_back(
           {result.moves[i], result.visits[i], result.priors[i], result.values[i], result.network_values[i]});

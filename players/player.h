@@ -69,6 +69,7 @@ struct BasicMoveReport {
   // Searching players only: the root's value and its moves, most visited first.
   float value = 0;
   std::optional<Wdl> network_value;
+  std::optional<Wdl> search_value;  // the root's mean win/draw/loss and lead over the search's visits
   std::vector<BasicCandidateMove<G>> candidates;
 
   // This search's own nodes a second, the reused ones left out (as lc0's nps).

@@ -134,13 +134,17 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
   const json nps = report.seconds >= 1e-3 ? json(std::llround(report.nodes_per_second())) : json(nullptr);
   // A search without candidates (alpha-beta) has a score, not a value: no value is made up from it.
   const json value = report.candidates.empty() ? json(nullptr) : json(report.value);
+  // The search's expected final lead, in men.
+  const json lead = report.search_value ? json(report.search_value->lead * G::cells(root)) : json(nullptr);
   return {{"depth", report.depth},
           {"nodes", report.nodes},
           {"seconds", report.seconds},
           {"nps", nps},
           {"value", value},
           {"score_cp", report.score_cp},
-          {"wdl", wdl_json(report.network_value)},
+          {"wdl", wdl_json(report.search_value)},
+          {"net_wdl", wdl_json(report.network_value)},
+          {"lead", lead},
           {"pv", pv},
           {"candidates", candidates}};
 }

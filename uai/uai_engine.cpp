@@ -22,12 +22,21 @@ int to_int(const std::string& text, const std::string& what) {
   return static_cast<int>(std::clamp<long long>(*value, -1'000'000'000, 1'000'000'000));
 }
 
+// lc0's `wdl W D L`: the win, draw and loss chances in thousandths, summing to 1000.
+std::string wdl_text(const Wdl& wdl) {
+  const long win = std::lround(wdl.win * 1000), loss = std::lround(wdl.loss * 1000);
+  return fmt::format(" wdl {} {} {}", win, std::max(1000 - win - loss, 0L), loss);
+}
+
+// show_wdl: UCI_ShowWDL's, for players whose search has win/draw/loss chances.
 template <typename G>
-std::string info_line(const BasicMoveReport<G>& r, const typename G::Position& root) {
+std::string info_line(const BasicMoveReport<G>& r, const typename G::Position& root, bool show_wdl) {
   std::ostringstream line;
   line << "info depth " << r.depth << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
   if (r.hashfull) line << " hashfull " << *r.hashfull;
-  line << " score cp " << r.score_cp << " time " << static_cast<int>(r.seconds * 1000) << " pv";
+  line << " score cp " << r.score_cp;
+  if (show_wdl && r.search_value) line << wdl_text(*r.search_value);
+  line << " time " << static_cast<int>(r.seconds * 1000) << " pv";
   for (const auto m : r.pv) line << ' ' << G::move_text(m, root);
   return line.str();
 }
@@ -35,6 +44,14 @@ std::string info_line(const BasicMoveReport<G>& r, const typename G::Position& r
 std::string lower_case(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
   return text;
+}
+
+// A check option's value: true or false, in any case.
+bool read_check(const std::string& option, const std::string& value) {
+  const std::string flag = lower_case(value);
+  if (flag != "true" && flag != "false")
+    throw std::invalid_argument(option + " '" + value + "' is neither true nor false");
+  return flag == "true";
 }
 
 // A search parameter's value: "auto" (the network player's default for the game) or a number in the
@@ -270,6 +287,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name Hash type spin default 1024 min 1 max 1048576");
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
       say("option name Ponder type check default false");
+      say("option name UCI_ShowWDL type check default false");
       // lc0's names; FpuValue is the reduction (lc0's FpuStrategy reduction).
       say("option name PolicyTemperature type string default auto");
       say("option name CPuct type string default auto");
@@ -332,11 +350,12 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
   else if (key == "moveoverhead")
     next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
   else if (key == "ponder") {  // the GUI says whether it will ponder; a `go ponder` is searched either way
-    if (const std::string flag = lower_case(value); flag != "true" && flag != "false")
-      throw std::invalid_argument("Ponder '" + value + "' is neither true nor false");
+    read_check("Ponder", value);
     return;
-  }
-  else if (key == "policytemperature")
+  } else if (key == "uci_showwdl") {  // display only: the player and its tree are kept
+    options_.show_wdl = read_check("UCI_ShowWDL", value);
+    return;
+  } else if (key == "policytemperature")
     next.policy_temperature =
         read_search_parameter("PolicyTemperature", value, kMinPolicyTemperature, kMaxPolicyTemperature);
   else if (key == "cpuct")
@@ -492,7 +511,9 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
       session.model = model;
       if (!model.empty()) say("info string searching with " + model);
     }
-    player->on_progress([this, &root](const BasicMoveReport<G>& r) { say(info_line<G>(r, root)); });
+    player->on_progress([this, &root, show_wdl = options_.show_wdl](const BasicMoveReport<G>& r) {
+      say(info_line<G>(r, root, show_wdl));
+    });
     if (go.ponder) ponder(*player, session.game, limits);
     limits.stop = &stop_;
     player->set_limits(limits);
@@ -507,7 +528,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     std::lock_guard lock(mutex_);
     infinite_running_ = false;
   }
-  if (player) say(info_line<G>(player->last_report(), root));
+  if (player) say(info_line<G>(player->last_report(), root, options_.show_wdl));
   say("bestmove " + G::move_text(best, root));
 }
 

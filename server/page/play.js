@@ -189,16 +189,19 @@ function onThink(report) {
   think = { ...report, ply: state.history.length, gameNumber: state.game_number };  // its root is the state shown
   const pct = x => `${(100 * x).toFixed(1)}%`;
   const hasValue = report.value !== null;  // alpha-beta reports a score instead
+  // The search's win/draw/loss, else the network's at the root, else the value's.
+  const [w, d, l] = report.wdl ?? report.net_wdl ?? [(1 + report.value) / 2, 0, (1 - report.value) / 2];
   if (hasValue) {
-    winChance.set(state.history.length, (1 + (state.side === 0 ? report.value : -report.value)) / 2);
+    winChance.set(state.history.length, state.side === 0 ? w + d / 2 : l + d / 2);
     drawWinChance();
   }
-  const judged = hasValue ? `value ${report.value.toFixed(3)} (win ${pct((report.value + 1) / 2)})` : `score ${report.score_cp} cp`;
+  const lead = report.lead === null ? '' : `, lead ${report.lead >= 0 ? '+' : ''}${report.lead.toFixed(1)} men`;
+  const judged =
+      hasValue ? `value ${report.value.toFixed(3)} (win ${pct(w + d / 2)}${lead})` : `score ${report.score_cp} cp`;
   $('think-summary').textContent =
     `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;
   $('think-summary').dataset.nodes = report.nodes;
   $('wdl').hidden = !hasValue;
-  const [w, d, l] = report.wdl ?? [(1 + report.value) / 2, 0, (1 - report.value) / 2];
   const bars = $('wdl').children;
   [w, d, l].forEach((x, i) => { bars[i].style.width = pct(x); bars[i].textContent = x > 0.08 ? pct(x) : ''; });
   $('pv').textContent = report.pv.join(' ');

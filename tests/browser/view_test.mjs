@@ -150,6 +150,8 @@ test('the live search info updates while the engine thinks', async () => {
   await page.waitForFunction(n => Number(document.querySelector('[data-testid=think-summary]').dataset.nodes) > n, first);
   assert.ok(await page.$$eval('[data-testid=candidates] tbody tr', rows => rows.length) > 1);
   assert.ok(await page.$('[data-testid=board-svg] .heat'), 'the policy heat map is drawn');
+  assert.match(await page.textContent('[data-testid=think-summary]'), /\(win \d+\.\d%, lead [+-]\d+\.\d men\)/,
+    "the search's chance to win and expected lead");
   await shoot('think');
   await page.waitForFunction(() => document.querySelector('[data-testid=think-summary]').textContent.startsWith('played'));
   assert.equal(await chartPoints('plot-winrate'), 1, "x's chance to win is drawn at the ply searched");

@@ -432,6 +432,53 @@ TEST(Search, TheLeadUtilityOfAFinishedGameIsItsBoardsLead) {
   EXPECT_GT(visits_to(result, {"c6", "d6", "e6"}), 10 * visits_to(result, {"d5c7", "d5e7"}));
 }
 
+// The search's own win/draw/loss (UAI's wdl): every leaf has the same value for its side to move,
+// a 0.6 expectation with 0.4 of draw, so the root's draw chance is 0.4 however the visits fall,
+// and its expectation (win - loss) the search's value.
+TEST(Search, TheRootSearchValueIsTheMeanOfItsLeavesWinDrawAndLoss) {
+  ScriptedEvaluator evaluator;
+  evaluator.value_of = [](const Position&) { return 0.6f; };
+  Search search(with_visits(300), 1);
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_TRUE(result.root_search_value);
+  const Wdl& wdl = *result.root_search_value;
+  EXPECT_NEAR(wdl.draw, 0.4f, 1e-4f);
+  EXPECT_NEAR(wdl.win + wdl.draw + wdl.loss, 1.0f, 1e-5f);
+  EXPECT_NEAR(wdl.expectation(), result.value, 1e-5f);  // no lead utility: the value is the expectation
+  EXPECT_FALSE(Search(with_visits(1), 1).result().root_search_value) << "no value before the first visit";
+}
+
+// With the lead's utility, the value the search steers by is the expectation plus the utility of
+// the lead; its win/draw/loss keep the expectation alone, and its lead is the side to move's.
+TEST(Search, TheRootSearchValueLeavesTheLeadUtilityOut) {
+  ScriptedEvaluator evaluator;
+  evaluator.value_of = [](const Position& pos) { return std::clamp(5 * piece_lead<AtaxxGame>(pos), -1.0f, 1.0f); };
+  evaluator.lead_of = [](const Position& pos) { return piece_lead<AtaxxGame>(pos); };
+  SearchParams params = with_visits(300);
+  params.lead_utility = 2.0f;
+  Search search(params, 1);
+  search.set_root(Position::from_fen("xxxx3/xxx4/7/7/7/7/6o x 0 1"));  // x leads by six men
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_TRUE(result.root_search_value);
+  const Wdl& wdl = *result.root_search_value;
+  EXPECT_GT(wdl.lead, 5.0f / 49);
+  EXPECT_GT(wdl.expectation(), 0.5f);
+  EXPECT_NEAR(result.value, wdl.expectation() + 2.0f * wdl.lead, 1e-4f);
+  EXPECT_NEAR(wdl.win + wdl.draw + wdl.loss, 1.0f, 1e-5f);
+}
+
+// A finished game's search value is its result: o has no men left, x has won.
+TEST(Search, TheRootSearchValueOfAFinishedGameIsItsResult) {
+  ScriptedEvaluator evaluator;
+  Search search(with_visits(10), 1);
+  search.set_root(Position::from_fen("x6/7/7/7/7/7/7 o 0 1"));
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_TRUE(result.root_search_value);
+  EXPECT_EQ(result.root_search_value->loss, 1.0f);  // for o, to move
+  EXPECT_EQ(result.root_search_value->win + result.root_search_value->draw, 0.0f);
+  EXPECT_NEAR(result.root_search_value->lead, -1.0f / 49, 1e-6f);
+}
+
 // UAI's searchmoves: the search goes on from a tree that visited every move, but only the named
 // ones get its new visits and only they are reported and chosen.
 TEST(Search, RestrictedRootMovesAloneAreSearchedReportedAndChosen) {

@@ -208,7 +208,12 @@ TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
   double priors = 0;
   for (const auto& c : think["candidates"]) priors += c["prior"].get<double>();
   EXPECT_NEAR(priors, 1.0, 1e-3) << "the root's priors";
-  EXPECT_TRUE(think["wdl"].is_array()) << "the network's value of the root";
+  EXPECT_TRUE(think["net_wdl"].is_array()) << "the network's value of the root";
+  ASSERT_TRUE(think["wdl"].is_array()) << "the search's";
+  const auto& wdl = think["wdl"];
+  EXPECT_NEAR(wdl[0].get<double>() + wdl[1].get<double>() + wdl[2].get<double>(), 1.0, 1e-5);
+  EXPECT_NEAR(wdl[0].get<double>() - wdl[2].get<double>(), think["value"].get<double>(), 1e-5) << "no lead utility";
+  EXPECT_TRUE(think["lead"].is_number());
   session.on_message(json{{"type", "new"}, {"board", "6x6"}}.dump());
   EXPECT_EQ(inbox.next("state")["engine"], "alphabeta: no net plays 6x6");
 }

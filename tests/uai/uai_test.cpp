@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -62,8 +62,8 @@ TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
-  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "Hash", "MoveOverhead",
-                             "Ponder", "PolicyTemperature", "CPuct", "FpuValue"})
+  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize",
+                             "Hash", "MoveOverhead", "Ponder", "UCI_ShowWDL", "PolicyTemperature", "CPuct", "FpuValue"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -362,6 +362,37 @@ TEST(Uai, PonderIsAnOptionOfTrueOrFalse) {
 }
 
 // searchmoves: before, every move was searched (and before that the go line was refused).
+// The `wdl W D L` of a go's last info line, in thousandths.
+std::array<int, 3> reported_wdl(const std::string& output) {
+  const auto last_info = output.rfind("info depth");
+  std::istringstream words(output.substr(output.find(" wdl ", last_info) + 5));
+  std::array<int, 3> wdl{};
+  words >> wdl[0] >> wdl[1] >> wdl[2];
+  return wdl;
+}
+
+// lc0's UCI_ShowWDL: off by default; on, a search's info lines say its win/draw/loss chances after
+// the score, and the tree is kept (a display option).
+TEST(Uai, ShowWdlAddsTheSearchsWinDrawAndLossAfterTheScore) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts");
+  uai.send("position fen xxxx3/xxx4/7/7/7/7/6o x 0 1");  // x leads by six men
+  EXPECT_EQ(uai.go("go nodes 300").find(" wdl "), std::string::npos) << "off by default";
+  EXPECT_EQ(uai.send("setoption name UCI_ShowWDL value true"), "");
+  const std::string out = uai.go("go nodes 1");
+  EXPECT_EQ(reported_nodes(out), 300) << "the option keeps the tree: " << out;
+  EXPECT_LT(out.find(" score cp ", out.rfind("info depth")), out.find(" wdl ", out.rfind("info depth"))) << out;
+  const auto [win, draw, loss] = reported_wdl(out);
+  EXPECT_EQ(win + draw + loss, 1000) << out;
+  EXPECT_GT(win, 500) << out;
+  EXPECT_GT(draw, 0) << out;  // the material evaluator's draw share
+  EXPECT_LT(loss, win) << out;
+  EXPECT_NE(uai.send("setoption name UCI_ShowWDL value maybe").find("info string error: UCI_ShowWDL 'maybe'"),
+            std::string::npos);
+  EXPECT_EQ(uai.send("setoption name UCI_ShowWDL value false"), "");
+  EXPECT_EQ(uai.go("go nodes 1").find(" wdl "), std::string::npos);
+}
+
 TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
   for (const char* player : {"mcts:visits=5000", "alphabeta:depth=3"}) {
     UaiSession uai;
