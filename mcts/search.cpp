@@ -10,6 +10,12 @@ namespace ataxx {
 namespace {
 
 // A finished game's value for the side to move at pos: its result (-1, 0 or 1) and the lead on its board.
+// A value from the other side's view: win and loss swapped, the lead negated.
+std::optional<Wdl> movers_view(std::optional<Wdl> value) {
+  if (value) value = Wdl{.win = value->loss, .draw = value->draw, .loss = value->win, .lead = -value->lead};
+  return value;
+}
+
 template <typename G>
 Wdl finished_game_value(int result, const typename G::Position& pos) {
   return {.win = result > 0 ? 1.0f : 0.0f,
@@ -410,6 +416,13 @@ std::optional<Wdl> BasicSearch<G>::mean_wdl(const Node& node) const {
   if (node.visits == 0) return std::nullopt;
   const float n = static_cast<float>(node.visits);
   const float lead = -node.lead_sum / n;
+  if (node.state == State::kTerminal) {  // a finished game, or one the solver proved: its result is known
+    const int result = node.terminal_value;
+    return Wdl{.win = result > 0 ? 1.0f : 0.0f,
+               .draw = result == 0 ? 1.0f : 0.0f,
+               .loss = result < 0 ? 1.0f : 0.0f,
+               .lead = lead};
+  }
   const float draw = std::clamp(node.draw_sum / n, 0.0f, 1.0f);
   const float expectation = std::clamp(-node.value_sum / n - params_.lead_utility * lead, draw - 1.0f, 1.0f - draw);
   return Wdl{
@@ -499,11 +512,6 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
                                                 : 0.0f;
   result.root_network_value = root_wdl_;
   result.root_search_value = mean_wdl(root);
-  if (root.state == State::kTerminal) {  // a finished game, or one the solver proved: its result is known
-    const Wdl proven = finished_game_value<G>(root.terminal_value, root_position_);
-    result.root_search_value = Wdl{proven.win, proven.draw, proven.loss,
-                                   result.root_search_value ? result.root_search_value->lead : proven.lead};
-  }
   const std::span<const Edge> root_edges = edges_of(root);
   for (std::uint32_t i = 0; i < root_edges.size(); ++i) {
     const Edge& edge = root_edges[i];
@@ -515,27 +523,35 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
                             : child.visits > 0               ? child.value_sum / child.visits
                                                              : 0.0f);
-    std::optional<Wdl> after = i < child_wdls_.size() ? child_wdls_[i] : std::nullopt;
-    if (after) std::swap(after->win, after->loss);  // the mover's view
-    result.network_values.push_back(after);
+    result.network_values.push_back(movers_view(i < child_wdls_.size() ? child_wdls_[i] : std::nullopt));
+    result.search_values.push_back(movers_view(mean_wdl(child)));
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
-  for (const Node* node = &root; node->state == State::kExpanded;) {
+  if (result.lcb_move) {
+    result.principal_variation = line_after(*result.lcb_move);
+  } else {
     const Edge* best = nullptr;
-    for (const Edge& edge : edges_of(*node)) {
-      if (node == &root && !root_allows(edge.move)) continue;
-      if (node == &root && result.lcb_move) {
-        if (edge.move == *result.lcb_move) best = &edge;
-      } else if (!best || child(edge).visits > child(*best).visits) {
-        best = &edge;
-      }
-    }
-    if (!best || child(*best).visits == 0) break;
-    result.principal_variation.push_back(best->move);
-    node = &child(*best);
+    for (const Edge& edge : root_edges)
+      if (root_allows(edge.move) && (!best || child(edge).visits > child(*best).visits)) best = &edge;
+    if (best && child(*best).visits > 0) result.principal_variation = line_after(best->move);
   }
   return result;
+}
+
+template <typename G>
+std::vector<typename G::Move> BasicSearch<G>::line_after(Move move) const {
+  std::vector<Move> line{move};
+  const std::optional<std::uint32_t> after = chosen_child(kRoot, move);
+  for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->state == State::kExpanded;) {
+    const Edge* best = nullptr;
+    for (const Edge& edge : edges_of(*node))
+      if (!best || child(edge).visits > child(*best).visits) best = &edge;
+    if (!best || child(*best).visits == 0) break;
+    line.push_back(best->move);
+    node = &child(*best);
+  }
+  return line;
 }
 
 template <typename G>

@@ -71,11 +71,13 @@ struct BasicSearchResult {
   std::vector<Move> principal_variation;
   std::optional<Move> winning_move;  // a move that wins at once, when the game says the root has one
   std::optional<Move> lcb_move;      // the child of highest lower confidence bound, with lcb_stdevs
-  // For display (GUIs, the browser view), one per move: the prior, the mean value from the mover's
-  // view (0 while unvisited) and the network's value of the position it leads to, where known.
+  // For display (GUIs, the browser view), one per move, from the mover's view: the prior, the mean
+  // value (0 while unvisited), the network's value of the position it leads to, where known, and
+  // the search's.
   std::vector<float> priors;
   std::vector<float> values;
   std::vector<std::optional<Wdl>> network_values;
+  std::vector<std::optional<Wdl>> search_values;  // as root_search_value, for the position after the move
   std::optional<Wdl> root_network_value;  // the network's value of the root, where known
   // The search's: the root's mean win/draw/loss and expected final lead over its visits, for
   // the side to move (lead_utility left out: win - loss is the expected result); none unvisited.
@@ -150,6 +152,8 @@ class BasicSearch {
   void apply_evaluations() { apply_evaluations(own_round_); }
   void discard_pending() { discard_pending(own_round_); }
   SearchResult result() const;
+  // move, a root move, and the most visited line the tree holds after it (UAI's MultiPV lines).
+  std::vector<Move> line_after(Move move) const;
 
  private:
   enum class State : std::uint8_t { kUnexpanded, kPending, kExpanded, kTerminal };

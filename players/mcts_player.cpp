@@ -8,6 +8,15 @@
 #include "players/time_manager.h"
 
 namespace ataxx {
+namespace {
+
+// lc0's mapping of an expected result in [-1, 1] to centipawns.
+int centipawns(float expected_result) {
+  const double q = std::clamp<double>(expected_result, -0.99, 0.99);
+  return static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q)));
+}
+
+}  // namespace
 
 template <typename G>
 BasicMctsPlayer<G>::BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator, int threads)
@@ -65,23 +74,29 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
     for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);
   search_.restrict_root_moves(std::move(root_moves));
   auto report_of = [&](const SearchResult& result) {
-    // lc0's mapping of an expected result in [-1, 1] to centipawns (the lead's utility left out).
-    const float expected = result.root_search_value ? result.root_search_value->expectation() : result.value;
-    const double q = std::clamp<double>(expected, -0.99, 0.99);
     MoveReport report;
     report.depth = static_cast<int>(result.principal_variation.size());
     report.nodes = static_cast<std::uint64_t>(result.total_visits);
     report.reused_nodes = static_cast<std::uint64_t>(reused_visits);
     report.hashfull = search_.permille_full();
     report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report.score_cp = static_cast<int>(std::lround(111.714640912 * std::tan(1.5620688421 * q)));
+    // The expected result, the lead's utility left out.
+    report.score_cp = centipawns(result.root_search_value ? result.root_search_value->expectation() : result.value);
     report.pv = result.principal_variation;
     report.value = result.value;
     report.network_value = result.root_network_value;
     report.search_value = result.root_search_value;
-    for (std::size_t i = 0; i < result.moves.size(); ++i)
-      report.candidates.push_back(
-          {result.moves[i], result.visits[i], result.priors[i], result.values[i], result.network_values[i]});
+    for (std::size_t i = 0; i < result.moves.size(); ++i) {
+      const std::optional<Wdl>& after = result.search_values[i];
+      report.candidates.push_back({.move = result.moves[i],
+                                   .visits = result.visits[i],
+                                   .prior = result.priors[i],
+                                   .value = result.values[i],
+                                   .network_value = result.network_values[i],
+                                   .search_value = after,
+                                   .score_cp = centipawns(after ? after->expectation() : result.values[i]),
+                                   .pv = search_.line_after(result.moves[i])});
+    }
     std::stable_sort(report.candidates.begin(), report.candidates.end(),
                      [](const auto& a, const auto& b) { return a.visits > b.visits; });
     return report;

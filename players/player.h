@@ -54,6 +54,9 @@ struct BasicCandidateMove {
   float prior = 0;                      // the network's policy
   float value = 0;                      // the search's mean, in [-1, 1] from the mover's view
   std::optional<Wdl> network_value;     // the network's value after the move, mover's view
+  std::optional<Wdl> search_value;      // the search's, as BasicMoveReport::search_value
+  int score_cp = 0;                     // of the search's expected result, as BasicMoveReport::score_cp
+  std::vector<typename G::Move> pv;     // the move and the most visited line after it
 };
 
 // What a player can say about its last move (UAI info lines, interactive play, the browser view).

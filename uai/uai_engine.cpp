@@ -28,17 +28,33 @@ std::string wdl_text(const Wdl& wdl) {
   return fmt::format(" wdl {} {} {}", win, std::max(1000 - win - loss, 0L), loss);
 }
 
-// show_wdl: UCI_ShowWDL's, for players whose search has win/draw/loss chances.
+// A search's report as info lines, joined by newlines: one, or with MultiPV one per move searched
+// (`multipv 1` the move to be played, then the others by visits), each with its own score and pv.
 template <typename G>
-std::string info_line(const BasicMoveReport<G>& r, const typename G::Position& root, bool show_wdl) {
-  std::ostringstream line;
-  line << "info depth " << r.depth << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
-  if (r.hashfull) line << " hashfull " << *r.hashfull;
-  line << " score cp " << r.score_cp;
-  if (show_wdl && r.search_value) line << wdl_text(*r.search_value);
-  line << " time " << static_cast<int>(r.seconds * 1000) << " pv";
-  for (const auto m : r.pv) line << ' ' << G::move_text(m, root);
-  return line.str();
+std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& root, const InfoDisplay& display) {
+  const auto line = [&](int multipv, std::span<const typename G::Move> pv, int score_cp,
+                        const std::optional<Wdl>& wdl) {
+    std::ostringstream text;
+    text << "info depth " << pv.size();
+    if (multipv > 0) text << " multipv " << multipv;
+    text << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
+    if (r.hashfull) text << " hashfull " << *r.hashfull;
+    text << " score cp " << score_cp;
+    if (display.show_wdl && wdl) text << wdl_text(*wdl);
+    text << " time " << static_cast<int>(r.seconds * 1000) << " pv";
+    for (const auto m : pv) text << ' ' << G::move_text(m, root);
+    return text.str();
+  };
+  if (display.multipv == 1 || r.pv.empty()) return line(0, r.pv, r.score_cp, r.search_value);
+  std::vector<const BasicCandidateMove<G>*> shown;
+  for (const auto& c : r.candidates)
+    if (c.move == r.pv.front()) shown.push_back(&c);
+  for (const auto& c : r.candidates)
+    if (c.visits > 0 && c.move != r.pv.front() && std::ssize(shown) < display.multipv) shown.push_back(&c);
+  std::string lines;
+  for (std::size_t i = 0; i < shown.size(); ++i)
+    lines += (i ? "\n" : "") + line(static_cast<int>(i) + 1, shown[i]->pv, shown[i]->score_cp, shown[i]->search_value);
+  return lines;
 }
 
 std::string lower_case(std::string text) {
@@ -288,6 +304,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
       say("option name Ponder type check default false");
       say("option name UCI_ShowWDL type check default false");
+      say("option name MultiPV type spin default 1 min 1 max 500");
       // lc0's names; FpuValue is the reduction (lc0's FpuStrategy reduction).
       say("option name PolicyTemperature type string default auto");
       say("option name CPuct type string default auto");
@@ -353,7 +370,10 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     read_check("Ponder", value);
     return;
   } else if (key == "uci_showwdl") {  // display only: the player and its tree are kept
-    options_.show_wdl = read_check("UCI_ShowWDL", value);
+    options_.display.show_wdl = read_check("UCI_ShowWDL", value);
+    return;
+  } else if (key == "multipv") {
+    options_.display.multipv = std::clamp(to_int(value, "MultiPV"), 1, 500);
     return;
   } else if (key == "policytemperature")
     next.policy_temperature =
@@ -511,8 +531,8 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
       session.model = model;
       if (!model.empty()) say("info string searching with " + model);
     }
-    player->on_progress([this, &root, show_wdl = options_.show_wdl](const BasicMoveReport<G>& r) {
-      say(info_line<G>(r, root, show_wdl));
+    player->on_progress([this, &root, display = options_.display](const BasicMoveReport<G>& r) {
+      say(info_lines<G>(r, root, display));
     });
     if (go.ponder) ponder(*player, session.game, limits);
     limits.stop = &stop_;
@@ -528,7 +548,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     std::lock_guard lock(mutex_);
     infinite_running_ = false;
   }
-  if (player) say(info_line<G>(player->last_report(), root, options_.show_wdl));
+  if (player) say(info_lines<G>(player->last_report(), root, options_.display));
   say("bestmove " + G::move_text(best, root));
 }
 

@@ -30,6 +30,12 @@
 
 namespace ataxx {
 
+// What info lines show beyond UAI's own fields.
+struct InfoDisplay {
+  bool show_wdl = false;  // UCI_ShowWDL: the search's win/draw/loss chances, after the score
+  int multipv = 1;        // MultiPV: a line for each of that many of the moves searched
+};
+
 class UaiEngine {
  public:
   // allow_external_engines: whether `setoption name Player` may name an external engine
@@ -65,7 +71,7 @@ class UaiEngine {
     int cache_size = 0;
     int hash_mb = 1024;  // the search tree's size bound, MiB (UCI's Hash): a search stops there
     int move_overhead_ms = 50;  // kept in hand on each timed move
-    bool show_wdl = false;      // UCI_ShowWDL: info lines carry the search's win/draw/loss chances
+    InfoDisplay display;
     // Search parameters of network players; unset ("auto"): the network player's default for the game.
     std::optional<float> policy_temperature;
     std::optional<float> c_puct;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -62,8 +63,9 @@ TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
-  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize",
-                             "Hash", "MoveOverhead", "Ponder", "UCI_ShowWDL", "PolicyTemperature", "CPuct", "FpuValue"})
+  for (const char* option :
+       {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "Hash",
+        "MoveOverhead", "Ponder", "UCI_ShowWDL", "MultiPV", "PolicyTemperature", "CPuct", "FpuValue"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -391,6 +393,50 @@ TEST(Uai, ShowWdlAddsTheSearchsWinDrawAndLossAfterTheScore) {
             std::string::npos);
   EXPECT_EQ(uai.send("setoption name UCI_ShowWDL value false"), "");
   EXPECT_EQ(uai.go("go nodes 1").find(" wdl "), std::string::npos);
+}
+
+// The info lines a go's answer ends with: from its last `multipv 1` line to the bestmove.
+std::vector<std::string> final_multipv_lines(const std::string& output) {
+  std::istringstream lines(output.substr(output.rfind(" multipv 1 ") == std::string::npos
+                                             ? output.size()
+                                             : output.rfind("info depth", output.rfind(" multipv 1 "))));
+  std::vector<std::string> block;
+  for (std::string line; std::getline(lines, line) && line.starts_with("info depth");) block.push_back(line);
+  return block;
+}
+
+// MultiPV (lc0's, Stockfish's): a line for each of that many moves searched, the move to be played
+// first, each with its own pv (its move first), depth and score; only moves with visits; 1 (the
+// default) gives the one line, without `multipv`. A display option: the tree is kept.
+TEST(Uai, MultiPvGivesALineForEachOfTheBestMoves) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts");
+  uai.send("position startpos");
+  const std::string single = uai.go("go nodes 400");
+  EXPECT_EQ(single.find(" multipv "), std::string::npos) << single;
+  EXPECT_EQ(uai.send("setoption name MultiPV value 3"), "");
+  EXPECT_EQ(uai.send("setoption name UCI_ShowWDL value true"), "");
+  const std::string out = uai.go("go nodes 1");
+  EXPECT_EQ(reported_nodes(out), 400) << "the option keeps the tree";
+  const std::vector<std::string> lines = final_multipv_lines(out);
+  ASSERT_EQ(lines.size(), 3U) << out;
+  std::set<std::string> first_moves;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_NE(lines[i].find(" multipv " + std::to_string(i + 1) + " "), std::string::npos) << lines[i];
+    const std::vector<std::string> pv = reported_pv(lines[i]);
+    ASSERT_FALSE(pv.empty()) << lines[i];
+    EXPECT_EQ(reported(lines[i], "info depth "), static_cast<int>(pv.size())) << lines[i];
+    EXPECT_TRUE(Position::startpos().is_legal(parse_move(pv[0], board_7x7()))) << lines[i];
+    const auto [win, draw, loss] = reported_wdl(lines[i]);
+    EXPECT_EQ(win + draw + loss, 1000) << lines[i];
+    first_moves.insert(pv[0]);
+  }
+  EXPECT_EQ(first_moves.size(), 3U) << "a line for each of three moves: " << out;
+  EXPECT_EQ(reported_pv(lines[0])[0], UaiSession::bestmove(out)) << "multipv 1 is the move played";
+  EXPECT_EQ(uai.send("setoption name MultiPV value 500"), "");
+  uai.send("uainewgame");
+  uai.send("position startpos");
+  EXPECT_LE(final_multipv_lines(uai.go("go nodes 4")).size(), 4U) << "only moves with visits";
 }
 
 TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
