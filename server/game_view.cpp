@@ -128,7 +128,8 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
                           {"visits", c.visits},
                           {"prior", c.prior},
                           {"value", c.value},
-                          {"wdl", wdl_json(c.network_value)}});
+                          {"wdl", wdl_json(c.search_value)},
+                          {"net_wdl", wdl_json(c.network_value)}});
   }
   // Below a millisecond the rate says nothing (alpha-beta at a shallow depth).
   const json nps = report.seconds >= 1e-3 ? json(std::llround(report.nodes_per_second())) : json(nullptr);

@@ -207,8 +207,8 @@ function onThink(report) {
   $('pv').textContent = report.pv.join(' ');
   const rows = report.candidates.slice(0, 10).map(c => {
     const row = document.createElement('tr');
-    const wdl = c.wdl ? c.wdl.map(pct).join(' / ') : '—';
-    for (const text of [c.move, c.visits, pct(c.prior), c.value.toFixed(3), wdl]) {
+    const wdlText = wdl => (wdl ? wdl.map(x => (100 * x).toFixed(1)).join(' / ') : '—');
+    for (const text of [c.move, c.visits, pct(c.prior), c.value.toFixed(3), wdlText(c.wdl), wdlText(c.net_wdl)]) {
       const cell = document.createElement('td');
       cell.textContent = text;
       row.appendChild(cell);

@@ -208,6 +208,12 @@ TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
   double priors = 0;
   for (const auto& c : think["candidates"]) priors += c["prior"].get<double>();
   EXPECT_NEAR(priors, 1.0, 1e-3) << "the root's priors";
+  const auto& most_visited = think["candidates"][0];
+  EXPECT_TRUE(most_visited["net_wdl"].is_array()) << "the network's value after the move";
+  ASSERT_TRUE(most_visited["wdl"].is_array()) << "the search's";
+  EXPECT_NEAR(most_visited["wdl"][0].get<double>() - most_visited["wdl"][2].get<double>(),
+              most_visited["value"].get<double>(), 1e-5)
+      << "the mover's view, as the value";
   EXPECT_TRUE(think["net_wdl"].is_array()) << "the network's value of the root";
   ASSERT_TRUE(think["wdl"].is_array()) << "the search's";
   const auto& wdl = think["wdl"];
