@@ -1,5 +1,7 @@
 #include "match/match.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -28,6 +30,26 @@ BasicGameRecord<G> forfeit_before_start(const typename G::Position& start, Color
   record.outcome = {win_for(~loser), EndReason::kNone};
   record.failure = std::string(loser == Color::kX ? "x" : "o") + " failed to start a game: " + why;
   return record;
+}
+
+template <typename G>
+MoveComment comment_on(const BasicMoveReport<G>& report, std::chrono::duration<double> took) {
+  MoveComment comment{.seconds = took.count()};
+  if (report.nodes > 0 || report.depth > 0) {  // a search: its score
+    comment.score_cp = report.mate ? std::nullopt : std::optional(report.score_cp);
+    comment.mate = report.mate;
+    comment.depth = report.depth;
+  }
+  return comment;
+}
+
+// cutechess-cli's: {+0.25/12 0.512s}, a mate {+M5/12 0.512s}, without a search {0.001s}.
+std::string comment_text(const MoveComment& comment) {
+  std::string score;
+  if (comment.mate)
+    score = fmt::format("{}M{}/{} ", *comment.mate < 0 ? '-' : '+', std::abs(*comment.mate), comment.depth);
+  if (comment.score_cp) score = fmt::format("{:+.2f}/{} ", *comment.score_cp / 100.0, comment.depth);
+  return fmt::format("{{{}{:.3f}s}}", score, comment.seconds);
 }
 
 }  // namespace
@@ -102,6 +124,8 @@ BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::ty
       record.outcome = {win_for(~mover), EndReason::kNone};
       break;
     }
+    record.comments.push_back(
+        comment_on(player.last_report(), std::chrono::duration<double>(std::chrono::steady_clock::now() - started)));
     game.play(move);
   }
   if (record.failure.empty()) record.outcome = game.outcome();
@@ -232,6 +256,7 @@ std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, c
     if (pos.side_to_move() == Color::kX) token = std::to_string(pos.fullmove_number()) + ". ";
     else if (i == 0) token = std::to_string(pos.fullmove_number()) + "... ";
     token += G::move_text(game.moves[i], pos);
+    if (i < game.comments.size()) token += " " + comment_text(game.comments[i]);
     if (line.size() + token.size() + 1 > 80) {
       pgn += line + '\n';
       line.clear();

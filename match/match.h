@@ -17,12 +17,22 @@ namespace ataxx {
 
 // Everything below is written once for every game (mcts/games.h); the names without "Basic" are
 // Ataxx's. x is the side that moves first (White in Schataxx).
+// What the mover said of its move, for the PGN (cutechess-cli's comments, {+0.25/12 0.512s}): its
+// search's score from its view and depth, where it searched, and the time the move took.
+struct MoveComment {
+  std::optional<int> score_cp;
+  std::optional<int> mate;  // an external engine's: a win in N moves (negative: a loss)
+  int depth = 0;
+  double seconds = 0;
+};
+
 template <typename G>
 struct BasicGameRecord {
   int index = 0;             // game number in the match, from 0
   bool player1_is_x = true;
   typename G::Position start;
   std::vector<typename G::Move> moves;
+  std::vector<MoveComment> comments;  // one for each move
   Outcome outcome;
   std::string failure;       // why a player forfeited, if one did
   bool interrupted = false;  // the match was stopped before the game ended: it has no result
@@ -105,7 +115,8 @@ BasicMatchResult<G> run_match(
     const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game = {});
 
 // A game as PGN, as its game's tools write it (mcts/games.h: Ataxx's x is Black and moves first,
-// Schataxx's White, with a Variant tag); a TimeControl tag when the game was played on a clock.
+// Schataxx's White, with a Variant tag); a TimeControl tag when the game was played on a clock;
+// each move's comment after it.
 template <typename G>
 std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, const std::string& player2,
                    const std::string& event, const std::optional<TimeControl>& time_control = std::nullopt);

@@ -68,11 +68,13 @@ std::string EngineProcess::read_line(Clock::time_point deadline) {
   }
 }
 
-std::string EngineProcess::expect(const std::string& prefix, int timeout_ms) {
+std::string EngineProcess::expect(const std::string& prefix, int timeout_ms,
+                                  const std::function<void(const std::string&)>& passed_over) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   while (true) {
     std::string line = read_line(deadline);
     if (line.rfind(prefix, 0) == 0) return line;
+    if (passed_over) passed_over(line);
   }
 }
 

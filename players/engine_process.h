@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 
 namespace ataxx {
@@ -23,8 +24,10 @@ class EngineProcess {
   void send(const std::string& line);
   // The next line; throws when the engine exits or the deadline passes.
   std::string read_line(std::chrono::steady_clock::time_point deadline);
-  // Reads until a line starting with `prefix` and returns it.
-  std::string expect(const std::string& prefix, int timeout_ms);
+  // Reads until a line starting with `prefix` and returns it; each line before it goes to
+  // `passed_over`, where given (an engine's info lines before its bestmove).
+  std::string expect(const std::string& prefix, int timeout_ms,
+                     const std::function<void(const std::string&)>& passed_over = {});
 
  private:
   std::string command_;

@@ -4,9 +4,40 @@
 #include <stdexcept>
 
 #include "players/engine_process.h"
+#include "util/text.h"
 
 namespace ataxx {
 namespace {
+
+// Reads what an info line says of the search into report: depth, nodes and score (`cp N`, `mate N`,
+// or a bare `N` as some Ataxx engines send, taken as centipawns). A line without a score (info
+// string, currmove) or of a MultiPV line but the first changes nothing.
+void read_info(const std::string& line, MoveReport& report) {
+  const std::vector<std::string> words = split_words(line);
+  if (words.empty() || words[0] != "info") return;
+  MoveReport read = report;
+  bool scored = false;
+  const auto number_at = [&](std::size_t i) { return i < words.size() ? parse_integer(words[i]) : std::nullopt; };
+  for (std::size_t i = 1; i < words.size() && words[i] != "pv" && words[i] != "string"; ++i) {
+    if (words[i] == "depth" && number_at(i + 1)) {
+      read.depth = static_cast<int>(*number_at(++i));
+    } else if (words[i] == "multipv" && number_at(i + 1) != 1) {
+      return;  // another line than the best's
+    } else if (words[i] == "nodes" && number_at(i + 1)) {
+      read.nodes = static_cast<std::uint64_t>(std::max(0LL, *number_at(++i)));
+    } else if (words[i] == "score") {
+      const std::string kind = i + 1 < words.size() ? words[i + 1] : "";
+      const bool named = kind == "cp" || kind == "mate";  // else a bare number
+      const std::optional<long long> value = number_at(named ? i + 2 : i + 1);
+      if (!value) continue;
+      i += named ? 2 : 1;
+      read.mate = kind == "mate" ? std::optional(static_cast<int>(*value)) : std::nullopt;
+      read.score_cp = read.mate ? 0 : static_cast<int>(std::clamp<long long>(*value, -1'000'000, 1'000'000));
+      scored = true;
+    }
+  }
+  if (scored) report = read;
+}
 
 class UaiPlayer final : public Player {
  public:
@@ -20,8 +51,11 @@ class UaiPlayer final : public Player {
     engine_->expect("readyok", timeout_ms_);
   }
 
+  MoveReport last_report() const override { return report_; }
+
   Move choose_move(const Game& game) override {
     if (!engine_) start();
+    report_ = {};
     std::string position = "position fen " + game.start().fen();
     if (!game.moves().empty()) {
       position += " moves";
@@ -34,7 +68,8 @@ class UaiPlayer final : public Player {
       if (!limits_.search_moves.empty()) go += " searchmoves";
       for (const std::string& move : limits_.search_moves) go += " " + move;
       engine_->send(go);
-      const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, clock.own_ms));
+      const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, clock.own_ms),
+                                               [this](const std::string& info) { read_info(info, report_); });
       const auto space = line.find(' ');
       if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
       const std::string text = line.substr(space + 1, line.find(' ', space + 1) - space - 1);
@@ -72,6 +107,7 @@ class UaiPlayer final : public Player {
   std::string go_;
   int timeout_ms_;
   std::unique_ptr<EngineProcess> engine_;
+  MoveReport report_;  // of the last move, from the engine's last info line with a score
 };
 
 }  // namespace

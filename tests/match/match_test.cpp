@@ -267,6 +267,18 @@ TEST(Pgn, WritesTagsMovesAndResult) {
             std::string::npos);
 }
 
+// cutechess-cli's move comments: score in hundreds of centipawns and depth, a mate as M, the time.
+TEST(Pgn, CommentsEachMoveWithWhatItsPlayerSaid) {
+  GameRecord game;
+  game.start = Position::startpos();
+  for (const char* m : {"g2", "a2", "a7c5"}) game.moves.push_back(parse_move(m, board_7x7()));
+  game.comments = {
+      {.score_cp = 25, .depth = 12, .seconds = 0.5124}, {.seconds = 0.0004}, {.mate = -3, .depth = 5, .seconds = 1.0}};
+  game.outcome = {Result::kOWins, EndReason::kNoMoves};
+  const std::string pgn = to_pgn(game, "alpha", "beta", "test");
+  EXPECT_NE(pgn.find("\n1. g2 {+0.25/12 0.512s} a2 {0.000s} 2. a7c5 {-M3/5 1.000s} 0-1\n"), std::string::npos) << pgn;
+}
+
 TEST(Pgn, WritesSchataxxAsChessVariantsDo) {
   BasicGameRecord<SchataxxGame> game;
   game.player1_is_x = true;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -686,6 +687,71 @@ TEST(UaiPlayer, SendsTheMatchClocks) {
   EXPECT_EQ(lines[0], "go btime 3000 wtime 3000 binc 250 winc 250");
   EXPECT_TRUE(lines[1].starts_with("go btime 32")) << lines[1];
   EXPECT_TRUE(lines[1].ends_with(" wtime 3000 binc 250 winc 250")) << lines[1];
+}
+
+// The engine's last info line with a score is the move's report: `score cp N`, `score mate N` or a
+// bare `score N` (as some Ataxx engines send); lines without a score change nothing.
+TEST(UaiPlayer, ReportsTheEnginesLastScoredInfoLine) {
+  const auto dir = std::filesystem::temp_directory_path() / ("uai-info-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto report_of = [&](const std::string& name, const std::string& info_lines) {
+    std::ofstream(dir / name) << "while read -r line; do case \"$line\" in\n"
+                                 "  uai) echo uaiok;; isready) echo readyok;;\n"
+                                 "  go*) "
+                              << info_lines
+                              << " echo bestmove g2;;\n"
+                                 "esac; done\n";
+    const std::unique_ptr<Player> player = make_player("uai:cmd=sh " + (dir / name).string());
+    player->new_game(1);
+    EXPECT_EQ(player->choose_move(Game()), parse_move("g2", board_7x7()));
+    return player->last_report();
+  };
+  const MoveReport cp = report_of(
+      "cp.sh",
+      "echo 'info depth 3 nodes 120 score cp -37 pv g2 a2'; echo 'info depth 4 currmove g2'; echo 'info string done';");
+  EXPECT_EQ(cp.depth, 3);
+  EXPECT_EQ(cp.nodes, 120U);
+  EXPECT_EQ(cp.score_cp, -37);
+  EXPECT_FALSE(cp.mate);
+  const MoveReport mate = report_of("mate.sh",
+                                    "echo 'info depth 2 score cp 10'; echo 'info depth 5 score mate -2 nodes 300'; "
+                                    "echo 'info depth 5 multipv 2 score cp -80 nodes 300';");
+  EXPECT_EQ(mate.depth, 5);
+  EXPECT_EQ(mate.nodes, 300U);
+  EXPECT_EQ(mate.mate, -2);
+  const MoveReport bare = report_of("bare.sh", "echo 'info depth 6 time 1 score 4 nodes 9000 nps 1 pv g2';");
+  EXPECT_EQ(bare.depth, 6);
+  EXPECT_EQ(bare.score_cp, 4);
+  EXPECT_EQ(report_of("silent.sh", "").nodes, 0U) << "no info: no search reported";
+  std::filesystem::remove_all(dir);
+}
+
+// A match's PGN carries each move's comment as cutechess-cli writes it: the engine's score (in men
+// of a hundred centipawns) and depth, and the move's time; a player that does not search only the time.
+TEST(UaiPlayer, AMatchsPgnCommentsEachMoveWithTheEnginesScoreAndTime) {
+  const std::string engine = std::string("uai:cmd=") + ATAXX_ZERO_BINARY + " uai --player alphabeta,movetime=5";
+  const MatchResult result = run_match(engine_match(engine, 2));
+  ASSERT_EQ(result.games.size(), 2U);
+  for (const GameRecord& game : result.games) {
+    ASSERT_EQ(game.failure, "");
+    ASSERT_EQ(game.comments.size(), game.moves.size());
+    const std::string pgn = to_pgn(game, "engine", "random", "test");
+    const auto count = [&](const std::regex& comment) {
+      return static_cast<std::size_t>(
+          std::distance(std::sregex_iterator(pgn.begin(), pgn.end(), comment), std::sregex_iterator()));
+    };
+    const std::size_t scored = count(std::regex(R"(\{[+-]\d+\.\d\d/\d+ \d+\.\d{3}s\})"));
+    const std::size_t timed_only = count(std::regex(R"(\{\d+\.\d{3}s\})"));
+    EXPECT_EQ(scored + timed_only, game.moves.size()) << pgn;
+    EXPECT_GT(scored, 0U) << pgn;
+    EXPECT_GT(timed_only, 0U) << pgn;
+    for (std::size_t i = 0; i < game.moves.size(); ++i) {
+      // The openings start with x to move; a forced pass is answered without a search.
+      const bool engine_searched = (i % 2 == 0) == game.player1_is_x && !game.moves[i].is_pass();
+      EXPECT_EQ(game.comments[i].score_cp.has_value(), engine_searched) << i;
+      if (engine_searched) EXPECT_GT(game.comments[i].depth, 0) << i;
+    }
+  }
 }
 
 TEST(UaiPlayer, CrashesAndSilenceAreScoredLosses) {
