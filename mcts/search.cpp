@@ -9,19 +9,18 @@
 namespace ataxx {
 namespace {
 
-// A finished game's value for the side to move at pos: its result (-1, 0 or 1) and the lead on its board.
 // A value from the other side's view: win and loss swapped, the lead negated.
 std::optional<Wdl> movers_view(std::optional<Wdl> value) {
   if (value) value = Wdl{.win = value->loss, .draw = value->draw, .loss = value->win, .lead = -value->lead};
   return value;
 }
 
-template <typename G>
-Wdl finished_game_value(int result, const typename G::Position& pos) {
+// A known result's value for the side to move: -1, 0 or 1, with its lead.
+Wdl result_value(int result, float lead) {
   return {.win = result > 0 ? 1.0f : 0.0f,
           .draw = result == 0 ? 1.0f : 0.0f,
           .loss = result < 0 ? 1.0f : 0.0f,
-          .lead = piece_lead<G>(pos)};
+          .lead = lead};
 }
 
 }  // namespace
@@ -258,7 +257,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     }
   }
   if (leaf.state == State::kTerminal) {
-    backup(current, finished_game_value<G>(leaf.terminal_value, pos));
+    backup(current, result_value(leaf.terminal_value, piece_lead<G>(pos)));
     return true;
   }
   PendingLeaf& pending = round.leaves_[round.count_++];
@@ -275,7 +274,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
     propagate_proof(current);
-    backup(current, finished_game_value<G>(1, pos));
+    backup(current, result_value(1, piece_lead<G>(pos)));
     return true;
   }
   leaf.state = State::kPending;
@@ -416,13 +415,8 @@ std::optional<Wdl> BasicSearch<G>::mean_wdl(const Node& node) const {
   if (node.visits == 0) return std::nullopt;
   const float n = static_cast<float>(node.visits);
   const float lead = -node.lead_sum / n;
-  if (node.state == State::kTerminal) {  // a finished game, or one the solver proved: its result is known
-    const int result = node.terminal_value;
-    return Wdl{.win = result > 0 ? 1.0f : 0.0f,
-               .draw = result == 0 ? 1.0f : 0.0f,
-               .loss = result < 0 ? 1.0f : 0.0f,
-               .lead = lead};
-  }
+  // A finished game, or one the solver proved: its result is known.
+  if (node.state == State::kTerminal) return result_value(node.terminal_value, lead);
   const float draw = std::clamp(node.draw_sum / n, 0.0f, 1.0f);
   const float expectation = std::clamp(-node.value_sum / n - params_.lead_utility * lead, draw - 1.0f, 1.0f - draw);
   return Wdl{

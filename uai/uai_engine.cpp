@@ -32,10 +32,10 @@ std::string wdl_text(const Wdl& wdl) {
 // (`multipv 1` the move to be played, then the others by visits), each with its own score and pv.
 template <typename G>
 std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& root, const InfoDisplay& display) {
-  const auto line = [&](int multipv, std::span<const typename G::Move> pv, int score_cp,
+  const auto line = [&](int multipv, int depth, std::span<const typename G::Move> pv, int score_cp,
                         const std::optional<Wdl>& wdl) {
     std::ostringstream text;
-    text << "info depth " << pv.size();
+    text << "info depth " << depth;
     if (multipv > 0) text << " multipv " << multipv;
     text << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
     if (r.hashfull) text << " hashfull " << *r.hashfull;
@@ -45,7 +45,7 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
     for (const auto m : pv) text << ' ' << G::move_text(m, root);
     return text.str();
   };
-  if (display.multipv == 1 || r.pv.empty()) return line(0, r.pv, r.score_cp, r.search_value);
+  if (display.multipv == 1 || r.pv.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value);
   std::vector<const BasicCandidateMove<G>*> shown;
   for (const auto& c : r.candidates)
     if (c.move == r.pv.front()) shown.push_back(&c);
@@ -53,7 +53,8 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
     if (c.visits > 0 && c.move != r.pv.front() && std::ssize(shown) < display.multipv) shown.push_back(&c);
   std::string lines;
   for (std::size_t i = 0; i < shown.size(); ++i)
-    lines += (i ? "\n" : "") + line(static_cast<int>(i) + 1, shown[i]->pv, shown[i]->score_cp, shown[i]->search_value);
+    lines += (i ? "\n" : "") + line(static_cast<int>(i) + 1, static_cast<int>(shown[i]->pv.size()), shown[i]->pv,
+                                    shown[i]->score_cp, shown[i]->search_value);
   return lines;
 }
 

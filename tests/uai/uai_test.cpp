@@ -473,6 +473,13 @@ TEST(Uai, UnknownWordsOfAGoLineAreSkipped) {
   EXPECT_TRUE(answers_legally_from_start(out)) << out;
 }
 
+// A search's depth as its player counts it: alpha-beta's iterations, not its pv's one move.
+TEST(Uai, InfoDepthIsThePlayersDepth) {
+  UaiSession uai;
+  uai.send("position startpos");
+  EXPECT_EQ(reported(uai.go("go depth 3"), "info depth "), 3);
+}
+
 TEST(Uai, SetOptionChangesThePlayer) {
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Player value mcts:visits=50"), "");
