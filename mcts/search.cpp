@@ -193,6 +193,7 @@ void BasicSearch<G>::release_spare_arenas() {
 template <typename G>
 void BasicSearch<G>::begin() {
   started_ = std::chrono::steady_clock::now();
+  selective_depth_ = 0;
   if (nodes_[kRoot].state == State::kExpanded && !root_noised_) add_root_noise();
 }
 
@@ -233,7 +234,8 @@ bool BasicSearch<G>::select_one(Round& round) {
   Position pos = root_position_;
   path_hashes_.clear();
   path_kept_history_ = true;
-  while (nodes_[current].state == State::kExpanded) {
+  int depth = 0;
+  for (; nodes_[current].state == State::kExpanded; ++depth) {
     const std::uint32_t edge = select_edge(nodes_[current], current == kRoot && forces_playouts());
     const Move move = edges_[edge].move;
     current = child_of(current, edge);
@@ -246,6 +248,7 @@ bool BasicSearch<G>::select_one(Round& round) {
   }
   Node& leaf = nodes_[current];
   if (leaf.state == State::kPending) return false;
+  selective_depth_ = std::max(selective_depth_, depth);
   if (leaf.state == State::kUnexpanded) {
     // Decided once per node: a node's path, and so its history, never changes.
     Outcome outcome = pos.outcome(params_.rules);
@@ -500,6 +503,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   SearchResult result;
   const Node& root = nodes_[kRoot];
   result.total_visits = root.visits;
+  result.selective_depth = selective_depth_;
   if (root_winning_move_ && root_allows(*root_winning_move_)) result.winning_move = root_winning_move_;
   result.value = root.state == State::kTerminal ? root.terminal_value
                  : root.visits > 0              ? -root.value_sum / root.visits

@@ -68,6 +68,7 @@ struct BasicSearchResult {
   std::vector<int> policy_target;
   float value = 0.0f;         // root value for the side to move, in [-1, 1]
   int total_visits = 0;
+  int selective_depth = 0;  // the deepest leaf this search selected, in plies below the root (UCI's seldepth)
   std::vector<Move> principal_variation;
   std::optional<Move> winning_move;  // a move that wins at once, when the game says the root has one
   std::optional<Move> lcb_move;      // the child of highest lower confidence bound, with lcb_stdevs
@@ -269,6 +270,7 @@ class BasicSearch {
   std::optional<Wdl> root_wdl_;
   std::vector<std::optional<Wdl>> child_wdls_;
   std::chrono::steady_clock::time_point started_;
+  int selective_depth_ = 0;  // since begin()
   const std::atomic<bool>* stop_ = nullptr;
 };
 

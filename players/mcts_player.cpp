@@ -76,6 +76,7 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   auto report_of = [&](const SearchResult& result) {
     MoveReport report;
     report.depth = static_cast<int>(result.principal_variation.size());
+    report.seldepth = result.selective_depth;
     report.nodes = static_cast<std::uint64_t>(result.total_visits);
     report.reused_nodes = static_cast<std::uint64_t>(reused_visits);
     report.hashfull = search_.permille_full();

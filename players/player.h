@@ -63,6 +63,7 @@ struct BasicCandidateMove {
 template <typename G>
 struct BasicMoveReport {
   int depth = 0;
+  int seldepth = 0;  // a tree search's deepest leaf (UCI's seldepth); 0 where not known
   std::uint64_t nodes = 0;
   std::uint64_t reused_nodes = 0;  // of nodes, those a tree kept from an earlier search held at the start
   double seconds = 0;

@@ -36,6 +36,8 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
                         const std::optional<Wdl>& wdl) {
     std::ostringstream text;
     text << "info depth " << depth;
+    // A kept tree's pv may reach below the leaves this search selected.
+    if (r.seldepth > 0) text << " seldepth " << std::max(r.seldepth, depth);
     if (multipv > 0) text << " multipv " << multipv;
     text << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
     if (r.hashfull) text << " hashfull " << *r.hashfull;

@@ -467,6 +467,18 @@ TEST(Search, TheRootSearchValueLeavesTheLeadUtilityOut) {
   EXPECT_NEAR(wdl.win + wdl.draw + wdl.loss, 1.0f, 1e-5f);
 }
 
+// UCI's seldepth: the deepest leaf a search selected, below the most visited line's end; a new
+// search counts its own.
+TEST(Search, SelectiveDepthIsTheDeepestLeafOfTheSearch) {
+  MaterialEvaluator evaluator;
+  Search search(with_visits(2000), 1);
+  const SearchResult result = run_search(search, evaluator);
+  EXPECT_GT(result.selective_depth, static_cast<int>(result.principal_variation.size()));
+  search.advance(result.principal_variation.front());
+  search.set_visits(1);  // the kept subtree has its visits: the next search selects nothing
+  EXPECT_EQ(run_search(search, evaluator).selective_depth, 0);
+}
+
 // A finished game's search value is its result: o has no men left, x has won.
 TEST(Search, TheRootSearchValueOfAFinishedGameIsItsResult) {
   ScriptedEvaluator evaluator;

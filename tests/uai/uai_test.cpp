@@ -473,11 +473,17 @@ TEST(Uai, UnknownWordsOfAGoLineAreSkipped) {
   EXPECT_TRUE(answers_legally_from_start(out)) << out;
 }
 
-// A search's depth as its player counts it: alpha-beta's iterations, not its pv's one move.
+// A search's depth as its player counts it: alpha-beta's iterations, not its pv's one move; a tree
+// search's seldepth (its deepest leaf) beside it, at least its depth.
 TEST(Uai, InfoDepthIsThePlayersDepth) {
   UaiSession uai;
   uai.send("position startpos");
-  EXPECT_EQ(reported(uai.go("go depth 3"), "info depth "), 3);
+  const std::string alphabeta = uai.go("go depth 3");
+  EXPECT_EQ(reported(alphabeta, "info depth "), 3);
+  EXPECT_EQ(alphabeta.find(" seldepth "), std::string::npos) << alphabeta;
+  uai.send("setoption name Player value mcts");
+  const std::string mcts = uai.go("go nodes 2000");
+  EXPECT_GT(reported(mcts, " seldepth "), reported(mcts, "info depth ")) << mcts;
 }
 
 TEST(Uai, SetOptionChangesThePlayer) {
