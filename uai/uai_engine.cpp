@@ -47,12 +47,16 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
     for (const auto m : pv) text << ' ' << G::move_text(m, root);
     return text.str();
   };
-  if (display.multipv == 1 || r.pv.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value);
   std::vector<const BasicCandidateMove<G>*> shown;
-  for (const auto& c : r.candidates)
-    if (c.move == r.pv.front()) shown.push_back(&c);
-  for (const auto& c : r.candidates)
-    if (c.visits > 0 && c.move != r.pv.front() && std::ssize(shown) < display.multipv) shown.push_back(&c);
+  if (display.multipv > 1 && !r.pv.empty()) {
+    for (const auto& c : r.candidates)
+      if (c.move == r.pv.front()) shown.push_back(&c);
+    for (const auto& c : r.candidates)
+      if (!shown.empty() && c.visits > 0 && c.move != r.pv.front() && std::ssize(shown) < display.multipv)
+        shown.push_back(&c);
+  }
+  // One line: MultiPV 1, or a search without candidates (alpha-beta).
+  if (shown.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value);
   std::string lines;
   for (std::size_t i = 0; i < shown.size(); ++i)
     lines += (i ? "\n" : "") + line(static_cast<int>(i) + 1, static_cast<int>(shown[i]->pv.size()), shown[i]->pv,

@@ -438,6 +438,11 @@ TEST(Uai, MultiPvGivesALineForEachOfTheBestMoves) {
   uai.send("uainewgame");
   uai.send("position startpos");
   EXPECT_LE(final_multipv_lines(uai.go("go nodes 4")).size(), 4U) << "only moves with visits";
+  uai.send("setoption name Player value alphabeta");
+  const std::string alphabeta = uai.go("go depth 2");
+  EXPECT_EQ(alphabeta.find(" multipv "), std::string::npos) << alphabeta;
+  EXPECT_EQ(alphabeta.find("\n\n"), std::string::npos) << "no empty line for a search without candidates";
+  EXPECT_EQ(reported(alphabeta, "info depth "), 2) << alphabeta;
 }
 
 TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
