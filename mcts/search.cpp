@@ -526,8 +526,9 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
-  if (result.lcb_move) {
-    result.principal_variation = line_after(*result.lcb_move);
+  // The pv starts with the move best_move() plays.
+  if (const std::optional<Move> chosen = result.winning_move ? result.winning_move : result.lcb_move) {
+    result.principal_variation = line_after(*chosen);
   } else {
     const Edge* best = nullptr;
     for (const Edge& edge : root_edges)

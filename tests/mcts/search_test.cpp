@@ -131,6 +131,21 @@ TEST(Search, TerminalLeavesAreScoredWithoutTheEvaluator) {
   EXPECT_NEAR(result.value, 1.0f, 0.02f);
 }
 
+// The principal variation starts with the move the search plays: here a win the solver proved (x
+// takes o's last man) that another move outvisited (as it did before the pv followed best_move()).
+TEST(Search, ThePrincipalVariationStartsWithTheMovePlayed) {
+  ScriptedEvaluator evaluator;
+  SearchParams params = with_visits(30);
+  params.solver = true;
+  Search search(params, 1);
+  search.set_root(Position::from_fen("3o3/7/3x3/7/7/7/7 x 0 1"));
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_TRUE(result.winning_move);
+  ASSERT_FALSE(result.principal_variation.empty());
+  EXPECT_EQ(result.principal_variation.front(), *result.winning_move);
+  EXPECT_EQ(result.principal_variation.front(), result.best_move());
+}
+
 // x to move on a 4x4 board that x all but fills: o's one piece (a1) is walled in, two cells are
 // left (d3, d4). Whatever x plays, o must pass and x fills the board: a win in three plies. The
 // proof takes both rules: x's last move wins (a proven win), so o's node, whose every move (the
