@@ -4,6 +4,7 @@
 // make_move, hash, side_to_move, outcome).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,11 @@ struct AtaxxGame {
   // Whether the search should take a leaf as won by its mover without evaluating it. Ataxx's wins
   // in one (the last enemy pieces taken) are rare, and the check would cost every leaf.
   static std::optional<Move> winning_move(const Position&, const MoveList&) { return std::nullopt; }
+  // Positions alike in all the search and the network see: the board, the side to move, the clock.
+  static std::uint64_t transposition_key(const Position& pos) {
+    std::uint64_t clock = static_cast<std::uint64_t>(pos.halfmove_clock());
+    return pos.hash() ^ zobrist::splitmix64(clock);
+  }
   // PGN, as the Ataxx tool chain writes it: x is Black; no Variant tag.
   static constexpr std::string_view kPgnColours[2] = {"Black", "White"};  // x's, o's
   static std::string pgn_variant(const Position&) { return ""; }
@@ -61,6 +67,12 @@ struct SchataxxGame {
   static int cells(const Position&) { return schataxx::Position::kSquares; }
   // A king or half the board in one move: the tactics a net at a few hundred visits misses.
   static std::optional<Move> winning_move(const Position& pos, const MoveList& moves) { return pos.winning_move(moves); }
+  // The plies since the last drop and the ply itself (the balanced variant's first plies differ).
+  static std::uint64_t transposition_key(const Position& pos) {
+    std::uint64_t state =
+        static_cast<std::uint64_t>(pos.plies_since_drop()) << 32 | static_cast<std::uint32_t>(pos.ply());
+    return pos.hash() ^ zobrist::splitmix64(state);
+  }
   // PGN as for chess variants: White moves first, a Variant tag names the variant.
   static constexpr std::string_view kPgnColours[2] = {"White", "Black"};
   static std::string pgn_variant(const Position& pos) { return std::string(schataxx::variant_name(pos.variant())); }

@@ -57,6 +57,7 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   root_winning_move_.reset();
   root_wdl_.reset();
   child_wdls_.clear();
+  expanded_positions_.clear();
 }
 
 template <typename G>
@@ -100,7 +101,7 @@ std::optional<std::uint32_t> BasicSearch<G>::chosen_child(std::uint32_t node, Mo
 }
 
 template <typename G>
-void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, std::vector<Edge>& edges) const {
+void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, std::vector<Edge>& edges) {
   // The subtree is no larger than the tree: the copy never grows its arenas on the way.
   nodes.reserve(nodes_.size());
   edges.reserve(edges_.size());
@@ -108,6 +109,12 @@ void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, 
   nodes[kRoot].parent = kRoot;
   nodes[kRoot].edge = 0;
   edges.clear();
+  constexpr std::uint32_t kDropped = ~std::uint32_t{0};
+  std::vector<std::uint32_t> copy_of;  // each node's index in the copy, for the remembered positions
+  if (!expanded_positions_.empty()) {
+    copy_of.assign(nodes_.size(), kDropped);
+    copy_of[node] = kRoot;
+  }
   // Breadth first: each copied node's edges are copied next, and the nodes they lead to queued.
   for (std::uint32_t copied = 0; copied < nodes.size(); ++copied) {
     const auto first = static_cast<std::uint32_t>(edges.size());
@@ -117,21 +124,54 @@ void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, 
       edges.push_back(edge);
       if (edge.node == 0) continue;
       edges.back().node = static_cast<std::uint32_t>(nodes.size());
+      if (!copy_of.empty()) copy_of[edge.node] = edges.back().node;
       nodes.push_back(nodes_[edge.node]);
       nodes.back().parent = copied;
       nodes.back().edge = static_cast<std::uint32_t>(edges.size() - 1);
     }
   }
+  for (auto entry = expanded_positions_.begin(); entry != expanded_positions_.end();) {
+    entry->second = copy_of[entry->second];
+    entry = entry->second == kDropped ? expanded_positions_.erase(entry) : std::next(entry);
+  }
 }
 
 template <typename G>
 std::size_t BasicSearch<G>::memory_bytes() const {
-  return capacities().bytes() + spare_capacities().bytes();
+  return capacities().bytes() + spare_capacities().bytes() + transposition_bytes();
+}
+
+namespace {
+constexpr std::size_t kRememberedPositionBytes = 32;  // a map node (next, key, index), as malloc rounds it
+}  // namespace
+
+template <typename G>
+std::size_t BasicSearch<G>::transposition_bytes() const {
+  if (!params_.transpositions) return 0;
+  return expanded_positions_.size() * kRememberedPositionBytes + expanded_positions_.bucket_count() * sizeof(void*);
+}
+
+template <typename G>
+std::size_t BasicSearch<G>::transposition_bytes_after_round() const {
+  if (!params_.transpositions) return 0;
+  const std::size_t entries = expanded_positions_.size() + static_cast<std::size_t>(params_.leaves_per_round);
+  return entries * kRememberedPositionBytes + 2 * std::max(entries, expanded_positions_.bucket_count()) * sizeof(void*);
+}
+
+template <typename G>
+std::size_t BasicSearch<G>::transposition_bound() const {
+  // About 48 bytes a node (its entry and two buckets) of the 390 it takes with its edges.
+  return params_.transpositions ? params_.max_tree_bytes / 7 : 0;
+}
+
+template <typename G>
+std::size_t BasicSearch<G>::arena_bound() const {
+  return params_.max_tree_bytes - transposition_bound();
 }
 
 template <typename G>
 int BasicSearch<G>::permille_full() const {
-  const std::size_t used = ArenaSizes{nodes_.size(), edges_.size()}.bytes();
+  const std::size_t used = ArenaSizes{nodes_.size(), edges_.size()}.bytes() + transposition_bytes();
   return static_cast<int>(std::min<std::size_t>(1000, used * 1000 / std::max<std::size_t>(1, params_.max_tree_bytes)));
 }
 
@@ -145,10 +185,11 @@ typename BasicSearch<G>::ArenaSizes BasicSearch<G>::round_sizes() const {
 template <typename G>
 std::optional<typename BasicSearch<G>::ArenaSizes> BasicSearch<G>::capacities_for_round() const {
   const ArenaSizes needed = round_sizes(), now = capacities();
+  if (transposition_bytes_after_round() > transposition_bound()) return std::nullopt;
   if (needed.nodes <= now.nodes && needed.edges <= now.edges) return now;
   const ArenaSizes doubled{needed.nodes > now.nodes ? std::max(needed.nodes, 2 * nodes_.size()) : now.nodes,
                            needed.edges > now.edges ? std::max(needed.edges, 2 * edges_.size()) : now.edges};
-  const std::size_t bound = params_.max_tree_bytes;
+  const std::size_t bound = arena_bound();
   if (doubled.bytes() <= bound || nodes_[kRoot].visits == 0) return doubled;
   if (needed.bytes() > bound) return std::nullopt;
   // At the bound: all of it, shared in proportion to the arenas' sizes, each with its need first;
@@ -167,8 +208,8 @@ template <typename G>
 bool BasicSearch<G>::make_room_for_round() {
   const std::optional<ArenaSizes> target = capacities_for_round();
   if (!target) return false;
+  if (spare_capacities().bytes() + target->bytes() > arena_bound()) release_spare_arenas();
   if (*target == capacities()) return true;
-  if (spare_capacities().bytes() + target->bytes() > params_.max_tree_bytes) release_spare_arenas();
   move_arena(nodes_, target->nodes);
   move_arena(edges_, target->edges);
   return true;
@@ -263,6 +304,8 @@ bool BasicSearch<G>::select_one(Round& round) {
     backup(current, result_value(leaf.terminal_value, piece_lead<G>(pos)));
     return true;
   }
+  // A twin elsewhere in the tree is expanded: so it was no win in one either.
+  if (current != kRoot && expand_from_transposition(current, pos)) return true;
   PendingLeaf& pending = round.leaves_[round.count_++];
   pending.node = current;
   pending.position = pos;
@@ -450,6 +493,32 @@ void BasicSearch<G>::expand(std::uint32_t index, PendingLeaf& leaf) {
 }
 
 template <typename G>
+bool BasicSearch<G>::expand_from_transposition(std::uint32_t leaf, const Position& pos) {
+  if (!params_.transpositions) return false;
+  const auto found = expanded_positions_.find(G::transposition_key(pos));
+  if (found == expanded_positions_.end()) return false;
+  const Node& twin = nodes_[found->second];
+  if (twin.state != State::kExpanded || twin.visits == 0) return false;
+  const std::optional<Wdl> value = mean_wdl(twin);
+  // Within the capacity the round made room for: the twin's edges stay where they are.
+  const auto first = static_cast<std::uint32_t>(edges_.size());
+  for (std::uint32_t i = 0; i < twin.num_edges; ++i)
+    edges_.push_back(
+        {.move = edges_[twin.first_edge + i].move, .prior_steps = edges_[twin.first_edge + i].prior_steps});
+  Node& node = nodes_[leaf];
+  node.first_edge = first;
+  node.num_edges = twin.num_edges;
+  node.state = State::kExpanded;
+  backup(leaf, *value);
+  return true;
+}
+
+template <typename G>
+void BasicSearch<G>::remember_position(std::uint32_t node, const Position& pos) {
+  if (params_.transpositions) expanded_positions_.try_emplace(G::transposition_key(pos), node);
+}
+
+template <typename G>
 void BasicSearch<G>::remember_wdl(std::uint32_t node, const Wdl& value) {
   if (node == kRoot) {
     root_wdl_ = value;
@@ -464,6 +533,7 @@ void BasicSearch<G>::apply_evaluations(Round& round) {
   for (int i = 0; i < round.count_; ++i) {
     PendingLeaf& leaf = round.leaves_[i];
     expand(leaf.node, leaf);
+    remember_position(leaf.node, leaf.position);
     remember_wdl(leaf.node, leaf.value);
     add_in_flight(leaf.node, -1);
     backup(leaf.node, leaf.value);

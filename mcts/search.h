@@ -17,6 +17,7 @@
 #include <random>
 #include <span>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "mcts/evaluator.h"
@@ -53,6 +54,10 @@ struct BasicSearchParams {
   // board), so that of moves alike in value the search prefers the larger lead. The values the
   // search reports include it. 0 = none.
   float lead_utility = 0.0f;
+  // A leaf whose position the tree holds elsewhere, expanded (a transposition: in Ataxx half the
+  // leaves of a search), takes that node's moves and priors and, for its first visit, its mean
+  // value over its subtree, with no evaluation.
+  bool transpositions = false;
   // The memory the tree may hold (memory_bytes()): the search stops where a round would need more.
   std::size_t max_tree_bytes = std::size_t{1} << 30;
   typename G::Rules rules;
@@ -111,10 +116,12 @@ class BasicSearch {
   const SearchParams& params() const { return params_; }
   // Visits already in the tree at the root (kept from the previous move when the tree is reused).
   int root_visits() const { return nodes_[kRoot].visits; }
-  // The bytes the tree holds: its arenas' capacity, the spare ones kept for re-rooting included.
-  // Within max_tree_bytes, but while advance() copies the kept subtree beside the tree.
+  // The bytes the tree holds: its arenas' capacity, the spare ones kept for re-rooting included,
+  // and the positions remembered for transpositions. Within max_tree_bytes, but while advance()
+  // copies the kept subtree beside the tree.
   std::size_t memory_bytes() const;
-  // The share of max_tree_bytes the tree's nodes and edges fill, in thousandths (UCI's hashfull).
+  // The share of max_tree_bytes the tree's nodes and edges (and remembered positions) fill, in
+  // thousandths (UCI's hashfull).
   int permille_full() const;
   void set_visits(int visits) { params_.visits = visits; }
   void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
@@ -206,6 +213,13 @@ class BasicSearch {
   };
   ArenaSizes capacities() const { return {nodes_.capacity(), edges_.capacity()}; }
   ArenaSizes spare_capacities() const { return {spare_nodes_.capacity(), spare_edges_.capacity()}; }
+  // The positions remembered for transpositions: the map's entries and buckets, now and after one
+  // more round, should its buckets double. They have a share of max_tree_bytes of their own
+  // (transposition_bound), the arenas the rest (arena_bound).
+  std::size_t transposition_bytes() const;
+  std::size_t transposition_bytes_after_round() const;
+  std::size_t transposition_bound() const;
+  std::size_t arena_bound() const;
   // The sizes the arenas take after one more round: its new nodes, and the edges of its leaves and
   // of every leaf in flight before it (another thread's), each with the most moves a position has.
   ArenaSizes round_sizes() const;
@@ -244,12 +258,17 @@ class BasicSearch {
   // A node's mean win/draw/loss and lead from the view of the side to move there; none unvisited.
   std::optional<Wdl> mean_wdl(const Node& node) const;
   void expand(std::uint32_t node, PendingLeaf& leaf);  // tempers the leaf's priors in place
+  // With transpositions: the expanded node elsewhere in the tree at the same position as leaf,
+  // whose moves and mean value leaf takes (backed up); false where there is none.
+  bool expand_from_transposition(std::uint32_t leaf, const Position& pos);
+  void remember_position(std::uint32_t node, const Position& pos);  // an expanded node's, for transpositions
   void remember_wdl(std::uint32_t node, const Wdl& value);  // the root's or a root child's
   // node was just proven (kTerminal, -1 or 1): the proofs that follow for its ancestors.
   void propagate_proof(std::uint32_t node);
   void add_root_noise();
-  // Copies the subtree under node into fresh arenas, node first, each node's edges contiguous.
-  void copy_subtree(std::uint32_t node, std::vector<Node>& nodes, std::vector<Edge>& edges) const;
+  // Copies the subtree under node into fresh arenas, node first, each node's edges contiguous;
+  // the positions remembered for transpositions follow their nodes.
+  void copy_subtree(std::uint32_t node, std::vector<Node>& nodes, std::vector<Edge>& edges);
 
   SearchParams params_;
   std::mt19937_64 rng_;
@@ -260,6 +279,8 @@ class BasicSearch {
   std::vector<Edge> spare_edges_;
   std::vector<std::uint64_t> game_hashes_;  // positions before and at the root that can recur
   std::vector<std::uint64_t> path_hashes_;  // positions after the root on the current selection path
+  // With transpositions: the first expanded node of each position (G::transposition_key).
+  std::unordered_map<std::uint64_t, std::uint32_t> expanded_positions_;
   bool path_kept_history_ = true;           // false once the path made a single
   Round own_round_;
   bool root_noised_ = false;

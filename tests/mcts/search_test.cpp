@@ -292,6 +292,65 @@ TEST(Search, AdvancingPastAMoveTheTreeNeverChoseStartsAfresh) {
   EXPECT_EQ(search.root_position(), after);
 }
 
+SearchParams with_transpositions(int visits) {
+  SearchParams params = with_visits(visits);
+  params.transpositions = true;
+  return params;
+}
+
+// Each root move's line, as the tree holds it, checked move by move against the rules.
+void expect_legal_lines(const Search& search) {
+  for (const Move first : search.result().moves) {
+    Position pos = search.root_position();
+    for (const Move move : search.line_after(first)) {
+      MoveList legal;
+      pos.generate_moves(legal);
+      ASSERT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
+          << to_string(move, pos.board()) << " in " << pos.fen();
+      pos.make_move(move);
+    }
+  }
+}
+
+ScriptedEvaluator material_evaluator() {
+  ScriptedEvaluator evaluator;
+  evaluator.value_of = [](const Position& pos) { return std::clamp(5 * piece_lead<AtaxxGame>(pos), -0.9f, 0.9f); };
+  return evaluator;
+}
+
+// Clone moves commute: a search meets many positions by more than one order of moves, and with
+// transpositions evaluates each of them once.
+TEST(Search, TranspositionsSpareTheEvaluationsOfPositionsTheTreeHolds) {
+  ScriptedEvaluator plain_evaluator = material_evaluator(), shared_evaluator = material_evaluator();
+  Search plain(with_visits(3000), 1), shared(with_transpositions(3000), 1);
+  const SearchResult plain_result = run_search(plain, plain_evaluator);
+  const SearchResult shared_result = run_search(shared, shared_evaluator);
+  EXPECT_EQ(shared_result.total_visits, plain_result.total_visits);
+  EXPECT_GT(plain_evaluator.requests, 2900);
+  EXPECT_LT(shared_evaluator.requests, plain_evaluator.requests * 9 / 10);
+  EXPECT_EQ(std::accumulate(shared_result.visits.begin(), shared_result.visits.end(), 0),
+            shared_result.total_visits - 1);
+  expect_legal_lines(shared);
+}
+
+// The positions remembered for transpositions follow their nodes into the kept subtree: a node
+// expanded from a twin after the move has the twin's moves, legal where it stands.
+TEST(Search, TranspositionsSurviveTreeReuse) {
+  ScriptedEvaluator evaluator = material_evaluator();
+  Search search(with_transpositions(3000), 1);
+  const SearchResult first = run_search(search, evaluator);
+  ASSERT_GE(first.principal_variation.size(), 2U);
+  const Move line[] = {first.principal_variation[0], first.principal_variation[1]};
+  search.advance(line);
+  const int kept = search.root_visits();
+  ASSERT_GT(kept, 10);
+  const int requests_before = evaluator.requests;
+  search.set_visits(kept + 3000);
+  run_search(search, evaluator);
+  EXPECT_LT(evaluator.requests - requests_before, 3000 * 9 / 10);
+  expect_legal_lines(search);
+}
+
 TEST(Search, WithoutReuseAdvanceStartsAfresh) {
   MaterialEvaluator evaluator;
   SearchParams params = with_visits(200);
@@ -366,16 +425,20 @@ TEST(Search, StopsAtTheNodeLimit) {
 TEST(Search, HoldsNoMoreMemoryThanItsBoundAsItSearchesAndMovesOn) {
   // Trees of about 4 MiB each move, one kept into the next: the arenas' capacity, the spare ones
   // kept for re-rooting included, stays within the bound the sizes alone would pass.
+  // With transpositions, the positions remembered for them count within the bound too.
   MaterialEvaluator evaluator;
-  SearchParams params = with_visits(1'000'000);
-  params.max_tree_bytes = std::size_t{4} << 20;
-  Search search(params, 1);
-  for (int move = 0; move < 6; ++move) {
-    const SearchResult result = run_search(search, evaluator);
-    EXPECT_LE(search.memory_bytes(), params.max_tree_bytes) << "move " << move;
-    EXPECT_GE(search.permille_full(), 800) << "move " << move;  // the tree filled its bound, near enough
-    search.advance(result.best_move());
-    EXPECT_LE(search.memory_bytes(), params.max_tree_bytes) << "move " << move;
+  for (const bool transpositions : {false, true}) {
+    SearchParams params = with_visits(1'000'000);
+    params.max_tree_bytes = std::size_t{4} << 20;
+    params.transpositions = transpositions;
+    Search search(params, 1);
+    for (int move = 0; move < 6; ++move) {
+      const SearchResult result = run_search(search, evaluator);
+      EXPECT_LE(search.memory_bytes(), params.max_tree_bytes) << "move " << move << ", " << transpositions;
+      EXPECT_GE(search.permille_full(), 800) << "move " << move;  // the tree filled its bound, near enough
+      search.advance(result.best_move());
+      EXPECT_LE(search.memory_bytes(), params.max_tree_bytes) << "move " << move << ", " << transpositions;
+    }
   }
 }
 
