@@ -34,7 +34,8 @@ BasicGameRecord<G> forfeit_before_start(const typename G::Position& start, Color
 
 template <typename G>
 MoveComment comment_on(const BasicMoveReport<G>& report, std::chrono::duration<double> took) {
-  MoveComment comment{.seconds = took.count()};
+  MoveComment comment;
+  comment.seconds = took.count();
   if (report.nodes > 0 || report.depth > 0) {  // a search: its score
     comment.score_cp = report.mate ? std::nullopt : std::optional(report.score_cp);
     comment.mate = report.mate;
