@@ -54,10 +54,10 @@ struct BasicSearchParams {
   // board), so that of moves alike in value the search prefers the larger lead. The values the
   // search reports include it. 0 = none.
   float lead_utility = 0.0f;
-  // A leaf whose position the tree holds elsewhere, expanded (a transposition: clone moves commute,
-  // and about half the positions an Ataxx search evaluates come again by other orders of moves),
-  // takes that node's moves and priors and, for its first visit, its mean value over its subtree,
-  // with no evaluation. Within a tree: a twin the kept subtree lost at a re-root is forgotten.
+  // A leaf whose position the tree holds elsewhere, expanded (a transposition: clone moves commute;
+  // in Ataxx games 6 % of the leaves at 100 ms a move, 13 % at 1 s), takes that node's moves and priors and,
+  // for its first visit, its mean value over its subtree, with no evaluation. Within a tree: a twin
+  // the kept subtree lost at a re-root is forgotten.
   bool transpositions = false;
   // The memory the tree may hold (memory_bytes()): the search stops where a round would need more.
   std::size_t max_tree_bytes = std::size_t{1} << 30;
