@@ -323,8 +323,8 @@ ScriptedEvaluator material_evaluator(int* inconsistent) {
   return evaluator;
 }
 
-// Clone moves commute: a search meets many positions by more than one order of moves, and with
-// transpositions evaluates each of them once.
+// Clone moves commute: a search meets many positions by more than one order of moves; with
+// transpositions, a leaf whose twin the tree has expanded needs no evaluation.
 TEST(Search, TranspositionsSpareTheEvaluationsOfPositionsTheTreeHolds) {
   int inconsistent = 0;
   ScriptedEvaluator plain_evaluator = material_evaluator(&inconsistent);
