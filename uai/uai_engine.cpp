@@ -316,6 +316,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name PolicyTemperature type string default auto");
       say("option name CPuct type string default auto");
       say("option name FpuValue type string default auto");
+      say("option name Transpositions type check default false");
       say("uaiok");
     } else if (name == "isready") {
       say("readyok");
@@ -389,6 +390,8 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.c_puct = read_search_parameter("CPuct", value, 0.0, kMaxCPuct);
   else if (key == "fpuvalue")
     next.fpu_reduction = read_search_parameter("FpuValue", value, -kMaxFpuReduction, kMaxFpuReduction);
+  else if (key == "transpositions")
+    next.transpositions = read_check("Transpositions", value);
   else
     throw std::invalid_argument("unknown option '" + name + "'");
   const Options previous = std::exchange(options_, next);
@@ -457,6 +460,7 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   if (options_.policy_temperature) network.search.policy_temperature = *options_.policy_temperature;
   if (options_.c_puct) network.search.c_puct = *options_.c_puct;
   if (options_.fpu_reduction) network.search.fpu_reduction = *options_.fpu_reduction;
+  network.search.transpositions = options_.transpositions;
   network.inference.device = options_.device;
   network.inference.bf16 = bf16_by_default(options_.device);
   network.inference.int8 = int8_by_default(options_.device);

@@ -76,6 +76,7 @@ class UaiEngine {
     std::optional<float> policy_temperature;
     std::optional<float> c_puct;
     std::optional<float> fpu_reduction;
+    bool transpositions = false;  // the search's SearchParams::transpositions
   };
   // The game being played and its player, made at the first `go` after the options or the game changed.
   template <typename G>

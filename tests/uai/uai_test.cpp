@@ -66,7 +66,7 @@ TEST(Uai, HandshakeListsOptions) {
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
   for (const char* option :
        {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "Hash",
-        "MoveOverhead", "Ponder", "UCI_ShowWDL", "MultiPV", "PolicyTemperature", "CPuct", "FpuValue"})
+        "MoveOverhead", "Ponder", "UCI_ShowWDL", "MultiPV", "PolicyTemperature", "CPuct", "FpuValue", "Transpositions"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -212,6 +212,30 @@ TEST(Uai, CPuctSetsTheModelsSearchAndRefusesWhatIsNotOne) {
 
 TEST(Uai, FpuValueSetsTheModelsSearchAndRefusesWhatIsNotOne) {
   expect_search_option("FpuValue", "-10", "10", "0.25", {"-11", "10.5", "low", ""});
+}
+
+// Off by default; on, the model's search keeps its map of positions within Hash (a seventh of it):
+// at a full Hash it holds fewer nodes than without.
+TEST(Uai, TranspositionsSetsTheModelsSearch) {
+  const std::string model = testing::TempDir() + "/transpositions.net";
+  write_random_play_file(model, {1, 8}, 3);
+  UaiSession uai;
+  uai.send("setoption name Model value " + model);
+  uai.send("setoption name Hash value 1");
+  const auto nodes_with = [&](const std::string& value) {
+    EXPECT_EQ(uai.send("setoption name Transpositions value " + value), "") << value;
+    uai.send("position startpos");
+    const std::string summary = search_summary(uai.go("go nodes 1000000"));
+    return std::stol(summary.substr(summary.find(" nodes ") + 7));
+  };
+  uai.send("position startpos");
+  const std::string by_default = search_summary(uai.go("go nodes 1000000"));
+  const long plain = nodes_with("false"), shared = nodes_with("true");
+  EXPECT_NE(by_default.find(" nodes " + std::to_string(plain) + " "), std::string::npos) << "off by default";
+  EXPECT_LT(shared, plain);
+  EXPECT_GT(shared, plain / 2);
+  EXPECT_NE(uai.send("setoption name Transpositions value maybe").find("info string error: Transpositions"),
+            std::string::npos);
 }
 
 TEST(Uai, APositionOverUnderTheModelsRulesIsAnErrorNotACrash) {
