@@ -55,9 +55,9 @@ struct BasicSearchParams {
   // search reports include it. 0 = none.
   float lead_utility = 0.0f;
   // A leaf whose position the tree holds elsewhere, expanded (a transposition: clone moves commute;
-  // in Ataxx games 6 % of the leaves at 100 ms a move, 13 % at 1 s), takes that node's moves and priors and,
-  // for its first visit, its mean value over its subtree, with no evaluation. Within a tree: a twin
-  // the kept subtree lost at a re-root is forgotten.
+  // in Ataxx games 6 % of the leaves at 100 ms a move, 13 % at 1 s), takes that node's moves and
+  // priors and, for its first visit, its mean value over its subtree, with no evaluation. Within a
+  // tree: a twin the kept subtree lost at a re-root is forgotten.
   bool transpositions = false;
   // The memory the tree may hold (memory_bytes()): the search stops where a round would need more.
   std::size_t max_tree_bytes = std::size_t{1} << 30;
