@@ -64,6 +64,36 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
   return lines;
 }
 
+// lc0's VerboseMoveStats, after a search: a line for each root move, fewest visits first (ties by
+// prior), then the root's own (`node`). Each gives its visits, its prior, the search's win - loss
+// and draw chances, its mean value Q (the utility the search maximises: the lead's share
+// included), the network's win - loss (V) and the search's expected final lead in men (L), all
+// from the root mover's view; `-` where not known (a move not visited, a position not evaluated).
+template <typename G>
+std::string verbose_move_stats(const BasicMoveReport<G>& r, const typename G::Position& root) {
+  const auto known = [](const std::optional<Wdl>& wdl, auto field) {
+    return wdl ? fmt::format("{:+.5f}", field(*wdl)) : std::string("-");
+  };
+  const auto stats = [&](int visits, const std::optional<Wdl>& search, float q, const std::optional<Wdl>& network) {
+    return fmt::format("(WL: {}) (D: {}) (Q: {}) (V: {}) (L: {})",
+                       known(search, [](const Wdl& w) { return w.win - w.loss; }),
+                       search ? fmt::format("{:.3f}", search->draw) : "-", visits > 0 ? fmt::format("{:+.5f}", q) : "-",
+                       known(network, [](const Wdl& w) { return w.win - w.loss; }),
+                       search ? fmt::format("{:+.1f}", search->lead * G::cells(root)) : "-");
+  };
+  std::vector<const BasicCandidateMove<G>*> moves;
+  for (const auto& c : r.candidates) moves.push_back(&c);
+  std::stable_sort(moves.begin(), moves.end(), [](const auto* a, const auto* b) {
+    return std::pair(a->visits, a->prior) < std::pair(b->visits, b->prior);
+  });
+  std::string lines;
+  for (const auto* c : moves)
+    lines += fmt::format("info string {:<5} N: {:>8} (P: {:6.2f}%) {}\n", G::move_text(c->move, root), c->visits,
+                         c->prior * 100, stats(c->visits, c->search_value, c->value, c->network_value));
+  return lines + fmt::format("info string node  N: {:>8} {}", r.nodes,
+                             stats(static_cast<int>(r.nodes), r.search_value, r.value, r.network_value));
+}
+
 std::string lower_case(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
   return text;
@@ -312,6 +342,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name Ponder type check default false");
       say("option name UCI_ShowWDL type check default false");
       say("option name MultiPV type spin default 1 min 1 max 500");
+      say("option name VerboseMoveStats type check default false");
       // lc0's names; FpuValue is the reduction (lc0's FpuStrategy reduction).
       say("option name PolicyTemperature type string default auto");
       say("option name CPuct type string default auto");
@@ -382,6 +413,9 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     return;
   } else if (key == "multipv") {
     options_.display.multipv = std::clamp(to_int(value, "MultiPV"), 1, 500);
+    return;
+  } else if (key == "verbosemovestats") {
+    options_.display.verbose_move_stats = read_check("VerboseMoveStats", value);
     return;
   } else if (key == "policytemperature")
     next.policy_temperature =
@@ -559,7 +593,11 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     std::lock_guard lock(mutex_);
     infinite_running_ = false;
   }
-  if (player) say(info_lines<G>(player->last_report(), root, options_.display));
+  if (player) {
+    const BasicMoveReport<G>& report = player->last_report();
+    if (options_.display.verbose_move_stats && !report.candidates.empty()) say(verbose_move_stats<G>(report, root));
+    say(info_lines<G>(report, root, options_.display));
+  }
   say("bestmove " + G::move_text(best, root));
 }
 

@@ -64,9 +64,9 @@ TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
   EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
-  for (const char* option :
-       {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize", "Hash",
-        "MoveOverhead", "Ponder", "UCI_ShowWDL", "MultiPV", "PolicyTemperature", "CPuct", "FpuValue", "Transpositions"})
+  for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize",
+                             "Hash", "MoveOverhead", "Ponder", "UCI_ShowWDL", "MultiPV", "VerboseMoveStats",
+                             "PolicyTemperature", "CPuct", "FpuValue", "Transpositions"})
     EXPECT_NE(out.find(std::string("option name ") + option + " type"), std::string::npos) << option;
   EXPECT_TRUE(out.ends_with("uaiok\n"));
   EXPECT_EQ(uai.send("isready"), "readyok\n");
@@ -468,6 +468,64 @@ TEST(Uai, MultiPvGivesALineForEachOfTheBestMoves) {
   EXPECT_EQ(reported(alphabeta, "info depth "), 2) << alphabeta;
 }
 
+// The lines of lc0's VerboseMoveStats in an output: `info string MOVE N: ...`, the root's last.
+std::vector<std::string> move_stats_lines(const std::string& output) {
+  std::istringstream lines(output);
+  std::vector<std::string> stats;
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with("info string ") && line.find(" N: ") != std::string::npos) stats.push_back(line);
+  return stats;
+}
+
+// lc0's VerboseMoveStats: off by default; on, before bestmove, a line for each root move, fewest
+// visits first, then the root's own, each with its visits, prior, the search's win - loss, draw,
+// mean value, the network's win - loss and the expected final lead in men. A display option: the
+// tree is kept.
+TEST(Uai, VerboseMoveStatsGivesEachRootMovesStatisticsBeforeBestmove) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts");
+  const std::string fen = "xxxx3/xxx4/7/7/7/7/5xo x 0 1";  // g2 or f2 takes o's last man: x wins by 10 men
+  uai.send("position fen " + fen);
+  EXPECT_TRUE(move_stats_lines(uai.go("go nodes 300")).empty()) << "off by default";
+  EXPECT_EQ(uai.send("setoption name VerboseMoveStats value true"), "");
+  const std::string out = uai.go("go nodes 1");
+  EXPECT_EQ(reported_nodes(out), 300) << "the option keeps the tree";
+  const std::vector<std::string> lines = move_stats_lines(out);
+  MoveList legal;
+  Position::from_fen(fen).generate_moves(legal);
+  ASSERT_EQ(lines.size(), legal.size() + 1) << out;
+  EXPECT_LT(out.rfind(lines.back()), out.find("bestmove")) << out;
+  EXPECT_TRUE(lines.back().starts_with("info string node  N:      300 ")) << lines.back();
+  int visits = 0, previous = 0;
+  double priors = 0;
+  for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+    const int n = std::stoi(lines[i].substr(lines[i].find(" N: ") + 4));
+    EXPECT_GE(n, previous) << "fewest visits first: " << out;
+    previous = n;
+    visits += n;
+    priors += std::stod(lines[i].substr(lines[i].find("(P: ") + 4));
+    if (n == 0) {
+      EXPECT_NE(lines[i].find("(WL: -) (D: -) (Q: -)"), std::string::npos) << lines[i];
+    }
+  }
+  EXPECT_EQ(visits, 299) << "every visit but the root's first is a move's";
+  EXPECT_NEAR(priors, 100.0, 0.5);
+  const auto win =
+      std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.starts_with("info string g2 "); });
+  ASSERT_NE(win, lines.end()) << out;
+  EXPECT_NE(win->find("(WL: +1.00000) (D: 0.000)"), std::string::npos) << *win;
+  EXPECT_NE(win->find("(L: +10.0)"), std::string::npos) << *win;
+  EXPECT_NE(uai.send("setoption name VerboseMoveStats value 1").find("info string error: VerboseMoveStats '1'"),
+            std::string::npos);
+  uai.send("setoption name Player value alphabeta");
+  const std::string alphabeta = uai.go("go depth 2");
+  EXPECT_TRUE(move_stats_lines(alphabeta).empty()) << "none for a search without candidates: " << alphabeta;
+  EXPECT_EQ(alphabeta.find("error"), std::string::npos) << alphabeta;
+  uai.send("setoption name Player value mcts");
+  EXPECT_EQ(uai.send("setoption name VerboseMoveStats value false"), "");
+  EXPECT_TRUE(move_stats_lines(uai.go("go nodes 50")).empty());
+}
+
 TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
   for (const char* player : {"mcts:visits=5000", "alphabeta:depth=3"}) {
     UaiSession uai;
@@ -790,7 +848,9 @@ TEST(UaiPlayer, AMatchsPgnCommentsEachMoveWithTheEnginesScoreAndTime) {
       // The openings start with x to move; a forced pass is answered without a search.
       const bool engine_searched = (i % 2 == 0) == game.player1_is_x && !game.moves[i].is_pass();
       EXPECT_EQ(game.comments[i].score_cp.has_value(), engine_searched) << i;
-      if (engine_searched) EXPECT_GT(game.comments[i].depth, 0) << i;
+      if (engine_searched) {
+        EXPECT_GT(game.comments[i].depth, 0) << i;
+      }
     }
   }
 }
