@@ -154,7 +154,9 @@ std::size_t BasicSearch<G>::transposition_bytes() const {
 template <typename G>
 std::size_t BasicSearch<G>::transposition_bytes_after_round() const {
   if (!params_.transpositions) return 0;
-  const std::size_t entries = expanded_positions_.size() + static_cast<std::size_t>(params_.leaves_per_round);
+  // This round's leaves and those in flight before it (another thread's), as round_sizes() counts them.
+  const std::size_t entries = expanded_positions_.size() + static_cast<std::size_t>(params_.leaves_per_round) +
+                              static_cast<std::size_t>(nodes_[kRoot].in_flight);
   return entries * kRememberedPositionBytes + 2 * std::max(entries, expanded_positions_.bucket_count()) * sizeof(void*);
 }
 

@@ -283,7 +283,7 @@ TEST(Search, AdvancingPastAMoveTheTreeNeverChoseStartsAfresh) {
   ASSERT_NE(unchosen, first.visits.end());
   Position after = Position::startpos();
   after.make_move(first.moves[unchosen - first.visits.begin()]);
-  MoveList replies;
+  MoveList replies{};  // (GCC cannot see generate_moves fill it)
   after.generate_moves(replies);
   const Move line[] = {first.moves[unchosen - first.visits.begin()], replies[0]};
   search.advance(line);

@@ -103,14 +103,18 @@ TEST(SearchThreads, ManyTerminalLeavesAndCollisionsStillEndAtTheVisits) {
 }
 
 TEST(SearchThreads, TheirTreeHoldsNoMoreMemoryThanItsBound) {
-  // Each thread's round is made room for with the rounds in flight on the others.
-  SlowEvaluator evaluator;
-  SearchParams params = with_visits(1'000'000);
-  params.max_tree_bytes = std::size_t{2} << 20;
-  Search search(params, 1);
-  run_search_threads<AtaxxGame>(search, evaluator, 4);
-  EXPECT_LE(search.memory_bytes(), params.max_tree_bytes);
-  EXPECT_GE(search.permille_full(), 700);
+  // Each thread's round is made room for with the rounds in flight on the others; with
+  // transpositions, in the map of positions too.
+  for (const bool transpositions : {false, true}) {
+    SlowEvaluator evaluator;
+    SearchParams params = with_visits(1'000'000);
+    params.max_tree_bytes = std::size_t{2} << 20;
+    params.transpositions = transpositions;
+    Search search(params, 1);
+    run_search_threads<AtaxxGame>(search, evaluator, 4);
+    EXPECT_LE(search.memory_bytes(), params.max_tree_bytes) << transpositions;
+    EXPECT_GE(search.permille_full(), 700) << transpositions;
+  }
 }
 
 TEST(SearchThreads, AStopFlagEndsEveryThread) {
