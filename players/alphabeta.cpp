@@ -58,8 +58,15 @@ int AlphaBetaPlayer::ordered_moves(const Position& pos, Move first, std::array<M
   return n;
 }
 
+void AlphaBetaPlayer::extend_line(int ply, Move move) {
+  lines_[ply][0] = move;
+  std::copy_n(lines_[ply + 1].begin(), line_lengths_[ply + 1], lines_[ply].begin() + 1);
+  line_lengths_[ply] = line_lengths_[ply + 1] + 1;
+}
+
 int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
   ++nodes_;
+  line_lengths_[ply] = 0;
   const Outcome outcome = pos.outcome();
   if (outcome.is_over()) return terminal_score(pos, outcome.result, ply);
   if (depth == 0) return material(pos);
@@ -87,6 +94,7 @@ int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta
       best_score = score;
       best_move = moves[i];
     }
+    if (score > alpha) extend_line(ply, moves[i]);
     alpha = std::max(alpha, score);
     if (alpha >= beta) break;
   }
@@ -105,7 +113,9 @@ Move AlphaBetaPlayer::choose_move(const Game& game) {
   const int time_ms = outside_time_ms > 0 ? outside_time_ms : own_limits_.time_ms;
   // An outside limit other than depth (time, nodes, `go infinite`) lifts the player's own depth limit.
   const bool outside_limit = outside_time_ms > 0 || outside.nodes > 0 || outside.infinite;
-  const int max_depth = outside.depth > 0 ? outside.depth : outside_limit ? 64 : own_limits_.depth;
+  const int max_depth = std::min(kMaxPly, outside.depth > 0 ? outside.depth
+                                          : outside_limit   ? kMaxPly
+                                                            : own_limits_.depth);
   const auto start = std::chrono::steady_clock::now();
   has_deadline_ = time_ms > 0;
   deadline_ = start + std::chrono::milliseconds(time_ms);
@@ -113,22 +123,22 @@ Move AlphaBetaPlayer::choose_move(const Game& game) {
   nodes_ = 0;
   Move best = root_moves_[0];
   report_ = {};
+  report_.pv = {best};
   for (int depth = 1; depth <= max_depth; ++depth) {
     const int score = negamax(pos, depth, -kInfinity, kInfinity, 0);
     if (aborted_) break;
     best = table_[pos.hash() & (table_.size() - 1)].move;
     report_.depth = depth;
     report_.score_cp = score * 100;
+    report_.pv.assign(lines_[0].begin(), lines_[0].begin() + line_lengths_[0]);
     if (progress_) {  // one report per completed iteration
       report_.nodes = nodes_;
       report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      report_.pv = {best};
       progress_(report_);
     }
   }
   report_.nodes = nodes_;
   report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report_.pv = {best};
   return best;
 }
 

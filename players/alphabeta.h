@@ -2,6 +2,7 @@
 // the table's move first and then moves by pieces gained. Depth or time limit.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <random>
 #include <vector>
@@ -32,7 +33,11 @@ class AlphaBetaPlayer final : public Player {
     Move move;
   };
 
+  static constexpr int kMaxPly = 64;  // the deepest iteration
+
   int negamax(const Position& pos, int depth, int alpha, int beta, int ply);
+  // The line below ply: the move that raised alpha there, then the line below it.
+  void extend_line(int ply, Move move);
   // Fills moves ordered best-first: the table's move, then by pieces gained (shuffled ties at the
   // root, whose moves are root_moves_).
   int ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool root);
@@ -47,6 +52,11 @@ class AlphaBetaPlayer final : public Player {
   bool aborted_ = false;
   bool has_deadline_ = false;
   std::chrono::steady_clock::time_point deadline_;
+  // The principal variation of the iteration in progress, a triangular table: lines_[ply] is the
+  // best line found from ply on (cut short where the table gave a node's score), of
+  // line_lengths_[ply] moves.
+  std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> lines_;
+  std::array<int, kMaxPly + 1> line_lengths_{};
 };
 
 }  // namespace ataxx

@@ -110,6 +110,33 @@ TEST(AlphaBeta, FindsTheMoveThatWinsOutright) {
   }
 }
 
+// The reported pv is the line the search expects: its move first, legal move by move, no deeper
+// than the search (the table may cut it short); where it is whole and the game goes on, its last
+// position's material is the score.
+TEST(AlphaBeta, ReportsTheLineItExpects) {
+  const Position start = Position::from_fen("x5o/7/2xo3/3x3/2oox2/7/o5x x 4 5");
+  int whole = 0;
+  for (int depth : {1, 2, 3, 4}) {
+    AlphaBetaPlayer player(depth_limit(depth));
+    player.new_game(1);
+    const Move move = player.choose_move(Game(start));
+    const MoveReport report = player.last_report();
+    ASSERT_FALSE(report.pv.empty()) << depth;
+    EXPECT_EQ(report.pv.front(), move) << depth;
+    EXPECT_LE(std::ssize(report.pv), depth);
+    Position pos = start;
+    for (const Move m : report.pv) {
+      ASSERT_TRUE(pos.is_legal(m)) << to_string(m, pos.board()) << " in " << pos.fen();
+      pos.make_move(m);
+    }
+    if (std::ssize(report.pv) < depth || pos.outcome().is_over()) continue;
+    ++whole;
+    const Color us = start.side_to_move();
+    EXPECT_EQ(report.score_cp, 100 * (popcount(pos.pieces(us)) - popcount(pos.pieces(~us)))) << depth;
+  }
+  EXPECT_GE(whole, 2) << "lines cut short at every depth";
+}
+
 TEST(AlphaBeta, TimeLimitStillReturnsALegalMove) {
   AlphaBetaPlayer::Limits limits = depth_limit(64);
   limits.time_ms = 30;
