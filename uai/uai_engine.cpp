@@ -594,7 +594,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     infinite_running_ = false;
   }
   if (player) {
-    const BasicMoveReport<G>& report = player->last_report();
+    const BasicMoveReport<G> report = player->last_report();
     if (options_.display.verbose_move_stats && !report.candidates.empty()) say(verbose_move_stats<G>(report, root));
     say(info_lines<G>(report, root, options_.display));
   }
