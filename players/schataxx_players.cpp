@@ -1,6 +1,7 @@
 #include "players/schataxx_players.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -71,21 +72,29 @@ class AlphaBetaSchataxxPlayer final : public SchataxxPlayer {
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
   Move choose_move(const schataxx::Game& game) override {
     const Position& pos = game.position();
+    const auto start = std::chrono::steady_clock::now();
     rules_ = game.rules();
     nodes_ = 0;
+    int best_score = -kWin;
     const Move move = best_of(moves_to_search<SchataxxGame>(game, limits_), [&](Move move) {
       Position child = pos;
       child.make_move(move);
-      return -negamax(child, depth_ - 1, -kWin, kWin, 1);
+      const int score = -negamax(child, depth_ - 1, -kWin, kWin, 1);
+      best_score = std::max(best_score, score);
+      return score;
     }, rng_);
     report_.depth = depth_;
     report_.nodes = nodes_;
+    report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report_.score_cp = best_score * kCentipawnsAPoint;
+    report_.pv = {move};
     return move;
   }
   MoveReport last_report() const override { return report_; }
 
  private:
   static constexpr int kWin = 1'000'000;
+  static constexpr int kCentipawnsAPoint = 10;  // a square of area, ten points, a hundred centipawns
 
   int negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
     ++nodes_;

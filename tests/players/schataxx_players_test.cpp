@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "nn/inference_server.h"
 
@@ -64,6 +66,30 @@ TEST(SchataxxPlayers, AlphaBetaTakesAKingWhenItCan) {
   schataxx::Position after = game.position();
   after.make_move(player->choose_move(game));
   EXPECT_EQ(after.outcome().reason, EndReason::kKingTurned) << after.fen();
+}
+
+// Its report gives its move as the pv and its score: at depth 1, the best evaluation after a move,
+// a hundred centipawns a square of area.
+TEST(SchataxxPlayers, AlphaBetaReportsItsScoreAndMove) {
+  auto player = make_player<SchataxxGame>("alphabeta:depth=1");
+  player->new_game(1);
+  const schataxx::Game game;
+  const schataxx::Position& start = game.position();
+  const auto move = player->choose_move(game);
+  int best = std::numeric_limits<int>::min();
+  schataxx::MoveList moves;
+  start.generate_moves(moves);
+  for (const auto m : moves) {
+    schataxx::Position after = start;
+    after.make_move(m);
+    best = std::max(best, -schataxx_evaluation(after));
+  }
+  const auto report = player->last_report();
+  EXPECT_EQ(report.score_cp, 10 * best);
+  EXPECT_NE(best, 0) << "a score a report without one would match";
+  EXPECT_EQ(report.pv, std::vector{move});
+  EXPECT_EQ(report.depth, 1);
+  EXPECT_GT(report.nodes, 0U);
 }
 
 }  // namespace
