@@ -105,11 +105,18 @@ TEST(Uai, PlaysEveryBoardFromItsFenInItsNotation) {
   }
 }
 
-TEST(Uai, AModelAskedForABoardItWasNotTrainedOnLeavesItToThePlayerOption) {
-  const std::string model = testing::TempDir() + "/seven-only.net";
+// Writes a random 7x7 play file (1 block of 8 channels) named `name` and makes it uai's Model;
+// returns its path.
+std::string load_random_model(UaiSession& uai, const std::string& name) {
+  const std::string model = testing::TempDir() + "/" + name;
   write_random_play_file(model, {1, 8}, 3);
-  UaiSession uai;
   uai.send("setoption name Model value " + model);
+  return model;
+}
+
+TEST(Uai, AModelAskedForABoardItWasNotTrainedOnLeavesItToThePlayerOption) {
+  UaiSession uai;
+  const std::string model = load_random_model(uai, "seven-only.net");
   uai.send("position fen " + std::string(board(BoardId::kHexagon).start_fen));
   std::string out = uai.go("go depth 2");
   EXPECT_NE(out.find("info string model '" + model + "' plays ataxx on 7x7, not hexagon: Player alphabeta plays this board"),
@@ -177,10 +184,8 @@ std::string search_summary(const std::string& output) {
 // leave the option as it was.
 void expect_search_option(const std::string& option, const std::string& low, const std::string& high,
                           const std::string& player_default, std::initializer_list<const char*> bad_values) {
-  const std::string model = testing::TempDir() + "/" + option + ".net";
-  write_random_play_file(model, {1, 8}, 3);
   UaiSession uai;
-  uai.send("setoption name Model value " + model);
+  load_random_model(uai, option + ".net");
   uai.send("position startpos moves g2");
   const auto search_at = [&](const std::string& value) {
     EXPECT_EQ(uai.send("setoption name " + option + " value " + value), "") << option << ' ' << value;
@@ -217,10 +222,8 @@ TEST(Uai, FpuValueSetsTheModelsSearchAndRefusesWhatIsNotOne) {
 // Off by default; on, the model's search keeps its map of positions within Hash (a seventh of it):
 // at a full Hash it holds fewer nodes than without.
 TEST(Uai, TranspositionsSetsTheModelsSearch) {
-  const std::string model = testing::TempDir() + "/transpositions.net";
-  write_random_play_file(model, {1, 8}, 3);
   UaiSession uai;
-  uai.send("setoption name Model value " + model);
+  load_random_model(uai, "transpositions.net");
   uai.send("setoption name Hash value 1");
   const auto nodes_with = [&](const std::string& value) {
     EXPECT_EQ(uai.send("setoption name Transpositions value " + value), "") << value;
@@ -603,10 +606,8 @@ TEST(Uai, KeepsItsTreeWhileThePositionsContinueTheGame) {
 
 // Hash (UCI's memory option) bounds a model's tree: its search stops where the tree reaches it.
 TEST(Uai, HashBoundsTheSearchTree) {
-  const std::string model = testing::TempDir() + "/hash.net";
-  write_random_play_file(model, {1, 8}, 3);
   UaiSession uai;
-  uai.send("setoption name Model value " + model);
+  load_random_model(uai, "hash.net");
   uai.send("position startpos");
   const std::string unbounded = uai.go("go nodes 10000");
   EXPECT_EQ(reported_nodes(unbounded), 10000);
