@@ -41,6 +41,8 @@ MoveComment comment_on(const BasicMoveReport<G>& report, std::chrono::duration<d
     comment.mate = report.mate;
     comment.depth = report.depth;
   }
+  if (report.nodes > 0 && (report.engine_nps || report.seconds > 0))
+    comment.nodes_per_second = report.nodes_per_second();
   return comment;
 }
 
@@ -213,12 +215,29 @@ BasicMatchResult<G> run_match(
   return result;
 }
 
+template <typename G>
+std::optional<double> nodes_per_second(const BasicMatchResult<G>& result, bool player1) {
+  double nodes = 0, seconds = 0;
+  for (const BasicGameRecord<G>& game : result.games) {
+    const bool player1_moves_first = (game.start.side_to_move() == Color::kX) == game.player1_is_x;
+    for (std::size_t i = 0; i < game.comments.size(); ++i) {  // every move, a pass too, hands the turn over
+      const MoveComment& move = game.comments[i];
+      if ((player1_moves_first == (i % 2 == 0)) != player1 || move.nodes_per_second <= 0) continue;
+      nodes += move.nodes_per_second * move.seconds;
+      seconds += move.seconds;
+    }
+  }
+  if (seconds <= 0) return std::nullopt;
+  return nodes / seconds;
+}
+
 // The match of each game, compiled here once.
-#define ATAXX_INSTANTIATE_MATCH(G)                                                                          \
-  template BasicGameRecord<G> play_game<G>(BasicPlayer<G>&, BasicPlayer<G>&, const G::Position&, const G::Rules&, \
-                                           const std::optional<TimeControl>&, const std::function<bool()>&);    \
-  template BasicMatchResult<G> run_match<G>(const BasicMatchConfig<G>&,                                      \
-                                            const std::function<void(const BasicGameRecord<G>&, const MatchScore&)>&);
+#define ATAXX_INSTANTIATE_MATCH(G)                                                                                     \
+  template BasicGameRecord<G> play_game<G>(BasicPlayer<G>&, BasicPlayer<G>&, const G::Position&, const G::Rules&,      \
+                                           const std::optional<TimeControl>&, const std::function<bool()>&);           \
+  template BasicMatchResult<G> run_match<G>(const BasicMatchConfig<G>&,                                                \
+                                            const std::function<void(const BasicGameRecord<G>&, const MatchScore&)>&); \
+  template std::optional<double> nodes_per_second<G>(const BasicMatchResult<G>&, bool);
 ATAXX_INSTANTIATE_MATCH(AtaxxGame)
 ATAXX_INSTANTIATE_MATCH(SchataxxGame)
 #undef ATAXX_INSTANTIATE_MATCH

@@ -24,6 +24,7 @@ struct MoveComment {
   std::optional<int> mate;  // an external engine's: a win in N moves (negative: a loss)
   int depth = 0;
   double seconds = 0;
+  double nodes_per_second = 0;  // the search's speed as its player reported it; 0 where not known
 };
 
 template <typename G>
@@ -113,6 +114,12 @@ template <typename G>
 BasicMatchResult<G> run_match(
     const BasicMatchConfig<G>& config,
     const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game = {});
+
+// A player's search speed over a match: each of its moves' nodes a second, as it reported them
+// (BasicMoveReport::nodes_per_second), weighted by the move's time; nullopt where none of its moves
+// reported one (random, an engine whose info lines give no nodes).
+template <typename G>
+std::optional<double> nodes_per_second(const BasicMatchResult<G>& result, bool player1);
 
 // A game as PGN, as its game's tools write it (mcts/games.h: Ataxx's x is Black and moves first,
 // Schataxx's White, with a Variant tag); a TimeControl tag when the game was played on a clock;

@@ -77,8 +77,14 @@ struct BasicMoveReport {
   std::optional<Wdl> search_value;  // the root's mean win/draw/loss and lead over the search's visits
   std::vector<BasicCandidateMove<G>> candidates;
 
-  // This search's own nodes a second, the reused ones left out (as lc0's nps).
-  double nodes_per_second() const { return static_cast<double>(nodes - reused_nodes) / std::max(seconds, 1e-6); }
+  std::optional<double> engine_nps;  // an outside engine's own figure (its info line's nps), where it gave one
+
+  // This search's own nodes a second, the reused ones left out (as lc0's nps); an outside engine's
+  // figure where it gave one (its nodes may count reused ones: ours do, as lc0's).
+  double nodes_per_second() const {
+    if (engine_nps) return *engine_nps;
+    return static_cast<double>(nodes - reused_nodes) / std::max(seconds, 1e-6);
+  }
 };
 
 // A player of one game (mcts/games.h).

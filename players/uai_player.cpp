@@ -9,7 +9,7 @@
 namespace ataxx {
 namespace {
 
-// Reads what an info line says of the search into report: depth, nodes and score (`cp N`, `mate N`,
+// Reads what an info line says of the search into report: depth, nodes, nps, time and score (`cp N`, `mate N`,
 // or a bare `N` as some Ataxx engines send, taken as centipawns). A line without a score (info
 // string, currmove) or of a MultiPV line but the first changes nothing.
 void read_info(const std::string& line, MoveReport& report) {
@@ -25,6 +25,10 @@ void read_info(const std::string& line, MoveReport& report) {
       return;  // another line than the best's
     } else if (words[i] == "nodes" && number_at(i + 1)) {
       read.nodes = static_cast<std::uint64_t>(std::max(0LL, *number_at(++i)));
+    } else if (words[i] == "nps" && number_at(i + 1)) {
+      read.engine_nps = static_cast<double>(std::max(0LL, *number_at(++i)));
+    } else if (words[i] == "time" && number_at(i + 1)) {
+      read.seconds = static_cast<double>(std::max(0LL, *number_at(++i))) / 1000;
     } else if (words[i] == "score") {
       const std::string kind = i + 1 < words.size() ? words[i + 1] : "";
       const bool named = kind == "cp" || kind == "mate";  // else a bare number

@@ -90,6 +90,9 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   for (const BasicGameRecord<G>& game : result.games) (game.player1_is_x ? as_x : as_o).add(game.player1_score());
   std::printf("By colour, %s: as x %d - %d - %d [%.3f], as o %d - %d - %d [%.3f]\n", p1.c_str(), as_x.wins,
               as_x.losses, as_x.draws, as_x.score(), as_o.wins, as_o.losses, as_o.draws, as_o.score());
+  for (const auto& [player, is_player1] : {std::pair{&p1, true}, std::pair{&p2, false}})
+    if (const std::optional<double> speed = nodes_per_second(result, is_player1))
+      std::printf("Speed of %s: %.0f nodes/s\n", player->c_str(), *speed);
   if (config.sprt) {
     std::printf("SPRT: llr %.3g, lbound %.3g, ubound %.3g - %s\n", result.llr,
                 sprt_lower_bound(*config.sprt), sprt_upper_bound(*config.sprt), verdict_text(result.verdict));

@@ -154,6 +154,44 @@ TEST(Match, AnOverrunWithinTheTimeMarginLeavesTheClockAtZero) {
   EXPECT_EQ(x.clocks.back().own_ms, 5);  // zero after the overrun, plus the increment
 }
 
+// Plays random moves and reports a search of `nps` nodes a second for each.
+class ReportingPlayer final : public Player {
+ public:
+  explicit ReportingPlayer(int nps) : nps_(nps) {}
+  void new_game(std::uint64_t seed) override { random_.new_game(seed); }
+  Move choose_move(const Game& game) override {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    return random_.choose_move(game);
+  }
+  MoveReport last_report() const override {
+    MoveReport report;
+    report.nodes = 500;
+    report.reused_nodes = 100;
+    report.seconds = 400.0 / nps_;
+    return report;
+  }
+
+ private:
+  int nps_;
+  RandomPlayer random_;
+};
+
+// Each player's speed comes from its own moves, as x and as o, whichever colour moves first.
+TEST(Match, ReportsEachPlayersNodesPerSecond) {
+  register_player_kind("test-reports", [](PlayerSpec& spec) {
+    return std::make_unique<ReportingPlayer>(spec.get_int("nps", 1, 1, 1'000'000));
+  });
+  MatchConfig c = config("test-reports:nps=2000", "test-reports:nps=5000", 6, 2);
+  c.openings = {Position::startpos(), Position::from_fen("x5o/7/7/7/7/7/o5x o 0 1")};  // o moves first in the second
+  const MatchResult result = run_match(c);
+  ASSERT_EQ(result.games.size(), 6U);
+  EXPECT_NEAR(*nodes_per_second(result, true), 2000, 1e-6);
+  EXPECT_NEAR(*nodes_per_second(result, false), 5000, 1e-6);
+  const MatchResult unsearched = run_match(config("test-reports:nps=2000", "random", 2, 1));
+  EXPECT_NEAR(*nodes_per_second(unsearched, true), 2000, 1e-6);
+  EXPECT_FALSE(nodes_per_second(unsearched, false)) << "random reports no search";
+}
+
 TEST(Match, TimeControlsReadAsCutechessWritesThem) {
   EXPECT_EQ(parse_time_control("10+0.1").base_ms, 10'000);
   EXPECT_EQ(parse_time_control("10+0.1").increment_ms, 100);

@@ -790,7 +790,7 @@ TEST(UaiPlayer, SendsTheMatchClocks) {
 }
 
 // The engine's last info line with a score is the move's report: `score cp N`, `score mate N` or a
-// bare `score N` (as some Ataxx engines send); lines without a score change nothing.
+// bare `score N` (as some Ataxx engines send), its nodes, time and nps; lines without a score change nothing.
 TEST(UaiPlayer, ReportsTheEnginesLastScoredInfoLine) {
   const auto dir = std::filesystem::temp_directory_path() / ("uai-info-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -822,6 +822,9 @@ TEST(UaiPlayer, ReportsTheEnginesLastScoredInfoLine) {
   const MoveReport bare = report_of("bare.sh", "echo 'info depth 6 time 1 score 4 nodes 9000 nps 1 pv g2';");
   EXPECT_EQ(bare.depth, 6);
   EXPECT_EQ(bare.score_cp, 4);
+  EXPECT_DOUBLE_EQ(bare.seconds, 0.001);
+  EXPECT_DOUBLE_EQ(bare.nodes_per_second(), 1) << "the engine's own nps, not 9000 nodes over a millisecond";
+  EXPECT_FALSE(cp.engine_nps) << "no nps said";
   EXPECT_EQ(report_of("silent.sh", "").nodes, 0U) << "no info: no search reported";
   std::filesystem::remove_all(dir);
 }
