@@ -58,9 +58,11 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
   // One line: MultiPV 1, or a search without candidates (alpha-beta).
   if (shown.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value);
   std::string lines;
-  for (std::size_t i = 0; i < shown.size(); ++i)
-    lines += (i ? "\n" : "") + line(static_cast<int>(i) + 1, static_cast<int>(shown[i]->pv.size()), shown[i]->pv,
-                                    shown[i]->score_cp, shown[i]->search_value);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    if (i > 0) lines += '\n';
+    lines += line(static_cast<int>(i) + 1, static_cast<int>(shown[i]->pv.size()), shown[i]->pv, shown[i]->score_cp,
+                  shown[i]->search_value);
+  }
   return lines;
 }
 
