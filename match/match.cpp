@@ -276,12 +276,13 @@ std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, c
     if (pos.side_to_move() == Color::kX) token = std::to_string(pos.fullmove_number()) + ". ";
     else if (i == 0) token = std::to_string(pos.fullmove_number()) + "... ";
     token += G::move_text(game.moves[i], pos);
-    if (i < game.comments.size()) token += " " + comment_text(game.comments[i]);
+    if (i < game.comments.size()) token += ' ' + comment_text(game.comments[i]);
     if (line.size() + token.size() + 1 > 80) {
       pgn += line + '\n';
       line.clear();
     }
-    line += (line.empty() ? "" : " ") + token;
+    if (!line.empty()) line += ' ';
+    line += token;
     pos.make_move(game.moves[i]);
   }
   const std::string result = to_string(game.outcome.result);

@@ -310,8 +310,9 @@ TEST(Pgn, CommentsEachMoveWithWhatItsPlayerSaid) {
   GameRecord game;
   game.start = Position::startpos();
   for (const char* m : {"g2", "a2", "a7c5"}) game.moves.push_back(parse_move(m, board_7x7()));
-  game.comments = {
-      {.score_cp = 25, .depth = 12, .seconds = 0.5124}, {.seconds = 0.0004}, {.mate = -3, .depth = 5, .seconds = 1.0}};
+  game.comments = {{.score_cp = 25, .mate = {}, .depth = 12, .seconds = 0.5124},
+                   {.score_cp = {}, .mate = {}, .depth = 0, .seconds = 0.0004},
+                   {.score_cp = {}, .mate = -3, .depth = 5, .seconds = 1.0}};
   game.outcome = {Result::kOWins, EndReason::kNoMoves};
   const std::string pgn = to_pgn(game, "alpha", "beta", "test");
   EXPECT_NE(pgn.find("\n1. g2 {+0.25/12 0.512s} a2 {0.000s} 2. a7c5 {-M3/5 1.000s} 0-1\n"), std::string::npos) << pgn;
