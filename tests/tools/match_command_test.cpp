@@ -41,6 +41,12 @@ TEST(MatchCommand, SplitsTheScoreByTheColourTheFirstPlayerHad) {
   }
   EXPECT_EQ(as_x, 3) << "both colours per opening: " << ran.output;
   EXPECT_EQ(as_o, 3) << ran.output;
+  // The searching player's speed closes the summary; random searches nothing.
+  std::smatch speed;
+  ASSERT_TRUE(std::regex_search(ran.output, speed, std::regex(R"(\nSpeed of alphabeta:depth=1: (\d+) nodes/s\n)")))
+      << ran.output;
+  EXPECT_GT(std::stoll(speed[1]), 0) << ran.output;
+  EXPECT_EQ(ran.output.find("Speed of random"), std::string::npos) << ran.output;
 }
 
 TEST(MatchCommand, RefusesAnUnknownVariant) {
