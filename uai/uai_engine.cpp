@@ -69,18 +69,20 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
 // lc0's VerboseMoveStats, after a search: a line for each root move, fewest visits first (ties by
 // prior), then the root's own (`node`). Each gives its visits, its prior, the search's win - loss
 // and draw chances, its mean value Q (the utility the search maximises: the lead's share
-// included), the network's win - loss (V) and the search's expected final lead in men (L), all
-// from the root mover's view; `-` where not known (a move not visited, a position not evaluated).
+// included), its exploration bonus U when the search ended, the network's win - loss (V) and the search's expected
+// final lead in men (L), all from the root mover's view; `-` where not known (a move not visited, a position not
+// evaluated).
 template <typename G>
 std::string verbose_move_stats(const BasicMoveReport<G>& r, const typename G::Position& root) {
   const auto known = [](const std::optional<Wdl>& wdl, auto field) {
     return wdl ? fmt::format("{:+.5f}", field(*wdl)) : std::string("-");
   };
-  const auto stats = [&](int visits, const std::optional<Wdl>& search, float q, const std::optional<Wdl>& network) {
-    return fmt::format("(WL: {}) (D: {}) (Q: {}) (V: {}) (L: {})",
+  const auto stats = [&](int visits, const std::optional<Wdl>& search, float q, const std::string& u,
+                         const std::optional<Wdl>& network) {
+    return fmt::format("(WL: {}) (D: {}) (Q: {}) (U: {}) (V: {}) (L: {})",
                        known(search, [](const Wdl& w) { return w.win - w.loss; }),
                        search ? fmt::format("{:.3f}", search->draw) : "-", visits > 0 ? fmt::format("{:+.5f}", q) : "-",
-                       known(network, [](const Wdl& w) { return w.win - w.loss; }),
+                       u, known(network, [](const Wdl& w) { return w.win - w.loss; }),
                        search ? fmt::format("{:+.1f}", search->lead * G::cells(root)) : "-");
   };
   std::vector<const BasicCandidateMove<G>*> moves;
@@ -90,10 +92,11 @@ std::string verbose_move_stats(const BasicMoveReport<G>& r, const typename G::Po
   });
   std::string lines;
   for (const auto* c : moves)
-    lines += fmt::format("info string {:<5} N: {:>8} (P: {:6.2f}%) {}\n", G::move_text(c->move, root), c->visits,
-                         c->prior * 100, stats(c->visits, c->search_value, c->value, c->network_value));
+    lines += fmt::format(
+        "info string {:<5} N: {:>8} (P: {:6.2f}%) {}\n", G::move_text(c->move, root), c->visits, c->prior * 100,
+        stats(c->visits, c->search_value, c->value, fmt::format("{:.5f}", c->exploration), c->network_value));
   return lines + fmt::format("info string node  N: {:>8} {}", r.nodes,
-                             stats(static_cast<int>(r.nodes), r.search_value, r.value, r.network_value));
+                             stats(static_cast<int>(r.nodes), r.search_value, r.value, "-", r.network_value));
 }
 
 std::string lower_case(std::string text) {

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -482,11 +483,11 @@ std::vector<std::string> move_stats_lines(const std::string& output) {
 
 // lc0's VerboseMoveStats: off by default; on, before bestmove, a line for each root move, fewest
 // visits first, then the root's own, each with its visits, prior, the search's win - loss, draw,
-// mean value, the network's win - loss and the expected final lead in men. A display option: the
-// tree is kept.
+// mean value, exploration bonus, the network's win - loss and the expected final lead in men. A
+// display option: the tree is kept.
 TEST(Uai, VerboseMoveStatsGivesEachRootMovesStatisticsBeforeBestmove) {
   UaiSession uai;
-  uai.send("setoption name Player value mcts");
+  uai.send("setoption name Player value mcts:cpuct=2");
   const std::string fen = "xxxx3/xxx4/7/7/7/7/5xo x 0 1";  // g2 or f2 takes o's last man: x wins by 10 men
   uai.send("position fen " + fen);
   EXPECT_TRUE(move_stats_lines(uai.go("go nodes 300")).empty()) << "off by default";
@@ -499,6 +500,7 @@ TEST(Uai, VerboseMoveStatsGivesEachRootMovesStatisticsBeforeBestmove) {
   ASSERT_EQ(lines.size(), legal.size() + 1) << out;
   EXPECT_LT(out.rfind(lines.back()), out.find("bestmove")) << out;
   EXPECT_TRUE(lines.back().starts_with("info string node  N:      300 ")) << lines.back();
+  EXPECT_NE(lines.back().find("(U: -)"), std::string::npos) << "the root has no bonus: " << lines.back();
   int visits = 0, previous = 0;
   double priors = 0;
   for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
@@ -506,7 +508,10 @@ TEST(Uai, VerboseMoveStatsGivesEachRootMovesStatisticsBeforeBestmove) {
     EXPECT_GE(n, previous) << "fewest visits first: " << out;
     previous = n;
     visits += n;
-    priors += std::stod(lines[i].substr(lines[i].find("(P: ") + 4));
+    const double prior = std::stod(lines[i].substr(lines[i].find("(P: ") + 4)) / 100;
+    priors += prior * 100;
+    const double u = std::stod(lines[i].substr(lines[i].find("(U: ") + 4));
+    EXPECT_NEAR(u, 2 * prior * std::sqrt(300.0) / (1 + n), 0.002) << "c_puct P sqrt(N) / (1 + n): " << lines[i];
     if (n == 0) {
       EXPECT_NE(lines[i].find("(WL: -) (D: -) (Q: -)"), std::string::npos) << lines[i];
     }
