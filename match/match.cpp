@@ -222,7 +222,8 @@ std::optional<double> nodes_per_second(const BasicMatchResult<G>& result, bool p
     const bool player1_moves_first = (game.start.side_to_move() == Color::kX) == game.player1_is_x;
     for (std::size_t i = 0; i < game.comments.size(); ++i) {  // every move, a pass too, hands the turn over
       const MoveComment& move = game.comments[i];
-      if ((player1_moves_first == (i % 2 == 0)) != player1 || move.nodes_per_second <= 0) continue;
+      const bool played_by_player1 = (i % 2 == 0) == player1_moves_first;
+      if (played_by_player1 != player1 || move.nodes_per_second <= 0) continue;
       nodes += move.nodes_per_second * move.seconds;
       seconds += move.seconds;
     }
