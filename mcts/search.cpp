@@ -396,7 +396,7 @@ std::uint32_t BasicSearch<G>::select_edge(const Node& node, bool force) const {
       if (n > 0 && n < forced_playouts(edges[i].prior(), parent_visits)) return node.first_edge + i;
     }
   }
-  const float exploration = params_.c_puct * std::sqrt(static_cast<float>(std::max(parent_visits, 1)));
+  const float exploration = exploration_scale(parent_visits);
   // One pass: visited children are scored as they come; unvisited ones all share the first-play
   // value, so the best of them is the one with the largest prior, scored once at the end.
   std::uint32_t best_visited = 0;
@@ -590,6 +590,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.moves.push_back(edge.move);
     result.visits.push_back(child.visits);
     result.priors.push_back(edge.prior());
+    result.explorations.push_back(exploration_scale(root.visits) * edge.prior() / (1 + child.visits));
     result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
                             : child.visits > 0               ? child.value_sum / child.visits
                                                              : 0.0f);
@@ -666,7 +667,7 @@ std::vector<int> BasicSearch<G>::pruned_root_visits() const {
   });
   const Node& most_visited = child(*most);
   if (most_visited.visits == 0) return target;
-  const float exploration = params_.c_puct * std::sqrt(static_cast<float>(root.visits));
+  const float exploration = exploration_scale(root.visits);
   const float best_score =
       most_visited.value_sum / most_visited.visits + exploration * most->prior() / (1 + most_visited.visits);
   for (std::size_t i = 0; i < edges.size(); ++i) {

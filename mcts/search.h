@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -82,6 +83,7 @@ struct BasicSearchResult {
   // value (0 while unvisited), the network's value of the position it leads to, where known, and
   // the search's.
   std::vector<float> priors;
+  std::vector<float> explorations;  // PUCT's bonus for each when the search ended (lc0's U)
   std::vector<float> values;
   std::vector<std::optional<Wdl>> network_values;
   std::vector<std::optional<Wdl>> search_values;  // as root_search_value, for the position after the move
@@ -248,6 +250,10 @@ class BasicSearch {
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
   bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }
   float forced_playouts(float prior, int parent_visits) const;
+  // PUCT's exploration bonus of a child is this times its prior over 1 + its visits.
+  float exploration_scale(int parent_visits) const {
+    return params_.c_puct * std::sqrt(static_cast<float>(std::max(parent_visits, 1)));
+  }
   std::vector<int> pruned_root_visits() const;
   // Whether pos, reached by the current selection path, occurs for the repetition_limit-th time.
   bool ends_by_repetition(const Position& pos) const;

@@ -74,7 +74,6 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
     for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);
   search_.restrict_root_moves(std::move(root_moves));
   auto report_of = [&](const SearchResult& result) {
-    const float exploration = base_params_.c_puct * std::sqrt(static_cast<float>(std::max(result.total_visits, 1)));
     MoveReport report;
     report.depth = static_cast<int>(result.principal_variation.size());
     report.seldepth = result.selective_depth;
@@ -93,7 +92,7 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
       report.candidates.push_back({.move = result.moves[i],
                                    .visits = result.visits[i],
                                    .prior = result.priors[i],
-                                   .exploration = exploration * result.priors[i] / (1 + result.visits[i]),
+                                   .exploration = result.explorations[i],
                                    .value = result.values[i],
                                    .network_value = result.network_values[i],
                                    .search_value = after,

@@ -52,7 +52,7 @@ struct BasicCandidateMove {
   typename G::Move move;
   int visits = 0;
   float prior = 0;                      // the network's policy
-  float exploration = 0;                // the search's bonus for it at the end, c_puct P sqrt(N) / (1 + n) (lc0's U)
+  float exploration = 0;                // the search's PUCT bonus for it at the end (lc0's U)
   float value = 0;                      // the search's mean, in [-1, 1] from the mover's view
   std::optional<Wdl> network_value;     // the network's value after the move, mover's view
   std::optional<Wdl> search_value;      // the search's, as BasicMoveReport::search_value

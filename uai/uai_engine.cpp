@@ -69,9 +69,9 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
 // lc0's VerboseMoveStats, after a search: a line for each root move, fewest visits first (ties by
 // prior), then the root's own (`node`). Each gives its visits, its prior, the search's win - loss
 // and draw chances, its mean value Q (the utility the search maximises: the lead's share
-// included), its exploration bonus U when the search ended, the network's win - loss (V) and the search's expected
-// final lead in men (L), all from the root mover's view; `-` where not known (a move not visited, a position not
-// evaluated).
+// included), its exploration bonus U when the search ended, the network's win - loss (V) and
+// the search's expected final lead in men (L), all from the root mover's view; `-` where not
+// known (a move not visited, a position not evaluated).
 template <typename G>
 std::string verbose_move_stats(const BasicMoveReport<G>& r, const typename G::Position& root) {
   const auto known = [](const std::optional<Wdl>& wdl, auto field) {
