@@ -34,6 +34,171 @@ const SelfPlayStart<G>& draw_start(const std::vector<SelfPlayStart<G>>& starts, 
   return starts.back();
 }
 
+template <typename G>
+BasicSearchParams<G> search_params_of(const RunConfig::SelfPlay& sp, const typename G::Rules& rules) {
+  BasicSearchParams<G> params;
+  params.visits = sp.visits;
+  params.leaves_per_round = sp.leaves_per_round;
+  params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
+  params.forced_playouts_k = static_cast<float>(sp.forced_playouts_k);
+  params.policy_temperature = static_cast<float>(sp.policy_temperature);
+  params.lcb_stdevs = static_cast<float>(sp.lcb_stdevs);
+  params.rules = rules;
+  return params;
+}
+
+// One worker's games in progress, a tree each, and the chunk they fill. Each tree goes on its
+// own: a tree whose search ends starts its next one at once, so fast and full searches of
+// different games share every batch and no finished tree waits for the others.
+template <typename G>
+class SelfPlayLoop {
+ public:
+  using Position = typename G::Position;
+  using Emit = std::function<void(BasicSelfPlayBatch<G>&&)>;
+  using GameWatcher = typename BasicSelfPlayWorker<G>::GameWatcher;
+
+  SelfPlayLoop(const RunConfig& config, const std::vector<SelfPlayStart<G>>& starts, std::uint64_t seed,
+               BasicEvaluator<G>& evaluator, std::atomic<int>& games_left, const std::function<bool()>& stopped,
+               const Emit& emit, const GameWatcher& watcher)
+      : sp_(config.selfplay),
+        rules_(G::rules_from(config.rules)),
+        starts_(starts),
+        evaluator_(evaluator),
+        games_left_(games_left),
+        stopped_(stopped),
+        emit_(emit),
+        watcher_(watcher),
+        rng_(seed),
+        slots_(sp_.concurrent_games) {
+    const BasicSearchParams<G> params = search_params_of<G>(sp_, rules_);
+    for (Slot<G>& slot : slots_) slot.search = std::make_unique<BasicSearch<G>>(params, rng_());
+  }
+
+  SelfPlayStats run() {
+    for (Slot<G>& slot : slots_) {
+      start_game(slot);
+      if (slot.active) begin_move(slot);
+    }
+    std::vector<BasicSearch<G>*> active;
+    std::vector<BasicEvalRequest<G>> requests;
+    while (!stopped_()) {
+      active.clear();
+      for (Slot<G>& slot : slots_)
+        if (slot.active) active.push_back(slot.search.get());
+      if (active.empty()) break;
+      search_round<G>(active, evaluator_, requests);
+      for (Slot<G>& slot : slots_) {
+        if (!slot.active || !slot.search->done()) continue;
+        finish_move(slot);
+        if (slot.active) begin_move(slot);
+      }
+    }
+    if (pending_.games > 0) emit_(std::move(pending_));
+    return stats_;
+  }
+
+ private:
+  void start_game(Slot<G>& slot) {
+    if (stopped_() || games_left_.fetch_sub(1) <= 0) {
+      slot.active = false;
+      return;
+    }
+    const SelfPlayStart<G>& plan = draw_start(starts_, uniform_(rng_));
+    const bool from_suite = !plan.openings.empty() && uniform_(rng_) < sp_.opening_share;
+    const Position start = from_suite ? plan.openings[rng_() % plan.openings.size()] : plan.start;
+    slot.game = std::make_unique<typename G::Game>(start, rules_);
+    slot.search->set_root(start);
+    slot.samples.clear();
+    slot.no_resign = uniform_(rng_) < sp_.no_resign_share;
+    slot.lowest_value_side = -1;
+    slot.active = true;
+  }
+
+  void begin_move(Slot<G>& slot) {
+    slot.full_search = uniform_(rng_) < sp_.full_search_share;
+    // A full search adds all its playouts after the root noise, whatever the reused tree holds.
+    slot.visits_before = slot.search->root_visits();
+    slot.search->set_visits(slot.full_search ? slot.visits_before + sp_.visits : sp_.fast_visits);
+    slot.search->set_dirichlet_weight(slot.full_search ? static_cast<float>(sp_.dirichlet_weight) : 0.0f);
+    slot.search->begin();
+  }
+
+  // The search of this move is done: record it, resign or play, and go on with this game or the next.
+  void finish_move(Slot<G>& slot) {
+    const BasicSearchResult<G> result = slot.search->result();
+    stats_.simulations += result.total_visits - slot.visits_before;
+    const Position& pos = slot.game->position();
+    if (slot.full_search) {
+      slot.samples.push_back(policy_sample<G>(pos, result));
+      slot.samples.back().model = evaluator_.model_name();  // the model of the search's last batch
+    }
+    if (sp_.resign_threshold > -1.0 && result.value < sp_.resign_threshold) {
+      if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
+      if (!slot.no_resign) {
+        finish_game(slot, win_for(~pos.side_to_move()), true);
+        return;
+      }
+    }
+    const bool explore = static_cast<int>(slot.game->moves().size()) < sp_.temperature_plies;
+    const typename G::Move move = choose_move(result, explore ? static_cast<float>(sp_.temperature) : 0.0f, rng_);
+    slot.game->play(move);
+    slot.search->advance(move);
+    if (watcher_ && &slot == &slots_.front()) watcher_(*slot.game);
+    const Outcome outcome = slot.game->outcome();
+    if (outcome.is_over()) finish_game(slot, outcome.result, false);
+  }
+
+  void finish_game(Slot<G>& slot, Result result, bool resigned) {
+    const Position& final_position = slot.game->position();
+    for (BasicTrainingSample<G>& s : slot.samples) {
+      s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
+      // A resigned game's final board is not known: the board at resignation is not it.
+      s.final_board_known = !resigned;
+      if (!resigned) {
+        s.final_x = G::men(final_position, Color::kX);
+        s.final_o = G::men(final_position, Color::kO);
+      }
+      pending_.samples.push_back(std::move(s));
+    }
+    count_game(slot, result, resigned);
+    if (pending_.games >= sp_.games_per_chunk) emit_(std::exchange(pending_, {}));
+    start_game(slot);
+  }
+
+  void count_game(const Slot<G>& slot, Result result, bool resigned) {
+    const int plies = static_cast<int>(slot.game->moves().size());
+    const bool draw = result == Result::kDraw;
+    ++pending_.games;
+    pending_.plies += plies;
+    pending_.draws += draw;
+    ++stats_.games;
+    stats_.plies += plies;
+    stats_.draws += draw;
+    stats_.resigned += resigned;
+    if (slot.no_resign) {
+      ++stats_.no_resign_games;
+      if (slot.lowest_value_side >= 0) {
+        ++stats_.would_resign;
+        stats_.false_resignations += result_for(static_cast<Color>(slot.lowest_value_side), result) >= 0;
+      }
+    }
+  }
+
+  const RunConfig::SelfPlay& sp_;
+  const typename G::Rules rules_;
+  const std::vector<SelfPlayStart<G>>& starts_;
+  BasicEvaluator<G>& evaluator_;
+  std::atomic<int>& games_left_;
+  const std::function<bool()>& stopped_;
+  const Emit& emit_;
+  const GameWatcher& watcher_;
+  std::mt19937_64 rng_;
+  std::uniform_real_distribution<double> uniform_{0.0, 1.0};
+  std::vector<Slot<G>> slots_;
+  SelfPlayStats stats_;
+  BasicSelfPlayBatch<G> pending_;
+};
+
 }  // namespace
 
 template <typename G>
@@ -79,126 +244,7 @@ template <typename G>
 SelfPlayStats BasicSelfPlayWorker<G>::run(BasicEvaluator<G>& evaluator, std::atomic<int>& games_left,
                                           const std::function<bool()>& stopped,
                                           const std::function<void(BasicSelfPlayBatch<G>&&)>& emit) {
-  using Position = typename G::Position;
-  const auto& sp = config_.selfplay;
-  const typename G::Rules rules = G::rules_from(config_.rules);
-  std::mt19937_64 rng(seed_);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  BasicSearchParams<G> params;
-  params.visits = sp.visits;
-  params.leaves_per_round = sp.leaves_per_round;
-  params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
-  params.forced_playouts_k = static_cast<float>(sp.forced_playouts_k);
-  params.policy_temperature = static_cast<float>(sp.policy_temperature);
-  params.lcb_stdevs = static_cast<float>(sp.lcb_stdevs);
-  params.rules = rules;
-
-  SelfPlayStats stats;
-  BasicSelfPlayBatch<G> pending;
-  std::vector<Slot<G>> slots(sp.concurrent_games);
-  for (Slot<G>& slot : slots) slot.search = std::make_unique<BasicSearch<G>>(params, rng());
-
-  auto start_game = [&](Slot<G>& slot) {
-    if (stopped() || games_left.fetch_sub(1) <= 0) {
-      slot.active = false;
-      return;
-    }
-    const SelfPlayStart<G>& plan = draw_start(starts_, uniform(rng));
-    const bool from_suite = !plan.openings.empty() && uniform(rng) < sp.opening_share;
-    const Position start = from_suite ? plan.openings[rng() % plan.openings.size()] : plan.start;
-    slot.game = std::make_unique<typename G::Game>(start, rules);
-    slot.search->set_root(start);
-    slot.samples.clear();
-    slot.no_resign = uniform(rng) < sp.no_resign_share;
-    slot.lowest_value_side = -1;
-    slot.active = true;
-  };
-  auto finish_game = [&](Slot<G>& slot, Result result, bool resigned) {
-    const Position& final_position = slot.game->position();
-    for (BasicTrainingSample<G>& s : slot.samples) {
-      s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
-      // A resigned game's final board is not known: the board at resignation is not it.
-      s.final_board_known = !resigned;
-      if (!resigned) {
-        s.final_x = G::men(final_position, Color::kX);
-        s.final_o = G::men(final_position, Color::kO);
-      }
-      pending.samples.push_back(std::move(s));
-    }
-    const int plies = static_cast<int>(slot.game->moves().size());
-    const bool draw = result == Result::kDraw;
-    ++pending.games;
-    pending.plies += plies;
-    pending.draws += draw;
-    ++stats.games;
-    stats.plies += plies;
-    stats.draws += draw;
-    stats.resigned += resigned;
-    if (slot.no_resign) {
-      ++stats.no_resign_games;
-      if (slot.lowest_value_side >= 0) {
-        ++stats.would_resign;
-        stats.false_resignations += result_for(static_cast<Color>(slot.lowest_value_side), result) >= 0;
-      }
-    }
-    if (pending.games >= sp.games_per_chunk) emit(std::exchange(pending, {}));
-    start_game(slot);
-  };
-  auto begin_move = [&](Slot<G>& slot) {
-    slot.full_search = uniform(rng) < sp.full_search_share;
-    // A full search adds all its playouts after the root noise, whatever the reused tree holds.
-    slot.visits_before = slot.search->root_visits();
-    slot.search->set_visits(slot.full_search ? slot.visits_before + sp.visits : sp.fast_visits);
-    slot.search->set_dirichlet_weight(slot.full_search ? static_cast<float>(sp.dirichlet_weight) : 0.0f);
-    slot.search->begin();
-  };
-  // The search of this move is done: record it, resign or play, and go on with this game or the next.
-  auto finish_move = [&](Slot<G>& slot) {
-    const BasicSearchResult<G> result = slot.search->result();
-    stats.simulations += result.total_visits - slot.visits_before;
-    const Position& pos = slot.game->position();
-    if (slot.full_search) {
-      slot.samples.push_back(policy_sample<G>(pos, result));
-      slot.samples.back().model = evaluator.model_name();  // the model of the search's last batch
-    }
-    if (sp.resign_threshold > -1.0 && result.value < sp.resign_threshold) {
-      if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
-      if (!slot.no_resign) {
-        finish_game(slot, win_for(~pos.side_to_move()), true);
-        return;
-      }
-    }
-    const bool explore = static_cast<int>(slot.game->moves().size()) < sp.temperature_plies;
-    const typename G::Move move = choose_move(result, explore ? static_cast<float>(sp.temperature) : 0.0f, rng);
-    slot.game->play(move);
-    slot.search->advance(move);
-    if (watcher_ && &slot == &slots.front()) watcher_(*slot.game);
-    const Outcome outcome = slot.game->outcome();
-    if (outcome.is_over()) finish_game(slot, outcome.result, false);
-  };
-
-  // Each tree on its own: a tree whose search ends starts its next one at once, so fast and full
-  // searches of different games share every batch and no finished tree waits for the others.
-  for (Slot<G>& slot : slots) {
-    start_game(slot);
-    if (slot.active) begin_move(slot);
-  }
-  std::vector<BasicSearch<G>*> active;
-  std::vector<BasicEvalRequest<G>> requests;
-  while (!stopped()) {
-    active.clear();
-    for (Slot<G>& slot : slots)
-      if (slot.active) active.push_back(slot.search.get());
-    if (active.empty()) break;
-    search_round<G>(active, evaluator, requests);
-    for (Slot<G>& slot : slots) {
-      if (!slot.active || !slot.search->done()) continue;
-      finish_move(slot);
-      if (slot.active) begin_move(slot);
-    }
-  }
-  if (pending.games > 0) emit(std::move(pending));
-  return stats;
+  return SelfPlayLoop<G>(config_, starts_, seed_, evaluator, games_left, stopped, emit, watcher_).run();
 }
 
 template <typename G>
