@@ -1,7 +1,9 @@
 #include "trainer/selfplay_loop.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -9,8 +11,8 @@
 
 #include "match/openings.h"
 #include "nn/inference_server.h"
-#include "selfplay/recent_games.h"
 #include "schataxx/game.h"
+#include "selfplay/recent_games.h"
 #include "util/clock.h"
 #include "util/parallel.h"
 
@@ -52,6 +54,82 @@ std::string wait_for_first_model(const RunDirectory& dir, const SelfPlayLimits& 
   return "";
 }
 
+// Writes each batch of finished games as a chunk of the run, logs self-play's progress and
+// records it in the run's CSV. Called from any worker.
+template <typename G>
+class ChunkWriter {
+ public:
+  ChunkWriter(const RunDirectory& dir, const BasicInferenceServer<G>& server, spdlog::logger& log,
+              SelfPlaySession& session)
+      : dir_(dir), server_(server), log_(log), session_(session), run_minutes_at_start_(dir.elapsed_minutes()) {}
+
+  void operator()(BasicSelfPlayBatch<G>&& batch) {
+    std::lock_guard lock(mutex_);
+    write_chunk(dir_.new_chunk_path(server_.model_name()), batch.games, batch.samples);
+    ++session_.chunks;
+    const std::int64_t games = games_ += batch.games;
+    const double elapsed = seconds();
+    const InferenceStats stats = server_.stats();
+    const bool turning_to_draws = recent_.add(batch.games, batch.plies, batch.draws);
+    log_.info(
+        "  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}, device busy {:.0f}%; the last {}: "
+        "{:.0f} plies a game, {:.0f}% draws",
+        games, games / elapsed, stats.positions / elapsed, stats.mean_batch(), 100 * stats.busy_share(),
+        recent_.games(), recent_.plies_per_game(), 100 * recent_.draw_share());
+    if (turning_to_draws)
+      log_.warn(
+          "self-play: {:.0f}% of the last {} games were draws ({:.0f} plies a game): a run whose self-play turned "
+          "to draws this way did not recover (docs/experiments.md, the A/A at one seed)",
+          100 * recent_.draw_share(), recent_.games(), recent_.plies_per_game());
+    dir_.record_selfplay({run_minutes_at_start_ + elapsed / 60, games, games / elapsed, stats.positions / elapsed,
+                          recent_.plies_per_game(), recent_.draw_share()});
+  }
+
+  std::int64_t games() const { return games_; }             // written so far
+  double seconds() const { return seconds_since(start_); }  // since self-play began
+
+ private:
+  const RunDirectory& dir_;
+  const BasicInferenceServer<G>& server_;
+  spdlog::logger& log_;
+  SelfPlaySession& session_;
+  const double run_minutes_at_start_;
+  const SteadyClock::time_point start_ = SteadyClock::now();
+  std::atomic<std::int64_t> games_{0};
+  std::mutex mutex_;  // chunk numbers, the progress line and the recent games
+  RecentGames recent_;
+};
+
+// The first worker's game, for `serve`, a few times a second and when it ends. The view is not
+// worth a run: a failure to write it is told once and the games go on.
+template <typename G>
+class LiveGamePublisher {
+ public:
+  LiveGamePublisher(const RunDirectory& dir, const BasicInferenceServer<G>& server, spdlog::logger& log)
+      : dir_(dir), server_(server), log_(log) {}
+
+  void operator()(const typename G::Game& game) {
+    if (failed_ || (SteadyClock::now() - last_ < kLiveGameInterval && !game.outcome().is_over())) return;
+    last_ = SteadyClock::now();
+    std::string moves;
+    for (const auto& move : game.moves()) moves += G::move_text(move, game.start()) + ' ';
+    try {
+      const std::string variant = G::pgn_variant(game.start());  // Schataxx's, which its FEN does not say
+      dir_.write_live_game(variant.empty() ? G::kName : variant, game.start().fen(), server_.model_name(), moves);
+    } catch (const std::exception& e) {
+      failed_ = true;
+      log_.warn("self-play: cannot publish the live game ({}); self-play goes on", e.what());
+    }
+  }
+
+ private:
+  const RunDirectory& dir_;
+  const BasicInferenceServer<G>& server_;
+  spdlog::logger& log_;
+  SteadyClock::time_point last_ = SteadyClock::now() - kLiveGameInterval;
+  bool failed_ = false;
+};
+
 }  // namespace
 
 int busy_inference_threads(const RunConfig& config) {
@@ -75,52 +153,13 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
              "inference threads work: lower max_batch or raise selfplay.concurrent_games",
              busy, config.inference.max_batch, busy, config.inference.threads);
 
-  std::atomic<bool> halt{false};   // set by the watcher: the workers' stop flag
-  std::atomic<std::int64_t> games_written{0};
-  std::mutex write_mutex;          // chunk numbers, the progress line and the recent games
-  RecentGames recent;
-  const auto start = SteadyClock::now();
-  const double run_minutes_at_start = dir.elapsed_minutes();
-  auto write = [&](BasicSelfPlayBatch<G>&& batch) {
-    std::lock_guard lock(write_mutex);
-    write_chunk(dir.new_chunk_path(server.model_name()), batch.games, batch.samples);
-    ++session.chunks;
-    const std::int64_t games = games_written += batch.games;
-    const double elapsed = seconds_since(start);
-    const InferenceStats stats = server.stats();
-    const bool turning_to_draws = recent.add(batch.games, batch.plies, batch.draws);
-    log.info("  self-play: {} games ({:.2f}/s), {:.0f} evals/s, mean batch {:.0f}, device busy {:.0f}%; the last {}: "
-             "{:.0f} plies a game, {:.0f}% draws",
-             games, games / elapsed, stats.positions / elapsed, stats.mean_batch(), 100 * stats.busy_share(),
-             recent.games(), recent.plies_per_game(), 100 * recent.draw_share());
-    if (turning_to_draws)
-      log.warn("self-play: {:.0f}% of the last {} games were draws ({:.0f} plies a game): a run whose self-play turned "
-               "to draws this way did not recover (docs/experiments.md, the A/A at one seed)",
-               100 * recent.draw_share(), recent.games(), recent.plies_per_game());
-    dir.record_selfplay({run_minutes_at_start + elapsed / 60, games, games / elapsed, stats.positions / elapsed,
-                         recent.plies_per_game(), recent.draw_share()});
-  };
-  // The first worker's game, for `serve`, a few times a second and when it ends. The view is not
-  // worth a run: a failure to write it is told once and the games go on.
-  auto last_published = start - kLiveGameInterval;
-  bool publish_failed = false;
-  auto publish = [&](const typename G::Game& game) {
-    if (publish_failed || (SteadyClock::now() - last_published < kLiveGameInterval && !game.outcome().is_over())) return;
-    last_published = SteadyClock::now();
-    std::string moves;
-    for (const auto& move : game.moves()) moves += G::move_text(move, game.start()) + ' ';
-    try {
-      const std::string variant = G::pgn_variant(game.start());  // Schataxx's, which its FEN does not say
-      dir.write_live_game(variant.empty() ? G::kName : variant, game.start().fen(), server.model_name(), moves);
-    } catch (const std::exception& e) {
-      publish_failed = true;
-      log.warn("self-play: cannot publish the live game ({}); self-play goes on", e.what());
-    }
-  };
+  std::atomic<bool> halt{false};  // set by the watcher: the workers' stop flag
+  ChunkWriter<G> write(dir, server, log, session);
+  LiveGamePublisher<G> publish(dir, server, log);
   // The watcher follows the run's best model and tells the workers when to stop.
   auto watch = [&] {
     while (!halt) {
-      if (limits.stopped() || (limits.games > 0 && games_written >= limits.games)) {
+      if (limits.stopped() || (limits.games > 0 && write.games() >= limits.games)) {
         halt = true;
         break;
       }
@@ -136,12 +175,13 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
       2,
       [&](int task) {
         if (task == 1) return watch();
-        session.stats = play_selfplay_games<G>(config, selfplay_starts<G>(config), session_seed(config), server,
-                                               std::numeric_limits<int>::max(), halt, write, publish);
+        session.stats =
+            play_selfplay_games<G>(config, selfplay_starts<G>(config), session_seed(config), server,
+                                   std::numeric_limits<int>::max(), halt, std::ref(write), std::ref(publish));
         halt = true;
       },
       [&] { halt = true; });
-  session.seconds = seconds_since(start);
+  session.seconds = write.seconds();
   session.evals_per_second = server.stats().positions / session.seconds;
   return session;
 }
