@@ -386,9 +386,23 @@ void UaiEngine::handle_setoption(std::string_view args) {
   apply_option(name, value);
 }
 
-void UaiEngine::apply_option(const std::string& name, const std::string& value) {
+bool UaiEngine::apply_display_option(const std::string& key, const std::string& value) {
+  InfoDisplay& display = options_.display;
+  if (key == "uci_showwdl")
+    display.show_wdl = read_check("UCI_ShowWDL", value);
+  else if (key == "multipv")
+    display.multipv = std::clamp(to_int(value, "MultiPV"), 1, 500);
+  else if (key == "verbosemovestats")
+    display.verbose_move_stats = read_check("VerboseMoveStats", value);
+  else if (key == "ponder")  // the GUI says whether it will ponder; a `go ponder` is searched either way
+    read_check("Ponder", value);
+  else
+    return false;
+  return true;
+}
+
+UaiEngine::Options UaiEngine::with_option(Options next, const std::string& name, const std::string& value) {
   const std::string key = lower_case(name);
-  Options next = options_;
   if (key == "uci_variant") {
     next.variant = lower_case(value);
     if (is_schataxx(next.variant)) schataxx::parse_variant(next.variant);  // throws for an unknown one
@@ -410,19 +424,7 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.hash_mb = std::clamp(to_int(value, "Hash"), 1, 1 << 20);
   else if (key == "moveoverhead")
     next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
-  else if (key == "ponder") {  // the GUI says whether it will ponder; a `go ponder` is searched either way
-    read_check("Ponder", value);
-    return;
-  } else if (key == "uci_showwdl") {  // display only: the player and its tree are kept
-    options_.display.show_wdl = read_check("UCI_ShowWDL", value);
-    return;
-  } else if (key == "multipv") {
-    options_.display.multipv = std::clamp(to_int(value, "MultiPV"), 1, 500);
-    return;
-  } else if (key == "verbosemovestats") {
-    options_.display.verbose_move_stats = read_check("VerboseMoveStats", value);
-    return;
-  } else if (key == "policytemperature")
+  else if (key == "policytemperature")
     next.policy_temperature =
         read_search_parameter("PolicyTemperature", value, kMinPolicyTemperature, kMaxPolicyTemperature);
   else if (key == "cpuct")
@@ -433,31 +435,41 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     next.transpositions = read_check("Transpositions", value);
   else
     throw std::invalid_argument("unknown option '" + name + "'");
-  const Options previous = std::exchange(options_, next);
+  return next;
+}
+
+void UaiEngine::apply_option(const std::string& name, const std::string& value) {
+  const std::string key = lower_case(name);
+  if (apply_display_option(key, value)) return;  // display only: the player and its tree are kept
+  const Options previous = std::exchange(options_, with_option(options_, name, value));
   const std::optional<ModelInfo> previous_info = model_info_;
   try {
-    // Made now, so that a bad model or spec is reported at once: for the game at hand, or for the
-    // model's own (it plays once a position of its game comes).
-    model_info_ = options_.model.empty() ? std::nullopt : std::optional(read_model_info(options_.model));
-    std::visit(
-        [&](auto& session) {
-          using G = typename std::decay_t<decltype(session)>::GameType;
-          session.player.reset();
-          const std::string game = model_info_ ? model_info_->game : std::string(G::kName);
-          if (game == SchataxxGame::kName && !std::is_same_v<G, SchataxxGame>)
-            make_engine_player<SchataxxGame>(options_.model);
-          else if (game == AtaxxGame::kName && !std::is_same_v<G, AtaxxGame>)
-            make_engine_player<AtaxxGame>(options_.model);
-          else
-            make_engine_player<G>(options_.model);
-        },
-        session_);
+    remake_player();
   } catch (...) {
     options_ = previous;
     model_info_ = previous_info;
     throw;
   }
   if (key == "uci_variant") new_game();
+}
+
+void UaiEngine::remake_player() {
+  // Made now, so that a bad model or spec is reported at once: for the game at hand, or for the
+  // model's own (it plays once a position of its game comes).
+  model_info_ = options_.model.empty() ? std::nullopt : std::optional(read_model_info(options_.model));
+  std::visit(
+      [&](auto& session) {
+        using G = typename std::decay_t<decltype(session)>::GameType;
+        session.player.reset();
+        const std::string game = model_info_ ? model_info_->game : std::string(G::kName);
+        if (game == SchataxxGame::kName && !std::is_same_v<G, SchataxxGame>)
+          make_engine_player<SchataxxGame>(options_.model);
+        else if (game == AtaxxGame::kName && !std::is_same_v<G, AtaxxGame>)
+          make_engine_player<AtaxxGame>(options_.model);
+        else
+          make_engine_player<G>(options_.model);
+      },
+      session_);
 }
 
 void UaiEngine::new_game() {
