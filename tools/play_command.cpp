@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -86,14 +87,31 @@ void draw(const schataxx::Position& pos) {
   std::printf("%s to move   %s\n", pos.side_to_move() == schataxx::kWhite ? "White" : "Black", pos.fen().c_str());
 }
 
+// The game back at the human's turn before their last move (the engine's replies after it taken
+// back too), replayed from its start; none when they have made no move.
+template <typename G>
+std::optional<typename G::Game> taken_back(const typename G::Game& game, Color human) {
+  typename G::Game replay(game.start(), game.rules());
+  std::size_t keep = game.moves().size();
+  for (std::size_t i = 0; i < game.moves().size(); ++i) {
+    if (replay.position().side_to_move() == human) keep = i;
+    replay.play(game.moves()[i]);
+  }
+  if (keep == game.moves().size()) return std::nullopt;
+  typename G::Game back(game.start(), game.rules());
+  for (std::size_t i = 0; i < keep; ++i) back.play(game.moves()[i]);
+  return back;
+}
+
 // The game in the terminal, for either game: the human's moves from standard input, the
 // engine's from its player; `human` is x (who moves first), o or none.
 template <typename G>
 void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::string& human) {
+  const Color human_side = human == "o" ? Color::kO : Color::kX;
   while (!game.outcome().is_over()) {
     draw(game.position());
     const Color side = game.position().side_to_move();
-    const bool human_turn = human != "none" && (human == "x") == (side == Color::kX);
+    const bool human_turn = human != "none" && side == human_side;
     if (!human_turn) {
       const typename G::Move move = engine.choose_move(game);
       const BasicMoveReport<G> report = engine.last_report();
@@ -106,6 +124,13 @@ void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::
     std::fflush(stdout);
     std::string line;
     if (!std::getline(std::cin, line) || line == "quit") return;
+    if (line == "undo") {
+      if (auto back = taken_back<G>(game, human_side))
+        game = std::move(*back);
+      else
+        std::printf("no move of yours to take back\n");
+      continue;
+    }
     try {
       game.play(line);
     } catch (const std::invalid_argument& e) {
@@ -171,17 +196,20 @@ void add_play_command(CLI::App& app) {
       const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
       auto [engine, name] = terminal_engine<SchataxxGame>(model, options->engine, options->visits, "alphabeta:depth=2");
       engine->new_game(std::random_device{}());
-      std::printf("ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
-                  "quit to stop.\n",
-                  options->human.c_str(), name.c_str());
+      std::printf(
+          "ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
+          "undo to take back your last move, quit to stop.\n",
+          options->human.c_str(), name.c_str());
       return play_in_terminal<SchataxxGame>(game, *engine, options->human);
     }
     const Game game(Position::from_fen(options->fen));
     const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
     auto [engine, name] = terminal_engine<AtaxxGame>(model, options->engine, options->visits, "alphabeta:depth=4");
     engine->new_game(std::random_device{}());
-    std::printf("ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); quit to stop.\n",
-                options->human.c_str(), name.c_str());
+    std::printf(
+        "ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); undo to take back your "
+        "last move, quit to stop.\n",
+        options->human.c_str(), name.c_str());
     play_in_terminal<AtaxxGame>(game, *engine, options->human);
   });
 }

@@ -1,0 +1,79 @@
+// `ataxx-zero play` through the real binary, its moves typed on standard input.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/tools/run_binary.h"
+
+namespace ataxx {
+namespace {
+
+// `ataxx-zero play ARGS` with `typed` (lines) as its standard input.
+Ran play(const std::string& typed, const std::string& args) {
+  return run_shell("printf '" + typed + "' | " + ATAXX_ZERO_BINARY + " play " + args);
+}
+
+// The FEN under each board drawn, in order.
+std::vector<std::string> boards_drawn(const std::string& output) {
+  std::vector<std::string> fens;
+  const std::regex line(R"((?:x|o|White|Black) to move   ([^\n]+)\n)");
+  for (auto it = std::sregex_iterator(output.begin(), output.end(), line); it != std::sregex_iterator(); ++it)
+    fens.push_back((*it)[1]);
+  return fens;
+}
+
+const std::string kStart = "x5o/7/7/7/7/7/o5x x 0 1";
+
+TEST(PlayCommand, UndoTakesBackYourMoveAndTheEnginesReply) {
+  const Ran ran = play("undo\\ng2\\nundo\\nquit\\n", "--engine greedy");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("your move: no move of yours to take back"), std::string::npos) << ran.output;
+  const std::vector<std::string> fens = boards_drawn(ran.output);
+  ASSERT_EQ(fens.size(), 5U) << ran.output;
+  EXPECT_EQ(fens[0], kStart);
+  EXPECT_EQ(fens[1], kStart) << "an undo with nothing to take back leaves the game";
+  EXPECT_EQ(fens[2], "x5o/7/7/7/7/6x/o5x o 0 1");
+  EXPECT_EQ(fens[3].substr(fens[3].size() - 6), " x 0 2") << "the engine replied: " << ran.output;
+  EXPECT_EQ(fens[4], kStart) << "back at your turn before your move";
+}
+
+TEST(PlayCommand, AsOUndoGoesBackToTheTurnAfterTheEnginesFirstMove) {
+  const Ran ran = play("a2\\nundo\\nquit\\n", "--engine greedy --human o");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  const std::vector<std::string> fens = boards_drawn(ran.output);
+  ASSERT_EQ(fens.size(), 5U) << ran.output;
+  EXPECT_EQ(fens[0], kStart);
+  EXPECT_EQ(fens[1].substr(fens[1].size() - 6), " o 0 1") << "the engine, x, moved first: " << ran.output;
+  EXPECT_TRUE(std::regex_search(fens[2], std::regex("/o[^/]*/o5x x 0 2$"))) << "a2 clones o's a1 man: " << fens[2];
+  EXPECT_EQ(fens[4], fens[1]) << ran.output;
+}
+
+TEST(PlayCommand, AnIllegalMoveIsExplainedWithTheLegalOnes) {
+  const Ran ran = play("a7b6\\nquit\\n", "--engine greedy");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("invalid move 'a7b6': a jump must go exactly 2 cells"), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find("legal moves: f1 f2 g2 a6 b6 b7 "), std::string::npos) << ran.output;
+  EXPECT_EQ(boards_drawn(ran.output), std::vector<std::string>({kStart, kStart}));
+}
+
+TEST(PlayCommand, WatchesTwoEnginesPlayAGameToItsEnd) {
+  const Ran ran = play("", "--engine greedy --human none --fen 'x2o/4/4/o2x x 0 1'");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_TRUE(std::regex_search(ran.output, std::regex(R"(\ngame over: [^\n]+ \([^\n]+\)\n$)"))) << ran.output;
+  EXPECT_EQ(ran.output.find("your move"), std::string::npos) << ran.output;
+}
+
+TEST(PlayCommand, UndoesASchataxxMove) {
+  const Ran ran = play("Q@b3\\nundo\\nquit\\n", "--engine random --fen 'k6n/8/8/8/8/8/P7/K6N[Qq] w - - 0 1'");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  const std::vector<std::string> fens = boards_drawn(ran.output);
+  ASSERT_EQ(fens.size(), 4U) << ran.output;
+  EXPECT_EQ(fens[1], "k6n/8/8/8/8/1Q6/P7/K6N[q] b - - 0 1") << "the drop: " << ran.output;
+  EXPECT_NE(fens[2], fens[1]) << "the engine replied: " << ran.output;
+  EXPECT_EQ(fens[3], fens[0]) << ran.output;
+}
+
+}  // namespace
+}  // namespace ataxx
