@@ -201,6 +201,20 @@ GoLine read_go(std::string_view args) {
   return go;
 }
 
+// The mover's clock and the other's from a go line's colours: Ataxx's first mover, x, is UAI's
+// Black; Schataxx's is White, as in chess.
+template <typename G>
+GameClock clock_of(const GoLine& go, Color mover, int move_overhead_ms) {
+  const bool white = (mover == Color::kX) == std::is_same_v<G, SchataxxGame>;
+  const int white_increment = std::max(0, go.white_increment_ms), black_increment = std::max(0, go.black_increment_ms);
+  return {.own_ms = white ? go.white_ms : go.black_ms,
+          .own_increment_ms = white ? white_increment : black_increment,
+          .opponent_ms = white ? go.black_ms : go.white_ms,
+          .opponent_increment_ms = white ? black_increment : white_increment,
+          .moves_to_go = std::max(0, go.moves_to_go),
+          .move_overhead_ms = move_overhead_ms};
+}
+
 // The command word of a line and what follows it.
 std::pair<std::string, std::string_view> command_of(std::string_view line) {
   const std::string_view trimmed = trim(line);
@@ -552,17 +566,31 @@ void UaiEngine::handle_position(std::string_view args) {
 }
 
 template <typename G>
+void UaiEngine::ready_player(Session<G>& session) {
+  const auto& root = session.game.position();
+  const std::string model = model_for(root);
+  if (session.player && session.model == model) return;
+  if (model.empty() && model_info_) {
+    const bool same_game = model_info_->game == G::kName;
+    std::string other = std::string(G::kName);
+    if constexpr (std::is_same_v<G, AtaxxGame>) other = same_game ? std::string(root.board().name) : other;
+    say("info string model '" + options_.model + "' plays " + model_info_->game +
+        (same_game ? " on " + model_info_->boards.names() : "") + ", not " + other + ": Player " + options_.player +
+        " plays this " + (same_game ? "board" : "game"));
+  }
+  (session.player = make_engine_player<G>(model))->new_game(1);
+  session.model = model;
+  if (!model.empty()) say("info string searching with " + model);
+}
+
+template <typename G>
 void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   GoLine go = read_go(args);
   MoveLimits& limits = go.limits;
   // The player plans its time from the clocks (players/time_manager.h); without any limit its
-  // own budget applies. Ataxx's first mover, x, is UAI's Black; Schataxx's is White, as in chess.
+  // own budget applies.
   const auto& root = session.game.position();
-  const bool white_to_move = (root.side_to_move() == Color::kX) == std::is_same_v<G, SchataxxGame>;
-  const int white_increment = std::max(0, go.white_increment_ms), black_increment = std::max(0, go.black_increment_ms);
-  limits.clock = {white_to_move ? go.white_ms : go.black_ms,   white_to_move ? white_increment : black_increment,
-                  white_to_move ? go.black_ms : go.white_ms,   white_to_move ? black_increment : white_increment,
-                  std::max(0, go.moves_to_go),                 options_.move_overhead_ms};
+  limits.clock = clock_of<G>(go, root.side_to_move(), options_.move_overhead_ms);
 
   typename G::MoveList moves;
   root.generate_moves(moves);
@@ -580,19 +608,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   auto& player = session.player;
   typename G::Move best = moves[0];
   try {
-    if (const std::string model = model_for(root); !player || session.model != model) {
-      if (model.empty() && model_info_) {
-        const bool same_game = model_info_->game == G::kName;
-        std::string other = std::string(G::kName);
-        if constexpr (std::is_same_v<G, AtaxxGame>) other = same_game ? std::string(root.board().name) : other;
-        say("info string model '" + options_.model + "' plays " + model_info_->game +
-            (same_game ? " on " + model_info_->boards.names() : "") + ", not " + other + ": Player " + options_.player +
-            " plays this " + (same_game ? "board" : "game"));
-      }
-      (player = make_engine_player<G>(model))->new_game(1);
-      session.model = model;
-      if (!model.empty()) say("info string searching with " + model);
-    }
+    ready_player(session);
     player->on_progress([this, &root, display = options_.display](const BasicMoveReport<G>& r) {
       say(info_lines<G>(r, root, display));
     });

@@ -113,6 +113,10 @@ class UaiEngine {
   template <typename G>
   // Keeps the player of the same game, and its tree where the game continues the one it searched.
   void set_game(typename G::Game game);
+  // The session's player made (or made again) for the model that plays its position, where it has none
+  // or another model's.
+  template <typename G>
+  void ready_player(Session<G>& session);
   // A model's player, or the Player option's for "".
   template <typename G>
   std::unique_ptr<BasicPlayer<G>> make_engine_player(const std::string& model) const;

@@ -646,6 +646,17 @@ TEST(Uai, AGoWithoutAUsableLimitUsesThePlayersOwnBudget) {
   }
 }
 
+// Schataxx's first mover is White, as in chess (Ataxx's, x, is UAI's Black): wtime is its clock.
+TEST(Uai, SchataxxsFirstMoverTakesWhitesClock) {
+  UaiSession uai;
+  uai.send("setoption name UCI_Variant value schataxx");
+  uai.send("setoption name Player value mcts:visits=60");
+  uai.send("position startpos");
+  EXPECT_EQ(reported_nodes(uai.go("go btime 1000 binc 10")), 60) << "Black's clock is no limit for White";
+  uai.send("position startpos");
+  EXPECT_GT(reported_nodes(uai.go("go wtime 5000 winc 100")), 60) << "White's clock replaces the budget";
+}
+
 // The real binary over pipes, with generous deadlines: an engine that stops reading fails them.
 class UaiProcess {
  public:
