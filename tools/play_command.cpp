@@ -106,7 +106,10 @@ std::optional<typename G::Game> taken_back(const typename G::Game& game, Color h
 // The game in the terminal, for either game: the human's moves from standard input, the
 // engine's from its player; `human` is x (who moves first), o or none.
 template <typename G>
-void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::string& human) {
+void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::string& human, int movetime_ms) {
+  MoveLimits limits;
+  limits.movetime_ms = movetime_ms;
+  engine.set_limits(limits);
   const Color human_side = human == "o" ? Color::kO : Color::kX;
   while (!game.outcome().is_over()) {
     draw(game.position());
@@ -176,6 +179,7 @@ void add_play_command(CLI::App& app) {
     std::string human = "x";
     std::string fen{Position::kStartFen};
     int visits = 400;
+    int movetime_ms = 0;
     std::string variant{schataxx::variant_name(schataxx::Variant::kStandard)};
   };
   auto options = std::make_shared<Options>();
@@ -184,6 +188,8 @@ void add_play_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--engine", options->engine, "Engine player spec instead of a model (default where no net plays the board: alphabeta:depth=4)");
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--movetime", options->movetime_ms, "Milliseconds per engine move, in place of its visits or depth")
+      ->check(CLI::Range(1, 3'600'000));
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
   cmd->add_option("--fen", options->fen, "Start position, on any board (e.g. the hexagon's " +
                                            std::string(board(BoardId::kHexagon).start_fen) +
@@ -200,7 +206,7 @@ void add_play_command(CLI::App& app) {
           "ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
           "undo to take back your last move, quit to stop.\n",
           options->human.c_str(), name.c_str());
-      return play_in_terminal<SchataxxGame>(game, *engine, options->human);
+      return play_in_terminal<SchataxxGame>(game, *engine, options->human, options->movetime_ms);
     }
     const Game game(Position::from_fen(options->fen));
     const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
@@ -210,7 +216,7 @@ void add_play_command(CLI::App& app) {
         "ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); undo to take back your "
         "last move, quit to stop.\n",
         options->human.c_str(), name.c_str());
-    play_in_terminal<AtaxxGame>(game, *engine, options->human);
+    play_in_terminal<AtaxxGame>(game, *engine, options->human, options->movetime_ms);
   });
 }
 

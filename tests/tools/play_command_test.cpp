@@ -65,6 +65,21 @@ TEST(PlayCommand, WatchesTwoEnginesPlayAGameToItsEnd) {
   EXPECT_EQ(ran.output.find("your move"), std::string::npos) << ran.output;
 }
 
+// --movetime replaces the engine's own budget (a model's visits, alpha-beta's depth).
+TEST(PlayCommand, AMovetimeReplacesTheEnginesVisits) {
+  for (const std::string limit : {"", " --movetime 300"}) {
+    const Ran ran = play("g2\\nquit\\n", "--visits 10" + limit);
+    ASSERT_EQ(ran.status, 0) << ran.output;
+    std::smatch nodes;
+    ASSERT_TRUE(std::regex_search(ran.output, nodes, std::regex(R"(engine plays \S+ +eval [-+]\d+ cp, (\d+) nodes)")))
+        << ran.output;
+    if (limit.empty())
+      EXPECT_EQ(std::stoi(nodes[1]), 10) << ran.output;
+    else
+      EXPECT_GT(std::stoi(nodes[1]), 10) << ran.output;
+  }
+}
+
 TEST(PlayCommand, UndoesASchataxxMove) {
   const Ran ran = play("Q@b3\\nundo\\nquit\\n", "--engine random --fen 'k6n/8/8/8/8/8/P7/K6N[Qq] w - - 0 1'");
   ASSERT_EQ(ran.status, 0) << ran.output;
