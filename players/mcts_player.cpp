@@ -73,47 +73,51 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   if (!limits.search_moves.empty())
     for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);
   search_.restrict_root_moves(std::move(root_moves));
-  auto report_of = [&](const SearchResult& result) {
-    MoveReport report;
-    report.depth = static_cast<int>(result.principal_variation.size());
-    report.seldepth = result.selective_depth;
-    report.nodes = static_cast<std::uint64_t>(result.total_visits);
-    report.reused_nodes = static_cast<std::uint64_t>(reused_visits);
-    report.hashfull = search_.permille_full();
-    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // The expected result, the lead's utility left out.
-    report.score_cp = centipawns(result.root_search_value ? result.root_search_value->expectation() : result.value);
-    report.pv = result.principal_variation;
-    report.value = result.value;
-    report.network_value = result.root_network_value;
-    report.search_value = result.root_search_value;
-    for (std::size_t i = 0; i < result.moves.size(); ++i) {
-      const std::optional<Wdl>& after = result.search_values[i];
-      report.candidates.push_back({.move = result.moves[i],
-                                   .visits = result.visits[i],
-                                   .prior = result.priors[i],
-                                   .exploration = result.explorations[i],
-                                   .value = result.values[i],
-                                   .network_value = result.network_values[i],
-                                   .search_value = after,
-                                   .score_cp = centipawns(after ? after->expectation() : result.values[i]),
-                                   .pv = search_.line_after(result.moves[i])});
-    }
-    std::stable_sort(report.candidates.begin(), report.candidates.end(),
-                     [](const auto& a, const auto& b) { return a.visits > b.visits; });
-    return report;
-  };
   auto last_progress = start;
   auto progress = [&] {
     const auto now = std::chrono::steady_clock::now();
     if (now - last_progress < std::chrono::milliseconds(limits.progress_interval_ms)) return;
     last_progress = now;
-    this->progress_(report_of(search_.result()));
+    this->progress_(report_of(search_.result(), start, reused_visits));
   };
   run_search_threads<G>(search_, *evaluator_, threads_,
                         this->progress_ ? std::function<void()>(progress) : std::function<void()>());
   last_result_ = search_.result();
-  report_ = report_of(last_result_);
+  report_ = report_of(last_result_, start, reused_visits);
+}
+
+template <typename G>
+typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const SearchResult& result,
+                                                                      std::chrono::steady_clock::time_point start,
+                                                                      int reused_visits) const {
+  MoveReport report;
+  report.depth = static_cast<int>(result.principal_variation.size());
+  report.seldepth = result.selective_depth;
+  report.nodes = static_cast<std::uint64_t>(result.total_visits);
+  report.reused_nodes = static_cast<std::uint64_t>(reused_visits);
+  report.hashfull = search_.permille_full();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // The expected result, the lead's utility left out.
+  report.score_cp = centipawns(result.root_search_value ? result.root_search_value->expectation() : result.value);
+  report.pv = result.principal_variation;
+  report.value = result.value;
+  report.network_value = result.root_network_value;
+  report.search_value = result.root_search_value;
+  for (std::size_t i = 0; i < result.moves.size(); ++i) {
+    const std::optional<Wdl>& after = result.search_values[i];
+    report.candidates.push_back({.move = result.moves[i],
+                                 .visits = result.visits[i],
+                                 .prior = result.priors[i],
+                                 .exploration = result.explorations[i],
+                                 .value = result.values[i],
+                                 .network_value = result.network_values[i],
+                                 .search_value = after,
+                                 .score_cp = centipawns(after ? after->expectation() : result.values[i]),
+                                 .pv = search_.line_after(result.moves[i])});
+  }
+  std::stable_sort(report.candidates.begin(), report.candidates.end(),
+                   [](const auto& a, const auto& b) { return a.visits > b.visits; });
+  return report;
 }
 
 template <typename G>

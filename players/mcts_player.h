@@ -2,6 +2,7 @@
 // between moves.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -37,6 +38,9 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   void follow(const Game& game);
   // Searches the game's position within `limits`: last_result_ and report_.
   void search(const Game& game, const MoveLimits& limits);
+  // A search's result as the player reports it, timed from `start`, with the visits its tree kept.
+  MoveReport report_of(const SearchResult& result, std::chrono::steady_clock::time_point start,
+                       int reused_visits) const;
 
   std::shared_ptr<Evaluator> evaluator_;
   Search search_;
