@@ -92,14 +92,11 @@ void draw(const schataxx::Position& pos) {
 template <typename G>
 std::optional<typename G::Game> taken_back(const typename G::Game& game, Color human) {
   typename G::Game replay(game.start(), game.rules());
-  std::size_t keep = game.moves().size();
-  for (std::size_t i = 0; i < game.moves().size(); ++i) {
-    if (replay.position().side_to_move() == human) keep = i;
-    replay.play(game.moves()[i]);
+  std::optional<typename G::Game> back;  // the game before the human's latest move so far
+  for (const auto& move : game.moves()) {
+    if (replay.position().side_to_move() == human) back = replay;
+    replay.play(move);
   }
-  if (keep == game.moves().size()) return std::nullopt;
-  typename G::Game back(game.start(), game.rules());
-  for (std::size_t i = 0; i < keep; ++i) back.play(game.moves()[i]);
   return back;
 }
 

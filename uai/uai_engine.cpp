@@ -415,8 +415,8 @@ bool UaiEngine::apply_display_option(const std::string& key, const std::string& 
   return true;
 }
 
-UaiEngine::Options UaiEngine::with_option(Options next, const std::string& name, const std::string& value) {
-  const std::string key = lower_case(name);
+UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, const std::string& name,
+                                          const std::string& value) {
   if (key == "uci_variant") {
     next.variant = lower_case(value);
     if (is_schataxx(next.variant)) schataxx::parse_variant(next.variant);  // throws for an unknown one
@@ -455,7 +455,7 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& name,
 void UaiEngine::apply_option(const std::string& name, const std::string& value) {
   const std::string key = lower_case(name);
   if (apply_display_option(key, value)) return;  // display only: the player and its tree are kept
-  const Options previous = std::exchange(options_, with_option(options_, name, value));
+  const Options previous = std::exchange(options_, with_option(options_, key, name, value));
   const std::optional<ModelInfo> previous_info = model_info_;
   try {
     remake_player();

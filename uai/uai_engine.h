@@ -105,8 +105,10 @@ class UaiEngine {
   void apply_option(const std::string& name, const std::string& value);
   // Sets a display option (the player and its tree kept); false for any other option.
   bool apply_display_option(const std::string& key, const std::string& value);
-  // options with another engine option set; throws std::invalid_argument for a bad one.
-  static Options with_option(Options options, const std::string& name, const std::string& value);
+  // options with another engine option set (key: its name in lower case); throws
+  // std::invalid_argument for a bad one.
+  static Options with_option(Options options, const std::string& key, const std::string& name,
+                             const std::string& value);
   // The player made again for the options (a bad model or spec throws now, not at the next go).
   void remake_player();
   void new_game();  // the variant's start
