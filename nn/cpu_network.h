@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,16 +16,9 @@
 #include "nn/direct_convolution.h"
 #include "nn/encoding.h"
 #include "nn/model_info.h"
+#include "nn/play_file.h"
 
 namespace ataxx {
-
-// A parameter as LibTorch lays it out (row-major, its shape), copied to the host.
-struct HostTensor {
-  std::vector<std::int64_t> shape;
-  std::vector<float> values;
-};
-// Parameters by AtaxxNet's names ("tower.0.conv1.weight"), after fold_batch_norms().
-using FoldedParameters = std::map<std::string, HostTensor>;
 
 class CpuNetwork {
  public:

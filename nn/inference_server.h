@@ -1,5 +1,6 @@
 // The network behind the search's Evaluator interface, for the game its play file names: a
 // BasicBatchedEvaluator whose device is the network, on the CPU or a GPU. Plain C++: no torch here.
+// What a play file says about itself without loading it: read_model_info (nn/play_file.h).
 #pragma once
 
 #include <cstdint>
@@ -9,10 +10,11 @@
 #include "nn/batched_evaluator.h"
 #include "nn/inference_options.h"
 #include "nn/model_info.h"
+#include "nn/play_file.h"
 
 namespace ataxx {
 
-// The network of a play file as a batch device (torch inside, defined in inference_server.cpp).
+// The network of a play file as a batch device, run by the program's backend (nn/network_backend.h).
 class NetworkDevice;
 
 template <typename G>
@@ -39,14 +41,6 @@ class BasicInferenceServer final : public BasicEvaluator<G> {
 
 using InferenceServer = BasicInferenceServer<AtaxxGame>;
 
-// What a play file says about itself (its game, boards, rules, ...); throws ModelFileError.
-ModelInfo read_model_info(const std::string& play_file);
-
-// Plain-C++ entry points for the benchmarks (`ataxx-zero bench nn`, `bench selfplay`).
-// A fresh network of the given shape, saved as a play file (untrained weights).
-void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed,
-                            const BoardSet& boards = {}, const RuleSettings& rules = {},
-                            std::string_view game = kAtaxxName);
 // Evaluations per second of the raw forward pass at one batch size, one intra-op thread.
 double measure_raw_forward(const std::string& play_file, const InferenceOptions& options, int batch_size,
                            double seconds);

@@ -77,7 +77,13 @@ class ModelFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Model files written through LibTorch (defined in nn/model_file.cpp, so only in programs that link it).
 // Makes a play file from a checkpoint (`ataxx-zero export`).
 void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name);
+// A fresh network of the given shape, saved as a play file (untrained weights): for tests and
+// benchmarks.
+void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed,
+                            const BoardSet& boards = {}, const RuleSettings& rules = {},
+                            std::string_view game = kAtaxxName);
 
 }  // namespace ataxx

@@ -1,4 +1,4 @@
-// The ataxx-zero subcommands. Each file under tools/ adds one subcommand to the root app; its
+// The subcommands of ataxx-zero and ataxx-engine. Each file under tools/ adds one subcommand to the root app; its
 // callback parses nothing itself and calls library code. Failures are thrown as exceptions and
 // reported by main() as one line with a non-zero exit status.
 #pragma once
@@ -22,6 +22,9 @@ void add_export_command(CLI::App& app);
 void add_uai_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_serve_command(CLI::App& app);  // with ATAXX_SERVER
+
+// Parses the command line and runs its command; a failure is one line on stderr and a non-zero status.
+int run_app(CLI::App& app, int argc, char** argv);
 
 // Makes SIGINT and SIGTERM set the returned flag instead of ending the process, so that a long
 // command (train, selfplay, match) stops cleanly: its files whole, its child engines ended.

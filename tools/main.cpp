@@ -1,6 +1,3 @@
-#include <exception>
-#include <iostream>
-
 #include "tools/commands.h"
 
 int main(int argc, char** argv) {
@@ -20,18 +17,5 @@ int main(int argc, char** argv) {
 #ifdef ATAXX_SERVER
   ataxx::cli::add_serve_command(app);
 #endif
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "ataxx-zero: " << e.what() << " (see --help)\n";
-    return e.get_exit_code() ? e.get_exit_code() : 2;
-  } catch (const std::exception& e) {
-    std::cerr << "ataxx-zero: error: " << e.what() << '\n';
-    return 1;
-  }
-  return 0;
+  return ataxx::cli::run_app(app, argc, argv);
 }

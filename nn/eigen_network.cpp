@@ -1,0 +1,52 @@
+#include "nn/eigen_network.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "nn/play_file.h"
+
+namespace ataxx {
+namespace {
+
+struct HostOutputs {
+  std::vector<float> policy_logits, wdl, lead;
+};
+
+}  // namespace
+
+void check_cpu_options(const InferenceOptions& options) {
+  if (options.device != "cpu")
+    throw std::invalid_argument("inference: device=" + options.device +
+                                " needs LibTorch, which this program (ataxx-engine) is built without: use ataxx-zero");
+  if (options.bf16 && !DirectConvolution::available(Precision::kBf16))
+    throw std::invalid_argument("inference: bf16 needs a CUDA device or a processor with AVX512-BF16");
+  if (options.int8 && !DirectConvolution::available(Precision::kInt8))
+    throw std::invalid_argument("inference: int8 needs the CPU, with AVX2 or AVX512-VNNI");
+  if (options.cuda_graphs) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
+}
+
+std::unique_ptr<EigenNetwork> EigenNetwork::load(const std::string& play_file, const InferenceOptions& options) {
+  check_cpu_options(options);
+  const PlayFileWeights weights = read_play_file_weights(play_file);
+  try {
+    return std::unique_ptr<EigenNetwork>(new EigenNetwork(weights.info, weights.parameters, precision_of(options)));
+  } catch (const std::invalid_argument& e) {
+    throw ModelFileError("model file '" + play_file + "': the weights do not fit the network (" + e.what() + ")");
+  }
+}
+
+BatchDevice::Output EigenNetwork::forward(int /*thread*/, const float* inputs, int n) {
+  const NetworkIo io = info().io();
+  auto out = std::make_shared<HostOutputs>();
+  out->policy_logits.resize(static_cast<std::size_t>(n) * io.policy_size());
+  out->wdl.resize(3 * static_cast<std::size_t>(n));
+  out->lead.resize(n);
+  for (int first = 0; first < n; first += kEigenMaxBatch)
+    network_.forward(inputs + static_cast<std::size_t>(first) * io.input_size(), std::min(kEigenMaxBatch, n - first),
+                     out->policy_logits.data() + static_cast<std::size_t>(first) * io.policy_size(),
+                     out->wdl.data() + 3 * first, out->lead.data() + first);
+  return {.policy_logits = out->policy_logits.data(), .wdl = out->wdl.data(), .lead = out->lead.data(), .owner = out};
+}
+
+}  // namespace ataxx

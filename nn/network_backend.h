@@ -1,0 +1,35 @@
+// The seam between the inference server and what runs a network. Each program links one backend,
+// which defines load_network: nn/torch_backend.cpp (LibTorch, on the CPU or a CUDA device: the
+// ataxx-zero program) or nn/eigen_backend.cpp (the CPU alone, without LibTorch: ataxx-engine), as
+// each KataGo build links one of its backends. Plain C++.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "nn/batched_evaluator.h"
+#include "nn/inference_options.h"
+#include "nn/model_info.h"
+
+namespace ataxx {
+
+// A play file's network, loaded to run batches of encoded positions.
+class LoadedNetwork {
+ public:
+  explicit LoadedNetwork(ModelInfo info) : info_(std::move(info)) {}
+  virtual ~LoadedNetwork() = default;
+  // The outputs of n positions, on server thread (or caller lane) `thread`, one call at a time per
+  // thread; the result's generation is the caller's to fill.
+  virtual BatchDevice::Output forward(int thread, const float* inputs, int n) = 0;
+  const ModelInfo& info() const { return info_; }
+
+ private:
+  ModelInfo info_;
+};
+
+// Throws ModelFileError for a bad play file, std::invalid_argument for options this backend cannot
+// run (a CUDA device without LibTorch, a precision the processor lacks).
+std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options);
+
+}  // namespace ataxx

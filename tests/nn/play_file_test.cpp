@@ -1,0 +1,209 @@
+// Play files read without LibTorch (nn/play_file.h) against LibTorch's own reader, and the zip and
+// pickle readers beneath it.
+#include "nn/play_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+
+#include "nn/eigen_network.h"
+#include "nn/model_container.h"
+#include "nn/model_file.h"
+#include "nn/torch_pickle.h"
+
+namespace ataxx {
+namespace {
+
+using namespace std::literals;
+
+std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
+std::string shipped(const std::string& name) { return std::string(ATAXX_SOURCE_DIR) + "/nets/" + name; }
+
+// LibTorch's parameters of a play file, its batch norms folded.
+FoldedParameters folded_by_libtorch(const std::string& path, ModelInfo* info) {
+  AtaxxNet net = load_play_file(path, info);
+  net->fold_batch_norms();
+  FoldedParameters parameters;
+  for (const auto& item : net->named_parameters()) {
+    const torch::Tensor t = item.value().detach().contiguous();
+    parameters[item.key()] = {t.sizes().vec(),
+                              std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel())};
+  }
+  return parameters;
+}
+
+void expect_read_as_libtorch_reads(const std::string& path) {
+  SCOPED_TRACE(path);
+  ModelInfo expected_info;
+  const FoldedParameters expected = folded_by_libtorch(path, &expected_info);
+  const PlayFileWeights plain = read_play_file_weights(path);
+  EXPECT_EQ(plain.info.game, expected_info.game);
+  EXPECT_EQ(plain.info.boards.names(), expected_info.boards.names());
+  EXPECT_EQ(plain.info.shape.blocks, expected_info.shape.blocks);
+  EXPECT_EQ(plain.info.shape.channels, expected_info.shape.channels);
+  EXPECT_EQ(plain.info.rules.halfmove_limit, expected_info.rules.halfmove_limit);
+  EXPECT_EQ(plain.info.rules.repetition_limit, expected_info.rules.repetition_limit);
+  EXPECT_EQ(plain.info.step, expected_info.step);
+  EXPECT_EQ(plain.info.name, expected_info.name);
+  EXPECT_EQ(plain.info.parent, expected_info.parent);
+  // Each convolution and linear layer's weight and bias but the ownership head's, which play does
+  // not read (LibTorch's folded net keeps its norms' parameters beside).
+  EXPECT_EQ(plain.parameters.size(), 2u * (8 + 2 * expected_info.shape.blocks));
+  // Bit for bit: the engine then searches as it did when LibTorch read its nets.
+  for (const auto& [name, tensor] : plain.parameters) {
+    ASSERT_TRUE(expected.contains(name)) << name;
+    EXPECT_EQ(tensor.shape, expected.at(name).shape) << name;
+    EXPECT_EQ(tensor.values, expected.at(name).values) << name;
+  }
+}
+
+TEST(PlayFile, ReadsTheShippedNetsAsLibTorchDoes) {
+  for (const char* net : {"ataxx-7x7.net", "ataxx-family.net", "schataxx.net"})
+    expect_read_as_libtorch_reads(shipped(net));
+}
+
+TEST(PlayFile, ReadsFreshNetsOfEveryGameAsLibTorchDoes) {
+  write_random_play_file(temp("square.net"), {2, 16}, 3);
+  write_random_play_file(temp("family.net"), {1, 8}, 4, BoardSet::parse("4x4,7x7,hexagon"), {.halfmove_limit = 80});
+  write_random_play_file(temp("schataxx.net"), {1, 8}, 5, {}, {}, kSchataxxName);
+  for (const char* net : {"square.net", "family.net", "schataxx.net"}) expect_read_as_libtorch_reads(temp(net));
+}
+
+TEST(PlayFile, TheNetworkWithoutLibTorchAnswersAsLibTorchsDoes) {
+  const std::string path = shipped("ataxx-7x7.net");
+  AtaxxNet net = load_play_file(path);
+  const std::vector<Position> positions = {Position::startpos(), Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 2")};
+  std::vector<const Position*> pointers = {&positions[0], &positions[1]};
+  const torch::Tensor planes = encode_batch(Encoding(7), pointers);
+  torch::NoGradGuard no_grad;
+  const NetworkOutput expected = net->forward(planes);
+  const torch::Tensor wdl = torch::softmax(expected.wdl_logits, 1);
+
+  const auto plain = EigenNetwork::load(path, InferenceOptions{});  // float32
+  const BatchDevice::Output out = plain->forward(0, planes.data_ptr<float>(), 2);
+  const int policy_size = plain->info().io().policy_size();
+  for (int p = 0; p < 2; ++p) {
+    for (int i = 0; i < policy_size; ++i)
+      ASSERT_NEAR(out.policy_logits[p * policy_size + i], expected.policy_logits[p][i].item<float>(), 1e-3f)
+          << p << " " << i;
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(out.wdl[3 * p + k], wdl[p][k].item<float>(), 1e-4f);
+    EXPECT_NEAR(out.lead[p], expected.piece_diff[p].item<float>(), 1e-4f);
+  }
+}
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The archive of a play file with `from` replaced by `to` (the same length) at its first place
+// after `after` (or everywhere), in its container again, so that the checksum holds and the
+// damage reaches the readers behind it.
+std::string damaged_copy(const std::string& archive, std::string_view after, std::string_view from, std::string_view to,
+                         bool everywhere = false) {
+  std::string changed = archive;
+  const std::size_t start = changed.find(after);
+  std::size_t at = changed.find(from, start == std::string::npos ? 0 : start);
+  EXPECT_NE(at, std::string::npos) << from;
+  for (; at != std::string::npos; at = everywhere ? changed.find(from, at) : std::string::npos)
+    changed.replace(at, from.size(), to);
+  const std::string path = temp("damaged.net");
+  std::ofstream(path, std::ios::binary) << in_model_container(changed);
+  return path;
+}
+
+void expect_refused(const std::string& path, const std::string& reason) {
+  try {
+    read_play_file_weights(path);
+    ADD_FAILURE() << "read despite: " << reason;
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(PlayFile, ADamagedArchiveInAnIntactContainerIsAModelFileErrorWithItsCause) {
+  write_random_play_file(temp("whole.net"), {1, 8}, 6);
+  const std::string file = bytes_of(temp("whole.net"));
+  const std::string archive(model_archive(file, "whole.net"));
+  expect_refused(damaged_copy(archive, "", "data.pkl", "data.pkX", true), "its archive has no data.pkl");
+  // The pickle's first opcode after PROTO 2, GLOBAL '__torch__ Module', made one no archive uses.
+  expect_refused(damaged_copy(archive, "",
+                              "\x80\x02"
+                              "c__torch__",
+                              "\x80\x02\xff__torch__"),
+                 "opcode 0xff");
+  expect_refused(damaged_copy(archive, "input_bn", "running_var", "running_vaX"), "it has no input_bn.running_var");
+  // input_conv's weight (8 x 6 x 3 x 3 = 432 floats, BININT2 0x01b0) claims a larger storage.
+  expect_refused(damaged_copy(archive, "input_conv", "M\xb0\x01", "M\xb0\x7f"), "storage is shorter than it says");
+  expect_refused(damaged_copy(archive, "", "PK\5\6", "PK\5\7"), "no end of central directory record");
+}
+
+TEST(PlayFile, RefusesWhatLibTorchsReaderRefusesWithTheSameReason) {
+  EXPECT_THROW(read_model_info(temp("missing.net")), ModelFileError);
+  std::ofstream(temp("foreign.net")) << "this is not a model";
+  EXPECT_THROW(read_model_info(temp("foreign.net")), ModelFileError);
+
+  torch::manual_seed(1);
+  AtaxxNet net(ModelShape{1, 8});
+  torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1));
+  save_checkpoint(temp("k.ckpt"), net, sgd, CheckpointInfo{});
+  try {
+    read_model_info(temp("k.ckpt"));
+    FAIL();
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("is an ataxx-zero checkpoint, expected an ataxx-zero play file"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Pickles written by hand, opcode by opcode.
+std::shared_ptr<PickleValue> unpickled(std::string_view text) { return unpickle(text); }
+
+void expect_pickle_error(std::string_view text, const std::string& reason) {
+  try {
+    unpickle(text);
+    ADD_FAILURE() << "no error for: " << reason;
+  } catch (const PickleError& e) {
+    EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+  }
+}
+
+TEST(TorchPickle, ReadsNumbersTextAndContainers) {
+  // {'a': (1, -2, 1.0), 'b': [300, 'x']}
+  const std::string text = "\x80\x02}(X\x01\0\0\0a"s + "K\x01\x8a\x01\xfe" + "G\x3f\xf0" + std::string(6, '\0') +
+                           "\x87X\x01\0\0\0b"s + "](M\x2c\x01\x8c\x01xeu.";
+  const auto value = unpickled(text);
+  ASSERT_EQ(value->kind, PickleValue::Kind::kDict);
+  const PickleValue* a = value->field("a");
+  ASSERT_TRUE(a);
+  ASSERT_EQ(a->items.size(), 3u);
+  EXPECT_EQ(a->items[0]->integer, 1);
+  EXPECT_EQ(a->items[1]->integer, -2);
+  EXPECT_EQ(a->items[2]->real, 1.0);
+  const PickleValue* b = value->field("b");
+  ASSERT_TRUE(b);
+  ASSERT_EQ(b->items.size(), 2u);
+  EXPECT_EQ(b->items[0]->integer, 300);
+  EXPECT_EQ(b->items[1]->text, "x");
+}
+
+TEST(TorchPickle, RefusesCyclesDeepNestingAndMalformedStacks) {
+  expect_pickle_error("]q\0h\0a."sv, "placed in itself");
+  expect_pickle_error(
+      "]q\0]h\0ah\0K\x01"
+      "a."sv,
+      "changed after it was placed");
+  expect_pickle_error(std::string(100, ']') + std::string(99, 'a') + ".", "nested deeper than 64");
+  expect_pickle_error("K\x01K\x02.", "stack of other than one value");
+  expect_pickle_error("X\xff\0\0\0ab"sv, "truncated");
+  expect_pickle_error("h\x07.", "no memo entry 7");
+  expect_pickle_error("(a.", "stack underflow");
+  expect_pickle_error("cos\nsystem\nX\x02\0\0\0ls\x85R."sv, "a call of 'os system'");
+}
+
+}  // namespace
+}  // namespace ataxx

@@ -1,0 +1,63 @@
+// ataxx-engine, the engine built without LibTorch, against ataxx-zero's own UAI engine.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "tests/tools/run_binary.h"
+
+namespace ataxx {
+namespace {
+
+// `program` fed `typed` (lines, as printf reads them).
+Ran fed(const std::string& program, const std::string& typed) {
+  return run_shell("printf '" + typed + "' | " + program);
+}
+
+// The output without the figures that depend on the clock.
+std::string without_timings(const std::string& output) {
+  return std::regex_replace(output, std::regex(" (nps|time) [0-9]+"), "");
+}
+
+TEST(Engine, SearchesEveryGameExactlyAsAtaxxZerosUaiEngine) {
+  const std::string typed =
+      "uai\\nposition startpos moves g2\\ngo nodes 300\\n"
+      "position fen x3o/5/5/5/o3x x 0 1\\ngo nodes 200\\n"
+      "setoption name UCI_Variant value schataxx\\nposition startpos\\ngo nodes 200\\n";
+  const Ran engine = fed(ATAXX_ENGINE_BINARY, typed);
+  const Ran zero = fed(std::string(ATAXX_ZERO_BINARY) + " uai", typed);
+  ASSERT_EQ(engine.status, 0) << engine.output;
+  ASSERT_EQ(zero.status, 0) << zero.output;
+  for (const char* net : {"ataxx-7x7.net", "ataxx-family.net", "schataxx.net"})
+    EXPECT_NE(engine.output.find(std::string("searching with ") + ATAXX_SOURCE_DIR + "/nets/" + net), std::string::npos)
+        << engine.output;
+  EXPECT_EQ(without_timings(engine.output), without_timings(zero.output));
+}
+
+TEST(Engine, LinksNoLibTorch) {
+  const Ran libraries = run_shell(std::string("ldd ") + ATAXX_ENGINE_BINARY);
+  ASSERT_EQ(libraries.status, 0) << libraries.output;
+  EXPECT_NE(libraries.output.find("libstdc++"), std::string::npos) << libraries.output;
+  EXPECT_EQ(libraries.output.find("libtorch"), std::string::npos) << libraries.output;
+  EXPECT_EQ(libraries.output.find("libc10"), std::string::npos) << libraries.output;
+}
+
+TEST(Engine, ADeviceItHasNoBackendForIsRefusedNamingTheProgramThatHasOne) {
+  const Ran ran = fed(ATAXX_ENGINE_BINARY, "setoption name Device value cuda\\nposition startpos\\ngo nodes 50\\n");
+  EXPECT_NE(ran.output.find("device=cuda needs LibTorch, which this program (ataxx-engine) is built without: use "
+                            "ataxx-zero"),
+            std::string::npos)
+      << ran.output;
+}
+
+TEST(Engine, PlaysInTheTerminalAndCountsMoves) {
+  const Ran played = fed(std::string(ATAXX_ENGINE_BINARY) + " play --engine greedy", "g2\\nquit\\n");
+  ASSERT_EQ(played.status, 0) << played.output;
+  EXPECT_NE(played.output.find("x5o/7/7/7/7/6x/o5x o 0 1"), std::string::npos) << played.output;
+  const Ran perft = run_shell(std::string(ATAXX_ENGINE_BINARY) + " perft 2");
+  ASSERT_EQ(perft.status, 0) << perft.output;
+  EXPECT_EQ(perft.output, "256\n");  // 16 moves for each side at the start
+}
+
+}  // namespace
+}  // namespace ataxx

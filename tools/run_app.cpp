@@ -1,0 +1,25 @@
+#include <exception>
+#include <iostream>
+
+#include "tools/commands.h"
+
+namespace ataxx::cli {
+
+int run_app(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << app.get_name() << ": " << e.what() << " (see --help)\n";
+    return e.get_exit_code() ? e.get_exit_code() : 2;
+  } catch (const std::exception& e) {
+    std::cerr << app.get_name() << ": error: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ataxx::cli
