@@ -4,14 +4,14 @@
 #
 #   tools/fuzz.sh NAME [SECONDS] [RUNS]
 #
-# NAME is fen, move, uai, run_config, chunk, model_file, schataxx, play_session or all; each runs for SECONDS (default 60)
+# NAME is fen, move, uai, run_config, chunk, model_file, play_file, schataxx, play_session or all; each runs for SECONDS (default 60)
 # or RUNS executions, whichever ends first. An input that crashes, hangs (10 s) or breaks a
 # property is saved under build-fuzz*/artifacts/NAME/ and the script fails. ATAXX_FUZZ_WHOLE_MODELS=1
 # adds whole model files to model_file's seeds (deeper, far slower).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-names=(fen move uai run_config chunk model_file schataxx play_session)
+names=(fen move uai run_config chunk model_file play_file schataxx play_session)
 name=${1:?usage: tools/fuzz.sh NAME [SECONDS] [RUNS] (NAME: ${names[*]} or all)}
 seconds=${2:-60}
 runs=${3:--1}

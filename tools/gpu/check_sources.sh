@@ -34,7 +34,7 @@ def command_of(suffix):  # a compiled file's command and folder, without its inp
 
 failed = 0
 # Each CUDA-only file with the flags of a file of its target in the CPU build.
-for source, like in (("nn/graphed_forward.cpp", "nn/inference_server.cpp"),
+for source, like in (("nn/graphed_forward.cpp", "nn/graphed_forward.cpp"),
                      ("tests/cuda/cuda_test.cpp", "tests/trainer/training_run_test.cpp")):
     args, directory = command_of(like)
     check = [args[0], "-DATAXX_CUDA_GRAPHS", f"-I{shim}", f"-I{cuda_include}", "-fsyntax-only", *args[1:],
