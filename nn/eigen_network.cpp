@@ -16,9 +16,6 @@ struct HostOutputs {
 }  // namespace
 
 void check_cpu_options(const InferenceOptions& options) {
-  if (options.device != "cpu")
-    throw std::invalid_argument("inference: device=" + options.device +
-                                " needs LibTorch, which this program (ataxx-engine) is built without: use ataxx-zero");
   if (options.bf16 && !DirectConvolution::available(Precision::kBf16))
     throw std::invalid_argument("inference: bf16 needs a CUDA device or a processor with AVX512-BF16");
   if (options.int8 && !DirectConvolution::available(Precision::kInt8))

@@ -17,13 +17,14 @@ namespace ataxx {
 // 128 6,968 vs 11,341); a net whose convolutions are all direct is the faster at any batch.
 inline constexpr int kEigenMaxBatch = 16;
 
-// Throws std::invalid_argument for options the CPU cannot run: a device other than "cpu", bf16 or
-// int8 on a processor without them (DirectConvolution::available), CUDA graphs.
+// Throws std::invalid_argument for options the CPU cannot run: bf16 or int8 on a processor without
+// them (DirectConvolution::available), CUDA graphs.
 void check_cpu_options(const InferenceOptions& options);
 
 class EigenNetwork final : public LoadedNetwork {
  public:
-  // Throws ModelFileError for a bad play file; options as check_cpu_options.
+  // Throws ModelFileError for a bad play file; options as check_cpu_options (the device is the
+  // caller's to check).
   static std::unique_ptr<EigenNetwork> load(const std::string& play_file, const InferenceOptions& options);
 
   BatchDevice::Output forward(int thread, const float* inputs, int n) override;

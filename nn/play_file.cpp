@@ -123,7 +123,7 @@ class PlayArchive {
 // The parameters CpuNetwork reads from a play file's tensors, each convolution's norm folded in.
 class Folder {
  public:
-  Folder(const PlayArchive& archive) : archive_(archive), tensors_(archive.tensors()) {}
+  explicit Folder(const PlayArchive& archive) : archive_(archive), tensors_(archive.tensors()) {}
 
   HostTensor tensor(const std::string& name) const {
     const auto it = tensors_.find(name);

@@ -13,7 +13,7 @@ bool net_plays(const ModelInfo& info, const Position& pos) {
 
 bool net_plays(const ModelInfo& info, const schataxx::Position&) { return info.game == SchataxxGame::kName; }
 
-NetShelf::NetShelf(const std::string& model, const std::string& nets_dir) {
+NetShelf::NetShelf(const std::string& model, const std::string& nets_dir) : nets_dir_(nets_dir) {
   if (!model.empty()) nets_.push_back({model, read_model_info(model)});
   if (nets_dir.empty()) return;
   std::vector<std::string> shipped;

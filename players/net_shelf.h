@@ -34,9 +34,11 @@ class NetShelf {
     return nullptr;
   }
   bool empty() const { return nets_.empty(); }
+  const std::string& folder() const { return nets_dir_; }  // "" for none
 
  private:
   std::vector<Net> nets_;
+  std::string nets_dir_;
 };
 
 }  // namespace ataxx

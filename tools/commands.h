@@ -31,7 +31,9 @@ int run_app(CLI::App& app, int argc, char** argv);
 const std::atomic<bool>& install_stop_handlers();
 
 // The folder of the shipped nets (players/net_shelf.h picks the one that plays a position): what
-// `uai`, `play` and `serve` search with when no model or player is given.
+// `uai`, `play` and `serve` search with when no model or player is given. The first that exists of
+// `nets/` beside the program (a copied engine), `../share/ataxx-zero/nets/` from it (an installed
+// one, `cmake --install`) and the source tree's `nets/` (a build folder's).
 std::string shipped_nets_dir();
 
 }  // namespace ataxx::cli

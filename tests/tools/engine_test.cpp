@@ -1,6 +1,7 @@
 // ataxx-engine, the engine built without LibTorch, against ataxx-zero's own UAI engine.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 #include <string>
 
@@ -48,6 +49,42 @@ TEST(Engine, ADeviceItHasNoBackendForIsRefusedNamingTheProgramThatHasOne) {
                             "ataxx-zero"),
             std::string::npos)
       << ran.output;
+}
+
+// The net that searched a position in `program`'s UAI, as its `info string` names it.
+std::string net_searching_in(const std::string& program) {
+  const Ran ran = fed(program, "position startpos\\ngo nodes 20\\n");
+  const std::size_t at = ran.output.find("searching with ");
+  return at == std::string::npos ? ran.output : ran.output.substr(at + 15, ran.output.find('\n', at) - at - 15);
+}
+
+TEST(Engine, FindsTheShippedNetsBesideItWhenCopiedOrInstalled) {
+  const std::string copied = (std::filesystem::path(testing::TempDir()) / "copied").string();
+  ASSERT_EQ(run_shell("rm -rf " + copied + " && mkdir -p " + copied + "/nets && cp " + ATAXX_ENGINE_BINARY + " " +
+                      copied + " && cp " + ATAXX_SOURCE_DIR + "/nets/ataxx-7x7.net " + copied + "/nets/")
+                .status,
+            0);
+  EXPECT_EQ(net_searching_in(copied + "/ataxx-engine"), copied + "/nets/ataxx-7x7.net");
+
+  const std::string installed = (std::filesystem::path(testing::TempDir()) / "installed").string();
+  const Ran install =
+      run_shell(std::string(ATAXX_CMAKE_COMMAND) + " --install " + ATAXX_BUILD_DIR + " --prefix " + installed);
+  ASSERT_EQ(install.status, 0) << install.output;
+  EXPECT_EQ(net_searching_in(installed + "/bin/ataxx-engine"), installed + "/share/ataxx-zero/nets/ataxx-7x7.net");
+  EXPECT_EQ(net_searching_in(installed + "/bin/ataxx-zero uai"), installed + "/share/ataxx-zero/nets/ataxx-7x7.net");
+}
+
+TEST(Engine, CopiedWithoutItsNetsSaysWhatPlaysInstead) {
+  const std::string copied = (std::filesystem::path(testing::TempDir()) / "netless").string();
+  ASSERT_EQ(
+      run_shell("rm -rf " + copied + " && mkdir -p " + copied + "/nets && cp " + ATAXX_ENGINE_BINARY + " " + copied)
+          .status,
+      0);
+  const Ran ran = fed(copied + "/ataxx-engine", "position startpos\\ngo depth 2\\n");
+  EXPECT_NE(ran.output.find("info string no net in " + copied + "/nets plays ataxx on 7x7: Player alphabeta plays it"),
+            std::string::npos)
+      << ran.output;
+  EXPECT_NE(ran.output.find("bestmove "), std::string::npos) << ran.output;
 }
 
 TEST(Engine, PlaysInTheTerminalAndCountsMoves) {
