@@ -104,106 +104,43 @@ class Unpickler {
   }
 
  private:
+  // One opcode, each on a line: the protocol's table as the code.
   void step(unsigned char op) {
+    // clang-format off
     switch (op) {
-      case 0x80:
-        take(1);
-        return;  // PROTO
-      case 'c':
-        push(global());
-        return;
-      case 'q':
-        memo_[number<std::uint8_t>()] = top();
-        return;  // BINPUT
-      case 'r':
-        memo_[number<std::uint32_t>()] = top();
-        return;  // LONG_BINPUT
-      case 'h':
-        push(memo(number<std::uint8_t>()));
-        return;  // BINGET
-      case 'j':
-        push(memo(number<std::uint32_t>()));
-        return;  // LONG_BINGET
-      case '(':
-        marks_.push_back(stack_.size());
-        return;
-      case ')':
-        push(make(Kind::kTuple));
-        return;
-      case 't':
-        push(make_container(Kind::kTuple, pop_to_mark()));
-        return;
-      case 0x85:
-      case 0x86:
-      case 0x87:
-        push(make_container(Kind::kTuple, pop_n(op - 0x84)));
-        return;  // TUPLE1-3
-      case ']':
-        push(make(Kind::kList));
-        return;
-      case 'a':
-        append(pop_n(1));
-        return;
-      case 'e':
-        append(pop_to_mark());
-        return;
-      case '}':
-        push(make(Kind::kDict));
-        return;
-      case 's':
-        append(pop_n(2), Kind::kDict);
-        return;
-      case 'u':
-        append(pop_to_mark(), Kind::kDict);
-        return;
-      case 'X':
-        push(make_text(std::string(take(number<std::uint32_t>())), Kind::kString));
-        return;
-      case 0x8c:
-        push(make_text(std::string(take(number<std::uint8_t>())), Kind::kString));
-        return;
-      case 'K':
-        push(make_int(number<std::uint8_t>()));
-        return;
-      case 'M':
-        push(make_int(number<std::uint16_t>()));
-        return;
-      case 'J':
-        push(make_int(number<std::int32_t>()));
-        return;
-      case 0x8a:
-        push(make_int(long1()));
-        return;
-      case 'G': {
-        Value real = make(Kind::kFloat);
-        real->real = std::bit_cast<double>(__builtin_bswap64(number<std::uint64_t>()));
-        push(real);
-        return;
-      }
-      case 'N':
-        push(make(Kind::kNone));
-        return;
-      case 0x88:
-        push(make_int(1, Kind::kBool));
-        return;
-      case 0x89:
-        push(make_int(0, Kind::kBool));
-        return;
-      case 'Q':
-        push(storage_of(*pop()));
-        return;  // BINPERSID
-      case 0x81:
-        new_object();
-        return;  // NEWOBJ
-      case 'R':
-        reduce();
-        return;
-      case 'b':
-        build();
-        return;
-      default:
-        break;
+      case 0x80: take(1); return;                                 // PROTO
+      case 'c': push(global()); return;                           // GLOBAL
+      case 'q': memo_[number<std::uint8_t>()] = top(); return;   // BINPUT
+      case 'r': memo_[number<std::uint32_t>()] = top(); return;  // LONG_BINPUT
+      case 'h': push(memo(number<std::uint8_t>())); return;      // BINGET
+      case 'j': push(memo(number<std::uint32_t>())); return;     // LONG_BINGET
+      case '(': marks_.push_back(stack_.size()); return;          // MARK
+      case ')': push(make(Kind::kTuple)); return;                 // EMPTY_TUPLE
+      case 't': push(make_container(Kind::kTuple, pop_to_mark())); return;
+      case 0x85: case 0x86: case 0x87: push(make_container(Kind::kTuple, pop_n(op - 0x84))); return;  // TUPLE1-3
+      case ']': push(make(Kind::kList)); return;                  // EMPTY_LIST
+      case 'a': append(pop_n(1)); return;                         // APPEND
+      case 'e': append(pop_to_mark()); return;                    // APPENDS
+      case '}': push(make(Kind::kDict)); return;                  // EMPTY_DICT
+      case 's': append(pop_n(2), Kind::kDict); return;            // SETITEM
+      case 'u': append(pop_to_mark(), Kind::kDict); return;       // SETITEMS
+      case 'X': push(make_text(std::string(take(number<std::uint32_t>())), Kind::kString)); return;  // BINUNICODE
+      case 0x8c: push(make_text(std::string(take(number<std::uint8_t>())), Kind::kString)); return;  // SHORT_BINUNICODE
+      case 'K': push(make_int(number<std::uint8_t>())); return;   // BININT1
+      case 'M': push(make_int(number<std::uint16_t>())); return;  // BININT2
+      case 'J': push(make_int(number<std::int32_t>())); return;   // BININT
+      case 0x8a: push(make_int(long1())); return;                 // LONG1
+      case 'G': push(binfloat()); return;                         // BINFLOAT
+      case 'N': push(make(Kind::kNone)); return;                  // NONE
+      case 0x88: push(make_int(1, Kind::kBool)); return;          // NEWTRUE
+      case 0x89: push(make_int(0, Kind::kBool)); return;          // NEWFALSE
+      case 'Q': push(storage_of(*pop())); return;                 // BINPERSID
+      case 0x81: new_object(); return;                            // NEWOBJ
+      case 'R': reduce(); return;                                 // REDUCE
+      case 'b': build(); return;                                  // BUILD
+      default: break;
     }
+    // clang-format on
     throw PickleError("pickle: opcode 0x" + hex(op) + " at byte " + std::to_string(at_ - 1) +
                       " is not one LibTorch's archives use");
   }
@@ -235,6 +172,11 @@ class Unpickler {
     std::string text(bytes_.substr(at_, end - at_));
     at_ = end + 1;
     return text;
+  }
+  Value binfloat() {
+    Value real = make(Kind::kFloat);
+    real->real = std::bit_cast<double>(__builtin_bswap64(number<std::uint64_t>()));  // big-endian
+    return real;
   }
   Value global() {
     std::string module = line();  // the two reads in order: an expression's operands are not sequenced
