@@ -6,9 +6,10 @@
 namespace ataxx {
 
 std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options) {
-  if (options.device != "cpu")
-    throw std::invalid_argument("inference: device=" + options.device +
-                                " needs LibTorch, which this program (ataxx-engine) is built without: use ataxx-zero");
+  if (options.device != "cpu" || options.cpu_path == CpuPath::kTorch)
+    throw std::invalid_argument(
+        "inference: " + (options.device != "cpu" ? "device=" + options.device : std::string("LibTorch's CPU path")) +
+        " needs LibTorch, which this program (ataxx-engine) is built without: use ataxx-zero");
   return EigenNetwork::load(play_file, options);
 }
 
