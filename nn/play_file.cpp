@@ -1,7 +1,6 @@
 #include "nn/play_file.h"
 
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -58,32 +57,11 @@ class PlayArchive {
 
   // A float32 tensor's values, row-major.
   HostTensor values(const std::string& name, const PickledTensor& tensor) const {
-    if (tensor.storage_type != "FloatStorage")
-      throw damaged(name + " is a " + tensor.storage_type + ", where play files hold float32");
-    const std::string_view bytes = zip_.stored(folder_ + "data/" + tensor.storage_key);
-    const auto elements = static_cast<std::uint64_t>(tensor.storage_elements);
-    if (elements > bytes.size() / sizeof(float)) throw damaged(name + "'s storage is shorter than it says");
-    HostTensor host{tensor.sizes, {}};
-    std::uint64_t count = 1, last = static_cast<std::uint64_t>(tensor.offset);
-    for (std::size_t d = 0; d < tensor.sizes.size(); ++d) {
-      if (tensor.sizes[d] < 0 || tensor.strides[d] < 0) throw damaged(name + " has a negative size or stride");
-      count *= static_cast<std::uint64_t>(tensor.sizes[d]);
-      if (count > elements) throw damaged(name + " has more elements than its storage");
-      if (tensor.sizes[d] > 0)
-        last += static_cast<std::uint64_t>(tensor.sizes[d] - 1) * static_cast<std::uint64_t>(tensor.strides[d]);
+    try {
+      return {tensor.sizes, float_values(tensor, zip_.stored(folder_ + "data/" + tensor.storage_key))};
+    } catch (const PickleError& e) {
+      throw damaged(name + ": " + e.what());
     }
-    if (tensor.offset < 0 || (count > 0 && last >= elements)) throw damaged(name + " reaches past its storage");
-    host.values.reserve(count);
-    std::vector<std::int64_t> index(tensor.sizes.size(), 0);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      std::uint64_t at = static_cast<std::uint64_t>(tensor.offset);
-      for (std::size_t d = 0; d < index.size(); ++d) at += static_cast<std::uint64_t>(index[d] * tensor.strides[d]);
-      float value;
-      std::memcpy(&value, bytes.data() + at * sizeof(float), sizeof value);
-      host.values.push_back(value);
-      for (std::size_t d = index.size(); d-- > 0 && ++index[d] == tensor.sizes[d];) index[d] = 0;
-    }
-    return host;
   }
 
   ModelFileError damaged(const std::string& what) const {

@@ -47,4 +47,9 @@ struct PickleValue {
 // Throws PickleError.
 std::shared_ptr<PickleValue> unpickle(std::string_view bytes);
 
+// A float32 tensor's values, row-major, from its storage's bytes (the archive's `data/<key>`).
+// Throws PickleError for another type, or a view (sizes, strides, offset) that reaches past the
+// storage, or a storage shorter than the tensor says.
+std::vector<float> float_values(const PickledTensor& tensor, std::string_view storage);
+
 }  // namespace ataxx

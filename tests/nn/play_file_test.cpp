@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "nn/eigen_network.h"
 #include "nn/model_container.h"
@@ -137,7 +138,8 @@ TEST(PlayFile, ADamagedArchiveInAnIntactContainerIsAModelFileErrorWithItsCause) 
                  "opcode 0xff");
   expect_refused(damaged_copy(archive, "input_bn", "running_var", "running_vaX"), "it has no input_bn.running_var");
   // input_conv's weight (8 x 6 x 3 x 3 = 432 floats, BININT2 0x01b0) claims a larger storage.
-  expect_refused(damaged_copy(archive, "input_conv", "M\xb0\x01", "M\xb0\x7f"), "storage is shorter than it says");
+  expect_refused(damaged_copy(archive, "input_conv", "M\xb0\x01", "M\xb0\x7f"),
+                 "input_conv.weight: its storage is shorter than it says");
   expect_refused(damaged_copy(archive, "", "PK\5\6", "PK\5\7"), "no end of central directory record");
 }
 
@@ -170,6 +172,33 @@ void expect_pickle_error(std::string_view text, const std::string& reason) {
   } catch (const PickleError& e) {
     EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
   }
+}
+
+TEST(TorchPickle, ATensorsValuesFollowItsStridesAndStayInItsStorage) {
+  const std::vector<float> stored = {0, 1, 2, 3, 4, 5};
+  const std::string_view storage(reinterpret_cast<const char*>(stored.data()), stored.size() * sizeof(float));
+  // [2, 2] from element 1 with strides (1, 2): the transpose of [[1, 2], [3, 4]].
+  PickledTensor tensor{"0", "FloatStorage", 6, 1, {2, 2}, {1, 2}};
+  EXPECT_EQ(float_values(tensor, storage), std::vector<float>({1, 3, 2, 4}));
+
+  const auto expect_refused = [&](PickledTensor view, const std::string& reason) {
+    try {
+      float_values(view, storage);
+      ADD_FAILURE() << reason;
+    } catch (const PickleError& e) {
+      EXPECT_EQ(std::string(e.what()), reason);
+    }
+  };
+  expect_refused({"0", "FloatStorage", 6, 0, {3}, {3}}, "it reaches past its storage");
+  // A reach that wraps around to 0 in 64 bits: (5 - 1) x 2^62.
+  expect_refused({"0", "FloatStorage", 6, 0, {5}, {std::int64_t{1} << 62}}, "it reaches past its storage");
+  expect_refused({"0", "FloatStorage", 6, 0, {3}, {std::numeric_limits<std::int64_t>::max()}},
+                 "it reaches past its storage");
+  expect_refused({"0", "FloatStorage", 6, 6, {1}, {1}}, "it reaches past its storage");
+  expect_refused({"0", "FloatStorage", 7, 0, {7}, {1}}, "its storage is shorter than it says");
+  expect_refused({"0", "FloatStorage", 6, 0, {4, 2}, {0, 0}}, "it has more elements than its storage");
+  expect_refused({"0", "LongStorage", 6, 0, {1}, {1}}, "it is a LongStorage, not float32");
+  EXPECT_TRUE(float_values({"0", "FloatStorage", 6, 0, {0, 5}, {5, 1}}, storage).empty());
 }
 
 TEST(TorchPickle, ReadsNumbersTextAndContainers) {
