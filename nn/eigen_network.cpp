@@ -7,13 +7,6 @@
 #include "nn/play_file.h"
 
 namespace ataxx {
-namespace {
-
-struct HostOutputs {
-  std::vector<float> policy_logits, wdl, lead;
-};
-
-}  // namespace
 
 void check_cpu_options(const InferenceOptions& options) {
   if (options.bf16 && !DirectConvolution::available(Precision::kBf16))
@@ -34,16 +27,18 @@ std::unique_ptr<EigenNetwork> EigenNetwork::load(const std::string& play_file, c
 }
 
 BatchDevice::Output EigenNetwork::forward(int /*thread*/, const float* inputs, int n) {
-  const NetworkIo io = info().io();
-  auto out = std::make_shared<HostOutputs>();
-  out->policy_logits.resize(static_cast<std::size_t>(n) * io.policy_size());
-  out->wdl.resize(3 * static_cast<std::size_t>(n));
-  out->lead.resize(n);
+  const NetworkIo& io = this->io();
+  const auto rows = static_cast<std::size_t>(n);
+  // One buffer: the policy logits (rows x policy size), the win, draw, loss probabilities (rows x
+  // 3), then the leads (rows), as LibTorch's backend lays its outputs out.
+  auto out = std::make_shared<std::vector<float>>(rows * (io.policy_size() + 4));
+  float* const policy = out->data();
+  float* const wdl = policy + rows * io.policy_size();
+  float* const lead = wdl + 3 * rows;
   for (int first = 0; first < n; first += kEigenMaxBatch)
     network_.forward(inputs + static_cast<std::size_t>(first) * io.input_size(), std::min(kEigenMaxBatch, n - first),
-                     out->policy_logits.data() + static_cast<std::size_t>(first) * io.policy_size(),
-                     out->wdl.data() + 3 * first, out->lead.data() + first);
-  return {.policy_logits = out->policy_logits.data(), .wdl = out->wdl.data(), .lead = out->lead.data(), .owner = out};
+                     policy + static_cast<std::size_t>(first) * io.policy_size(), wdl + 3 * first, lead + first);
+  return {.policy_logits = policy, .wdl = wdl, .lead = lead, .owner = out};
 }
 
 }  // namespace ataxx

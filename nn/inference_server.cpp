@@ -119,7 +119,7 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
                            double seconds) {
   const std::unique_ptr<LoadedNetwork> network = load_network(play_file, options);
   const ModelInfo& info = network->info();
-  const NetworkIo io = info.io();
+  const NetworkIo& io = network->io();
   const std::size_t size = io.input_size();
   std::vector<float> inputs(batch_size * size);
   for (int i = 0; i < batch_size; ++i) {

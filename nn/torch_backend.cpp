@@ -89,7 +89,7 @@ class TorchNetwork final : public LoadedNetwork {
     }();
     (void)configured;
     c10::InferenceMode inference_mode;
-    const NetworkIo io = info().io();
+    const NetworkIo& io = this->io();
     if (!device_.is_cuda()) {
       const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, io.input_planes, io.canvas, io.canvas});
       return host_outputs(flat_outputs(*net_, planes, device_, dtype_), n, n, io.policy_size());
