@@ -14,6 +14,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libzstd-dev zlib1g-dev
   gnuplot-nox python3
   libboost-dev chromium nodejs
+  qemu-user  # the tests run the engine on an emulated AVX2 processor
   "$@"
 )
 # Debian's nodejs comes without npm; a nodejs of NodeSource's brings its own, which Debian's npm
