@@ -3,6 +3,7 @@
 // are small and trivially copyable.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -95,8 +96,8 @@ class Position {
   Bitboard gaps() const { return gaps_; }
   Bitboard empty() const { return ~(pieces_[0] | pieces_[1] | gaps_) & board_->cells; }
   Color side_to_move() const { return side_; }
-  // The counters read from outside (FEN, files) are at most this: no game played on from there
-  // can overflow an int.
+  // The counters never pass this: read from outside (FEN, files) up to it, they stop at it in
+  // play, so that no int overflows and every position's FEN reads back.
   static constexpr int kMaxCounter = 1'000'000;
   int halfmove_clock() const { return halfmove_clock_; }
   int fullmove_number() const { return fullmove_number_; }
@@ -169,8 +170,8 @@ inline void Position::make_move(Move move) {
       hash_ ^= keys.piece[us][move.from];
     }
   }
-  halfmove_clock_ = move.is_single() ? 0 : halfmove_clock_ + 1;
-  if (side_ == Color::kO) ++fullmove_number_;
+  halfmove_clock_ = move.is_single() ? 0 : std::min(halfmove_clock_ + 1, kMaxCounter);
+  if (side_ == Color::kO) fullmove_number_ = std::min(fullmove_number_ + 1, kMaxCounter);
   side_ = ~side_;
   hash_ ^= keys.side_o;
 }

@@ -395,7 +395,7 @@ bool Position::is_legal(Move move) const {
 
 void Position::make_move(Move move) {
   const int us = index(side_), them = us ^ 1;
-  ++plies_since_drop_;
+  plies_since_drop_ = std::min(plies_since_drop_ + 1, kMaxCounter);
   if (!move.is_pass()) {
     PieceType type = move.drop;
     if (move.is_drop()) {
@@ -421,7 +421,7 @@ void Position::make_move(Move move) {
       hash_ ^= kKeys.man[them][t][sq] ^ kKeys.man[us][t][sq];
     }
   }
-  if (side_ == kBlack) ++move_number_;
+  if (side_ == kBlack) move_number_ = std::min(move_number_ + 1, kMaxCounter);
   side_ = ~side_;
   hash_ ^= kKeys.black_to_move;
 }

@@ -32,6 +32,14 @@ TEST(SchataxxFen, StartRoundTripsAndHoldsTheSheetsMen) {
   EXPECT_EQ(Position::from_fen("k6N/8/8/8/8/8/8/K6n" + kStockFull).fen(), Position::kStartFen);  // fields default
 }
 
+TEST(SchataxxFen, CountersStopAtTheirBoundSoThatEveryPositionReachedReadsBack) {
+  Position pos = Position::from_fen("k6N/8/8/8/8/8/8/K6n" + kStockFull + " b - - 1000000 1000000");
+  pos.make_move(parse_move("h1g3"));
+  EXPECT_EQ(pos.plies_since_drop(), Position::kMaxCounter);
+  EXPECT_EQ(pos.fullmove_number(), Position::kMaxCounter);
+  EXPECT_EQ(Position::from_fen(pos.fen()), pos);
+}
+
 TEST(SchataxxFen, MalformedTextIsRefusedWithTheReason) {
   const std::pair<std::string, std::string> bad[] = {
       {"", "empty"},
