@@ -66,7 +66,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
       {"network.channels", Bound<int>{&n.channels, 8, 1024}, "channels per block"},
       {"network.init_from", &n.init_from,
-       "play file whose weights a new run starts from: the run's channels, at most its blocks (the rest start as identities), boards among its boards (\"\": random weights)"},
+       "play file whose weights a new run starts from: the run's channels, at most its blocks (the rest start as "
+       "identities), boards among its boards (\"\": random weights)"},
       {"boards.names", &b.names, "the boards of the run: 4x4 .. 8x8, hexagon"},
       {"boards.shares", &b.shares, "relative share of self-play games per board ([]: equal)"},
       {"boards.openings", &b.openings, "opening suite file per board (\"\" or []: 2 plies from its start)"},
@@ -74,26 +75,33 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.concurrent_games", Bound<int>{&s.concurrent_games, 1, 65536}, "games per worker at once"},
       {"selfplay.visits", Bound<int>{&s.visits, 1, 1000000}, "visits of a full search"},
       {"selfplay.fast_visits", Bound<int>{&s.fast_visits, 1, 1000000}, "visits of a fast search"},
-      {"selfplay.full_search_share", Bound<double>{&s.full_search_share, 0.01, 1}, "share of full searches (the only policy targets)"},
+      {"selfplay.full_search_share", Bound<double>{&s.full_search_share, 0.01, 1},
+       "share of full searches (the only policy targets)"},
       {"selfplay.leaves_per_round", Bound<int>{&s.leaves_per_round, 1, 1024}, "leaves per tree per batch"},
       {"selfplay.dirichlet_alpha", Bound<double>{&s.dirichlet_alpha, 1e-3, 100}, "root noise alpha"},
       {"selfplay.dirichlet_weight", Bound<double>{&s.dirichlet_weight, 0, 1}, "root noise weight"},
       {"selfplay.forced_playouts_k", Bound<double>{&s.forced_playouts_k, 0, 100},
-       "forced playouts at the root of full searches, sqrt(k x prior x visits), pruned from the policy target; 0 = none"},
+       "forced playouts at the root of full searches, sqrt(k x prior x visits), pruned from the policy target; 0 = "
+       "none"},
       {"selfplay.policy_temperature", Bound<double>{&s.policy_temperature, 0.1, 10},
        "the searches' priors p^(1/T) (above 1 flatter than the net's, as players' ptemp); 1 = the net's own"},
       {"selfplay.lcb_stdevs", Bound<double>{&s.lcb_stdevs, 0, 100},
-       "the moves played past temperature_plies: the root child of highest mean value less this many standard errors, as players' lcb (0: the most visited)"},
+       "the moves played past temperature_plies: the root child of highest mean value less this many standard errors, "
+       "as players' lcb (0: the most visited)"},
       {"selfplay.temperature_plies", Bound<int>{&s.temperature_plies, 0, 10000}, "plies chosen at temperature"},
       {"selfplay.temperature", Bound<double>{&s.temperature, 0, 100}, "move choice temperature"},
       {"selfplay.opening_share", Bound<double>{&s.opening_share, 0, 1}, "share of games from the opening suite"},
-      {"selfplay.resign_threshold", Bound<double>{&s.resign_threshold, -1, 1}, "resign below this root value (-1: never)"},
+      {"selfplay.resign_threshold", Bound<double>{&s.resign_threshold, -1, 1},
+       "resign below this root value (-1: never)"},
       {"selfplay.no_resign_share", Bound<double>{&s.no_resign_share, 0, 1}, "games played out to check resignation"},
       {"selfplay.games_per_chunk", Bound<int>{&s.games_per_chunk, 1, 100000}, "games per written chunk"},
       {"training.batch_size", Bound<int>{&t.batch_size, 1, 65536}, "samples per step"},
       {"training.min_samples", Bound<int>{&t.min_samples, 1, kIntMax}, "samples played before the first step"},
       {"training.steps_per_candidate", Bound<int>{&t.steps_per_candidate, 1, kIntMax}, "steps between candidates"},
-      {"training.max_sample_reuse", Bound<double>{&t.max_sample_reuse, 0.01, 1000}, "samples trained per sample played, at most"},
+      {"training.max_sample_reuse", Bound<double>{&t.max_sample_reuse, 0.01, 1000},
+       "samples trained per sample played, at most"},
+      {"training.min_sample_reuse", Bound<double>{&t.min_sample_reuse, 0, 1000},
+       "samples trained per sample played, at least: self-play waits while training is further behind (0: never)"},
       {"training.optimizer", &t.optimizer, "sgd or adamw"},
       {"training.learning_rate", Bound<double>{&t.learning_rate, 1e-7, 10}, "learning rate"},
       {"training.momentum", Bound<double>{&t.momentum, 0, 0.999}, "SGD momentum"},
@@ -101,7 +109,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"training.warmup_steps", Bound<int>{&t.warmup_steps, 0, kIntMax}, "linear learning-rate warm-up"},
       {"training.lr_drop_at", Bound<double>{&t.lr_drop_at, 0, 1},
        "share of run.max_minutes after which the learning rate drops (1: never)"},
-      {"training.lr_drop_factor", Bound<double>{&t.lr_drop_factor, 1e-6, 1}, "learning rate after the drop, as a share of it"},
+      {"training.lr_drop_factor", Bound<double>{&t.lr_drop_factor, 1e-6, 1},
+       "learning rate after the drop, as a share of it"},
       {"training.min_window", Bound<int>{&t.min_window, 1, kIntMax}, "smallest replay window (samples)"},
       {"training.max_window", Bound<int>{&t.max_window, 1, kIntMax}, "largest replay window (samples)"},
       {"training.window_exponent", Bound<double>{&t.window_exponent, 0.1, 1}, "window growth exponent"},
@@ -114,7 +123,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"training.search_value_share", Bound<double>{&t.search_value_share, 0, 1},
        "share of the value target taken from the root search's value instead of the game's result"},
       {"training.bf16", &t.bf16, "bfloat16 autocast of the training steps (for CUDA; slow on the CPU)"},
-      {"gating.games", Bound<int>{&g.games, 0, kIntMax}, "games candidate vs best (at most, with SPRT; 0: no gating, every candidate promoted)"},
+      {"gating.games", Bound<int>{&g.games, 0, kIntMax},
+       "games candidate vs best (at most, with SPRT; 0: no gating, every candidate promoted)"},
       {"gating.visits", Bound<int>{&g.visits, 1, 1000000}, "visits per move in gating"},
       {"gating.threshold", Bound<double>{&g.threshold, 0, 1}, "score needed to promote"},
       {"gating.sprt", &g.sprt, "elo0,elo1,alpha,beta (empty: fixed games and threshold)"},
@@ -128,8 +138,10 @@ std::vector<Field> fields(RunConfig& c) {
       {"inference.device", &i.device, "cpu, cuda or cuda:N"},
       {"inference.bf16", &i.bf16, "bfloat16 inference (CUDA; on the CPU the direct convolutions, with AVX512-BF16)"},
       {"inference.int8", AutoSwitch{&i.int8, &c.int8_auto},
-       "int8 inference: the CPU's direct convolutions with AVX2 or AVX512-VNNI (before bf16); auto: where the CPU has them"},
-      {"inference.cuda_graphs", &i.cuda_graphs, "replay inference batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)"},
+       "int8 inference: the CPU's direct convolutions with AVX2 or AVX512-VNNI (before bf16); auto: where the CPU has "
+       "them"},
+      {"inference.cuda_graphs", &i.cuda_graphs,
+       "replay inference batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)"},
       {"inference.max_batch", Bound<int>{&i.max_batch, 1, 65536}, "largest batch"},
       {"inference.threads", Bound<int>{&i.threads, 1, 256}, "inference threads"},
       {"inference.cache_entries", Bound<int>{&i.cache_entries, 0, kIntMax}, "evaluation cache size (0: none)"},
@@ -216,6 +228,8 @@ void validate(const RunConfig& c, const std::string& source) {
     if (baseline.empty()) fail(source, "ladder.baselines", "each entry must be one non-empty value");
   if (c.training.optimizer != "sgd" && c.training.optimizer != "adamw")
     fail(source, "training.optimizer", "'" + c.training.optimizer + "' is neither sgd nor adamw");
+  if (c.training.min_sample_reuse > c.training.max_sample_reuse)
+    fail(source, "training.min_sample_reuse", "is larger than training.max_sample_reuse");
   if (c.training.min_window > c.training.max_window)
     fail(source, "training.min_window", "is larger than training.max_window");
   if (c.gating.undecided != "reject" && c.gating.undecided != "threshold")

@@ -55,6 +55,7 @@ struct RunConfig {
     int min_samples = 2000;        // samples the run holds before the first step
     int steps_per_candidate = 200;  // a candidate for gating every this many steps
     double max_sample_reuse = 4;    // samples trained per sample played, at most (KataGo's cap)
+    double min_sample_reuse = 0;    // at least: self-play waits while training is further behind (0: never)
     std::string optimizer = "sgd";  // sgd (with momentum) or adamw
     double learning_rate = 0.02;
     double momentum = 0.9;

@@ -44,6 +44,33 @@ std::uint64_t session_seed(const RunConfig& config) {
   return config.run.seed * 1000003 ^ (std::uint64_t{entropy()} << 32 | entropy());
 }
 
+// Self-play's evaluator where training may hold it: a batch waits while `hold` says so (or until
+// the session halts), and with it the worker that sent it.
+template <typename G>
+class HeldEvaluator final : public BasicEvaluator<G> {
+ public:
+  HeldEvaluator(BasicEvaluator<G>& inner, std::function<bool()> hold, const std::atomic<bool>& halt)
+      : inner_(inner), hold_(std::move(hold)), halt_(halt) {}
+
+  void evaluate(std::span<const BasicEvalRequest<G>> batch) override {
+    if (hold_ && hold_()) {
+      const SteadyClock::time_point since = SteadyClock::now();
+      while (hold_() && !halt_) std::this_thread::sleep_for(kHoldPollInterval);
+      held_microseconds_ += std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - since).count();
+    }
+    inner_.evaluate(batch);
+  }
+  std::string model_name() const override { return inner_.model_name(); }
+  double held_seconds() const { return held_microseconds_ * 1e-6; }  // summed over the workers
+
+ private:
+  static constexpr auto kHoldPollInterval = std::chrono::milliseconds(5);
+  BasicEvaluator<G>& inner_;
+  const std::function<bool()> hold_;
+  const std::atomic<bool>& halt_;
+  std::atomic<std::int64_t> held_microseconds_{0};
+};
+
 std::string wait_for_first_model(const RunDirectory& dir, const SelfPlayLimits& limits, spdlog::logger& log) {
   bool told = false;
   while (!limits.stopped()) {
@@ -154,6 +181,7 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
              busy, config.inference.max_batch, busy, config.inference.threads);
 
   std::atomic<bool> halt{false};  // set by the watcher: the workers' stop flag
+  HeldEvaluator<G> evaluator(server, limits.hold, halt);
   ChunkWriter<G> write(dir, server, log, session);
   LiveGamePublisher<G> publish(dir, server, log);
   // The watcher follows the run's best model and tells the workers when to stop.
@@ -176,13 +204,14 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
       [&](int task) {
         if (task == 1) return watch();
         session.stats =
-            play_selfplay_games<G>(config, selfplay_starts<G>(config), session_seed(config), server,
+            play_selfplay_games<G>(config, selfplay_starts<G>(config), session_seed(config), evaluator,
                                    std::numeric_limits<int>::max(), halt, std::ref(write), std::ref(publish));
         halt = true;
       },
       [&] { halt = true; });
   session.seconds = write.seconds();
   session.evals_per_second = server.stats().positions / session.seconds;
+  session.held_share = evaluator.held_seconds() / std::max(session.seconds * config.selfplay.threads, 1e-9);
   return session;
 }
 

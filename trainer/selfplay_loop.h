@@ -1,8 +1,8 @@
-// Self-play that never pauses: workers play with the run's best model, and when another model
-// is promoted the inference server switches to it between two batches, games in progress going
-// on with the new one. Finished games go to the run's games/ folder, a chunk at a time. Used by
-// `train` (beside the trainer and gating) and by any number of `selfplay` processes sharing the
-// run directory.
+// Self-play beside training: workers play with the run's best model, and when another model is
+// promoted the inference server switches to it between two batches, games in progress going on
+// with the new one; they pause only while the trainer holds them (training.min_sample_reuse). Finished games go to the
+// run's games/ folder, a chunk at a time. Used by `train` (beside the trainer and gating) and by any number of
+// `selfplay` processes sharing the run directory.
 #pragma once
 
 #include <spdlog/logger.h>
@@ -20,6 +20,8 @@ namespace ataxx {
 struct SelfPlayLimits {
   std::function<bool()> stopped;  // polled a few times a second
   std::int64_t games = 0;         // stop once this many games are written (0: no limit)
+  // While this says so, each worker waits before its next batch (training is behind); none: never.
+  std::function<bool()> hold = {};
 };
 
 struct SelfPlaySession {
@@ -27,6 +29,7 @@ struct SelfPlaySession {
   int chunks = 0;
   double seconds = 0;
   double evals_per_second = 0;
+  double held_share = 0;  // of the workers' time, the share they waited for training
 };
 
 // How many of the inference server's threads self-play keeps busy: its positions in flight (worker

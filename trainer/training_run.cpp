@@ -1,10 +1,11 @@
 #include "trainer/training_run.h"
 
+#include <fmt/format.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-#include <fmt/format.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -142,13 +143,14 @@ class TrainingProgress {
 
 // The trainer's side of the run: trains whenever the samples played allow it (at most
 // max_sample_reuse samples trained per sample played, nothing before min_samples), and exports
-// a candidate every steps_per_candidate steps, until the run's last candidate. `steps_done` were
+// a candidate every steps_per_candidate steps, until the run's last candidate. `behind` says
+// whether it has trained fewer than min_sample_reuse samples per sample played (self-play waits). `steps_done` were
 // trained towards the next candidate in earlier sessions; the steps of this one that no
 // candidate holds are saved at its end for the next.
 template <typename G>
 void train_continuously(const RunConfig& config, const RunDirectory& dir, Trainer& trainer, int generation,
                         std::int64_t steps_done, const Budget& budget, const std::function<bool()>& stopped,
-                        spdlog::logger& log) {
+                        std::atomic<bool>& behind, spdlog::logger& log) {
   const auto& t = config.training;
   BasicReplayBuffer<G> buffer = run_replay_buffer<G>(config);
   std::mt19937_64 rng(config.run.seed * 7919 + generation);
@@ -162,6 +164,8 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     for (const std::string& why : refresh.left_out) log.warn("training: left out samples of chunk {}", why);
     const std::int64_t played = buffer.total_samples();
     const std::int64_t allowed = played < t.min_samples ? 0 : static_cast<std::int64_t>(played * t.max_sample_reuse / t.batch_size);
+    behind = played >= t.min_samples &&
+             trainer.step() < static_cast<std::int64_t>(played * t.min_sample_reuse / t.batch_size);
     const std::int64_t steps = std::min({allowed - trainer.step(), to_export, kStepsBetweenRefreshes});
     progress.log_now_and_then(trainer.step(), played, allowed, t.min_samples);
     if (steps <= 0 || buffer.empty()) {
@@ -214,11 +218,13 @@ int newest_generation(const RunDirectory& dir, const Trainer& trainer) {
 }
 
 void log_selfplay_session(const SelfPlaySession& s, spdlog::logger& log) {
-  log.info("self-play this session: {} games in {} chunks, {:.2f} games/s, {:.0f} evals/s, {:.0f} plies a game, "
-           "{:.0f}% draws",
-           s.stats.games, s.chunks, s.stats.games / std::max(s.seconds, 1e-9), s.evals_per_second,
-           static_cast<double>(s.stats.plies) / std::max(s.stats.games, 1),
-           100.0 * s.stats.draws / std::max(s.stats.games, 1));
+  log.info(
+      "self-play this session: {} games in {} chunks, {:.2f} games/s, {:.0f} evals/s, {:.0f} plies a game, "
+      "{:.0f}% draws{}",
+      s.stats.games, s.chunks, s.stats.games / std::max(s.seconds, 1e-9), s.evals_per_second,
+      static_cast<double>(s.stats.plies) / std::max(s.stats.games, 1),
+      100.0 * s.stats.draws / std::max(s.stats.games, 1),
+      s.held_share > 0 ? fmt::format(", {:.0f}% of its time waiting for training", 100 * s.held_share) : "");
   if (s.stats.no_resign_games > 0)
     log.info("resignation: {} resigned; in {} no-resign games {} would have, {} of them wrongly ({:.0f}%)",
              s.stats.resigned, s.stats.no_resign_games, s.stats.would_resign, s.stats.false_resignations,
@@ -252,17 +258,22 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
 
   std::atomic<bool> finished{false};  // the last candidate is decided, or a part failed
   auto stopped = [&] { return stop || finished || budget.spent(); };
+  std::atomic<bool> training_behind{false};  // self-play waits (training.min_sample_reuse)
   SelfPlaySession selfplay;
   run_in_parallel(
       4,
       [&](int part) {
         if (part == 0) with_context("training", [&] {
           const auto train = plays_schataxx(config) ? train_continuously<SchataxxGame> : train_continuously<AtaxxGame>;
-          train(config, dir, trainer, generation, steps_done, budget, stopped, log);
+          train(config, dir, trainer, generation, steps_done, budget, stopped, training_behind, log);
         });
         if (part == 1) with_context("gating", [&] { gate_continuously(config, dir, stopped, log); });
         if (part == 1) finished = true;
-        if (part == 2) with_context("self-play", [&] { selfplay = play_selfplay(config, dir, {stopped}, log); });
+        if (part == 2)
+          with_context("self-play", [&] {
+            selfplay =
+                play_selfplay(config, dir, {.stopped = stopped, .hold = [&] { return training_behind.load(); }}, log);
+          });
         if (part == 3) with_context("the run's clock", [&] { budget.keep_banked(stopped); });
       },
       [&] { finished = true; });
@@ -300,7 +311,8 @@ std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games, const 
   std::string yaml;
   const RunConfig config = open_config(dir, "", std::nullopt, &yaml);
   auto log = make_logger(dir);
-  const SelfPlaySession session = play_selfplay(config, dir, {[&] { return stop.load(); }, games}, *log);
+  const SelfPlaySession session =
+      play_selfplay(config, dir, {.stopped = [&] { return stop.load(); }, .games = games}, *log);
   log_selfplay_session(session, *log);
   return session.stats.games;
 }

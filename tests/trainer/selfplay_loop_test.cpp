@@ -57,7 +57,8 @@ TEST(SelfPlayLoop, WarnsOnceWhenItsGamesTurnToDraws) {
 
   const auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(1000);
   spdlog::logger log("selfplay", sink);
-  const SelfPlaySession session = play_selfplay(config, dir, {[] { return false; }, 3 * RecentGames::kGames}, log);
+  const SelfPlaySession session =
+      play_selfplay(config, dir, {.stopped = [] { return false; }, .games = 3 * RecentGames::kGames}, log);
   EXPECT_GE(session.stats.games, 3 * RecentGames::kGames);
   EXPECT_EQ(session.stats.draws, session.stats.games);
   const std::vector<std::string> said = sink->last_formatted();

@@ -212,6 +212,23 @@ TEST(TrainingRun, SlowTinyRunWithoutGatingPromotesEveryCandidate) {
   for (const auto& row : csv_rows(run + "/matches.csv")) EXPECT_EQ(row[6], "ladder");
 }
 
+// training.min_sample_reuse: while the trainer is behind it, self-play waits. At 200 samples trained
+// per sample played no trainer keeps up (three candidates of 40 steps train 7,680 samples, what 38
+// samples played allow), so self-play waits from the first steps on and the run's samples stay as
+// they were (without the wait, self-play went on writing games throughout).
+TEST(TrainingRun, SlowSelfPlayWaitsForATrainerBehindItsMinimumReuse) {
+  const std::string run = testing::TempDir() + "/tiny-min-reuse-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"max_sample_reuse: 8", "max_sample_reuse: 200\n  min_sample_reuse: 200"},
+                             {"gating:\n  games: 8", "gating:\n  games: 0"}});
+  ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
+  const auto metrics = csv_rows(run + "/metrics.csv");
+  ASSERT_EQ(metrics.size(), 3u);
+  EXPECT_EQ(metrics[1].at(3), metrics[2].at(3)) << "samples played between the last two candidates";
+  EXPECT_NE(read_all(run + "/log.txt").find("of its time waiting for training"), std::string::npos);
+}
+
 // `inference.int8: auto`: self-play in int8 where this build's CPU has the int8 convolutions, in
 // float where not; the run's copy of its config keeps `auto`, to be settled again by the machine
 // that resumes it.
