@@ -1,4 +1,6 @@
 // Compiled with the build's flags: the compiler's macros say what they let it use. Data only.
+// Each name here needs its row in processor_has (tools/processor_check.cpp), which takes a name
+// it does not know for present.
 #include "tools/processor_check.h"
 
 namespace ataxx {

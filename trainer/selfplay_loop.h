@@ -1,8 +1,8 @@
 // Self-play beside training: workers play with the run's best model, and when another model is
 // promoted the inference server switches to it between two batches, games in progress going on
-// with the new one; they pause only while the trainer holds them (training.min_sample_reuse). Finished games go to the
-// run's games/ folder, a chunk at a time. Used by `train` (beside the trainer and gating) and by any number of
-// `selfplay` processes sharing the run directory.
+// with the new one; they pause only while the trainer holds them (training.min_sample_reuse).
+// Finished games go to the run's games/ folder, a chunk at a time. Used by `train` (beside the
+// trainer and gating) and by any number of `selfplay` processes sharing the run directory.
 #pragma once
 
 #include <spdlog/logger.h>

@@ -144,9 +144,9 @@ class TrainingProgress {
 // The trainer's side of the run: trains whenever the samples played allow it (at most
 // max_sample_reuse samples trained per sample played, nothing before min_samples), and exports
 // a candidate every steps_per_candidate steps, until the run's last candidate. `behind` says
-// whether it has trained fewer than min_sample_reuse samples per sample played (self-play waits). `steps_done` were
-// trained towards the next candidate in earlier sessions; the steps of this one that no
-// candidate holds are saved at its end for the next.
+// whether it has trained fewer than min_sample_reuse samples per sample played (self-play
+// waits). `steps_done` were trained towards the next candidate in earlier sessions; the steps of
+// this one that no candidate holds are saved at its end for the next.
 template <typename G>
 void train_continuously(const RunConfig& config, const RunDirectory& dir, Trainer& trainer, int generation,
                         std::int64_t steps_done, const Budget& budget, const std::function<bool()>& stopped,
@@ -163,9 +163,12 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     for (const std::string& why : refresh.skipped) log.warn("training: skipped a damaged chunk: {}", why);
     for (const std::string& why : refresh.left_out) log.warn("training: left out samples of chunk {}", why);
     const std::int64_t played = buffer.total_samples();
-    const std::int64_t allowed = played < t.min_samples ? 0 : static_cast<std::int64_t>(played * t.max_sample_reuse / t.batch_size);
-    behind = played >= t.min_samples &&
-             trainer.step() < static_cast<std::int64_t>(played * t.min_sample_reuse / t.batch_size);
+    // The steps that `reuse` samples trained per sample played come to, none before min_samples.
+    const auto steps_at = [&](double reuse) {
+      return played < t.min_samples ? 0 : static_cast<std::int64_t>(played * reuse / t.batch_size);
+    };
+    const std::int64_t allowed = steps_at(t.max_sample_reuse);
+    behind = trainer.step() < steps_at(t.min_sample_reuse);
     const std::int64_t steps = std::min({allowed - trainer.step(), to_export, kStepsBetweenRefreshes});
     progress.log_now_and_then(trainer.step(), played, allowed, t.min_samples);
     if (steps <= 0 || buffer.empty()) {
