@@ -1,5 +1,6 @@
 #include "nn/model_file.h"
 
+#include <mutex>
 #include <sstream>
 #include <string_view>
 
@@ -55,10 +56,14 @@ auto guarded(const std::string& path, Read read) -> decltype(read()) {
 // Every tensor of the archive lands on `device` (by default where it was saved).
 torch::serialize::InputArchive open_archive(const std::string& path, std::string_view format,
                                             c10::optional<torch::Device> device = c10::nullopt) {
+  // LibTorch 1.13's import keeps state of its own unguarded (the operator version map it sorts on
+  // first use, ...): a training run's threads load models at once (gating, ladder, self-play).
+  static std::mutex import_mutex;
   torch::serialize::InputArchive archive;
   const std::string file = read_model_file(path);
   std::istringstream stream(std::string(model_archive(file, path)));
   try {
+    const std::lock_guard lock(import_mutex);
     archive.load_from(stream, device);
   } catch (const c10::Error& e) {
     const std::string what = e.what_without_backtrace();

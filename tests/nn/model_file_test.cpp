@@ -48,6 +48,30 @@ TEST(ModelFile, PlayFileGivesBitIdenticalOutputs) {
   EXPECT_EQ(loaded_info.shape.channels, 16);
 }
 
+// A training run loads models from several threads at once (gating, ladder, self-play); LibTorch's
+// import is not safe to run twice at once (the ThreadSanitizer build reports a race without the
+// lock in nn/model_file.cpp). Each test runs in a process of its own: these are its first imports.
+TEST(ModelFile, ThreadsLoadPlayFilesAtOnceAndOneAfterAnother) {
+  torch::manual_seed(6);
+  AtaxxNet net(ModelShape{1, 16});
+  net->eval();
+  save_play_file(temp("loaded-by-threads.net"), net, ModelInfo{});
+  // Threads that do not wait for one another: some start together, some later.
+  constexpr int kThreads = 6;
+  std::vector<AtaxxNet> loaded(kThreads, AtaxxNet(nullptr));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200 * (i / 2)));
+      loaded[i] = load_play_file(temp("loaded-by-threads.net"));
+    });
+  for (auto& thread : threads) thread.join();
+  torch::NoGradGuard no_grad;
+  const auto input = sample_input();
+  const torch::Tensor expected = net->forward(input).policy_logits;
+  for (AtaxxNet& each : loaded) EXPECT_TRUE(torch::equal(each->forward(input).policy_logits, expected));
+}
+
 TEST(Network, FoldedBatchNormsGiveTheSameOutputs) {
   torch::manual_seed(9);
   AtaxxNet net(ModelShape{2, 16});
