@@ -2,8 +2,9 @@
 # The training A/B of docs/experiments.md, in one command: two configs trained at once on this
 # machine for their run.max_minutes, then their best nets matched head to head, 400 visits each,
 # 200 games from balanced-4ply (both colours per opening) in two halves at once, and the sum with
-# its Elo and 95 % interval. A stopped A/B resumes: runs already there carry on, matches already
-# played are read again.
+# its Elo and 95 % interval. Each arm trains on its own half of the machine's processors (taskset),
+# so that one arm's idle time cannot go to the other. A stopped A/B resumes: runs already there
+# carry on, matches already played are read again.
 #
 #   tools/ab_training.sh A.yaml B.yaml OUT_DIR
 #
@@ -11,7 +12,9 @@
 # copied into OUT_DIR first, so a rebuild meanwhile changes neither arm. ATAXX_ZERO names another.
 # AB_PLAY sets both players' options (`visits=400` by default; e.g. `time=100,visits=100000000` for
 # equal time, where a net's size is what is measured), AB_GAMES the games (200 by default; a multiple
-# of 4: each half plays its openings with both colours).
+# of 4: each half plays its openings with both colours), AB_MATCH the match's game and openings
+# (`--openings configs/openings/balanced-4ply.txt` by default; `--variant schataxx` for Schataxx
+# runs, which then play from the variant's suite).
 # AB_SEEDS (e.g. "1 2") makes replicates: both arms trained and matched once per seed (`train
 # --seed`), AB_GAMES games each, then the sum of all. Two runs of one config at two seeds can end
 # 200 Elo apart after 30 CPU minutes (docs/experiments.md): the interval printed is the matches'
@@ -19,6 +22,7 @@
 set -euo pipefail
 play=${AB_PLAY:-visits=400}
 games=${AB_GAMES:-200}
+read -ra match_game <<< "${AB_MATCH:---openings configs/openings/balanced-4ply.txt}"
 read -ra seeds <<< "${AB_SEEDS:-}"
 
 if [[ $# -ne 3 ]]; then
@@ -48,12 +52,31 @@ run() { echo "$1${2:+-s$2}"; }  # ARM SEED: the run's folder in OUT_DIR
 match_log() { echo "$out/match-${1:+s$1-}$2.out"; }  # SEED OPENING_START
 best() { echo "$out/$1/models/$(cat "$out/$1/models/best").net"; }
 
-train() {  # RUN CONFIG SEED: a fresh run from CONFIG, or the one in OUT_DIR/RUN resumed
-  if [[ -f $out/$1/config.yaml ]]; then
-    "$bin" train --run-dir "$out/$1"
+# The processors this script may use, and those of arm a (the first half) and arm b (the second; an
+# odd one out is left idle): the one for both where there is one.
+read -ra allowed < <(awk '/^Cpus_allowed_list/ {
+    n = split($2, ranges, ",")
+    for (i = 1; i <= n; i++) {
+      split(ranges[i], ends, "-")
+      for (cpu = ends[1]; cpu <= (ends[2] == "" ? ends[1] : ends[2]); cpu++) printf "%d ", cpu
+    }
+    print ""
+  }' /proc/self/status)
+cpus() {  # ARM
+  local half=$((${#allowed[@]} / 2)) list
+  if ((${#allowed[@]} < 2)); then list=("${allowed[@]}")
+  elif [[ $1 == a ]]; then list=("${allowed[@]:0:half}")
+  else list=("${allowed[@]:half:half}")
+  fi
+  (IFS=,; echo "${list[*]}")
+}
+
+train() {  # ARM RUN CONFIG SEED: a fresh run from CONFIG, or the one in OUT_DIR/RUN resumed
+  if [[ -f $out/$2/config.yaml ]]; then
+    taskset -c "$(cpus "$1")" "$bin" train --run-dir "$out/$2"
   else
-    "$bin" train --config "$2" --run-dir "$out/$1" ${3:+--seed "$3"}
-  fi >> "$out/$1.out" 2>&1 || { echo "$0: the run $out/$1 failed: see $out/$1.out" >&2; return 1; }
+    taskset -c "$(cpus "$1")" "$bin" train --config "$3" --run-dir "$out/$2" ${4:+--seed "$4"}
+  fi >> "$out/$2.out" 2>&1 || { echo "$0: the run $out/$2 failed: see $out/$2.out" >&2; return 1; }
 }
 both() {  # PID PID: waits for both, fails if either failed
   local failed=0
@@ -70,13 +93,13 @@ half() {  # SEED OPENING_START: one half of the replicate's match, unless a fini
     return 1
   fi
   "$bin" match --p1 "nn:model=$(best "$(run a "$1")"),$play" --p2 "nn:model=$(best "$(run b "$1")"),$play" \
-    --games $((games / 2)) --opening-start "$2" --openings configs/openings/balanced-4ply.txt --concurrency 1 \
+    --games $((games / 2)) --opening-start "$2" "${match_game[@]}" --concurrency 1 \
     --quiet > "$log" 2>&1 || { echo "$0: the match from opening $2 failed: see $log" >&2; return 1; }
 }
 second_start=$((games / 4 + 1))  # the first opening the first half did not play
 replicate() {  # SEED: both arms trained at once, then both halves of their match at once
-  train "$(run a "$1")" "$config_a" "$1" & run_a=$!
-  train "$(run b "$1")" "$config_b" "$1" & run_b=$!
+  train a "$(run a "$1")" "$config_a" "$1" & run_a=$!
+  train b "$(run b "$1")" "$config_b" "$1" & run_b=$!
   both $run_a $run_b || exit 1
   half "$1" 1 & half_1=$!
   half "$1" $second_start & half_2=$!

@@ -2,14 +2,28 @@
 # tools/ab_training.sh at test size: two tiny runs differing in their learning rate, their best nets
 # matched over 4 games in two halves; run again, it resumes and reads the halves it played; an AB_GAMES
 # that is no multiple of 4 or not the finished halves', and a config the trainer refuses, each stop it
-# with a clear error; AB_SEEDS makes replicates (the runs of each seed matched, then the sum).
+# with a clear error; AB_SEEDS makes replicates (the runs of each seed matched, then the sum); each
+# arm trains on its own processors; AB_MATCH gives the match its game (Schataxx runs matched).
 # Usage: ab_training_matches_two_runs.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
 rm -rf "$scratch"
 mkdir -p "$scratch"
 fail() { echo "FAILED: $*" >&2; exit 1; }
-ab() { ATAXX_ZERO="$binary" AB_GAMES=4 AB_PLAY=visits=8 "$source_dir/tools/ab_training.sh" "$@"; }
+seq_cpus() {  # LIST ("0-3,6"): one processor a line, sorted as text
+  tr , '\n' <<< "$1" | awk -F- '{ for (cpu = $1; cpu <= ($2 == "" ? $1 : $2); cpu++) print cpu }' | sort
+}
+# The binary, through a wrapper noting the processors each run trains on: "RUN_FOLDER CPU_LIST".
+cat > "$scratch/noting-zero" <<EOF
+#!/usr/bin/env bash
+if [[ \$1 == train ]]; then
+  for arg; do [[ \${previous:-} == --run-dir ]] && run=\$(basename "\$arg"); previous=\$arg; done
+  echo "\$run \$(awk '/^Cpus_allowed_list/ { print \$2 }' /proc/self/status)" >> "$scratch/processors"
+fi
+exec "$binary" "\$@"
+EOF
+chmod +x "$scratch/noting-zero"
+ab() { ATAXX_ZERO="$scratch/noting-zero" AB_GAMES=4 AB_PLAY=visits=8 "$source_dir/tools/ab_training.sh" "$@"; }
 sed 's/^  games: 4$/  games: 0/' "$source_dir/configs/tiny.yaml" > "$scratch/a.yaml"
 sed 's/^  learning_rate: 0.05$/  learning_rate: 0.01/' "$scratch/a.yaml" > "$scratch/b.yaml"
 cmp -s "$scratch/a.yaml" "$scratch/b.yaml" && fail "the arms' configs do not differ"
@@ -27,6 +41,13 @@ awk -v a="${BASH_REMATCH[1]}" -v b="${BASH_REMATCH[2]}" 'BEGIN { exit !(a + b ==
 for start in 1 2; do
   grep -Eq '^Score of .*\] 2$' "$scratch/ab/match-$start.out" || fail "the half from opening $start did not play 2 games"
 done
+# Each arm on processors of its own where there are two or more.
+cpus_a=$(awk '$1 == "a" { print $2; exit }' "$scratch/processors")
+cpus_b=$(awk '$1 == "b" { print $2; exit }' "$scratch/processors")
+[[ -n $cpus_a && -n $cpus_b ]] || fail "the arms' processors were not noted: $(cat "$scratch/processors")"
+if (($(nproc) >= 2)); then
+  [[ -z $(comm -12 <(seq_cpus "$cpus_a") <(seq_cpus "$cpus_b")) ]] || fail "the arms share processors: a $cpus_a, b $cpus_b"
+fi
 
 # Again: the runs resume (each has reached its max_generations) and the halves are read, not played again.
 halves_before=$(cat "$scratch/ab/match-1.out" "$scratch/ab/match-2.out" | md5sum)
@@ -56,6 +77,14 @@ grep -Eq "^A vs B: .* and .* and .* and .*\(([0-9.]+)-([0-9.]+) of 8\)" "$scratc
 grep -q "already holds a run of seed 3, not 5" "$scratch/reseed.err" || fail "no word of the seed: $(cat "$scratch/reseed.err")"
 AB_SEEDS="3 3" ab "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/twice" 2> "$scratch/twice.err" && fail "a seed named twice was accepted"
 grep -q "AB_SEEDS names a seed twice" "$scratch/twice.err" || fail "no word of the seed named twice: $(cat "$scratch/twice.err")"
+
+# Schataxx runs, their nets matched from the variant's suite (AB_MATCH): Ataxx's openings would not
+# read as Schataxx positions.
+for arm in a b; do sed 's/^run:$/run:\n  game: schataxx/' "$scratch/$arm.yaml" > "$scratch/schataxx-$arm.yaml"; done
+AB_MATCH="--variant schataxx" ab "$scratch/schataxx-a.yaml" "$scratch/schataxx-b.yaml" "$scratch/schataxx" \
+  > "$scratch/schataxx.out" || fail "the Schataxx A/B failed: $(cat "$scratch/schataxx.out")"
+grep -Eq "^A vs B: .*\(([0-9.]+)-([0-9.]+) of 4\)" "$scratch/schataxx.out" || fail "no Schataxx match: $(cat "$scratch/schataxx.out")"
+grep -Eq "^  game: schataxx( |$)" "$scratch/schataxx/a/config.yaml" || fail "the Schataxx arm is not a Schataxx run"
 
 AB_GAMES=6 "$source_dir/tools/ab_training.sh" "$scratch/a.yaml" "$scratch/b.yaml" "$scratch/six" 2> "$scratch/six.err" &&
   fail "AB_GAMES=6 was accepted"
