@@ -72,11 +72,10 @@ cpus() {  # ARM
 }
 
 train() {  # ARM RUN CONFIG SEED: a fresh run from CONFIG, or the one in OUT_DIR/RUN resumed
-  if [[ -f $out/$2/config.yaml ]]; then
-    taskset -c "$(cpus "$1")" "$bin" train --run-dir "$out/$2"
-  else
-    taskset -c "$(cpus "$1")" "$bin" train --config "$3" --run-dir "$out/$2" ${4:+--seed "$4"}
-  fi >> "$out/$2.out" 2>&1 || { echo "$0: the run $out/$2 failed: see $out/$2.out" >&2; return 1; }
+  local from=(--config "$3" ${4:+--seed "$4"})
+  [[ -f $out/$2/config.yaml ]] && from=()
+  taskset -c "$(cpus "$1")" "$bin" train "${from[@]}" --run-dir "$out/$2" >> "$out/$2.out" 2>&1 ||
+    { echo "$0: the run $out/$2 failed: see $out/$2.out" >&2; return 1; }
 }
 both() {  # PID PID: waits for both, fails if either failed
   local failed=0
