@@ -46,7 +46,8 @@ TEST(PlayCommand, AsOUndoGoesBackToTheTurnAfterTheEnginesFirstMove) {
   ASSERT_EQ(fens.size(), 5U) << ran.output;
   EXPECT_EQ(fens[0], kStart);
   EXPECT_EQ(fens[1].substr(fens[1].size() - 6), " o 0 1") << "the engine, x, moved first: " << ran.output;
-  EXPECT_TRUE(std::regex_search(fens[2], std::regex("/o[^/]*/o5x x 0 2$"))) << "a2 clones o's a1 man: " << fens[2];
+  // Ranks 2 and 1 both start with o (the engine's first move may have cloned to f1).
+  EXPECT_TRUE(std::regex_search(fens[2], std::regex("/o[^/]*/o[^/]* x 0 2$"))) << "a2 clones o's a1 man: " << fens[2];
   EXPECT_EQ(fens[4], fens[1]) << ran.output;
 }
 
