@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "nn/built_in_nets.h"
+
 namespace ataxx {
 namespace {
 
@@ -91,6 +93,11 @@ Inputs read_encoding(const ModelFields& fields, const std::string& path) {
   return inputs;
 }
 
+std::uintmax_t model_file_size(const std::string& path) {
+  if (const auto built_in = built_in_net(path)) return built_in->size();
+  return std::filesystem::file_size(path);
+}
+
 // The shape, which the file's size must be able to hold before a network of it is made: the
 // residual blocks' 3x3 convolutions alone are 2 x 9 x channels^2 float32 weights a block (a
 // small file that claims 64 x 1024 made 5 GB of weights before any was read).
@@ -98,7 +105,7 @@ ModelShape read_shape(const ModelFields& fields, const std::string& path) {
   const ModelShape shape{get_int_in(fields, "blocks", path, 1, kLargestShape.blocks),
                          get_int_in(fields, "channels", path, 1, kLargestShape.channels)};
   const std::uintmax_t least = std::uintmax_t{72} * shape.blocks * shape.channels * shape.channels;
-  const std::uintmax_t size = std::filesystem::file_size(path);
+  const std::uintmax_t size = model_file_size(path);
   if (size < least)
     throw ModelFileError("model file '" + path + "' claims a " + std::to_string(shape.blocks) + "x" +
                          std::to_string(shape.channels) + " network, whose weights need at least " +
@@ -109,6 +116,7 @@ ModelShape read_shape(const ModelFields& fields, const std::string& path) {
 }  // namespace
 
 std::string read_model_file(const std::string& path) {
+  if (const auto built_in = built_in_net(path)) return std::string(*built_in);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ModelFileError("cannot read model file '" + path + "'");
   return std::string(std::istreambuf_iterator<char>(in), {});

@@ -1,6 +1,7 @@
 // The nets a program plays with when the user names none, and which of them plays a position:
 // the first, in order, trained on its game and board (a play file given by the user first, then
-// the shipped ones of nets/). `uai`, `play` and `serve` choose their engine with it.
+// the shipped ones of a nets/ folder, then those built into the program: nn/built_in_nets.h).
+// `uai`, `play` and `serve` choose their engine with it.
 #pragma once
 
 #include <string>
@@ -24,7 +25,7 @@ class NetShelf {
   NetShelf() = default;
   // model: a play file the user gave ("" for none; its errors are thrown now); nets_dir: a folder
   // of play files, read once in name order (files that are not play files are left out; "" or a
-  // missing folder: none).
+  // missing folder: none); then the built-in nets.
   NetShelf(const std::string& model, const std::string& nets_dir);
   // The first net that plays pos; nullptr for none.
   template <typename P>
@@ -34,11 +35,14 @@ class NetShelf {
     return nullptr;
   }
   bool empty() const { return nets_.empty(); }
-  const std::string& folder() const { return nets_dir_; }  // "" for none
+  // Where its nets come from, for messages: "FOLDER", "FOLDER, built-in" or "built-in"; "" for a
+  // shelf of the user's model alone.
+  std::string sources() const;
 
  private:
   std::vector<Net> nets_;
   std::string nets_dir_;
+  bool built_in_ = false;
 };
 
 }  // namespace ataxx

@@ -30,10 +30,12 @@ int run_app(CLI::App& app, int argc, char** argv);
 // command (train, selfplay, match) stops cleanly: its files whole, its child engines ended.
 const std::atomic<bool>& install_stop_handlers();
 
-// The folder of the shipped nets (players/net_shelf.h picks the one that plays a position): what
-// `uai`, `play` and `serve` search with when no model or player is given. The first that exists of
-// `nets/` beside the program (a copied engine), `../share/ataxx-zero/nets/` from it (an installed
-// one, `cmake --install`) and the source tree's `nets/` (a build folder's).
+// The folder of shipped nets that comes before those built in (players/net_shelf.h picks the one
+// that plays a position): what `uai`, `play` and `serve` search with when no model or player is
+// given. The first that exists of `nets/` beside the program and `../share/ataxx-zero/nets/` from it
+// (an installed one, `cmake --install`); "" for none.
 std::string shipped_nets_dir();
+// Adds the nets built into the program, "built-in:ataxx-7x7.net" and so on (run_app, at its start).
+void add_shipped_nets();
 
 }  // namespace ataxx::cli

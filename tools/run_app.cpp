@@ -6,6 +6,7 @@
 namespace ataxx::cli {
 
 int run_app(CLI::App& app, int argc, char** argv) {
+  add_shipped_nets();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

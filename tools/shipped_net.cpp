@@ -13,7 +13,7 @@ std::string shipped_nets_dir() {
     for (const auto& dir :
          {program.parent_path() / "nets", program.parent_path().parent_path() / "share/ataxx-zero/nets"})
       if (std::filesystem::is_directory(dir, error)) return dir.string();
-  return ATAXX_SHIPPED_NETS;  // nets/ in the source tree, for the programs of a build folder
+  return "";
 }
 
 }  // namespace ataxx::cli

@@ -577,10 +577,11 @@ void UaiEngine::ready_player(Session<G>& session) {
     say("info string model '" + options_.model + "' plays " + model_info_->game +
         (same_game ? " on " + model_info_->boards.names() : "") + ", not " + other + ": Player " + options_.player +
         " plays this " + (same_game ? "board" : "game"));
-  } else if (model.empty() && !nets_.folder().empty()) {
+  } else if (model.empty() && !nets_.sources().empty()) {
     std::string what = std::string(G::kName);
     if constexpr (std::is_same_v<G, AtaxxGame>) what += " on " + std::string(root.board().name);
-    say("info string no net in " + nets_.folder() + " plays " + what + ": Player " + options_.player + " plays it");
+    say("info string none of the nets (" + nets_.sources() + ") plays " + what + ": Player " + options_.player +
+        " plays it");
   }
   (session.player = make_engine_player<G>(model))->new_game(1);
   session.model = model;

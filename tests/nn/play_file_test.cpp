@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 
+#include "nn/built_in_nets.h"
 #include "nn/eigen_network.h"
 #include "nn/model_container.h"
 #include "nn/model_file.h"
@@ -63,6 +64,28 @@ void expect_read_as_libtorch_reads(const std::string& path) {
 TEST(PlayFile, ReadsTheShippedNetsAsLibTorchDoes) {
   for (const char* net : {"ataxx-7x7.net", "ataxx-family.net", "schataxx.net"})
     expect_read_as_libtorch_reads(shipped(net));
+}
+
+// A net built into a program reads, by either reader, as the file it was built from.
+TEST(PlayFile, ABuiltInNetReadsAsItsFileByBothReaders) {
+  static const std::string bytes = read_model_file(shipped("schataxx.net"));
+  add_built_in_net("copy.net", bytes);
+  expect_read_as_libtorch_reads("built-in:copy.net");
+  const PlayFileWeights built_in = read_play_file_weights("built-in:copy.net");
+  const PlayFileWeights file = read_play_file_weights(shipped("schataxx.net"));
+  EXPECT_EQ(built_in.info.name, file.info.name);
+  EXPECT_EQ(built_in.parameters.at("value_hidden.weight").values, file.parameters.at("value_hidden.weight").values);
+
+  EXPECT_FALSE(built_in_net(shipped("schataxx.net")).has_value()) << "a path, not a built-in name";
+  try {
+    read_model_info("built-in:schataxx.net");
+    FAIL() << "no such net was added here";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("no net is built into this program as 'built-in:schataxx.net'; it carries "
+                                         "built-in:copy.net"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(PlayFile, ReadsFreshNetsOfEveryGameAsLibTorchDoes) {

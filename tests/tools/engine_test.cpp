@@ -30,8 +30,7 @@ TEST(Engine, SearchesEveryGameExactlyAsAtaxxZerosUaiEngine) {
   ASSERT_EQ(engine.status, 0) << engine.output;
   ASSERT_EQ(zero.status, 0) << zero.output;
   for (const char* net : {"ataxx-7x7.net", "ataxx-family.net", "schataxx.net"})
-    EXPECT_NE(engine.output.find(std::string("searching with ") + ATAXX_SOURCE_DIR + "/nets/" + net), std::string::npos)
-        << engine.output;
+    EXPECT_NE(engine.output.find(std::string("searching with built-in:") + net), std::string::npos) << engine.output;
   EXPECT_EQ(without_timings(engine.output), without_timings(zero.output));
 }
 
@@ -74,17 +73,31 @@ TEST(Engine, FindsTheShippedNetsBesideItWhenCopiedOrInstalled) {
   EXPECT_EQ(net_searching_in(installed + "/bin/ataxx-zero uai"), installed + "/share/ataxx-zero/nets/ataxx-7x7.net");
 }
 
-TEST(Engine, CopiedWithoutItsNetsSaysWhatPlaysInstead) {
-  const std::string copied = (std::filesystem::path(testing::TempDir()) / "netless").string();
+// Copied alone, it plays the nets of the build it came from, built into it: the same searches as
+// from their files.
+TEST(Engine, CopiedAloneItPlaysTheNetsBuiltIntoIt) {
+  const std::string alone = (std::filesystem::path(testing::TempDir()) / "alone").string();
   ASSERT_EQ(
-      run_shell("rm -rf " + copied + " && mkdir -p " + copied + "/nets && cp " + ATAXX_ENGINE_BINARY + " " + copied)
-          .status,
-      0);
-  const Ran ran = fed(copied + "/ataxx-engine", "position startpos\\ngo depth 2\\n");
-  EXPECT_NE(ran.output.find("info string no net in " + copied + "/nets plays ataxx on 7x7: Player alphabeta plays it"),
+      run_shell("rm -rf " + alone + " && mkdir -p " + alone + " && cp " + ATAXX_ENGINE_BINARY + " " + alone).status, 0);
+  const std::string typed = "position startpos moves g2\\ngo nodes 300\\n";
+  const Ran built_in = fed(alone + "/ataxx-engine", typed);
+  const Ran from_file = fed(alone + "/ataxx-engine", std::string("setoption name Model value ") + ATAXX_SOURCE_DIR +
+                                                         "/nets/ataxx-7x7.net\\n" + typed);
+  ASSERT_EQ(built_in.status, 0) << built_in.output;
+  EXPECT_NE(built_in.output.find("info string searching with built-in:ataxx-7x7.net\n"), std::string::npos)
+      << built_in.output;
+  const auto searches = [](const std::string& output) {
+    return std::regex_replace(without_timings(output), std::regex("info string searching with [^\n]*\n"), "");
+  };
+  EXPECT_EQ(searches(built_in.output), searches(from_file.output));
+
+  const Ran unknown =
+      run_shell(alone + "/ataxx-engine match --p1 nn:model=built-in:ataxx-9x9.net --p2 random --games 2");
+  EXPECT_NE(unknown.status, 0);
+  EXPECT_NE(unknown.output.find("no net is built into this program as 'built-in:ataxx-9x9.net'; it carries "
+                                "built-in:ataxx-7x7.net, built-in:ataxx-family.net, built-in:schataxx.net"),
             std::string::npos)
-      << ran.output;
-  EXPECT_NE(ran.output.find("bestmove "), std::string::npos) << ran.output;
+      << unknown.output;
 }
 
 TEST(Engine, PlaysInTheTerminalAndCountsMoves) {

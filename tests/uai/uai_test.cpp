@@ -151,6 +151,9 @@ TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
   EXPECT_NE(seven, std::string::npos) << out;
   EXPECT_NE(hexagon, std::string::npos) << out;
   EXPECT_LT(seven, hexagon) << "7x7 first, by the first net that plays it";
+  EXPECT_NE(out.find("info string none of the nets (" + dir + ") plays ataxx on 5x5: Player alphabeta plays it"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(out.find("error"), std::string::npos) << "5x5, which no net plays, by the Player option: " << out;
 }
 
