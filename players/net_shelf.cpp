@@ -23,7 +23,6 @@ NetShelf::NetShelf(const std::string& model, const std::string& nets_dir) : nets
       if (entry.path().extension() == ".net") shipped.push_back(entry.path().string());
   std::sort(shipped.begin(), shipped.end());
   for (const BuiltInNet& net : built_in_nets()) shipped.push_back(net.path);
-  built_in_ = !built_in_nets().empty();
   for (const std::string& path : shipped) {
     try {
       nets_.push_back({path, read_model_info(path)});
@@ -33,8 +32,9 @@ NetShelf::NetShelf(const std::string& model, const std::string& nets_dir) : nets
 }
 
 std::string NetShelf::sources() const {
-  if (nets_dir_.empty()) return built_in_ ? "built-in" : "";
-  return built_in_ ? nets_dir_ + ", built-in" : nets_dir_;
+  const bool built_in = !built_in_nets().empty();
+  if (nets_dir_.empty()) return built_in ? "built-in" : "";
+  return built_in ? nets_dir_ + ", built-in" : nets_dir_;
 }
 
 }  // namespace ataxx

@@ -42,7 +42,6 @@ class NetShelf {
  private:
   std::vector<Net> nets_;
   std::string nets_dir_;
-  bool built_in_ = false;
 };
 
 }  // namespace ataxx
