@@ -6,7 +6,6 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
-#include <type_traits>
 #include <utility>
 
 #include "nn/direct_convolution.h"
@@ -25,12 +24,8 @@ int server_threads_by_default(const std::string& device) { return device == "cpu
 template <typename G>
 BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
-  // Flatter priors than the net's and the final move by its lower confidence bound, measured at
-  // 100 ms a move on 7x7 (docs/experiments.md); Schataxx keeps the net's priors and the most visited.
-  if constexpr (std::is_same_v<G, AtaxxGame>) {
-    search.policy_temperature = kPlayPolicyTemperature;
-    search.lcb_stdevs = kPlayLcbStdevs;
-  }
+  search.policy_temperature = kPlayPolicyTemperature<G>;
+  search.lcb_stdevs = kPlayLcbStdevs<G>;
   inference.bf16 = bf16_by_default(inference.device);
   inference.int8 = int8_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open

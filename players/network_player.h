@@ -15,10 +15,18 @@
 
 namespace ataxx {
 
-// The policy temperature an Ataxx network player searches with unless its spec says `ptemp`.
+// The policy temperature a network player of game G searches with unless its spec says `ptemp`:
+// flatter priors than the net's, measured per game (docs/experiments.md).
+template <typename G>
 inline constexpr float kPlayPolicyTemperature = 2.0f;
-// The standard errors of its final move's lower confidence bound unless the spec says `lcb`.
+template <>
+inline constexpr float kPlayPolicyTemperature<SchataxxGame> = 3.0f;
+// The standard errors of its final move's lower confidence bound unless the spec says `lcb`;
+// Schataxx's players play the most visited move (0), which scored better against alpha-beta.
+template <typename G>
 inline constexpr float kPlayLcbStdevs = 4.0f;
+template <>
+inline constexpr float kPlayLcbStdevs<SchataxxGame> = 0.0f;
 
 template <typename G = AtaxxGame>
 struct BasicNetworkPlayerOptions {

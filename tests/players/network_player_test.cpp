@@ -92,21 +92,22 @@ TEST(NetworkPlayer, SearchesInInt8ByDefaultOnlyOnACpuThatHasIt) {
   EXPECT_FALSE(read("nn:model=m.net,int8=0"));
 }
 
-TEST(NetworkPlayer, AtaxxPlayersSearchWithTheirPolicyTemperatureAndLcbUnlessTheSpecSays) {
-  auto ataxx = [](const std::string& text) {
+TEST(NetworkPlayer, PlayersSearchWithTheirGamesPolicyTemperatureAndLcbUnlessTheSpecSays) {
+  auto search = []<typename G>(G, const std::string& text) {
     PlayerSpec spec(text);
-    return read_network_player_options<AtaxxGame>(spec).search;
+    return read_network_player_options<G>(spec).search;
   };
-  EXPECT_FLOAT_EQ(ataxx("nn:model=m.net").policy_temperature, kPlayPolicyTemperature);
-  EXPECT_FLOAT_EQ(ataxx("nn:model=m.net,ptemp=1").policy_temperature, 1.0f);
-  EXPECT_FLOAT_EQ(ataxx("nn:model=m.net").lcb_stdevs, kPlayLcbStdevs);
-  EXPECT_FLOAT_EQ(ataxx("nn:model=m.net,lcb=0").lcb_stdevs, 0.0f);
-  EXPECT_EQ(ataxx("nn:model=m.net").visits, 200);  // the player's other defaults stay
-  EXPECT_EQ(ataxx("nn:model=m.net,cpuct=2").visits, 200);
-  PlayerSpec schataxx("nn:model=m.net");
-  const auto schataxx_search = read_network_player_options<SchataxxGame>(schataxx).search;
-  EXPECT_FLOAT_EQ(schataxx_search.policy_temperature, 1.0f);
-  EXPECT_FLOAT_EQ(schataxx_search.lcb_stdevs, 0.0f);
+  EXPECT_FLOAT_EQ(search(AtaxxGame{}, "nn:model=m.net").policy_temperature, 2.0f);
+  EXPECT_FLOAT_EQ(search(AtaxxGame{}, "nn:model=m.net,ptemp=1").policy_temperature, 1.0f);
+  EXPECT_FLOAT_EQ(search(AtaxxGame{}, "nn:model=m.net").lcb_stdevs, 4.0f);
+  EXPECT_FLOAT_EQ(search(AtaxxGame{}, "nn:model=m.net,lcb=0").lcb_stdevs, 0.0f);
+  EXPECT_EQ(search(AtaxxGame{}, "nn:model=m.net").visits, 200);  // the player's other defaults stay
+  EXPECT_EQ(search(AtaxxGame{}, "nn:model=m.net,cpuct=2").visits, 200);
+  // Schataxx's: flatter priors still, the most visited move (docs/experiments.md).
+  EXPECT_FLOAT_EQ(search(SchataxxGame{}, "nn:model=m.net").policy_temperature, 3.0f);
+  EXPECT_FLOAT_EQ(search(SchataxxGame{}, "nn:model=m.net,ptemp=1").policy_temperature, 1.0f);
+  EXPECT_FLOAT_EQ(search(SchataxxGame{}, "nn:model=m.net").lcb_stdevs, 0.0f);
+  EXPECT_FLOAT_EQ(search(SchataxxGame{}, "nn:model=m.net,lcb=4").lcb_stdevs, 4.0f);
   // Self-play's searches: the net's own priors, the most visited move.
   EXPECT_FLOAT_EQ(SearchParams().policy_temperature, 1.0f);
   EXPECT_FLOAT_EQ(SearchParams().lcb_stdevs, 0.0f);
