@@ -29,7 +29,6 @@ struct AuxiliaryHead {
 
 void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer,
                      const CheckpointInfo& info, AuxiliaryHead soft_policy = {});
-CheckpointInfo read_checkpoint_info(const std::string& path);
 // Loads weights and optimizer state into objects built for read_checkpoint_info(path).shape and
 // living on `device`, wherever the checkpoint was saved: a GPU run resumes on the CPU and the
 // other way round. The soft policy head too, when one is given and the checkpoint has it: returns

@@ -77,7 +77,10 @@ class ModelFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Model files written through LibTorch (defined in nn/model_file.cpp, so only in programs that link it).
+// Model files through LibTorch (defined in nn/model_file.cpp, so only in programs that link it),
+// declared here for code that need not include torch.
+// A checkpoint's header: its shape, step, run config.
+CheckpointInfo read_checkpoint_info(const std::string& path);
 // Makes a play file from a checkpoint (`ataxx-zero export`).
 void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name);
 // A fresh network of the given shape, saved as a play file (untrained weights): for tests and

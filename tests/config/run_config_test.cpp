@@ -36,6 +36,10 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("schataxx").run.max_minutes, 30);
   EXPECT_TRUE(plays_schataxx(shipped("schataxx-gpu")));
   EXPECT_EQ(shipped("schataxx-gpu").inference.device, "cuda");
+  // Schataxx self-play flattens its net's sharp priors; Ataxx searches with its own.
+  EXPECT_EQ(shipped("schataxx").selfplay.policy_temperature, 2);
+  EXPECT_EQ(shipped("schataxx-gpu").selfplay.policy_temperature, 2);
+  EXPECT_EQ(shipped("default").selfplay.policy_temperature, 1);
   EXPECT_FALSE(plays_schataxx(shipped("default")));
 }
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "nn/model_file.h"
+#include "nn/model_info.h"
 #include "selfplay/recent_games.h"
 
 namespace ataxx {
@@ -40,11 +40,8 @@ TEST(SelfPlayLoop, WarnsOnceWhenItsGamesTurnToDraws) {
   const std::string root = testing::TempDir() + "/drawn-selfplay";
   std::filesystem::remove_all(root);
   const RunDirectory dir(root + "/run");
-  AtaxxNet net(ModelShape{1, 8});
-  ModelInfo info;
-  info.name = "gen-0000";
-  save_play_file(dir.model_path(info.name), net, info);
-  dir.set_best(info.name);
+  write_random_play_file(dir.model_path("gen-0000"), ModelShape{1, 8}, 1);
+  dir.set_best("gen-0000");
   const std::string openings = root + "/jumps-only.txt";
   std::ofstream(openings) << "6o/7/7/7/7/--5/x-5 x 0 1\n";
   RunConfig config;

@@ -18,13 +18,14 @@
 #include <utility>
 #include <vector>
 
+#include "config/run_config.h"
 #include "nn/direct_convolution.h"
-#include "nn/model_file.h"
-#include "schataxx/position.h"
+#include "nn/model_info.h"
+#include "nn/play_file.h"
 #include "schataxx/game.h"
+#include "schataxx/position.h"
 #include "selfplay/training_data.h"
 #include "trainer/replay_buffer.h"
-#include "config/run_config.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;
@@ -302,9 +303,7 @@ TEST(TrainingRun, SlowTinyFamilyRunPlaysAndTrainsEveryBoard) {
     }
   EXPECT_EQ(samples_per_board.size(), 3U);
   EXPECT_GT(samples_per_board["hexagon"], samples_per_board["5x5"]);  // twice the share of games, longer games
-  ModelInfo info;
-  load_play_file(run + "/models/gen-0003.net", &info);
-  EXPECT_EQ(info.boards.names(), "5x5,7x7,hexagon");
+  EXPECT_EQ(read_model_info(run + "/models/gen-0003.net").boards.names(), "5x5,7x7,hexagon");
   EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
 }
 
@@ -324,9 +323,7 @@ TEST(TrainingRun, SlowTinySchataxxRunTrainsGatesAndPlaysItsLadder) {
       for (const auto& [move, visits] : s.visits) ASSERT_TRUE(s.position.is_legal(move)) << s.position.fen();
     }
   EXPECT_GE(samples, 300);  // training.min_samples
-  ModelInfo info;
-  load_play_file(run + "/models/gen-0003.net", &info);
-  EXPECT_EQ(info.game, "schataxx");
+  EXPECT_EQ(read_model_info(run + "/models/gen-0003.net").game, "schataxx");
   EXPECT_EQ(csv_rows(run + "/gating.csv").back()[0], "gen-0003");
   std::set<std::string> baselines;
   for (const auto& row : csv_rows(run + "/matches.csv"))
