@@ -12,11 +12,8 @@
 #include "players/network_player.h"
 
 namespace ataxx {
+namespace schataxx {
 namespace {
-
-using schataxx::Move;
-using schataxx::MoveList;
-using schataxx::Position;
 
 // Picks uniformly among the moves whose score is the largest (reservoir sampling).
 template <typename Score>
@@ -39,7 +36,7 @@ Move best_of(const MoveList& moves, Score score, std::mt19937_64& rng) {
 class RandomSchataxxPlayer final : public SchataxxPlayer {
  public:
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
-  Move choose_move(const schataxx::Game& game) override {
+  Move choose_move(const Game& game) override {
     const MoveList moves = moves_to_search<SchataxxGame>(game, limits_);
     return moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng_)];
   }
@@ -51,7 +48,7 @@ class RandomSchataxxPlayer final : public SchataxxPlayer {
 class GreedySchataxxPlayer final : public SchataxxPlayer {
  public:
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
-  Move choose_move(const schataxx::Game& game) override {
+  Move choose_move(const Game& game) override {
     const Position& pos = game.position();
     return best_of(moves_to_search<SchataxxGame>(game, limits_), [&](Move move) {
       Position child = pos;
@@ -70,7 +67,7 @@ class AlphaBetaSchataxxPlayer final : public SchataxxPlayer {
  public:
   explicit AlphaBetaSchataxxPlayer(int depth) : depth_(depth) {}
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
-  Move choose_move(const schataxx::Game& game) override {
+  Move choose_move(const Game& game) override {
     const Position& pos = game.position();
     const auto start = std::chrono::steady_clock::now();
     rules_ = game.rules();
@@ -116,7 +113,7 @@ class AlphaBetaSchataxxPlayer final : public SchataxxPlayer {
   }
 
   int depth_;
-  schataxx::Rules rules_;
+  Rules rules_;
   std::mt19937_64 rng_;
   std::uint64_t nodes_ = 0;
   MoveReport report_;
@@ -136,6 +133,7 @@ class AreaEvaluator final : public BasicEvaluator<SchataxxGame> {
 };
 
 }  // namespace
+}  // namespace schataxx
 
 int schataxx_evaluation(const schataxx::Position& pos) {
   const Color us = pos.side_to_move();
@@ -143,16 +141,17 @@ int schataxx_evaluation(const schataxx::Position& pos) {
 }
 
 void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxGame>>& factories) {
-  factories["random"] = [](PlayerSpec&) { return std::make_unique<RandomSchataxxPlayer>(); };
-  factories["greedy"] = [](PlayerSpec&) { return std::make_unique<GreedySchataxxPlayer>(); };
+  factories["random"] = [](PlayerSpec&) { return std::make_unique<schataxx::RandomSchataxxPlayer>(); };
+  factories["greedy"] = [](PlayerSpec&) { return std::make_unique<schataxx::GreedySchataxxPlayer>(); };
   factories["alphabeta"] = [](PlayerSpec& spec) {
-    return std::make_unique<AlphaBetaSchataxxPlayer>(spec.get_int("depth", 2, 1, 6));
+    return std::make_unique<schataxx::AlphaBetaSchataxxPlayer>(spec.get_int("depth", 2, 1, 6));
   };
   factories["mcts"] = [](PlayerSpec& spec) {
     const BasicSearchParams<SchataxxGame> params = read_search_params<SchataxxGame>(spec);
     const std::string eval = spec.get_string("eval", "area");
     std::shared_ptr<BasicEvaluator<SchataxxGame>> evaluator;
-    if (eval == "area") evaluator = std::make_shared<AreaEvaluator>();
+    if (eval == "area")
+      evaluator = std::make_shared<schataxx::AreaEvaluator>();
     else if (eval == "uniform") evaluator = std::make_shared<BasicUniformEvaluator<SchataxxGame>>();
     else throw std::invalid_argument("player '" + spec.text() + "': eval must be area or uniform");
     return std::make_unique<BasicMctsPlayer<SchataxxGame>>(params, std::move(evaluator));

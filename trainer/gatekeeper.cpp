@@ -17,8 +17,6 @@
 namespace ataxx {
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(100);
-
 template <typename G>
 BasicPlayerSource<G> run_model(const RunConfig& config, const RunDirectory& dir, const std::string& model, int visits) {
   return run_network_player<G>(config, model, dir.model_path(model), visits);
@@ -197,7 +195,7 @@ void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, cons
   int passed_over = 0;  // candidates below this one were gated or passed over
   while (!stopped()) {
     if (share.rest(seconds_since(start)) > 0) {
-      std::this_thread::sleep_for(kPollInterval);
+      std::this_thread::sleep_for(kRunPollInterval);
       continue;
     }
     play([&] { play_ladder<G>(config, dir, stopped, log); });
@@ -215,7 +213,7 @@ void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, cons
     } else if (newest >= config.run.max_generations) {
       return;  // the last candidate is decided
     } else {
-      std::this_thread::sleep_for(kPollInterval);
+      std::this_thread::sleep_for(kRunPollInterval);
     }
   }
 }

@@ -15,6 +15,7 @@
 //   train.lock                       flock()ed by the run's one `train` process while it runs
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,9 @@
 namespace ataxx {
 
 std::string generation_name(int generation);  // "gen-0007"
+
+// How often a run's processes look again at its files while they wait (a model, chunks, a stop).
+inline constexpr auto kRunPollInterval = std::chrono::milliseconds(100);
 
 class RunDirectory {
  public:

@@ -19,7 +19,6 @@
 namespace ataxx {
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(100);
 constexpr auto kLiveGameInterval = std::chrono::milliseconds(250);
 
 // Ataxx's games start on each board of the run, Schataxx's in its variant; each from its start
@@ -76,7 +75,7 @@ std::string wait_for_first_model(const RunDirectory& dir, const SelfPlayLimits& 
   while (!limits.stopped()) {
     if (const std::string best = dir.best(); !best.empty()) return best;
     if (!std::exchange(told, true)) log.info("self-play: waiting for the run's first model");
-    std::this_thread::sleep_for(kPollInterval);
+    std::this_thread::sleep_for(kRunPollInterval);
   }
   return "";
 }
@@ -196,7 +195,7 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
         best = now;
         log.info("self-play: now playing with {}", best);
       }
-      std::this_thread::sleep_for(kPollInterval);
+      std::this_thread::sleep_for(kRunPollInterval);
     }
   };
   run_in_parallel(

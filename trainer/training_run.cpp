@@ -24,7 +24,6 @@
 namespace ataxx {
 namespace {
 
-constexpr auto kPollInterval = std::chrono::milliseconds(100);
 constexpr std::int64_t kStepsBetweenRefreshes = 10;
 constexpr double kSecondsBetweenProgressLines = 60;
 constexpr double kSecondsBetweenBanks = 5;
@@ -77,7 +76,7 @@ class Budget {
   void keep_banked(const std::function<bool()>& stopped) const {
     auto banked_at = start_;
     while (!stopped()) {
-      std::this_thread::sleep_for(kPollInterval);
+      std::this_thread::sleep_for(kRunPollInterval);
       if (seconds_since(banked_at) < kSecondsBetweenBanks) continue;
       bank();
       banked_at = SteadyClock::now();
@@ -172,7 +171,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     const std::int64_t steps = std::min({allowed - trainer.step(), to_export, kStepsBetweenRefreshes});
     progress.log_now_and_then(trainer.step(), played, allowed, t.min_samples);
     if (steps <= 0 || buffer.empty()) {
-      std::this_thread::sleep_for(kPollInterval);  // waiting for self-play
+      std::this_thread::sleep_for(kRunPollInterval);  // waiting for self-play
       continue;
     }
     progress.log_first_steps(trainer.step(), played);

@@ -11,13 +11,12 @@
 
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
+#include "tests/temp_path.h"
 
 namespace fs = std::filesystem;
 
 namespace ataxx {
 namespace {
-
-std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
 
 // Positions from a few random games, so that a batch is wider than the Eigen path takes.
 std::vector<Position> random_positions(int count) {
@@ -72,8 +71,8 @@ std::string saved_net(const std::string& name, std::uint64_t seed) {
   info.shape = {2, 32};
   info.boards = BoardSet::parse("7x7");
   info.name = name;
-  save_play_file(temp(name), net, info);
-  return temp(name);
+  save_play_file(temp_path(name), net, info);
+  return temp_path(name);
 }
 
 TEST(CudaInference, AgreesWithTheCpuInFp32AndCloselyInBf16) {
@@ -161,9 +160,9 @@ int generations_trained(const std::string& run) {
 
 // A checkpoint written on the GPU resumes on the CPU, and one written on the CPU on the GPU.
 TEST(CudaRun, SlowTinyRunMovesBetweenTheGpuAndTheCpu) {
-  const std::string run = temp("cuda-run");
+  const std::string run = temp_path("cuda-run");
   fs::remove_all(run);
-  const std::string config = temp("cuda-tiny.yaml");
+  const std::string config = temp_path("cuda-tiny.yaml");
   std::ofstream(config) << read_file(std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml")
                         << "inference:\n  device: cuda\n";
   EXPECT_EQ(run_binary({"train", "--config", config, "--run-dir", run}, run + ".out"), 0) << read_file(run + ".out");

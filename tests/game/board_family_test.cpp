@@ -16,13 +16,13 @@ const Board& hexagon() { return board(BoardId::kHexagon); }
 
 Square cell(const Board& b, const char* name) { return *b.find(name[0] - 'a', name[1] - '1'); }
 
-struct PerftCase {
+struct FamilyPerftCase {
   std::string fen;
   std::vector<std::uint64_t> counts;  // depth 1..4
 };
 
 // The counts of the issue that brought the board family (#12).
-const std::vector<PerftCase> kFamilyPerft = {
+const std::vector<FamilyPerftCase> kFamilyPerft = {
     {"x3o/5/5/5/o3x x 0 1", {16, 244, 4592, 86956}},
     {"x4o/6/6/6/6/o4x x 0 1", {16, 256, 5884, 131140}},
     {"x6o/8/8/8/8/8/8/o6x x 0 1", {16, 256, 6496, 162628}},

@@ -1,18 +1,20 @@
+#include "mcts/search.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
-#include <numeric>
 #include <memory>
+#include <numeric>
 #include <random>
 #include <set>
 #include <stdexcept>
-#include <cmath>
 
 #include "game/game.h"
-#include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
+#include "tests/mcts/search_checks.h"
 
 namespace ataxx {
 namespace {
@@ -46,12 +48,6 @@ class ScriptedEvaluator final : public Evaluator {
     }
   }
 };
-
-SearchParams with_visits(int visits) {
-  SearchParams params;
-  params.visits = visits;
-  return params;
-}
 
 int visits_of(const SearchResult& result, Move move) {
   for (std::size_t i = 0; i < result.moves.size(); ++i)
@@ -678,11 +674,6 @@ class FailingEvaluator final : public Evaluator {
   int calls_ = 0;
   UniformEvaluator inner_;
 };
-
-void expect_consistent(const SearchResult& result, int visits) {
-  EXPECT_EQ(result.total_visits, visits);
-  EXPECT_EQ(std::accumulate(result.visits.begin(), result.visits.end(), 0), visits - 1);
-}
 
 TEST(Search, StaysUsableAfterTheEvaluatorFails) {
   SearchParams params = with_visits(300);

@@ -5,12 +5,12 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <thread>
 
 #include "mcts/simple_evaluators.h"
+#include "tests/mcts/search_checks.h"
 
 namespace ataxx {
 namespace {
@@ -44,17 +44,6 @@ class SlowEvaluator final : public Evaluator {
   std::mutex mutex_;
   UniformEvaluator inner_;
 };
-
-SearchParams with_visits(int visits) {
-  SearchParams params;
-  params.visits = visits;
-  return params;
-}
-
-void expect_consistent(const SearchResult& result, int visits) {
-  EXPECT_EQ(result.total_visits, visits);
-  EXPECT_EQ(std::accumulate(result.visits.begin(), result.visits.end(), 0), visits - 1);  // the root's own
-}
 
 TEST(SearchThreads, ThreadsShareOneTreeAndItsVisitsAddUp) {
   Search search(with_visits(600), 1);

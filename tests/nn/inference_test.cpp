@@ -11,11 +11,10 @@
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
 #include "schataxx/encoding.h"
+#include "tests/temp_path.h"
 
 namespace ataxx {
 namespace {
-
-std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
 
 torch::Tensor parameter(AtaxxNet& net, const std::string& name) {
   for (auto& p : net->named_parameters())
@@ -141,11 +140,11 @@ TEST(Network, TakesAnotherGamesPlanesAndLearnsItsPolicy) {
 }
 
 TEST(EvaluationCache, TellsHalfmoveClocksApart) {
-  write_random_play_file(temp("clock.net"), {1, 8}, 5);
+  write_random_play_file(temp_path("clock.net"), {1, 8}, 5);
   InferenceOptions cached_options;
   cached_options.cache_entries = 4096;
-  InferenceServer cached(temp("clock.net"), cached_options);
-  InferenceServer plain(temp("clock.net"), InferenceOptions{});
+  InferenceServer cached(temp_path("clock.net"), cached_options);
+  InferenceServer plain(temp_path("clock.net"), InferenceOptions{});
   const Position fresh = Position::from_fen("x5o/7/7/7/7/7/o5x x 0 1");
   const Position late = Position::from_fen("x5o/7/7/7/7/7/o5x x 90 1");  // same board, the clock plane differs
   ASSERT_EQ(fresh.hash(), late.hash());
@@ -158,7 +157,7 @@ TEST(EvaluationCache, TellsHalfmoveClocksApart) {
 }
 
 TEST(EvaluationCache, ManyCallersAndServerThreadsOnCollidingSlots) {
-  write_random_play_file(temp("busy.net"), {1, 8}, 7);
+  write_random_play_file(temp_path("busy.net"), {1, 8}, 7);
   std::vector<Position> positions;
   for (const Position& p : {Position::startpos(), Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 2")}) {
     MoveList moves;
@@ -169,7 +168,7 @@ TEST(EvaluationCache, ManyCallersAndServerThreadsOnCollidingSlots) {
       positions.push_back(child);
     }
   }
-  InferenceServer plain(temp("busy.net"), InferenceOptions{});
+  InferenceServer plain(temp_path("busy.net"), InferenceOptions{});
   std::vector<Answer> expected;
   for (const Position& p : positions) expected.push_back(ask(plain, p));
 
@@ -177,7 +176,7 @@ TEST(EvaluationCache, ManyCallersAndServerThreadsOnCollidingSlots) {
   options.threads = 4;
   options.cache_entries = 7;  // far fewer slots than positions: writers meet on every slot
   options.deadline_us = 0;
-  InferenceServer server(temp("busy.net"), options);
+  InferenceServer server(temp_path("busy.net"), options);
   std::atomic<int> wrong{0};
   std::vector<std::thread> callers;
   for (int c = 0; c < 8; ++c) {
@@ -200,14 +199,14 @@ TEST(EvaluationCache, ManyCallersAndServerThreadsOnCollidingSlots) {
 }
 
 TEST(InferenceServer, ANewNetworkIsNotAnsweredFromTheOldOnesCache) {
-  write_random_play_file(temp("old.net"), {1, 8}, 11);
-  write_random_play_file(temp("new.net"), {1, 8}, 12);
+  write_random_play_file(temp_path("old.net"), {1, 8}, 11);
+  write_random_play_file(temp_path("new.net"), {1, 8}, 12);
   InferenceOptions options;
   options.cache_entries = 1024;
-  InferenceServer server(temp("old.net"), options);
+  InferenceServer server(temp_path("old.net"), options);
   ask(server, Position::startpos());
-  server.load(temp("new.net"));
-  InferenceServer fresh(temp("new.net"), InferenceOptions{});
+  server.load(temp_path("new.net"));
+  InferenceServer fresh(temp_path("new.net"), InferenceOptions{});
   expect_same(ask(server, Position::startpos()), ask(fresh, Position::startpos()), "after load");
 }
 
@@ -236,7 +235,7 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   info.shape = {2, channels};
   info.boards = BoardSet::parse("7x7,8x8,hexagon");
   info.name = "folded";
-  save_play_file(temp("family.net"), net, info);
+  save_play_file(temp_path("family.net"), net, info);
 
   InferenceOptions eigen, torch_path;
   eigen.cpu_path = CpuPath::kEigen;
@@ -244,10 +243,10 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
   eigen.bf16 = precision == Precision::kBf16;
   eigen.int8 = precision == Precision::kInt8;
   if (!DirectConvolution::available(precision)) {
-    EXPECT_THROW(InferenceServer(temp("family.net"), eigen), std::invalid_argument);
+    EXPECT_THROW(InferenceServer(temp_path("family.net"), eigen), std::invalid_argument);
     return;
   }
-  InferenceServer a(temp("family.net"), eigen), b(temp("family.net"), torch_path);
+  InferenceServer a(temp_path("family.net"), eigen), b(temp_path("family.net"), torch_path);
   const std::vector<Position> boards = {
       Position::from_fen("x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1"), Position::from_fen("x6o/8/8/3xo3/8/8/8/o6x o 3 2"),
       Position::startpos(*find_board("hexagon")), Position::from_fen("7/7/7/7/7/2xxo2/o5x o 5 9")};
@@ -288,11 +287,11 @@ INSTANTIATE_TEST_SUITE_P(ChannelsPrecision, EigenPath,
 // A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
 // LibTorch's, and an Ataxx server refuses it by name.
 TEST(InferenceServer, ServesASchataxxNetworkForSchataxxOnly) {
-  write_random_play_file(temp("schataxx.net"), {1, 8}, 11, {}, {100, 2}, kSchataxxName);
+  write_random_play_file(temp_path("schataxx.net"), {1, 8}, 11, {}, {100, 2}, kSchataxxName);
   InferenceOptions eigen, torch_path;
   eigen.cpu_path = CpuPath::kEigen;
   torch_path.cpu_path = CpuPath::kTorch;
-  BasicInferenceServer<SchataxxGame> a(temp("schataxx.net"), eigen), b(temp("schataxx.net"), torch_path);
+  BasicInferenceServer<SchataxxGame> a(temp_path("schataxx.net"), eigen), b(temp_path("schataxx.net"), torch_path);
   EXPECT_EQ(a.info().game, "schataxx");
   EXPECT_EQ(a.info().rules.repetition_limit, 2);
   schataxx::Position pos = schataxx::Position::startpos();
@@ -313,7 +312,7 @@ TEST(InferenceServer, ServesASchataxxNetworkForSchataxxOnly) {
   EXPECT_NEAR(total, 1.0f, 1e-4f);
   EXPECT_NEAR(value_a.win, value_b.win, 1e-5f);
   try {
-    InferenceServer ataxx(temp("schataxx.net"), InferenceOptions{});
+    InferenceServer ataxx(temp_path("schataxx.net"), InferenceOptions{});
     FAIL() << "an Ataxx server loaded a Schataxx network";
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find("is a network of schataxx, not of ataxx"), std::string::npos) << e.what();

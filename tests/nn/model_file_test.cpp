@@ -1,5 +1,6 @@
-#include <gtest/gtest.h>
+#include "nn/model_file.h"
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <atomic>
@@ -8,12 +9,10 @@
 #include <tuple>
 
 #include "nn/inference_server.h"
-#include "nn/model_file.h"
+#include "tests/temp_path.h"
 
 namespace ataxx {
 namespace {
-
-std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
 
 torch::Tensor sample_input() {
   std::vector<Position> positions = {Position::startpos(), Position::from_fen("x5o/7/2-1-2/7/2-1-2/7/o5x o 3 2")};
@@ -30,10 +29,10 @@ TEST(ModelFile, PlayFileGivesBitIdenticalOutputs) {
   info.name = "gen-0003";
   info.parent = "gen-0002";
   info.rules.halfmove_limit = 80;
-  save_play_file(temp("a.net"), net, info);
+  save_play_file(temp_path("a.net"), net, info);
 
   ModelInfo loaded_info;
-  AtaxxNet loaded = load_play_file(temp("a.net"), &loaded_info);
+  AtaxxNet loaded = load_play_file(temp_path("a.net"), &loaded_info);
   torch::NoGradGuard no_grad;
   const auto input = sample_input();
   const NetworkOutput before = net->forward(input), after = loaded->forward(input);
@@ -55,7 +54,7 @@ TEST(ModelFile, ThreadsLoadPlayFilesAtOnceAndOneAfterAnother) {
   torch::manual_seed(6);
   AtaxxNet net(ModelShape{1, 16});
   net->eval();
-  save_play_file(temp("loaded-by-threads.net"), net, ModelInfo{});
+  save_play_file(temp_path("loaded-by-threads.net"), net, ModelInfo{});
   // Threads that do not wait for one another: some start together, some later.
   constexpr int kThreads = 6;
   std::vector<AtaxxNet> loaded(kThreads, AtaxxNet(nullptr));
@@ -63,7 +62,7 @@ TEST(ModelFile, ThreadsLoadPlayFilesAtOnceAndOneAfterAnother) {
   for (int i = 0; i < kThreads; ++i)
     threads.emplace_back([&, i] {
       std::this_thread::sleep_for(std::chrono::milliseconds(200 * (i / 2)));
-      loaded[i] = load_play_file(temp("loaded-by-threads.net"));
+      loaded[i] = load_play_file(temp_path("loaded-by-threads.net"));
     });
   for (auto& thread : threads) thread.join();
   torch::NoGradGuard no_grad;
@@ -147,14 +146,14 @@ TEST(ModelFile, CheckpointRestoresOptimizerStateExactly) {
   info.step = 3;
   info.optimizer = "adamw";
   info.config_yaml = "seed: 1\n";
-  save_checkpoint(temp("c.ckpt"), net, optimizer, info);
+  save_checkpoint(temp_path("c.ckpt"), net, optimizer, info);
 
-  const CheckpointInfo read = read_checkpoint_info(temp("c.ckpt"));
+  const CheckpointInfo read = read_checkpoint_info(temp_path("c.ckpt"));
   EXPECT_EQ(read.step, 3);
   EXPECT_EQ(read.config_yaml, "seed: 1\n");
   AtaxxNet resumed(read.shape);
   torch::optim::AdamW resumed_optimizer(resumed->parameters(), torch::optim::AdamWOptions(1e-3));
-  load_checkpoint(temp("c.ckpt"), resumed, resumed_optimizer, torch::kCPU);
+  load_checkpoint(temp_path("c.ckpt"), resumed, resumed_optimizer, torch::kCPU);
 
   // One more identical step on both gives identical weights only if the moments were restored.
   for (auto [model, adamw] : {std::make_pair(&net, &optimizer), std::make_pair(&resumed, &resumed_optimizer)}) {
@@ -168,33 +167,33 @@ TEST(ModelFile, CheckpointRestoresOptimizerStateExactly) {
 }
 
 TEST(ModelFile, RejectsMissingForeignTruncatedAndWrongKindFiles) {
-  EXPECT_THROW(load_play_file(temp("missing.net")), ModelFileError);
+  EXPECT_THROW(load_play_file(temp_path("missing.net")), ModelFileError);
   {
-    std::ofstream foreign(temp("foreign.net"));
+    std::ofstream foreign(temp_path("foreign.net"));
     foreign << "this is not a model";
   }
-  EXPECT_THROW(load_play_file(temp("foreign.net")), ModelFileError);
+  EXPECT_THROW(load_play_file(temp_path("foreign.net")), ModelFileError);
 
   torch::manual_seed(1);
   AtaxxNet net(ModelShape{1, 8});
-  save_play_file(temp("whole.net"), net, ModelInfo{});
-  std::ifstream in(temp("whole.net"), std::ios::binary);
+  save_play_file(temp_path("whole.net"), net, ModelInfo{});
+  std::ifstream in(temp_path("whole.net"), std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
   {
-    std::ofstream cut(temp("cut.net"), std::ios::binary);
+    std::ofstream cut(temp_path("cut.net"), std::ios::binary);
     cut << bytes.substr(0, bytes.size() / 2);
   }
-  EXPECT_THROW(load_play_file(temp("cut.net")), ModelFileError);
+  EXPECT_THROW(load_play_file(temp_path("cut.net")), ModelFileError);
 
   torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1));
-  save_checkpoint(temp("k.ckpt"), net, sgd, CheckpointInfo{});
+  save_checkpoint(temp_path("k.ckpt"), net, sgd, CheckpointInfo{});
   try {
-    load_play_file(temp("k.ckpt"));
+    load_play_file(temp_path("k.ckpt"));
     FAIL();
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find("checkpoint"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(read_checkpoint_info(temp("whole.net")), ModelFileError);
+  EXPECT_THROW(read_checkpoint_info(temp_path("whole.net")), ModelFileError);
 }
 
 // A play file whose header fields are written by hand.
@@ -217,16 +216,16 @@ void write_play_header(const std::string& path, std::int64_t blocks, const c10::
 
 TEST(ModelFile, BoundsTheShapeAndTypesEveryField) {
   // A huge shape must be refused before a network of that size is built.
-  write_play_header(temp("huge.net"), 1'000'000, c10::IValue(std::int64_t{0}));
+  write_play_header(temp_path("huge.net"), 1'000'000, c10::IValue(std::int64_t{0}));
   try {
-    load_play_file(temp("huge.net"));
+    load_play_file(temp_path("huge.net"));
     FAIL();
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find("blocks"), std::string::npos) << e.what();
   }
   // A field of the wrong type is a ModelFileError, not LibTorch's own exception.
-  write_play_header(temp("typed.net"), 2, c10::IValue(std::string("many")));
-  EXPECT_THROW(load_play_file(temp("typed.net")), ModelFileError);
+  write_play_header(temp_path("typed.net"), 2, c10::IValue(std::string("many")));
+  EXPECT_THROW(load_play_file(temp_path("typed.net")), ModelFileError);
 }
 
 TEST(ModelFile, NetworksOfTheFirstEncodingAndUnknownBoardsAreRefusedWithTheReason) {
@@ -235,9 +234,9 @@ TEST(ModelFile, NetworksOfTheFirstEncodingAndUnknownBoardsAreRefusedWithTheReaso
       {2, "7x7,9x9", "unknown board '9x9'"},
   };
   for (const auto& [encoding, boards, reason] : cases) {
-    write_play_header(temp("refused.net"), 1, c10::IValue(std::int64_t{0}), encoding, boards);
+    write_play_header(temp_path("refused.net"), 1, c10::IValue(std::int64_t{0}), encoding, boards);
     try {
-      load_play_file(temp("refused.net"));
+      load_play_file(temp_path("refused.net"));
       ADD_FAILURE() << reason;
     } catch (const ModelFileError& e) {
       EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
@@ -249,9 +248,9 @@ TEST(ModelFile, FilesRecordTheBoardsTheNetWasTrainedOn) {
   AtaxxNet net(ModelShape{1, 8});
   ModelInfo info;
   info.boards = BoardSet::parse("7x7,hexagon");
-  save_play_file(temp("family.net"), net, info);
+  save_play_file(temp_path("family.net"), net, info);
   ModelInfo back;
-  load_play_file(temp("family.net"), &back);
+  load_play_file(temp_path("family.net"), &back);
   EXPECT_EQ(back.boards.names(), "7x7,hexagon");
   EXPECT_EQ(back.boards.encoding().canvas(), 9);
 }
@@ -259,18 +258,18 @@ TEST(ModelFile, FilesRecordTheBoardsTheNetWasTrainedOn) {
 TEST(ModelFile, ADamagedByteIsRefusedBeforeLibTorchReadsIt) {
   torch::manual_seed(1);
   AtaxxNet net(ModelShape{1, 8});
-  save_play_file(temp("intact.net"), net, ModelInfo{});
-  std::ifstream in(temp("intact.net"), std::ios::binary);
+  save_play_file(temp_path("intact.net"), net, ModelInfo{});
+  std::ifstream in(temp_path("intact.net"), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), {});
   // LibTorch 1.13 can crash on a damaged archive; every flipped byte must be caught first.
   for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 97 + 1) {
     std::string damaged = bytes;
     damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
-    std::ofstream(temp("damaged.net"), std::ios::binary) << damaged;
-    EXPECT_THROW(load_play_file(temp("damaged.net")), ModelFileError) << "byte " << at;
+    std::ofstream(temp_path("damaged.net"), std::ios::binary) << damaged;
+    EXPECT_THROW(load_play_file(temp_path("damaged.net")), ModelFileError) << "byte " << at;
   }
-  std::ofstream(temp("longer.net"), std::ios::binary) << bytes << "x";
-  EXPECT_THROW(load_play_file(temp("longer.net")), ModelFileError);
+  std::ofstream(temp_path("longer.net"), std::ios::binary) << bytes << "x";
+  EXPECT_THROW(load_play_file(temp_path("longer.net")), ModelFileError);
 }
 
 // A bare LibTorch archive, as the first release wrote play files, holding a 1x8 network's weights
@@ -306,9 +305,9 @@ class ScopedVariable {
 };
 
 TEST(ModelFile, FilesOfTheFirstReleaseLoadOnlyWhenTheUserSaysSo) {
-  write_bare_play_file(temp("first-release.net"), 1, 8);
+  write_bare_play_file(temp_path("first-release.net"), 1, 8);
   try {
-    load_play_file(temp("first-release.net"));
+    load_play_file(temp_path("first-release.net"));
     ADD_FAILURE() << "an unchecked archive reached LibTorch's reader";
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find("bare LibTorch archive"), std::string::npos) << e.what();
@@ -316,17 +315,17 @@ TEST(ModelFile, FilesOfTheFirstReleaseLoadOnlyWhenTheUserSaysSo) {
   }
   const ScopedVariable trusted("ATAXX_LOAD_BARE_MODEL_FILES", "1");
   ModelInfo info;
-  load_play_file(temp("first-release.net"), &info);
+  load_play_file(temp_path("first-release.net"), &info);
   EXPECT_EQ(info.name, "old");
   EXPECT_EQ(info.step, 5);
 }
 
 TEST(ModelFile, AShapeTheFileIsTooSmallToHoldIsRefusedBeforeANetworkIsMade) {
   // Before: a 64 x 1024 network (about 5 GB of weights) was made, then its weights were not found.
-  write_bare_play_file(temp("claims-huge.net"), 64, 1024);
+  write_bare_play_file(temp_path("claims-huge.net"), 64, 1024);
   const ScopedVariable trusted("ATAXX_LOAD_BARE_MODEL_FILES", "1");
   try {
-    load_play_file(temp("claims-huge.net"));
+    load_play_file(temp_path("claims-huge.net"));
     ADD_FAILURE() << "loaded";
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find("claims a 64x1024 network, whose weights need at least 4831838208 bytes"),
@@ -344,10 +343,10 @@ TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
   info.step = 77;
   info.rules.halfmove_limit = 60;
   info.rules.repetition_limit = 0;
-  save_checkpoint(temp("e.ckpt"), net, sgd, info);
-  export_play_file(temp("e.ckpt"), temp("e.net"), "exported");
+  save_checkpoint(temp_path("e.ckpt"), net, sgd, info);
+  export_play_file(temp_path("e.ckpt"), temp_path("e.net"), "exported");
   ModelInfo exported;
-  AtaxxNet loaded = load_play_file(temp("e.net"), &exported);
+  AtaxxNet loaded = load_play_file(temp_path("e.net"), &exported);
   EXPECT_EQ(exported.step, 77);
   EXPECT_EQ(exported.rules.halfmove_limit, 60);  // the run's rules travel to the play file
   EXPECT_EQ(exported.rules.repetition_limit, 0);
@@ -357,11 +356,11 @@ TEST(ModelFile, ExportMakesAPlayFileWithTheCheckpointsWeights) {
 }
 
 TEST(InferenceServer, AnswersManyThreadsWithPriorsOverLegalMoves) {
-  write_random_play_file(temp("s.net"), {1, 8}, 3);
+  write_random_play_file(temp_path("s.net"), {1, 8}, 3);
   InferenceOptions options;
   options.max_batch = 16;
   options.cache_entries = 1024;
-  InferenceServer server(temp("s.net"), options);
+  InferenceServer server(temp_path("s.net"), options);
   std::vector<std::thread> threads;
   std::atomic<int> bad{0};
   for (int t = 0; t < 4; ++t) {
@@ -388,7 +387,7 @@ TEST(InferenceServer, AnswersManyThreadsWithPriorsOverLegalMoves) {
   EXPECT_GE(stats.cache_hits, 30U);  // the same position 40 times: at most one miss per concurrent batch
   InferenceOptions bad_device;
   bad_device.device = "tpu";
-  EXPECT_THROW(InferenceServer(temp("s.net"), bad_device), std::invalid_argument);
+  EXPECT_THROW(InferenceServer(temp_path("s.net"), bad_device), std::invalid_argument);
 }
 
 }  // namespace

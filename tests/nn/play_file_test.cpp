@@ -14,13 +14,13 @@
 #include "nn/model_container.h"
 #include "nn/model_file.h"
 #include "nn/torch_pickle.h"
+#include "tests/temp_path.h"
 
 namespace ataxx {
 namespace {
 
 using namespace std::literals;
 
-std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
 std::string shipped(const std::string& name) { return std::string(ATAXX_SOURCE_DIR) + "/nets/" + name; }
 
 // LibTorch's parameters of a play file, its batch norms folded.
@@ -89,10 +89,11 @@ TEST(PlayFile, ABuiltInNetReadsAsItsFileByBothReaders) {
 }
 
 TEST(PlayFile, ReadsFreshNetsOfEveryGameAsLibTorchDoes) {
-  write_random_play_file(temp("square.net"), {2, 16}, 3);
-  write_random_play_file(temp("family.net"), {1, 8}, 4, BoardSet::parse("4x4,7x7,hexagon"), {.halfmove_limit = 80});
-  write_random_play_file(temp("schataxx.net"), {1, 8}, 5, {}, {}, kSchataxxName);
-  for (const char* net : {"square.net", "family.net", "schataxx.net"}) expect_read_as_libtorch_reads(temp(net));
+  write_random_play_file(temp_path("square.net"), {2, 16}, 3);
+  write_random_play_file(temp_path("family.net"), {1, 8}, 4, BoardSet::parse("4x4,7x7,hexagon"),
+                         {.halfmove_limit = 80});
+  write_random_play_file(temp_path("schataxx.net"), {1, 8}, 5, {}, {}, kSchataxxName);
+  for (const char* net : {"square.net", "family.net", "schataxx.net"}) expect_read_as_libtorch_reads(temp_path(net));
 }
 
 TEST(PlayFile, TheNetworkWithoutLibTorchAnswersAsLibTorchsDoes) {
@@ -133,7 +134,7 @@ std::string damaged_copy(const std::string& archive, std::string_view after, std
   EXPECT_NE(at, std::string::npos) << from;
   for (; at != std::string::npos; at = everywhere ? changed.find(from, at) : std::string::npos)
     changed.replace(at, from.size(), to);
-  const std::string path = temp("damaged.net");
+  const std::string path = temp_path("damaged.net");
   std::ofstream(path, std::ios::binary) << in_model_container(changed);
   return path;
 }
@@ -149,8 +150,8 @@ void expect_refused(const std::string& path, const std::string& reason) {
 }
 
 TEST(PlayFile, ADamagedArchiveInAnIntactContainerIsAModelFileErrorWithItsCause) {
-  write_random_play_file(temp("whole.net"), {1, 8}, 6);
-  const std::string file = bytes_of(temp("whole.net"));
+  write_random_play_file(temp_path("whole.net"), {1, 8}, 6);
+  const std::string file = bytes_of(temp_path("whole.net"));
   const std::string archive(model_archive(file, "whole.net"));
   expect_refused(damaged_copy(archive, "", "data.pkl", "data.pkX", true), "its archive has no data.pkl");
   // The pickle's first opcode after PROTO 2, GLOBAL '__torch__ Module', made one no archive uses.
@@ -167,16 +168,16 @@ TEST(PlayFile, ADamagedArchiveInAnIntactContainerIsAModelFileErrorWithItsCause) 
 }
 
 TEST(PlayFile, RefusesWhatLibTorchsReaderRefusesWithTheSameReason) {
-  EXPECT_THROW(read_model_info(temp("missing.net")), ModelFileError);
-  std::ofstream(temp("foreign.net")) << "this is not a model";
-  EXPECT_THROW(read_model_info(temp("foreign.net")), ModelFileError);
+  EXPECT_THROW(read_model_info(temp_path("missing.net")), ModelFileError);
+  std::ofstream(temp_path("foreign.net")) << "this is not a model";
+  EXPECT_THROW(read_model_info(temp_path("foreign.net")), ModelFileError);
 
   torch::manual_seed(1);
   AtaxxNet net(ModelShape{1, 8});
   torch::optim::SGD sgd(net->parameters(), torch::optim::SGDOptions(0.1));
-  save_checkpoint(temp("k.ckpt"), net, sgd, CheckpointInfo{});
+  save_checkpoint(temp_path("k.ckpt"), net, sgd, CheckpointInfo{});
   try {
-    read_model_info(temp("k.ckpt"));
+    read_model_info(temp_path("k.ckpt"));
     FAIL();
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find("is an ataxx-zero checkpoint, expected an ataxx-zero play file"),

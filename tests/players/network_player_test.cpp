@@ -6,12 +6,13 @@
 #include <thread>
 
 #include "nn/direct_convolution.h"
+#include "tests/temp_path.h"
 
 namespace ataxx {
 namespace {
 
 std::string random_model(const std::string& name) {
-  const std::string path = testing::TempDir() + "/" + name;
+  const std::string path = temp_path(name);
   write_random_play_file(path, {1, 8}, 1);
   return path;
 }

@@ -1,3 +1,5 @@
+#include "trainer/replay_buffer.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -6,7 +8,7 @@
 #include <set>
 
 #include "schataxx/position.h"
-#include "trainer/replay_buffer.h"
+#include "tests/temp_path.h"
 
 namespace ataxx {
 namespace {
@@ -62,7 +64,7 @@ TEST(ReplayBuffer, SkipsADamagedChunkAndGoesOn) {
 }
 
 std::string fresh_dir(const std::string& name) {
-  const std::string dir = testing::TempDir() + "/" + name;
+  const std::string dir = temp_path(name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

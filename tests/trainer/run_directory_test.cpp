@@ -10,6 +10,7 @@
 #include <set>
 
 #include "selfplay/training_data.h"
+#include "tests/temp_path.h"
 #include "util/process.h"
 
 namespace fs = std::filesystem;
@@ -18,7 +19,7 @@ namespace ataxx {
 namespace {
 
 std::string fresh(const std::string& name) {
-  const std::string dir = testing::TempDir() + "/" + name;
+  const std::string dir = temp_path(name);
   fs::remove_all(dir);
   return dir;
 }

@@ -1,4 +1,6 @@
 // `pack` on run folders made by hand: what it refuses, and a window larger than the size allowed.
+#include "trainer/run_pack.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -6,7 +8,7 @@
 #include <string>
 
 #include "config/run_config.h"
-#include "trainer/run_pack.h"
+#include "tests/temp_path.h"
 #include "util/file_lock.h"
 
 namespace fs = std::filesystem;
@@ -14,11 +16,9 @@ namespace fs = std::filesystem;
 namespace ataxx {
 namespace {
 
-const std::string kTinyConfig = std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml";
-
 // A run of tiny.yaml whose games/ holds `chunks` chunks of 100 samples, two games each.
 std::string run_with_chunks(const std::string& name, int chunks) {
-  const std::string run = testing::TempDir() + "/" + name;
+  const std::string run = temp_path(name);
   fs::remove_all(run);
   fs::remove_all(run + "-pack");
   fs::create_directories(run + "/games");

@@ -1,16 +1,18 @@
+#include "trainer/trainer.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include "game/position.h"
 #include "nn/model_file.h"
 #include "schataxx/encoding.h"
 #include "selfplay/training_data.h"
+#include "tests/temp_path.h"
 #include "trainer/soft_policy.h"
-#include "trainer/trainer.h"
 
 namespace ataxx {
 namespace {
@@ -44,8 +46,6 @@ TEST(Trainer, LearningRateWarmsUpThenDropsLateInTheRun) {
   EXPECT_DOUBLE_EQ(scheduled_learning_rate(t, 5000, 1.0), 0.02);
 }
 
-std::string temp(const std::string& name) { return testing::TempDir() + "/" + name; }
-
 // Every parameter and batch-norm statistic of a and b, bit for bit.
 bool same_weights(const AtaxxNet& a, const AtaxxNet& b) {
   const auto b_parameters = b->named_parameters();
@@ -73,45 +73,45 @@ TEST(Trainer, ANewRunStartsFromTheWeightsOfItsInitFromPlayFile) {
   AtaxxNet source(ModelShape{1, 8});
   for (auto& buffer : source->named_buffers())  // statistics a trained net would have, not the defaults
     if (buffer.value().is_floating_point()) buffer.value().uniform_(0.5, 1.5);
-  save_play_file(temp("source.net"), source, ModelInfo{});
+  save_play_file(temp_path("source.net"), source, ModelInfo{});
 
   RunConfig config;
   config.network.blocks = 1;
   config.network.channels = 8;
   Trainer random_start(config, "", "");
-  random_start.save_play_file(temp("random.net"), ModelInfo{});
-  EXPECT_FALSE(same_weights(load_play_file(temp("random.net")), source));
+  random_start.save_play_file(temp_path("random.net"), ModelInfo{});
+  EXPECT_FALSE(same_weights(load_play_file(temp_path("random.net")), source));
 
-  config.network.init_from = temp("source.net");
+  config.network.init_from = temp_path("source.net");
   Trainer started(config, "", "");
-  started.save_play_file(temp("started.net"), ModelInfo{});
-  EXPECT_TRUE(same_weights(load_play_file(temp("started.net")), source));
+  started.save_play_file(temp_path("started.net"), ModelInfo{});
+  EXPECT_TRUE(same_weights(load_play_file(temp_path("started.net")), source));
 }
 
 TEST(Trainer, AnInitFromFileOfAnotherShapeOrMissingIsRefusedByName) {
   AtaxxNet two_blocks(ModelShape{2, 8});
-  save_play_file(temp("two_blocks.net"), two_blocks, ModelInfo{});
+  save_play_file(temp_path("two_blocks.net"), two_blocks, ModelInfo{});
   RunConfig config;
   config.network.blocks = 1;
   config.network.channels = 8;
-  config.network.init_from = temp("two_blocks.net");
-  expect_refused(config, "", "network.init_from: play file '" + temp("two_blocks.net") + "' holds a 2x8");
-  config.network.init_from = temp("no_such.net");
+  config.network.init_from = temp_path("two_blocks.net");
+  expect_refused(config, "", "network.init_from: play file '" + temp_path("two_blocks.net") + "' holds a 2x8");
+  config.network.init_from = temp_path("no_such.net");
   EXPECT_THROW(Trainer(config, "", ""), ModelFileError);
 }
 
 TEST(Trainer, AnInitFromFileOfFewerBlocksStartsADeeperRunThatPlaysAsItDoes) {
   torch::manual_seed(4);
   AtaxxNet one_block(ModelShape{1, 8});
-  save_play_file(temp("one_block.net"), one_block, ModelInfo{});
+  save_play_file(temp_path("one_block.net"), one_block, ModelInfo{});
   RunConfig config;
   config.network.blocks = 3;
   config.network.channels = 8;
-  config.network.init_from = temp("one_block.net");
+  config.network.init_from = temp_path("one_block.net");
   Trainer deeper(config, "", "");
-  deeper.save_play_file(temp("deeper.net"), ModelInfo{});
+  deeper.save_play_file(temp_path("deeper.net"), ModelInfo{});
   ModelInfo info;
-  AtaxxNet loaded = load_play_file(temp("deeper.net"), &info);
+  AtaxxNet loaded = load_play_file(temp_path("deeper.net"), &info);
   EXPECT_EQ(info.shape.blocks, 3);
   loaded->eval();
   one_block->eval();
@@ -123,8 +123,8 @@ TEST(Trainer, AnInitFromFileOfFewerBlocksStartsADeeperRunThatPlaysAsItDoes) {
   EXPECT_TRUE(torch::allclose(loaded->forward(input).wdl_logits, one_block->forward(input).wdl_logits, 1e-5, 1e-5));
 
   AtaxxNet wider(ModelShape{1, 16});
-  save_play_file(temp("wider.net"), wider, ModelInfo{});
-  config.network.init_from = temp("wider.net");
+  save_play_file(temp_path("wider.net"), wider, ModelInfo{});
+  config.network.init_from = temp_path("wider.net");
   expect_refused(config, "",
                  "holds a 1x16 network; the config asks for 3x8 (a run starts from a net of its channels and at most "
                  "its blocks)");
@@ -132,21 +132,21 @@ TEST(Trainer, AnInitFromFileOfFewerBlocksStartsADeeperRunThatPlaysAsItDoes) {
 
 TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
   AtaxxNet seven(ModelShape{1, 8});
-  save_play_file(temp("seven.net"), seven, ModelInfo{});  // 7x7
+  save_play_file(temp_path("seven.net"), seven, ModelInfo{});  // 7x7
   RunConfig config;
   config.network.blocks = 1;
   config.network.channels = 8;
   config.boards.names = {"7x7", "hexagon", "4x4"};
-  config.network.init_from = temp("seven.net");
+  config.network.init_from = temp_path("seven.net");
   Trainer family(config, "", "");
-  family.save_play_file(temp("family.net"), ModelInfo{});
-  EXPECT_TRUE(same_weights(load_play_file(temp("family.net")), seven));
+  family.save_play_file(temp_path("family.net"), ModelInfo{});
+  EXPECT_TRUE(same_weights(load_play_file(temp_path("family.net")), seven));
 
   ModelInfo hexagon_info;
   hexagon_info.boards = BoardSet::parse("hexagon");
-  save_play_file(temp("hexagon.net"), seven, hexagon_info);
+  save_play_file(temp_path("hexagon.net"), seven, hexagon_info);
   config.boards.names = {"7x7"};
-  config.network.init_from = temp("hexagon.net");
+  config.network.init_from = temp_path("hexagon.net");
   expect_refused(config, "", "was trained on hexagon, which the run's boards (7x7) do not all include");
 }
 
@@ -198,7 +198,7 @@ std::pair<Losses, Losses> first_and_last_losses(Trainer& trainer, const Buffer& 
 TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
   RunConfig config = memorising_run();
   config.training.bf16 = true;
-  const ReplayBuffer buffer = memorisable_buffer(config.training, temp("bf16-games"));
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("bf16-games"));
   for (const std::string device : {"cpu", "cuda"}) {
     if (device == "cuda" && !torch::cuda::is_available()) continue;
     SCOPED_TRACE(device);
@@ -228,7 +228,7 @@ RunConfig soft_policy_run() {
 
 TEST(SoftPolicy, TheHeadLearnsItsTargets) {
   const RunConfig config = soft_policy_run();
-  const ReplayBuffer buffer = memorisable_buffer(config.training, temp("soft-games"));
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("soft-games"));
   Trainer trainer(config, "", "");
   std::mt19937_64 rng(1);
   const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
@@ -248,14 +248,14 @@ TEST(SoftPolicy, TheHeadLearnsItsTargets) {
 // saved it would have. A checkpoint without the head (a run that did not have it) starts a fresh one.
 TEST(SoftPolicy, ACheckpointResumesTheHeadExactly) {
   const RunConfig config = soft_policy_run();
-  const ReplayBuffer buffer = memorisable_buffer(config.training, temp("soft-resume-games"));
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("soft-resume-games"));
   Trainer trainer(config, "", "");
   std::mt19937_64 rng(1);
   trainer.train(buffer, 10, 0, rng);
-  trainer.save_checkpoint(temp("soft.ckpt"));
+  trainer.save_checkpoint(temp_path("soft.ckpt"));
   std::mt19937_64 rng_then(2), rng_resumed(2);
   const Losses then = trainer.train(buffer, 3, 0, rng_then);
-  const Losses resumed = Trainer(config, "", temp("soft.ckpt")).train(buffer, 3, 0, rng_resumed);
+  const Losses resumed = Trainer(config, "", temp_path("soft.ckpt")).train(buffer, 3, 0, rng_resumed);
   EXPECT_NEAR(resumed.soft_policy, then.soft_policy, 1e-5);
   EXPECT_NEAR(resumed.policy, then.policy, 1e-5);
 
@@ -263,15 +263,15 @@ TEST(SoftPolicy, ACheckpointResumesTheHeadExactly) {
   without.training.soft_policy_weight = 0;
   Trainer plain(without, "", "");
   plain.train(buffer, 10, 0, rng);
-  plain.save_checkpoint(temp("plain.ckpt"));
-  Trainer gains_head(config, "", temp("plain.ckpt"));
+  plain.save_checkpoint(temp_path("plain.ckpt"));
+  Trainer gains_head(config, "", temp_path("plain.ckpt"));
   EXPECT_EQ(gains_head.step(), 10);
   EXPECT_GT(gains_head.train(buffer, 1, 0, rng).soft_policy, 0.0);
-  EXPECT_EQ(Trainer(without, "", temp("soft.ckpt")).step(), 10);  // a run that drops the head resumes too
+  EXPECT_EQ(Trainer(without, "", temp_path("soft.ckpt")).step(), 10);  // a run that drops the head resumes too
 
-  export_play_file(temp("soft.ckpt"), temp("soft.net"), "soft");  // play files hold the network alone
+  export_play_file(temp_path("soft.ckpt"), temp_path("soft.net"), "soft");  // play files hold the network alone
   ModelInfo info;
-  load_play_file(temp("soft.net"), &info);
+  load_play_file(temp_path("soft.net"), &info);
   EXPECT_EQ(info.step, 10);
 }
 
@@ -302,25 +302,25 @@ BasicReplayBuffer<SchataxxGame> memorisable_schataxx_buffer(const RunConfig::Tra
 TEST(Trainer, TrainsASchataxxNetworkAndItsFilesNameTheGame) {
   RunConfig config = memorising_run();
   config.run.game = "schataxx";
-  const auto buffer = memorisable_schataxx_buffer(config.training, temp("schataxx-games"));
+  const auto buffer = memorisable_schataxx_buffer(config.training, temp_path("schataxx-games"));
   Trainer trainer(config, "", "");
   std::mt19937_64 rng(1);
   const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
   EXPECT_LT(last.policy, 0.25 * first.policy) << first.policy << " -> " << last.policy;
   EXPECT_THROW(trainer.train(ReplayBuffer(config.training), 1, 0, rng), std::logic_error);
 
-  trainer.save_play_file(temp("schataxx.net"), ModelInfo{});
+  trainer.save_play_file(temp_path("schataxx.net"), ModelInfo{});
   ModelInfo info;
-  load_play_file(temp("schataxx.net"), &info);
+  load_play_file(temp_path("schataxx.net"), &info);
   EXPECT_EQ(info.game, "schataxx");
   EXPECT_EQ(info.io().policy_size(), schataxx::kPolicySize);
-  trainer.save_checkpoint(temp("schataxx.ckpt"));
-  EXPECT_EQ(read_checkpoint_info(temp("schataxx.ckpt")).game, "schataxx");
-  EXPECT_EQ(Trainer(config, "", temp("schataxx.ckpt")).step(), 50);
+  trainer.save_checkpoint(temp_path("schataxx.ckpt"));
+  EXPECT_EQ(read_checkpoint_info(temp_path("schataxx.ckpt")).game, "schataxx");
+  EXPECT_EQ(Trainer(config, "", temp_path("schataxx.ckpt")).step(), 50);
 
   RunConfig ataxx_run = config;
   ataxx_run.run.game = "ataxx";
-  expect_refused(ataxx_run, temp("schataxx.ckpt"), "holds a network of schataxx; the run plays ataxx");
+  expect_refused(ataxx_run, temp_path("schataxx.ckpt"), "holds a network of schataxx; the run plays ataxx");
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "schataxx/game.h"
 #include "schataxx/position.h"
 #include "selfplay/training_data.h"
+#include "tests/temp_path.h"
 #include "trainer/replay_buffer.h"
 #include "util/text.h"
 
@@ -34,7 +35,6 @@ namespace ataxx {
 namespace {
 
 const std::string kBinary = ATAXX_ZERO_BINARY;
-const std::string kTinyConfig = std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml";
 
 pid_t start_process(const std::vector<std::string>& args, const std::string& output) {
   const pid_t pid = fork();

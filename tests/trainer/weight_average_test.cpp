@@ -10,18 +10,17 @@
 #include "match/openings.h"
 #include "nn/model_file.h"
 #include "selfplay/training_data.h"
+#include "tests/temp_path.h"
 
 namespace fs = std::filesystem;
 
 namespace ataxx {
 namespace {
 
-const std::string kTinyConfig = std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml";  // 1 block of 16
-
 // A run of tiny.yaml with one chunk of opening positions and models gen-0000 .. gen-(models - 1),
 // each a net of its own random weights.
 std::string run_with_models(const std::string& name, int models, ModelShape shape = {1, 16}) {
-  const std::string run = testing::TempDir() + "/" + name;
+  const std::string run = temp_path(name);
   fs::remove_all(run);
   fs::create_directories(run + "/games");
   fs::create_directories(run + "/models");

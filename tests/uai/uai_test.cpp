@@ -20,6 +20,7 @@
 #include "nn/inference_server.h"
 #include "players/engine_process.h"
 #include "schataxx/game.h"
+#include "tests/temp_path.h"
 #include "uai/uai_engine.h"
 
 namespace ataxx {
@@ -109,7 +110,7 @@ TEST(Uai, PlaysEveryBoardFromItsFenInItsNotation) {
 // Writes a random 7x7 play file (1 block of 8 channels) named `name` and makes it uai's Model;
 // returns its path.
 std::string load_random_model(UaiSession& uai, const std::string& name) {
-  const std::string model = testing::TempDir() + "/" + name;
+  const std::string model = temp_path(name);
   write_random_play_file(model, {1, 8}, 3);
   uai.send("setoption name Model value " + model);
   return model;

@@ -24,8 +24,8 @@ import json, shlex, subprocess, sys
 build, shim, cuda_include, root = sys.argv[1:]
 commands = json.load(open(f"{build}/compile_commands.json"))
 
-def command_of(suffix):  # a compiled file's command and folder, without its input and output
-    entry = next(c for c in commands if c["file"].endswith(suffix))
+def command_of(target):  # the command of a file of a target and its folder, without its input and output
+    entry = next(c for c in commands if f"/{target}.dir/" in c["command"])
     args = [a for a in shlex.split(entry["command"]) if not a.endswith("ccache")]
     for flag in ("-o", "-c"):
         i = args.index(flag)
@@ -33,10 +33,9 @@ def command_of(suffix):  # a compiled file's command and folder, without its inp
     return args, entry["directory"]
 
 failed = 0
-# Each CUDA-only file with the flags of a file of its target in the CPU build.
-for source, like in (("nn/graphed_forward.cpp", "nn/graphed_forward.cpp"),
-                     ("tests/cuda/cuda_test.cpp", "tests/trainer/training_run_test.cpp")):
-    args, directory = command_of(like)
+# Each CUDA-only file with the flags of its target in the CPU build (tests/cuda: those of another suite).
+for source, target in (("nn/graphed_forward.cpp", "ataxx_nn"), ("tests/cuda/cuda_test.cpp", "trainer_tests")):
+    args, directory = command_of(target)
     check = [args[0], "-DATAXX_CUDA_GRAPHS", f"-I{shim}", f"-I{cuda_include}", "-fsyntax-only", *args[1:],
              "-c", f"{root}/{source}"]
     ok = subprocess.run(check, cwd=directory).returncode == 0
