@@ -24,7 +24,7 @@ exec "$binary" "\$@"
 EOF
 chmod +x "$scratch/noting-zero"
 ab() { ATAXX_ZERO="$scratch/noting-zero" AB_GAMES=4 AB_PLAY=visits=8 "$source_dir/tools/ab_training.sh" "$@"; }
-sed 's/^  games: 4$/  games: 0/' "$source_dir/configs/tiny.yaml" > "$scratch/a.yaml"
+sed -e 's/^  games: 4$/  games: 0/' -e 's/^  max_generations: 3$/  max_generations: 1/' "$source_dir/configs/tiny.yaml" > "$scratch/a.yaml"
 sed 's/^  learning_rate: 0.05$/  learning_rate: 0.01/' "$scratch/a.yaml" > "$scratch/b.yaml"
 cmp -s "$scratch/a.yaml" "$scratch/b.yaml" && fail "the arms' configs do not differ"
 

@@ -2,8 +2,8 @@
 # tools/gpu/train.sh on the CPU as two 30-second device calls on two fresh machines: the first
 # trains a new run and brings it back as tar parts, the second unpacks them, trains on from there
 # and brings back the mean of its newest two models too (AVERAGE) and a match played beside it (BESIDE);
-# a third, of a run with CUDA graphs on, fails (no CUDA here) and goes on without them; a fourth is
-# killed and still brought back.
+# a third, of a run with CUDA graphs on, fails (no CUDA here), goes on without them, is killed and is
+# still brought back.
 # Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -40,27 +40,24 @@ awk -v a="$(cat "$second/elapsed_minutes")" -v b="$minutes_before" 'BEGIN { exit
 grep -q "run $scratch/first/gpu: candidate" "$second/log.txt" || fail "the first call's log was lost"
 echo "carried: step $first_step -> $(step_of "$second"), $(candidates "$second") play files in the second run"
 
-# A run that fails with CUDA graphs on (here at its start: the CPU has none) goes on without them.
+# A run that fails with CUDA graphs on (here at its start: the CPU has none) goes on without them;
+# killed once it has a candidate, it is still brought back as far as it got, and the script says it failed.
 { cat "$scratch/tiny.yaml"; printf 'inference:\n  cuda_graphs: true\n'; } > "$scratch/tiny-graphs.yaml"
-CONFIG="$scratch/tiny-graphs.yaml" RUN="$scratch/graphs/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-3" 30 \
-  2> "$scratch/graphs.err" || fail "the run with CUDA graphs on was not carried on without them: $(cat "$scratch/graphs.err")"
-grep -q "with CUDA graphs on: going on without them" "$scratch/graphs.err" || fail "no word of the fallback"
-grep -q "^  cuda_graphs: false" "$scratch/graphs/gpu/config.yaml" || fail "the run's config still has CUDA graphs on"
-[[ -n "$(step_of "$scratch/graphs/gpu")" ]] || fail "the run without CUDA graphs trained no candidate"
-ls "$scratch/back-3"/run.tar.000 > /dev/null
-echo "fell back: the run without CUDA graphs reached step $(step_of "$scratch/graphs/gpu")"
-
-# A run that dies (killed here) is still brought back as far as it got, and the script says it failed.
-RUN="$scratch/killed/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-4" 120 > "$scratch/killed.out" 2>&1 &
+CONFIG="$scratch/tiny-graphs.yaml" RUN="$scratch/graphs/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-3" 120 \
+  > "$scratch/graphs.out" 2>&1 &
 script=$!
 for _ in $(seq 120); do
-  [[ -n "$(step_of "$scratch/killed/gpu" 2>/dev/null)" ]] && break
+  [[ -n "$(step_of "$scratch/graphs/gpu" 2>/dev/null)" ]] && break
   sleep 1
 done
-pkill -KILL -f "^$binary train --config $scratch/tiny.yaml --run-dir $scratch/killed/gpu" || fail "no run to kill"
+pkill -KILL -f "^$binary train --run-dir $scratch/graphs/gpu\$" || fail "no run without CUDA graphs to kill: $(cat "$scratch/graphs.out")"
 status=0
 wait "$script" || status=$?
+grep -q "with CUDA graphs on: going on without them" "$scratch/graphs.out" || fail "no word of the fallback"
+grep -q "^  cuda_graphs: false" "$scratch/graphs/gpu/config.yaml" || fail "the run's config still has CUDA graphs on"
+[[ -n "$(step_of "$scratch/graphs/gpu")" ]] || fail "the run without CUDA graphs trained no candidate"
+echo "fell back: the run without CUDA graphs reached step $(step_of "$scratch/graphs/gpu")"
 [[ $status -ne 0 ]] || fail "train.sh exited 0 after its run was killed"
-grep -q "bringing back what the run has" "$scratch/killed.out" || fail "no word of the failure: $(cat "$scratch/killed.out")"
-ls "$scratch/back-4"/run.tar.000 "$scratch/back-4/best.net" > /dev/null
+grep -q "bringing back what the run has" "$scratch/graphs.out" || fail "no word of the failure: $(cat "$scratch/graphs.out")"
+ls "$scratch/back-3"/run.tar.000 "$scratch/back-3/best.net" > /dev/null
 echo "killed: brought back with status $status"
