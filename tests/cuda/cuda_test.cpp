@@ -11,7 +11,7 @@
 
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 

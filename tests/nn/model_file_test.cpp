@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "nn/inference_server.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 
 namespace ataxx {
 namespace {

@@ -14,7 +14,7 @@
 #include "nn/model_container.h"
 #include "nn/model_file.h"
 #include "nn/torch_pickle.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 
 namespace ataxx {
 namespace {

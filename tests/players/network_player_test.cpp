@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "nn/direct_convolution.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 
 namespace ataxx {
 namespace {

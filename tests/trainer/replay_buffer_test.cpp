@@ -8,7 +8,7 @@
 #include <set>
 
 #include "schataxx/position.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 
 namespace ataxx {
 namespace {

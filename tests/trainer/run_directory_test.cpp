@@ -10,7 +10,7 @@
 #include <set>
 
 #include "selfplay/training_data.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 #include "util/process.h"
 
 namespace fs = std::filesystem;

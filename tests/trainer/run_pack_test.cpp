@@ -8,7 +8,7 @@
 #include <string>
 
 #include "config/run_config.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 #include "util/file_lock.h"
 
 namespace fs = std::filesystem;

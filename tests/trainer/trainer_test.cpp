@@ -11,7 +11,7 @@
 #include "nn/model_file.h"
 #include "schataxx/encoding.h"
 #include "selfplay/training_data.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 #include "trainer/soft_policy.h"
 
 namespace ataxx {

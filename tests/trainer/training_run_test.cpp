@@ -25,7 +25,7 @@
 #include "schataxx/game.h"
 #include "schataxx/position.h"
 #include "selfplay/training_data.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 #include "trainer/replay_buffer.h"
 #include "util/text.h"
 

@@ -10,7 +10,7 @@
 #include "match/openings.h"
 #include "nn/model_file.h"
 #include "selfplay/training_data.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 
 namespace fs = std::filesystem;
 

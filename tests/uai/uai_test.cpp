@@ -20,7 +20,7 @@
 #include "nn/inference_server.h"
 #include "players/engine_process.h"
 #include "schataxx/game.h"
-#include "tests/temp_path.h"
+#include "tests/test_paths.h"
 #include "uai/uai_engine.h"
 
 namespace ataxx {

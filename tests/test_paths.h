@@ -1,4 +1,5 @@
-// Paths under the test process's own temporary folder (test_main.cpp makes one per process).
+// Paths the tests share: their process's own temporary folder (test_main.cpp makes one) and the
+// configuration the end-to-end runs train on.
 #pragma once
 
 #include <gtest/gtest.h>
