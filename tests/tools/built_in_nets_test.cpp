@@ -5,19 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
+#include "nn/model_container.h"
 #include "tools/commands.h"
 
 namespace ataxx {
 namespace {
-
-std::string file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 TEST(BuiltInNets, AreTheFilesOfNetsAsTheyAreNow) {
   cli::add_shipped_nets();
@@ -28,7 +22,8 @@ TEST(BuiltInNets, AreTheFilesOfNetsAsTheyAreNow) {
     const std::string name = entry.path().filename().string();
     const auto built_in = built_in_net(std::string(kBuiltInPrefix) + name);
     ASSERT_TRUE(built_in.has_value()) << name;
-    EXPECT_TRUE(*built_in == file_bytes(entry.path())) << name << " is built in as it was at an earlier build";
+    EXPECT_TRUE(*built_in == read_model_file(entry.path().string()))
+        << name << " is built in as it was at an earlier build";
   }
   EXPECT_GT(files, 0);
   EXPECT_EQ(built_in_nets().size(), static_cast<std::size_t>(files));
