@@ -7,14 +7,15 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 
 #include "selfplay/training_data.h"
 #include "util/atomic_file.h"
 #include "util/process.h"
+#include "util/read_file.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;
@@ -79,9 +80,7 @@ void append_csv(const std::string& path, const std::string& header, const std::s
   if (!fs::exists(path)) {
     append_line(path, header);
   } else if (const std::string old = read_text(path); old != header && header.starts_with(old + ",")) {
-    std::ifstream in(path);
-    const std::string text(std::istreambuf_iterator<char>(in), {});
-    write_file_atomically(path, header + text.substr(old.size()));
+    write_file_atomically(path, header + read_whole_file(path).substr(old.size()));
   }
   append_line(path, row);
 }

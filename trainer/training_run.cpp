@@ -37,12 +37,16 @@ std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   return logger;
 }
 
-// Reads the run's config, `inference.int8: auto` settled for this machine; a new run copies
-// config_path in first, with seed for its run.seed where given.
+// Reads the run's config, `inference.int8: auto` settled for this machine. A new run copies
+// config_path in first, with seed for its run.seed where given; so does a run that never made its
+// first model (a start that failed, e.g. on a ladder baseline that cannot play: nothing of it is
+// lost, and its corrected config must not be refused as another run's).
 RunConfig open_config(const RunDirectory& dir, const std::string& config_path, std::optional<std::uint64_t> seed,
                       std::string* yaml) {
-  if (!std::filesystem::exists(dir.config_path())) {
-    if (config_path.empty()) throw std::runtime_error("'" + dir.root() + "' holds no run; give --config to start one");
+  const bool has_config = std::filesystem::exists(dir.config_path());
+  if (!has_config && config_path.empty())
+    throw std::runtime_error("'" + dir.root() + "' holds no run; give --config to start one");
+  if (!config_path.empty() && (!has_config || !dir.newest_model())) {
     RunConfig config = load_run_config(config_path);
     if (seed) config.run.seed = *seed;
     write_file_atomically(dir.config_path(), to_yaml(config));

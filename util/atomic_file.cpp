@@ -15,6 +15,7 @@
 namespace ataxx {
 namespace {
 
+// Names the file the caller asked for, never the temporary beside it.
 [[noreturn]] void fail(const std::string& what, const std::string& path) {
   throw std::runtime_error(what + " '" + path + "': " + std::strerror(errno));
 }
@@ -38,10 +39,10 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   static const std::string suffix = std::string(kTemporaryMark) + host_name() + "." + std::to_string(::getpid());
   const std::string temporary = path + suffix;
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("cannot create", temporary);
+  if (fd < 0) fail("cannot write", path);
   try {
-    write_all(fd, contents, temporary);
-    if (::fsync(fd) != 0) fail("cannot flush", temporary);
+    write_all(fd, contents, path);
+    if (::fsync(fd) != 0) fail("cannot write", path);
   } catch (...) {
     ::close(fd);
     ::unlink(temporary.c_str());
@@ -50,7 +51,7 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
   ::close(fd);
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     ::unlink(temporary.c_str());
-    fail("cannot rename to", path);
+    fail("cannot write", path);
   }
 }
 

@@ -25,7 +25,7 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("tiny").ladder.baselines, (std::vector<std::string>{"random", "greedy"}));
   EXPECT_EQ(shipped("default").ladder.baselines,
             (std::vector<std::string>{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4",
-                                      "nn:model=nets/ataxx-7x7.net,visits=32"}));
+                                      "nn:model=built-in:ataxx-7x7.net,visits=32"}));
   EXPECT_EQ(shipped("gpu").inference.device, "cuda");
   EXPECT_EQ(shipped("gpu").gating.sprt, "0,20,0.05,0.05");
   EXPECT_EQ(shipped("gpu-continue").network.channels, 32);

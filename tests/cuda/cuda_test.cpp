@@ -12,6 +12,7 @@
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
 #include "tests/test_paths.h"
+#include "util/read_file.h"
 
 namespace fs = std::filesystem;
 
@@ -132,16 +133,9 @@ int run_binary(const std::vector<std::string>& args, const std::string& output) 
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The run's own config.yaml, with its device and generation limit set for the next resume.
 void set_run(const std::string& run, const std::string& device, int generations) {
-  std::string config = read_file(run + "/config.yaml");
+  std::string config = read_whole_file(run + "/config.yaml");
   for (const std::string key : {"device: ", "max_generations: "}) {
     const std::size_t at = config.find(key);
     ASSERT_NE(at, std::string::npos) << key;
@@ -163,15 +157,16 @@ TEST(CudaRun, SlowTinyRunMovesBetweenTheGpuAndTheCpu) {
   const std::string run = temp_path("cuda-run");
   fs::remove_all(run);
   const std::string config = temp_path("cuda-tiny.yaml");
-  std::ofstream(config) << read_file(std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml")
+  std::ofstream(config) << read_whole_file(std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml")
                         << "inference:\n  device: cuda\n";
-  EXPECT_EQ(run_binary({"train", "--config", config, "--run-dir", run}, run + ".out"), 0) << read_file(run + ".out");
+  EXPECT_EQ(run_binary({"train", "--config", config, "--run-dir", run}, run + ".out"), 0)
+      << read_whole_file(run + ".out");
   EXPECT_EQ(generations_trained(run), 3);
   set_run(run, "cpu", 4);
-  EXPECT_EQ(run_binary({"train", "--run-dir", run}, run + ".out"), 0) << read_file(run + ".out");
+  EXPECT_EQ(run_binary({"train", "--run-dir", run}, run + ".out"), 0) << read_whole_file(run + ".out");
   EXPECT_EQ(generations_trained(run), 4);
   set_run(run, "cuda", 5);
-  EXPECT_EQ(run_binary({"train", "--run-dir", run}, run + ".out"), 0) << read_file(run + ".out");
+  EXPECT_EQ(run_binary({"train", "--run-dir", run}, run + ".out"), 0) << read_whole_file(run + ".out");
   EXPECT_EQ(generations_trained(run), 5);
   EXPECT_TRUE(fs::exists(run + "/models/best"));
 }

@@ -10,6 +10,7 @@
 
 #include "nn/inference_server.h"
 #include "tests/test_paths.h"
+#include "util/read_file.h"
 
 namespace ataxx {
 namespace {
@@ -177,8 +178,7 @@ TEST(ModelFile, RejectsMissingForeignTruncatedAndWrongKindFiles) {
   torch::manual_seed(1);
   AtaxxNet net(ModelShape{1, 8});
   save_play_file(temp_path("whole.net"), net, ModelInfo{});
-  std::ifstream in(temp_path("whole.net"), std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  const std::string bytes = read_whole_file(temp_path("whole.net"));
   {
     std::ofstream cut(temp_path("cut.net"), std::ios::binary);
     cut << bytes.substr(0, bytes.size() / 2);
@@ -259,8 +259,7 @@ TEST(ModelFile, ADamagedByteIsRefusedBeforeLibTorchReadsIt) {
   torch::manual_seed(1);
   AtaxxNet net(ModelShape{1, 8});
   save_play_file(temp_path("intact.net"), net, ModelInfo{});
-  std::ifstream in(temp_path("intact.net"), std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  const std::string bytes = read_whole_file(temp_path("intact.net"));
   // LibTorch 1.13 can crash on a damaged archive; every flipped byte must be caught first.
   for (std::size_t at = 0; at < bytes.size(); at += bytes.size() / 97 + 1) {
     std::string damaged = bytes;

@@ -15,6 +15,7 @@
 #include "nn/model_file.h"
 #include "nn/torch_pickle.h"
 #include "tests/test_paths.h"
+#include "util/read_file.h"
 
 namespace ataxx {
 namespace {
@@ -118,11 +119,6 @@ TEST(PlayFile, TheNetworkWithoutLibTorchAnswersAsLibTorchsDoes) {
   }
 }
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // The archive of a play file with `from` replaced by `to` (the same length) at its first place
 // after `after` (or everywhere), in its container again, so that the checksum holds and the
 // damage reaches the readers behind it.
@@ -151,7 +147,7 @@ void expect_refused(const std::string& path, const std::string& reason) {
 
 TEST(PlayFile, ADamagedArchiveInAnIntactContainerIsAModelFileErrorWithItsCause) {
   write_random_play_file(temp_path("whole.net"), {1, 8}, 6);
-  const std::string file = bytes_of(temp_path("whole.net"));
+  const std::string file = read_whole_file(temp_path("whole.net"));
   const std::string archive(model_archive(file, "whole.net"));
   expect_refused(damaged_copy(archive, "", "data.pkl", "data.pkX", true), "its archive has no data.pkl");
   // The pickle's first opcode after PROTO 2, GLOBAL '__torch__ Module', made one no archive uses.

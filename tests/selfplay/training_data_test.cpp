@@ -1,16 +1,18 @@
+#include "selfplay/training_data.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <fstream>
 #include <functional>
+#include <new>
 #include <stdexcept>
 
 #include "game/game.h"
 #include "schataxx/position.h"
-#include "selfplay/training_data.h"
+#include "util/read_file.h"
 
 namespace ataxx {
 namespace {
@@ -177,11 +179,6 @@ TEST(TrainingData, ModelNamesAreChecked) {
   EXPECT_THROW(write_chunk(testing::TempDir() + "/bad-model.zst", 1, samples), std::invalid_argument);
 }
 
-std::string bytes_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
 std::string error_of(const std::string& bytes) {
   try {
     parse_chunk(bytes, "test chunk");
@@ -195,7 +192,7 @@ std::string valid_chunk(std::vector<TrainingSample> samples) {
   // One file per test: ctest may run this suite's tests at once.
   const std::string path = testing::TempDir() + "/" + testing::UnitTest::GetInstance()->current_test_info()->name() + ".zst";
   write_chunk(path, 1, samples);
-  return bytes_of(path);
+  return read_whole_file(path);
 }
 
 TEST(TrainingData, RejectsMovesThatAreNotMovesOfTheBoard) {
@@ -297,8 +294,7 @@ TEST(TrainingData, RejectsForeignAndCorruptFiles) {
   EXPECT_THROW(chunk_counts(path).games, std::runtime_error);
   std::vector<TrainingSample> samples(2);
   write_chunk(path, 1, samples);
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  std::string bytes = read_whole_file(path);
   {
     std::ofstream out(path, std::ios::binary);
     out << bytes.substr(0, bytes.size() - 5);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/tools/run_binary.h"
+#include "util/read_file.h"
 
 namespace ataxx {
 namespace {
@@ -63,8 +64,7 @@ TEST(MatchCommand, WritesSchataxxGamesAsPgnFromAnOpeningsFile) {
   const Ran ran = run("match --variant schataxx-unlimited --p1 greedy --p2 random --games 2 --quiet --openings " +
                       openings + " --pgn " + pgn);
   ASSERT_EQ(ran.status, 0) << ran.output;
-  std::ifstream in(pgn);
-  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::string text = read_whole_file(pgn);
   EXPECT_EQ(std::regex_search(text, std::regex(R"(\[Variant "schataxx-unlimited"\])")), true) << text;
   std::ptrdiff_t games = 0;
   for (std::size_t at = 0; (at = text.find("[FEN \"k6N/8/8/8/8/8/1P6/K6n[", at)) != std::string::npos; ++at) ++games;
@@ -77,8 +77,7 @@ TEST(MatchCommand, PlaysOnABoardOfTheFamilyFromItsTwoPlySuite) {
   std::filesystem::remove(pgn);
   const Ran ran = run("match --board hexagon --p1 greedy --p2 random --games 4 --quiet --pgn " + pgn);
   ASSERT_EQ(ran.status, 0) << ran.output;
-  std::ifstream in(pgn);
-  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::string text = read_whole_file(pgn);
   const std::regex fen_tag(R"re(\[FEN "([^"]+)"\])re");
   int games = 0;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), fen_tag); it != std::sregex_iterator(); ++it, ++games) {
@@ -96,8 +95,7 @@ TEST(MatchCommand, StartsFromTheOpeningItIsGiven) {
   const Ran ran = run("match --p1 greedy --p2 random --games 4 --quiet --opening-start 2 --openings " + openings +
                       " --pgn " + pgn);
   ASSERT_EQ(ran.status, 0) << ran.output;
-  std::ifstream in(pgn);
-  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::string text = read_whole_file(pgn);
   std::vector<std::string> fens;
   const std::regex fen_tag(R"re(\[FEN "([^"]+)"\])re");
   for (auto it = std::sregex_iterator(text.begin(), text.end(), fen_tag); it != std::sregex_iterator(); ++it)

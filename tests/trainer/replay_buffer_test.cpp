@@ -9,6 +9,7 @@
 
 #include "schataxx/position.h"
 #include "tests/test_paths.h"
+#include "util/read_file.h"
 
 namespace ataxx {
 namespace {
@@ -125,11 +126,7 @@ TEST(ReplayBuffer, AResumeReadsOnlyTheChunksOfTheWindowAndCountsTheRest) {
   for (int c = 0; c < 5; ++c)
     write_chunk(dir + "/gen-000" + std::to_string(c) + "-a.zst", 2, samples_tagged(100, c / 10.0f));
   // Damaged beyond the window: never read, so never found out; counted from its header.
-  std::string bytes;
-  {
-    std::ifstream in(dir + "/gen-0000-a.zst", std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  std::string bytes = read_whole_file(dir + "/gen-0000-a.zst");
   bytes.back() ^= 1;
   { std::ofstream(dir + "/gen-0000-a.zst", std::ios::binary) << bytes; }
   RunConfig::Training config;

@@ -12,6 +12,7 @@
 #include "selfplay/training_data.h"
 #include "tests/test_paths.h"
 #include "util/process.h"
+#include "util/read_file.h"
 
 namespace fs = std::filesystem;
 
@@ -39,8 +40,7 @@ TEST(RunDirectory, TheRatingsPlotNamesItsAnchor) {
   dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");
   dir.write_ratings({{"gen-0002", 40, 30, 10}, {"gen-0001's", 0, 0, 10}}, "gen-0001's");
   EXPECT_EQ(dir.plot(), RunDirectory::PlotResult::kDrawn);
-  std::ifstream script(dir.root() + "/plots/plot.gp");
-  const std::string text{std::istreambuf_iterator<char>(script), {}};
+  const std::string text = read_whole_file(dir.root() + "/plots/plot.gp");
   EXPECT_NE(text.find("set title 'Elo of each model (gen-0001''s = 0), 95% error bars'"), std::string::npos) << text;
   EXPECT_TRUE(fs::exists(dir.root() + "/plots/ratings.png"));
 }
@@ -59,8 +59,7 @@ TEST(RunDirectory, AMetricsHeaderThatGainedColumnsIsRewrittenAndTheRowsKept) {
   dir.record_metrics("step,loss", "1,3");
   dir.record_metrics("step,loss,soft_policy_loss", "2,2,4");
   dir.record_metrics("step,loss,soft_policy_loss", "3,1,3");
-  std::ifstream in(dir.root() + "/metrics.csv");
-  const std::string text(std::istreambuf_iterator<char>(in), {});
+  const std::string text = read_whole_file(dir.root() + "/metrics.csv");
   EXPECT_EQ(text, "step,loss,soft_policy_loss\n1,3\n2,2,4\n3,1,3\n");
 }
 

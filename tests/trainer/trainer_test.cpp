@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "config/run_config.h"
 #include "game/position.h"
 #include "nn/model_file.h"
 #include "schataxx/encoding.h"
@@ -148,6 +149,26 @@ TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
   config.boards.names = {"7x7"};
   config.network.init_from = temp_path("hexagon.net");
   expect_refused(config, "", "was trained on hexagon, which the run's boards (7x7) do not all include");
+}
+
+// Each shipped config that starts from a net starts from the net it names (family-every-board
+// named the 4x32 7x7 net of its day, and refused the 6x32 one shipped since). A built-in net is
+// the file of nets/ (tools_tests' BuiltInNets checks that); other paths are from the checkout's root.
+TEST(Trainer, EveryShippedConfigStartsFromTheNetItNames) {
+  int starting = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(ATAXX_SOURCE_DIR) + "/configs")) {
+    if (entry.path().extension() != ".yaml") continue;
+    RunConfig config = load_run_config(entry.path());
+    std::string& net = config.network.init_from;
+    if (net.empty()) continue;
+    const std::string built_in = "built-in:";
+    net = std::string(ATAXX_SOURCE_DIR) +
+          (net.starts_with(built_in) ? "/nets/" + net.substr(built_in.size()) : "/" + net);
+    config.inference.device = "cpu";
+    EXPECT_NO_THROW(Trainer(config, "", "")) << entry.path();
+    ++starting;
+  }
+  EXPECT_GE(starting, 1);
 }
 
 // A few positions of a short game, each with all its visits on its first move: a buffer small

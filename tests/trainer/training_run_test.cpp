@@ -27,6 +27,7 @@
 #include "selfplay/training_data.h"
 #include "tests/test_paths.h"
 #include "trainer/replay_buffer.h"
+#include "util/read_file.h"
 #include "util/text.h"
 
 namespace fs = std::filesystem;
@@ -77,9 +78,9 @@ std::vector<std::vector<std::string>> live_games(const std::string& run) {
   return games;
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
+// Whether the run's log.txt, once there, holds the text (for waits on a run that is starting).
+bool log_says(const std::string& run, const std::string& text) {
+  return fs::exists(run + "/log.txt") && read_whole_file(run + "/log.txt").find(text) != std::string::npos;
 }
 
 std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
@@ -98,8 +99,7 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
 
 // configs/tiny.yaml with each edit's first text replaced by its second, written to `path`.
 void write_tiny_config(const std::string& path, const std::vector<std::pair<std::string, std::string>>& edits) {
-  std::ifstream tiny(kTinyConfig);
-  std::string yaml((std::istreambuf_iterator<char>(tiny)), {});
+  std::string yaml = read_whole_file(kTinyConfig);
   for (const auto& [from, to] : edits) {
     const std::size_t at = yaml.find(from);
     ASSERT_NE(at, std::string::npos) << from;
@@ -122,8 +122,7 @@ std::map<std::string, std::string> file_contents(const std::string& dir) {
     if (!entry.is_regular_file()) continue;
     const std::string rel = fs::relative(entry.path(), dir);
     if (rel.find(".tmp.") != std::string::npos || rel.rfind("plots/", 0) == 0) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    files[rel] = std::string((std::istreambuf_iterator<char>(in)), {});
+    files[rel] = read_whole_file(entry.path());
   }
   return files;
 }
@@ -227,7 +226,7 @@ TEST(TrainingRun, SlowSelfPlayWaitsForATrainerBehindItsMinimumReuse) {
   const auto metrics = csv_rows(run + "/metrics.csv");
   ASSERT_EQ(metrics.size(), 3u);
   EXPECT_EQ(metrics[1].at(3), metrics[2].at(3)) << "samples played between the last two candidates";
-  EXPECT_NE(read_all(run + "/log.txt").find("of its time waiting for training"), std::string::npos);
+  EXPECT_NE(read_whole_file(run + "/log.txt").find("of its time waiting for training"), std::string::npos);
 }
 
 // `inference.int8: auto`: self-play in int8 where this build's CPU has the int8 convolutions, in
@@ -241,8 +240,7 @@ TEST(TrainingRun, SlowAnAutoInt8RunPlaysInInt8WhereTheCpuHasIt) {
                              {"gating:\n  games: 8", "gating:\n  games: 0"},
                              {"ladder:\n", "inference:\n  int8: auto\nladder:\n"}});
   ASSERT_EQ(wait_exit(start_process({"train", "--config", config, "--run-dir", run}, run + ".out")), 0);
-  std::ifstream log_file(run + "/log.txt");
-  const std::string log((std::istreambuf_iterator<char>(log_file)), {});
+  const std::string log = read_whole_file(run + "/log.txt");
   const std::string expected = DirectConvolution::available(Precision::kInt8) ? "(int8 on cpu)" : "(float32 on cpu)";
   EXPECT_NE(log.find("self-play: playing with gen-0000 " + expected), std::string::npos) << log;
   EXPECT_TRUE(load_run_config(run + "/config.yaml").int8_auto);
@@ -259,12 +257,7 @@ TEST(TrainingRun, SlowStoppedRunGoesOnFromItsTrainersLastStep) {
   const pid_t first = start_process({"train", "--config", config, "--run-dir", run}, run + ".out");
   // Stopped as soon as the trainer takes its first steps: a fixed sleep let a fast machine train the
   // whole candidate first.
-  auto training = [&] {
-    std::ifstream log(run + "/log.txt");
-    const std::string text((std::istreambuf_iterator<char>(log)), {});
-    return text.find("training: trains from step 0") != std::string::npos;
-  };
-  while (!training()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  while (!log_says(run, "training: trains from step 0")) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   kill(first, SIGTERM);
   ASSERT_EQ(wait_exit(first), 0);
   ASSERT_FALSE(fs::exists(run + "/models/gen-0001.net")) << "the candidate came before the stop: raise its steps";
@@ -274,8 +267,7 @@ TEST(TrainingRun, SlowStoppedRunGoesOnFromItsTrainersLastStep) {
   EXPECT_GT(step, 0);
 
   ASSERT_EQ(wait_exit(start_process({"train", "--run-dir", run}, run + ".out")), 0);
-  std::ifstream log(run + "/log.txt");
-  const std::string text((std::istreambuf_iterator<char>(log)), {});
+  const std::string text = read_whole_file(run + "/log.txt");
   EXPECT_NE(text.find(fmt::format("training: goes on at step {}, {} steps after gen-0000", step, step)),
             std::string::npos)
       << text;
@@ -351,7 +343,7 @@ TEST(TrainingRun, SlowAKilledSessionsMinutesCount) {
   const pid_t train = start_process({"train", "--config", config, "--run-dir", run}, run + ".out");
   // From the line the session logs once its clock runs, however long its start took.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (read_all(run + "/log.txt").find("minutes used") == std::string::npos) {
+  while (!log_says(run, "minutes used")) {
     ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the run did not start";
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -374,10 +366,36 @@ TEST(TrainingRun, SlowASecondTrainerOnARunIsRefused) {
   kill(first, SIGTERM);
   EXPECT_EQ(wait_exit(first), 0);
   EXPECT_NE(status, 0);
-  std::ifstream in(second);
-  const std::string said((std::istreambuf_iterator<char>(in)), {});
+  const std::string said = read_whole_file(second);
   EXPECT_NE(said.find("run '" + run + "' is in use: another process holds '" + run + "/train.lock'"), std::string::npos)
       << said;
+}
+
+// A run that never made its first model takes a corrected config (before, its directory held the
+// config it failed with and refused any other); once it has a model, another config is refused.
+TEST(TrainingRun, ARunThatFailedToStartTakesItsCorrectedConfig) {
+  const std::string run = testing::TempDir() + "/unplayable-ladder";
+  fs::remove_all(run);
+  const std::string bad_config = run + ".yaml", said = run + ".said";
+  write_tiny_config(bad_config,
+                    {{"baselines: [random, greedy]", "baselines: [random, \"nn:model=/nonexistent.net\"]"}});
+  const std::string train_bad =
+      kBinary + " train --config " + bad_config + " --run-dir " + run + " > " + said + " 2>&1";
+  EXPECT_NE(std::system(train_bad.c_str()), 0);
+  EXPECT_NE(read_whole_file(said).find("ladder.baselines: 'nn:model=/nonexistent.net' cannot play"), std::string::npos)
+      << read_whole_file(said);
+
+  const pid_t corrected = start_train(run, true);
+  while (!fs::exists(run + "/models/gen-0000.net")) {
+    ASSERT_NE(waitpid(corrected, nullptr, WNOHANG), corrected) << "refused: " << read_whole_file(run + ".out");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(corrected, SIGTERM);
+  EXPECT_EQ(wait_exit(corrected), 0) << read_whole_file(run + ".out");
+
+  EXPECT_NE(std::system(train_bad.c_str()), 0);
+  EXPECT_NE(read_whole_file(said).find("already holds a run with another config"), std::string::npos)
+      << read_whole_file(said);
 }
 
 std::vector<float> values_drawn(const ReplayBuffer& buffer) {
@@ -400,7 +418,8 @@ TEST(TrainingRun, SlowAPackedRunResumesAtTheSameStepWithTheSameWindow) {
   while (!fs::exists(run + "/models/gen-0002.net")) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const std::string refused = run + ".pack-refused.out";
   EXPECT_NE(std::system((kBinary + " pack --run-dir " + run + " --into " + packed + " > " + refused + " 2>&1").c_str()), 0);
-  EXPECT_NE(read_all(refused).find("stop its train process before packing it"), std::string::npos) << read_all(refused);
+  EXPECT_NE(read_whole_file(refused).find("stop its train process before packing it"), std::string::npos)
+      << read_whole_file(refused);
   EXPECT_FALSE(fs::exists(packed));
   kill(train, SIGTERM);
   ASSERT_EQ(wait_exit(train), 0);
@@ -426,7 +445,7 @@ TEST(TrainingRun, SlowAPackedRunResumesAtTheSameStepWithTheSameWindow) {
   std::int64_t step = 0;
   if (went_on) step = read_checkpoint_info(packed + stopped).step;
   ASSERT_EQ(wait_exit(start_process({"train", "--run-dir", packed}, packed + ".out")), 0);
-  const std::string log = read_all(packed + "/log.txt");
+  const std::string log = read_whole_file(packed + "/log.txt");
   if (went_on) {
     EXPECT_NE(log.find(fmt::format("training: goes on at step {}", step)), std::string::npos) << log;
   }

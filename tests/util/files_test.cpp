@@ -8,17 +8,13 @@
 #include "util/atomic_file.h"
 #include "util/file_lock.h"
 #include "util/process.h"
+#include "util/read_file.h"
 #include "util/temporary_directory.h"
 
 namespace fs = std::filesystem;
 
 namespace ataxx {
 namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
 
 // A pid no process has: a child that has already been reaped.
 pid_t dead_pid() {
@@ -36,10 +32,15 @@ TEST(AtomicFile, WritesWholeFilesAndLeavesNoTemporary) {
   write_file_atomically(dir + "/a.txt", "second");
   append_line(dir + "/b.csv", "x,y");
   append_line(dir + "/b.csv", "1,2");
-  EXPECT_EQ(read_all(dir + "/a.txt"), "second");
-  EXPECT_EQ(read_all(dir + "/b.csv"), "x,y\n1,2\n");
+  EXPECT_EQ(read_whole_file(dir + "/a.txt"), "second");
+  EXPECT_EQ(read_whole_file(dir + "/b.csv"), "x,y\n1,2\n");
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
-  EXPECT_THROW(write_file_atomically(dir + "/no/such/folder/c.txt", "x"), std::runtime_error);
+  try {
+    write_file_atomically(dir + "/no/such/folder/c.txt", "x");
+    ADD_FAILURE() << "wrote into a folder that is not there";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot write '" + dir + "/no/such/folder/c.txt': No such file or directory");
+  }
 }
 
 TEST(AtomicFile, OnlyThisHostsDeadWritersAreAbandoned) {
@@ -62,7 +63,7 @@ TEST(Process, RunsWithoutAShellInTheGivenFolder) {
   EXPECT_EQ(run_and_wait({"touch", "a'b; rm -rf c"}, dir, "log.txt"), 0);
   EXPECT_TRUE(fs::exists(dir + "/a'b; rm -rf c"));
   EXPECT_EQ(run_and_wait({"sh", "-c", "echo out; echo err >&2; exit 3"}, dir, "log.txt"), 3);
-  EXPECT_EQ(read_all(dir + "/log.txt"), "out\nerr\n");
+  EXPECT_EQ(read_whole_file(dir + "/log.txt"), "out\nerr\n");
   EXPECT_EQ(run_and_wait({"/no/such/program"}, dir, "log.txt"), -1);
 }
 
