@@ -1,4 +1,5 @@
-// A whole file read into memory: the one way the project reads a file it takes as it is.
+// A whole file read into memory, its bytes as they are. Model files go through read_model_file
+// (nn/model_container.h), which serves the built-in nets too and keeps nn/ free of util/.
 #pragma once
 
 #include <string>

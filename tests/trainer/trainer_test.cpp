@@ -9,6 +9,7 @@
 
 #include "config/run_config.h"
 #include "game/position.h"
+#include "nn/built_in_nets.h"
 #include "nn/model_file.h"
 #include "schataxx/encoding.h"
 #include "selfplay/training_data.h"
@@ -161,9 +162,8 @@ TEST(Trainer, EveryShippedConfigStartsFromTheNetItNames) {
     RunConfig config = load_run_config(entry.path());
     std::string& net = config.network.init_from;
     if (net.empty()) continue;
-    const std::string built_in = "built-in:";
     net = std::string(ATAXX_SOURCE_DIR) +
-          (net.starts_with(built_in) ? "/nets/" + net.substr(built_in.size()) : "/" + net);
+          (net.starts_with(kBuiltInPrefix) ? "/nets/" + net.substr(kBuiltInPrefix.size()) : "/" + net);
     config.inference.device = "cpu";
     EXPECT_NO_THROW(Trainer(config, "", "")) << entry.path();
     ++starting;
