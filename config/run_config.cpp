@@ -1,5 +1,6 @@
 #include "config/run_config.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -229,9 +230,12 @@ void validate(const RunConfig& c, const std::string& source) {
   if (c.training.optimizer != "sgd" && c.training.optimizer != "adamw")
     fail(source, "training.optimizer", "'" + c.training.optimizer + "' is neither sgd nor adamw");
   if (c.training.min_sample_reuse > c.training.max_sample_reuse)
-    fail(source, "training.min_sample_reuse", "is larger than training.max_sample_reuse");
+    fail(source, "training.min_sample_reuse",
+         fmt::format("{} is larger than training.max_sample_reuse ({})", c.training.min_sample_reuse,
+                     c.training.max_sample_reuse));
   if (c.training.min_window > c.training.max_window)
-    fail(source, "training.min_window", "is larger than training.max_window");
+    fail(source, "training.min_window",
+         fmt::format("{} is larger than training.max_window ({})", c.training.min_window, c.training.max_window));
   if (c.gating.undecided != "reject" && c.gating.undecided != "threshold")
     fail(source, "gating.undecided", "'" + c.gating.undecided + "' is neither reject nor threshold");
   if (c.gating.games == 1) fail(source, "gating.games", "is 1: a gating plays both colours, so 0 (no gating) or at least 2");

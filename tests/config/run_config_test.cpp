@@ -113,9 +113,11 @@ TEST(RunConfig, ErrorsNameTheKey) {
   EXPECT_NE(error_of("selfplay: 3\n").find("selfplay: expected a section"), std::string::npos);
   EXPECT_NE(error_of("selfplay:\n  visits: [1, 2]\n").find("selfplay.visits: expected a single value"), std::string::npos);
   EXPECT_NE(error_of("a: [").find("not valid YAML"), std::string::npos);
-  EXPECT_NE(error_of("training:\n  min_window: 10\n  max_window: 5\n").find("training.min_window"), std::string::npos);
+  EXPECT_NE(error_of("training:\n  min_window: 10\n  max_window: 5\n")
+                .find("training.min_window: 10 is larger than training.max_window (5)"),
+            std::string::npos);
   EXPECT_NE(error_of("training:\n  min_sample_reuse: 9\n  max_sample_reuse: 8\n")
-                .find("training.min_sample_reuse: is larger than training.max_sample_reuse"),
+                .find("training.min_sample_reuse: 9 is larger than training.max_sample_reuse (8)"),
             std::string::npos);
   EXPECT_NE(error_of("? [a, b]\n: 1\n").find("config test.yaml"), std::string::npos);
   EXPECT_THROW(load_run_config("/nonexistent.yaml"), std::runtime_error);
