@@ -63,13 +63,22 @@ constexpr int kFloatBlock = 1;
 using FloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth)));
 using UnalignedFloatLane = float __attribute__((vector_size(4 * kFloatLaneWidth), aligned(4)));
 
-// A block's sums (`count` rows of kOut floats) through the epilogue to out's rows `rows`.
-// Returns the largest of them, or `largest` if that is larger.
+// The largest of a lane's values.
+float largest_in(FloatLane lane) {
+  float largest = lane[0];
+  for (int i = 1; i < kFloatLaneWidth; ++i) largest = std::max(largest, lane[i]);
+  return largest;
+}
+
+constexpr FloatLane kNoValues = FloatLane{} - std::numeric_limits<float>::infinity();
+
+// A block's sums (`count` rows of kOut floats) through the epilogue to out's rows `rows`. Returns
+// `most` with each lane's largest value: lanes are reduced once a call, not once a block (that
+// reduction had cost as much as the rest of the epilogue).
 template <int kOut>
-float finish_block(const float* sums, const int* rows, int count, const ConvolutionEpilogue& epilogue, float* out,
-                   float largest) {
+FloatLane finish_block(const float* sums, const int* rows, int count, const ConvolutionEpilogue& epilogue, float* out,
+                       FloatLane most) {
   constexpr int kLanes = kOut / kFloatLaneWidth;
-  FloatLane most = FloatLane{} + largest;
   for (int b = 0; b < count; ++b) {
     const auto row = static_cast<std::size_t>(rows[b]);
     const auto* sum = reinterpret_cast<const UnalignedFloatLane*>(sums + b * kOut);
@@ -86,8 +95,7 @@ float finish_block(const float* sums, const int* rows, int count, const Convolut
       to[l] = value;
     }
   }
-  for (int i = 0; i < kFloatLaneWidth; ++i) largest = std::max(largest, most[i]);
-  return largest;
+  return most;
 }
 
 // How a call's rows go through a kernel of kBlock rows a block. Rows are taken in order of the taps
@@ -178,7 +186,7 @@ float run_float(const float* weight, const float* bias_row, int inputs, const fl
   const auto* bias = reinterpret_cast<const UnalignedFloatLane*>(bias_row);
   const ConvolutionPlan<kBlock>& plan = plan_for<kBlock>(rows, area, neighbours);
   const int* reads = plan.reads.data();
-  float largest = -std::numeric_limits<float>::infinity();
+  FloatLane most = kNoValues;
   for (const auto& block : plan.blocks) {
     FloatLane sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
@@ -201,9 +209,9 @@ float run_float(const float* weight, const float* bias_row, int inputs, const fl
     alignas(64) float sums_out[kBlock * kOut];
     for (int b = 0; b < kBlock; ++b)
       for (int l = 0; l < kLanes; ++l) reinterpret_cast<FloatLane*>(sums_out + b * kOut)[l] = sums[b][l];
-    largest = finish_block<kOut>(sums_out, block.row.data(), block.count, epilogue, out, largest);
+    most = finish_block<kOut>(sums_out, block.row.data(), block.count, epilogue, out, most);
   }
-  return largest;
+  return largest_in(most);
 }
 
 // Round to nearest even, as the hardware's conversions do (no NaNs reach here).
@@ -371,7 +379,7 @@ float run_packed(const std::uint32_t* weights, const float* scale, const float* 
   constexpr int kWidth = Format::kWidth, kLanes = kOut / kWidth;
   const ConvolutionPlan<kBlock>& plan = plan_for<kBlock>(rows, area, neighbours);
   const int* reads = plan.reads.data();
-  float largest = -std::numeric_limits<float>::infinity();
+  FloatLane most = kNoValues;
   for (const auto& block : plan.blocks) {
     typename Format::Sum sums[kBlock][kLanes];
     for (int b = 0; b < kBlock; ++b)
@@ -396,9 +404,9 @@ float run_packed(const std::uint32_t* weights, const float* scale, const float* 
     for (int b = 0; b < block.count; ++b)
       for (int l = 0; l < kLanes; ++l)
         Format::store(sums_out + b * kOut + l * kWidth, sums[b][l], bias_row + l * kWidth, scale + l * kWidth);
-    largest = finish_block<kOut>(sums_out, block.row.data(), block.count, epilogue, out, largest);
+    most = finish_block<kOut>(sums_out, block.row.data(), block.count, epilogue, out, most);
   }
-  return largest;
+  return largest_in(most);
 }
 
 template <typename Format>
