@@ -192,7 +192,8 @@ void gate_continuously_of(const RunConfig& config, const RunDirectory& dir, cons
     share.add_busy(seconds_since(begin));
   };
   RatingsAndPlots ratings_and_plots;
-  int passed_over = 0;  // candidates below this one were gated or passed over
+  // Candidates below this one were gated or passed over (those of an earlier session logged there).
+  int passed_over = dir.newest_gated();
   while (!stopped()) {
     if (share.rest(seconds_since(start)) > 0) {
       std::this_thread::sleep_for(kRunPollInterval);

@@ -147,6 +147,14 @@ std::optional<bool> RunDirectory::gating_verdict(const std::string& candidate) c
   return std::nullopt;
 }
 
+int RunDirectory::newest_gated() const {
+  int newest = 0;
+  for (const auto& row : read_csv(root_ + "/gating.csv"))
+    if (int generation = 0; row.size() >= 7 && std::sscanf(row[0].c_str(), "gen-%d", &generation) == 1)
+      newest = std::max(newest, generation);
+  return newest;
+}
+
 void RunDirectory::record_gating(const std::string& candidate, const std::string& best, const PairResult& r,
                                  bool promoted) const {
   const int games = r.first_wins + r.draws + r.second_wins;
@@ -188,13 +196,9 @@ void RunDirectory::prune(int newest) const {
   // A candidate without a verdict is being gated (gating takes the newest) unless a newer one has
   // a verdict: then it was passed over. Gating may still be playing one older than the newest five.
   std::map<std::string, bool> verdicts;
-  int newest_decided = 0;
-  for (const auto& row : read_csv(root_ + "/gating.csv")) {
-    if (row.size() < 7) continue;
-    verdicts[row[0]] = row[6] == "1";
-    int generation = 0;
-    if (std::sscanf(row[0].c_str(), "gen-%d", &generation) == 1) newest_decided = std::max(newest_decided, generation);
-  }
+  for (const auto& row : read_csv(root_ + "/gating.csv"))
+    if (row.size() >= 7) verdicts[row[0]] = row[6] == "1";
+  const int newest_decided = newest_gated();
   for (int g = newest - kCandidatesKept; g > 0; --g) {
     const std::string name = generation_name(g);
     if (!fs::exists(model_path(name))) break;  // pruned before, and everything older with it

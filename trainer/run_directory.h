@@ -78,6 +78,9 @@ class RunDirectory {
 
   // Gating verdicts: whether `candidate` has one, and whether it was promoted.
   std::optional<bool> gating_verdict(const std::string& candidate) const;
+  // The newest candidate with a verdict (0 where none has one): every older one was gated or
+  // passed over.
+  int newest_gated() const;
   // A verdict is one line of gating.csv, written before what follows from it (its match in
   // matches.csv, the promotion); repair_gating() writes those where a kill came between.
   void record_gating(const std::string& candidate, const std::string& best, const PairResult& result,

@@ -181,5 +181,16 @@ TEST(RunDirectory, PruningKeepsTheCandidateBeingGated) {
   EXPECT_FALSE(fs::exists(dir.model_path(5)));  // passed over: gen-0006 was decided
 }
 
+// A resumed run's gating starts after the newest candidate with a verdict: before, it listed every
+// candidate an earlier session had passed over as passed over again, one log line each.
+TEST(RunDirectory, NewestGatedIsTheNewestCandidateWithAVerdict) {
+  const RunDirectory dir(fresh("newest-gated"));
+  EXPECT_EQ(dir.newest_gated(), 0);
+  dir.record_gating("gen-0003", "gen-0000", {"gen-0003", "gen-0000", 0, 0, 2}, false);
+  dir.record_gating("gen-0010", "gen-0000", {"gen-0010", "gen-0000", 2, 0, 0}, true);
+  dir.record_gating("gen-0007", "gen-0010", {"gen-0007", "gen-0010", 1, 0, 1}, false);
+  EXPECT_EQ(dir.newest_gated(), 10);
+}
+
 }  // namespace
 }  // namespace ataxx
