@@ -11,6 +11,7 @@
 #include "players/player.h"
 #include "schataxx/game.h"
 #include "tools/commands.h"
+#include "util/text.h"
 
 namespace ataxx::cli {
 namespace {
@@ -101,9 +102,11 @@ std::optional<typename G::Game> taken_back(const typename G::Game& game, Color h
 }
 
 // The game in the terminal, for either game: the human's moves from standard input, the
-// engine's from its player; `human` is x (who moves first), o or none.
+// engine's from its player; `human` is x (who moves first), o or none; `commands` says what the
+// human may type, and is said again at `help`.
 template <typename G>
-void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::string& human, int movetime_ms) {
+void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::string& human, int movetime_ms,
+                      const std::string& commands) {
   MoveLimits limits;
   limits.movetime_ms = movetime_ms;
   engine.set_limits(limits);
@@ -122,8 +125,15 @@ void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::
     }
     std::printf("your move: ");
     std::fflush(stdout);
-    std::string line;
-    if (!std::getline(std::cin, line) || line == "quit") return;
+    std::string read;
+    if (!std::getline(std::cin, read)) return;
+    const std::string line(trim(read));
+    if (line == "quit") return;
+    if (line.empty()) continue;
+    if (line == "help") {
+      std::printf("%s\nlegal moves:%s\n", commands.c_str(), legal_list<G>(game.position()).c_str());
+      continue;
+    }
     if (line == "undo") {
       if (auto back = taken_back<G>(game, human_side))
         game = std::move(*back);
@@ -199,21 +209,20 @@ void add_play_command(CLI::App& app) {
       const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
       auto [engine, name] = terminal_engine<SchataxxGame>(model, options->engine, options->visits, "alphabeta:depth=2");
       engine->new_game(std::random_device{}());
-      std::printf(
-          "ataxx-zero play: Schataxx; you are %s (x is White) against %s. Moves: a1b2, drops Q@g8, 0000 (pass); "
-          "undo to take back your last move, quit to stop.\n",
-          options->human.c_str(), name.c_str());
-      return play_in_terminal<SchataxxGame>(game, *engine, options->human, options->movetime_ms);
+      const std::string commands =
+          "Moves: a1b2, drops Q@g8, 0000 (pass); undo to take back your last move, help for this, quit to stop.";
+      std::printf("ataxx-zero play: Schataxx; you are %s (x is White) against %s. %s\n", options->human.c_str(),
+                  name.c_str(), commands.c_str());
+      return play_in_terminal<SchataxxGame>(game, *engine, options->human, options->movetime_ms, commands);
     }
     const Game game(Position::from_fen(options->fen));
     const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
     auto [engine, name] = terminal_engine<AtaxxGame>(model, options->engine, options->visits, "alphabeta:depth=4");
     engine->new_game(std::random_device{}());
-    std::printf(
-        "ataxx-zero play: you are %s against %s. Moves: g2 (clone), a7c5 (jump), 0000 (pass); undo to take back your "
-        "last move, quit to stop.\n",
-        options->human.c_str(), name.c_str());
-    play_in_terminal<AtaxxGame>(game, *engine, options->human, options->movetime_ms);
+    const std::string commands =
+        "Moves: g2 (clone), a7c5 (jump), 0000 (pass); undo to take back your last move, help for this, quit to stop.";
+    std::printf("ataxx-zero play: you are %s against %s. %s\n", options->human.c_str(), name.c_str(), commands.c_str());
+    play_in_terminal<AtaxxGame>(game, *engine, options->human, options->movetime_ms, commands);
   });
 }
 

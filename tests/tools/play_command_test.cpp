@@ -59,6 +59,21 @@ TEST(PlayCommand, AnIllegalMoveIsExplainedWithTheLegalOnes) {
   EXPECT_EQ(boards_drawn(ran.output), std::vector<std::string>({kStart, kStart}));
 }
 
+// Before, `help` was read as a move ("'he' is not a cell"), and a blank line or a move with a
+// trailing blank as an invalid one.
+TEST(PlayCommand, HelpSaysTheCommandsAndBlanksAroundAMoveAreIgnored) {
+  const Ran ran = play("help\n\n g2 \r\nquit\n", "--engine greedy");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_EQ(ran.output.find("invalid move"), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find("your move: Moves: g2 (clone), a7c5 (jump), 0000 (pass); undo to take back your last move, "
+                            "help for this, quit to stop.\nlegal moves: f1 f2 g2 "),
+            std::string::npos)
+      << ran.output;
+  const std::vector<std::string> fens = boards_drawn(ran.output);
+  ASSERT_GE(fens.size(), 3U) << ran.output;
+  EXPECT_EQ(fens[fens.size() - 2], "x5o/7/7/7/7/6x/o5x o 0 1") << "g2 was played: " << ran.output;
+}
+
 TEST(PlayCommand, WatchesTwoEnginesPlayAGameToItsEnd) {
   const Ran ran = play("", "--engine greedy --human none --fen 'x2o/4/4/o2x x 0 1'");
   ASSERT_EQ(ran.status, 0) << ran.output;
