@@ -100,8 +100,7 @@ void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::fu
                  spdlog::logger& log) {
   const std::string model = dir.best();
   if (config.ladder.games == 0) return;
-  int generation = 0;
-  std::sscanf(model.c_str(), "gen-%d", &generation);
+  const int generation = generation_number(model).value_or(0);
   for (const std::string& baseline : config.ladder.baselines) {
     if (stopped() || dir.has_match(generation, model, baseline, "ladder")) continue;
     const std::optional<PairResult> played =

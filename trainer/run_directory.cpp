@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -26,10 +27,9 @@ namespace {
 std::optional<int> newest_generation(const std::string& dir, const std::string& extension) {
   std::optional<int> newest;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename();
-    int generation = 0;
-    if (entry.path().extension() == extension && std::sscanf(name.c_str(), "gen-%d", &generation) == 1)
-      newest = std::max(newest.value_or(generation), generation);
+    const std::optional<int> generation = generation_number(entry.path().filename().string());
+    if (entry.path().extension() == extension && generation)
+      newest = std::max(newest.value_or(*generation), *generation);
   }
   return newest;
 }
@@ -88,6 +88,15 @@ void append_csv(const std::string& path, const std::string& header, const std::s
 }  // namespace
 
 std::string generation_name(int generation) { return fmt::format("gen-{:04d}", generation); }
+
+std::optional<int> generation_number(std::string_view name) {
+  constexpr std::string_view kPrefix = "gen-";
+  int generation = 0;
+  if (!name.starts_with(kPrefix)) return std::nullopt;
+  const char* digits = name.data() + kPrefix.size();
+  if (std::from_chars(digits, name.data() + name.size(), generation).ptr == digits) return std::nullopt;
+  return generation;
+}
 
 RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
   for (const char* sub : {"models", "checkpoints", "games", "plots", "live"}) fs::create_directories(root_ + "/" + sub);
@@ -150,8 +159,7 @@ std::optional<bool> RunDirectory::gating_verdict(const std::string& candidate) c
 int RunDirectory::newest_gated() const {
   int newest = 0;
   for (const auto& row : read_csv(root_ + "/gating.csv"))
-    if (int generation = 0; row.size() >= 7 && std::sscanf(row[0].c_str(), "gen-%d", &generation) == 1)
-      newest = std::max(newest, generation);
+    if (row.size() >= 7) newest = std::max(newest, generation_number(row[0]).value_or(0));
   return newest;
 }
 
@@ -177,8 +185,7 @@ void RunDirectory::repair_gating() const {
   std::string promoted = generation_name(0);
   for (const auto& row : read_csv(root_ + "/gating.csv")) {
     if (row.size() < 7) continue;
-    int generation = 0;
-    std::sscanf(row[0].c_str(), "gen-%d", &generation);
+    const int generation = generation_number(row[0]).value_or(0);
     const std::string file = root_ + "/gating.csv";
     const PairResult result{row[0], row[1], csv_count(row[2], file), csv_count(row[3], file), csv_count(row[4], file)};
     if (result.first_wins + result.draws + result.second_wins > 0 && !has_match(generation, row[0], row[1], "gating"))
@@ -196,9 +203,12 @@ void RunDirectory::prune(int newest) const {
   // A candidate without a verdict is being gated (gating takes the newest) unless a newer one has
   // a verdict: then it was passed over. Gating may still be playing one older than the newest five.
   std::map<std::string, bool> verdicts;
+  int newest_decided = 0;
   for (const auto& row : read_csv(root_ + "/gating.csv"))
-    if (row.size() >= 7) verdicts[row[0]] = row[6] == "1";
-  const int newest_decided = newest_gated();
+    if (row.size() >= 7) {
+      verdicts[row[0]] = row[6] == "1";
+      newest_decided = std::max(newest_decided, generation_number(row[0]).value_or(0));
+    }
   for (int g = newest - kCandidatesKept; g > 0; --g) {
     const std::string name = generation_name(g);
     if (!fs::exists(model_path(name))) break;  // pruned before, and everything older with it

@@ -27,6 +27,8 @@
 namespace ataxx {
 
 std::string generation_name(int generation);  // "gen-0007"
+// The number a name starting "gen-N" holds (7 for "gen-0007" and "gen-0007.net"), or nothing.
+std::optional<int> generation_number(std::string_view name);
 
 // How often a run's processes look again at its files while they wait (a model, chunks, a stop).
 inline constexpr auto kRunPollInterval = std::chrono::milliseconds(100);

@@ -192,5 +192,14 @@ TEST(RunDirectory, NewestGatedIsTheNewestCandidateWithAVerdict) {
   EXPECT_EQ(dir.newest_gated(), 10);
 }
 
+TEST(RunDirectory, GenerationNumbersAreReadFromNamesAndFileNames) {
+  EXPECT_EQ(generation_number("gen-0007"), 7);
+  EXPECT_EQ(generation_number("gen-0012.net"), 12);
+  EXPECT_EQ(generation_number(generation_name(10000)), 10000);
+  EXPECT_EQ(generation_number("best"), std::nullopt);
+  EXPECT_EQ(generation_number("gen-"), std::nullopt);
+  EXPECT_EQ(generation_number("gen-x1"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace ataxx
