@@ -24,13 +24,15 @@ void add_export_command(CLI::App& app) {
   cmd->add_option("source", options->source, "Checkpoint file, or with --average a run directory")->required();
   cmd->add_option("--out", options->out, "Play file to write")->required();
   cmd->add_option("--name", options->name, "Model name stored in the file");
-  cmd->add_option("--average", options->average,
-                  "Average the weights of the run's newest N models (stochastic weight averaging); batch norms are "
-                  "measured again on the run's replay window")
-      ->check(CLI::Range(1, 100000));
+  auto* average =
+      cmd->add_option("--average", options->average,
+                      "Average the weights of the run's newest N models (stochastic weight averaging); batch norms are "
+                      "measured again on the run's replay window")
+          ->check(CLI::Range(1, 100000));
   cmd->add_option("--calibration-batches", options->averaging.calibration_batches,
                   "With --average: batches of the replay window the batch norms are measured on")
-      ->check(CLI::Range(1, 100000));
+      ->check(CLI::Range(1, 100000))
+      ->needs(average);
   cmd->callback([options] {
     if (options->average == 0) {
       if (!std::filesystem::is_regular_file(options->source))

@@ -187,11 +187,14 @@ void add_openings_command(CLI::App& app) {
   cmd->add_option("--root", options->root, "Root position FEN (for example a gap layout)");
   cmd->add_option("--out", options->out, "Output file")->required();
   cmd->add_option("--seed", options->seed, "Seed for the suite's order");
-  cmd->add_option("--judge", options->judge,
-                  "Keep only positions this player scores near even (a player spec, e.g. nn:model=F,visits=800)");
+  auto* judge =
+      cmd->add_option("--judge", options->judge,
+                      "Keep only positions this player scores near even (a player spec, e.g. nn:model=F,visits=800)");
   cmd->add_option("--max-cp", options->max_cp, "With --judge: the largest |score| kept, centipawns")
-      ->check(CLI::Range(0, 100000));
-  cmd->add_option("--count", options->count, "With --judge: stop after this many positions (0 = judge them all)");
+      ->check(CLI::Range(0, 100000))
+      ->needs(judge);
+  cmd->add_option("--count", options->count, "With --judge: stop after this many positions (0 = judge them all)")
+      ->needs(judge);
   cmd->callback([options] {
     auto openings = generate_openings(Position::from_fen(options->root), options->plies, options->seed);
     std::string comment =

@@ -4,6 +4,7 @@
 #include "game/perft.h"
 #include "schataxx/game.h"
 #include "tools/commands.h"
+#include "tools/variant_option.h"
 
 namespace ataxx::cli {
 
@@ -36,12 +37,15 @@ void add_perft_command(CLI::App& app) {
   auto options = std::make_shared<PerftOptions>();
   auto* cmd = app.add_subcommand("perft", "Count the leaf nodes of the legal move tree");
   cmd->add_option("depth", options->depth, "Depth in plies")->required()->check(CLI::Range(0, 20));
-  cmd->add_option("fen", options->fen,
-                  "Position (default: Ataxx's start); stocks in brackets make it Schataxx (--variant names which)");
+  auto* fen =
+      cmd->add_option("fen", options->fen,
+                      "Position (default: Ataxx's start); stocks in brackets make it Schataxx (--variant names which)");
   cmd->add_flag("--split", options->split, "Print the count below each legal move");
-  cmd->add_option("--variant", options->variant, "schataxx, schataxx-balanced or schataxx-unlimited (with a Schataxx FEN)");
-  cmd->callback([options] {
-    if (options->fen.find('[') != std::string::npos) {
+  auto* variant = add_variant_option(*cmd, options->variant,
+                                     "Schataxx in this variant, from its start or a Schataxx FEN: schataxx, "
+                                     "schataxx-balanced or schataxx-unlimited");
+  cmd->callback([options, fen, variant] {
+    if (settle_schataxx_fen(options->fen, fen->count() > 0, variant->count() > 0)) {
       schataxx_perft(*options);
       return;
     }

@@ -11,6 +11,7 @@
 #include "players/player.h"
 #include "schataxx/game.h"
 #include "tools/commands.h"
+#include "tools/variant_option.h"
 #include "util/text.h"
 
 namespace ataxx::cli {
@@ -191,20 +192,25 @@ void add_play_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("play", "Play in the terminal against a model or a baseline (or watch)");
-  cmd->add_option("--model", options->model, "Play file for the engine side (default: the net of nets/ that plays the board)")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--engine", options->engine, "Engine player spec instead of a model (default where no net plays the board: alphabeta:depth=4)");
+  auto* model = cmd->add_option("--model", options->model,
+                                "Play file for the engine side (default: the net of nets/ that plays the board)")
+                    ->check(CLI::ExistingFile);
+  cmd->add_option("--engine", options->engine,
+                  "Engine player spec instead of a model (default where no net plays the board: alphabeta:depth=4)")
+      ->excludes(model);
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--movetime", options->movetime_ms, "Milliseconds per engine move, in place of its visits or depth")
       ->check(CLI::Range(1, 3'600'000));
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
-  cmd->add_option("--fen", options->fen, "Start position, on any board (e.g. the hexagon's " +
-                                           std::string(board(BoardId::kHexagon).start_fen) +
-                                           "); stocks in brackets make it Schataxx (" +
-                                           std::string(schataxx::Position::kStartFen) + ")");
-  cmd->add_option("--variant", options->variant, "With a Schataxx FEN: schataxx, schataxx-balanced or schataxx-unlimited");
-  cmd->callback([options] {
-    if (options->fen.find('[') != std::string::npos) {  // stocks: Schataxx
+  auto* fen = cmd->add_option(
+      "--fen", options->fen,
+      "Start position, on any board (e.g. the hexagon's " + std::string(board(BoardId::kHexagon).start_fen) +
+          "); stocks in brackets make it Schataxx (" + std::string(schataxx::Position::kStartFen) + ")");
+  auto* variant = add_variant_option(*cmd, options->variant,
+                                     "Play Schataxx in this variant, from its start or a Schataxx --fen: schataxx, "
+                                     "schataxx-balanced or schataxx-unlimited");
+  cmd->callback([options, fen, variant] {
+    if (settle_schataxx_fen(options->fen, fen->count() > 0, variant->count() > 0)) {
       const schataxx::Game game(schataxx::Position::from_fen(options->fen, schataxx::parse_variant(options->variant)));
       const std::string model = options->engine.empty() ? shipped_model(options->model, game.position()) : "";
       auto [engine, name] = terminal_engine<SchataxxGame>(model, options->engine, options->visits, "alphabeta:depth=2");

@@ -50,6 +50,16 @@ TEST(MatchCommand, SplitsTheScoreByTheColourTheFirstPlayerHad) {
   EXPECT_EQ(ran.output.find("Speed of random"), std::string::npos) << ran.output;
 }
 
+// Options that only mean something beside another were accepted alone and ignored.
+TEST(OpeningsAndExportCommands, RefuseAnOptionWithoutTheOptionItQualifies) {
+  const Ran openings = run("openings --plies 1 --max-cp 20 --out " + testing::TempDir() + "/unjudged.txt");
+  EXPECT_NE(openings.status, 0);
+  EXPECT_NE(openings.output.find("--max-cp requires --judge"), std::string::npos) << openings.output;
+  const Ran exported = run("export checkpoint.pt --out averaged.net --calibration-batches 5");
+  EXPECT_NE(exported.status, 0);
+  EXPECT_NE(exported.output.find("--calibration-batches requires --average"), std::string::npos) << exported.output;
+}
+
 TEST(MatchCommand, RefusesAnUnknownVariant) {
   const Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
   EXPECT_NE(ran.status, 0);

@@ -106,5 +106,37 @@ TEST(PlayCommand, UndoesASchataxxMove) {
   EXPECT_EQ(fens[3], fens[0]) << ran.output;
 }
 
+// Before, --variant was read only beside a Schataxx --fen: `play --variant schataxx-balanced` played
+// Ataxx, and an unknown variant went unnoticed.
+TEST(PlayCommand, AVariantAloneStartsSchataxxInIt) {
+  const Ran ran = play("Q@b2\\nquit\\n", "--engine random --variant schataxx-balanced");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  const std::vector<std::string> fens = boards_drawn(ran.output);
+  ASSERT_EQ(fens.size(), 2U) << ran.output;
+  EXPECT_EQ(fens[0], "k6N/8/8/8/8/8/8/K6n[QRRBBNPPPPPPPPqrrbbnpppppppp] w - - 0 1");
+  EXPECT_NE(ran.output.find("move Q@b2 is not legal"), std::string::npos) << "no queen drop early: " << ran.output;
+  EXPECT_NE(ran.output.find("legal moves: B@b1 "), std::string::npos) << ran.output;
+}
+
+TEST(PlayCommand, RefusesAnUnknownVariantOrOneWithAnAtaxxFen) {
+  const Ran unknown = play("quit\\n", "--engine random --variant chess");
+  EXPECT_NE(unknown.status, 0);
+  EXPECT_NE(unknown.output.find("--variant: chess not in {schataxx,schataxx-balanced,schataxx-unlimited}"),
+            std::string::npos)
+      << unknown.output;
+  const Ran ataxx = play("quit\\n", "--engine random --variant schataxx --fen '" + kStart + "'");
+  EXPECT_NE(ataxx.status, 0);
+  EXPECT_NE(ataxx.output.find("--variant plays Schataxx, but the FEN '" + kStart + "' is an Ataxx position"),
+            std::string::npos)
+      << ataxx.output;
+  EXPECT_TRUE(boards_drawn(ataxx.output).empty()) << ataxx.output;
+}
+
+TEST(PlayCommand, RefusesAModelAndAnEngineSpecTogether) {
+  const Ran ran = play("quit\\n", "--engine greedy --model " + std::string(ATAXX_ZERO_BINARY));
+  EXPECT_NE(ran.status, 0);
+  EXPECT_NE(ran.output.find("--model excludes --engine"), std::string::npos) << ran.output;
+}
+
 }  // namespace
 }  // namespace ataxx
