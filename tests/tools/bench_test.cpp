@@ -55,6 +55,17 @@ TEST(Bench, SelfPlayOnASimulatedDeviceLabelsItsFigures) {
   EXPECT_LE(batch[0], 64);
 }
 
+// Before, a simulated device's costs without --simulated timed the real network, and a network's
+// options beside --simulated were ignored, each under figures that did not say so.
+TEST(Bench, SelfPlayRefusesOptionsOfTheDeviceItDoesNotRun) {
+  const Ran costs = run("bench selfplay --sim-launch-us 5 --seconds 0.5");
+  EXPECT_NE(costs.status, 0);
+  EXPECT_NE(costs.output.find("--sim-launch-us requires --simulated"), std::string::npos) << costs.output;
+  const Ran network = run("bench selfplay --simulated --int8 --seconds 0.5");
+  EXPECT_NE(network.status, 0);
+  EXPECT_NE(network.output.find("--int8 excludes --simulated"), std::string::npos) << network.output;
+}
+
 // A benchmark that fails after writing its scratch play file removes it all the same.
 TEST(Bench, AFailedBenchmarkLeavesNoScratchFile) {
   const std::string temp = testing::TempDir() + "/bench-scratch";
