@@ -103,6 +103,8 @@ RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
   remove_abandoned_temporaries();
 }
 
+bool RunDirectory::holds_run(const std::string& root) { return fs::exists(root + "/config.yaml"); }
+
 void RunDirectory::remove_abandoned_temporaries() const {
   for (const auto& entry : fs::recursive_directory_iterator(root_))
     if (entry.is_regular_file() && is_abandoned_temporary(entry.path().filename().string())) fs::remove(entry.path());

@@ -36,6 +36,8 @@ inline constexpr auto kRunPollInterval = std::chrono::milliseconds(100);
 class RunDirectory {
  public:
   explicit RunDirectory(std::string root);  // creates the folders
+  // Whether `root` holds a run (its config.yaml): to ask before a RunDirectory creates folders there.
+  static bool holds_run(const std::string& root);
   const std::string& root() const { return root_; }
   std::string config_path() const { return root_ + "/config.yaml"; }
   std::string model_path(int generation) const;

@@ -98,7 +98,7 @@ PackReport pack_run(const std::string& run_dir, const std::string& into_given, s
   fs::path normal = fs::path(into_given).lexically_normal();
   if (!normal.has_filename()) normal = normal.parent_path();  // "pack/": the folder, not one inside it
   const std::string into = normal.string();
-  if (!fs::exists(run_dir + "/config.yaml")) throw std::runtime_error("'" + run_dir + "' holds no run (no config.yaml)");
+  if (!RunDirectory::holds_run(run_dir)) throw std::runtime_error("'" + run_dir + "' holds no run (no config.yaml)");
   if (fs::exists(into)) throw std::runtime_error("'" + into + "' exists: a pack goes into a new folder");
   const RunDirectory dir(run_dir);
   const FileLock no_trainer(dir.lock_path(), "run '" + dir.root() + "' (stop its train process before packing it)");

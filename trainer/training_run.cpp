@@ -37,15 +37,19 @@ std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   return logger;
 }
 
+// Asked before a RunDirectory creates its folders: a mistyped --run-dir leaves nothing behind.
+void require_a_run(const std::string& run_dir) {
+  if (!RunDirectory::holds_run(run_dir))
+    throw std::runtime_error("'" + run_dir + "' holds no run; give --config to start one");
+}
+
 // Reads the run's config, `inference.int8: auto` settled for this machine. A new run copies
 // config_path in first, with seed for its run.seed where given; so does a run that never made its
 // first model (a start that failed, e.g. on a ladder baseline that cannot play: nothing of it is
 // lost, and its corrected config must not be refused as another run's).
 RunConfig open_config(const RunDirectory& dir, const std::string& config_path, std::optional<std::uint64_t> seed,
                       std::string* yaml) {
-  const bool has_config = std::filesystem::exists(dir.config_path());
-  if (!has_config && config_path.empty())
-    throw std::runtime_error("'" + dir.root() + "' holds no run; give --config to start one");
+  const bool has_config = RunDirectory::holds_run(dir.root());
   if (!config_path.empty() && (!has_config || !dir.newest_model())) {
     RunConfig config = load_run_config(config_path);
     if (seed) config.run.seed = *seed;
@@ -298,6 +302,7 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
 
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
                              std::optional<std::uint64_t> seed, const std::atomic<bool>& stop) {
+  if (config_path.empty()) require_a_run(run_dir);
   RunDirectory dir(run_dir);
   const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
   std::string yaml;
@@ -313,6 +318,7 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
 }
 
 std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games, const std::atomic<bool>& stop) {
+  require_a_run(run_dir);
   RunDirectory dir(run_dir);
   std::string yaml;
   const RunConfig config = open_config(dir, "", std::nullopt, &yaml);

@@ -73,7 +73,7 @@ WeightAverageReport export_weight_average(const WeightAverageOptions& options, c
                                           const std::string& name) {
   if (options.models < 1 || options.calibration_batches < 1 || options.batch_size < 1)
     throw std::invalid_argument("weight average: models, calibration batches and batch size must be at least 1");
-  if (!fs::exists(fs::path(options.run_dir) / "config.yaml"))
+  if (!RunDirectory::holds_run(options.run_dir))
     throw std::runtime_error("'" + options.run_dir + "' is not a run directory (no config.yaml)");
   const RunDirectory dir(options.run_dir);
   const RunConfig config = load_run_config(dir.config_path());

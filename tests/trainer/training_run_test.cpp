@@ -398,6 +398,27 @@ TEST(TrainingRun, ARunThatFailedToStartTakesItsCorrectedConfig) {
       << read_whole_file(said);
 }
 
+// Before, `train` or `selfplay` on a folder with no run made the run's folders there (in a mistyped
+// --run-dir, a new tree) and only then said it held no run.
+TEST(TrainingRun, AFolderWithoutARunIsLeftAsItWas) {
+  const std::string empty = testing::TempDir() + "/not-a-run", missing = testing::TempDir() + "/mistyped-run";
+  fs::remove_all(empty);
+  fs::remove_all(missing);
+  fs::create_directories(empty);
+  // (selfplay's --run-dir must exist: its parser refuses a missing one.)
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"train --run-dir ", empty}, {"train --run-dir ", missing}, {"selfplay --games 1 --run-dir ", empty}};
+  for (const auto& [command, folder] : commands) {
+    const std::string said = testing::TempDir() + "/not-a-run.said";
+    EXPECT_NE(std::system((kBinary + " " + command + folder + " > " + said + " 2>&1").c_str()), 0);
+    EXPECT_NE(read_whole_file(said).find("'" + folder + "' holds no run; give --config to start one"),
+              std::string::npos)
+        << read_whole_file(said);
+  }
+  EXPECT_TRUE(fs::is_empty(empty));
+  EXPECT_FALSE(fs::exists(missing));
+}
+
 std::vector<float> values_drawn(const ReplayBuffer& buffer) {
   std::mt19937_64 rng(11);
   std::vector<float> values;
