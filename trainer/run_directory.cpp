@@ -103,7 +103,7 @@ RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
   remove_abandoned_temporaries();
 }
 
-bool RunDirectory::holds_run(const std::string& root) { return fs::exists(root + "/config.yaml"); }
+bool RunDirectory::holds_run(const std::string& root) { return fs::exists(config_path_of(root)); }
 
 void RunDirectory::remove_abandoned_temporaries() const {
   for (const auto& entry : fs::recursive_directory_iterator(root_))

@@ -39,7 +39,7 @@ class RunDirectory {
   // Whether `root` holds a run (its config.yaml): to ask before a RunDirectory creates folders there.
   static bool holds_run(const std::string& root);
   const std::string& root() const { return root_; }
-  std::string config_path() const { return root_ + "/config.yaml"; }
+  std::string config_path() const { return config_path_of(root_); }
   std::string model_path(int generation) const;
   std::string model_path(const std::string& name) const;  // name: "gen-0007"
   std::string checkpoint_path(int generation) const;
@@ -102,6 +102,7 @@ class RunDirectory {
   PlotResult plot() const;
 
  private:
+  static std::string config_path_of(const std::string& root) { return root + "/config.yaml"; }
   void remove_abandoned_temporaries() const;
 
   std::string root_;
