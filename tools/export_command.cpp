@@ -6,6 +6,7 @@
 
 #include "nn/model_info.h"
 #include "tools/commands.h"
+#include "tools/output_option.h"
 #include "trainer/weight_average.h"
 
 namespace ataxx::cli {
@@ -13,7 +14,7 @@ namespace ataxx::cli {
 void add_export_command(CLI::App& app) {
   struct Options {
     std::string source;
-    std::string out;
+    OutputFile out;
     std::string name = "exported";
     int average = 0;
     WeightAverageOptions averaging;
@@ -22,7 +23,7 @@ void add_export_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("export", "Make a play file (for uai, match, play) from a training checkpoint, or "
                                            "from the mean of a run's newest models (--average)");
   cmd->add_option("source", options->source, "Checkpoint file, or with --average a run directory")->required();
-  cmd->add_option("--out", options->out, "Play file to write")->required();
+  add_output_option(*cmd, options->out, "Play file to write");
   cmd->add_option("--name", options->name, "Model name stored in the file");
   auto* average =
       cmd->add_option("--average", options->average,
@@ -34,18 +35,20 @@ void add_export_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000))
       ->needs(average);
   cmd->callback([options] {
+    refuse_to_replace_unasked(options->out);
+    const std::string& out = options->out.path;
     if (options->average == 0) {
       if (!std::filesystem::is_regular_file(options->source))
         throw std::runtime_error("export: checkpoint '" + options->source + "' is not a file");
-      export_play_file(options->source, options->out, options->name);
-      std::printf("wrote %s\n", options->out.c_str());
+      export_play_file(options->source, out, options->name);
+      std::printf("wrote %s\n", out.c_str());
       return;
     }
     options->averaging.run_dir = options->source;
     options->averaging.models = options->average;
-    const WeightAverageReport report = export_weight_average(options->averaging, options->out, options->name);
-    fmt::print("wrote {}: the mean of {} models ({} .. {}), batch norms measured on {} samples\n", options->out,
-               report.models, report.first, report.last, report.calibration_samples);
+    const WeightAverageReport report = export_weight_average(options->averaging, out, options->name);
+    fmt::print("wrote {}: the mean of {} models ({} .. {}), batch norms measured on {} samples\n", out, report.models,
+               report.first, report.last, report.calibration_samples);
   });
 }
 

@@ -9,6 +9,7 @@
 #include "match/openings.h"
 #include "schataxx/game.h"
 #include "tools/commands.h"
+#include "tools/output_option.h"
 
 namespace ataxx::cli {
 namespace {
@@ -175,7 +176,7 @@ void add_openings_command(CLI::App& app) {
   struct Options {
     int plies = 2;
     std::string root{Position::kStartFen};
-    std::string out;
+    OutputFile out;
     std::uint64_t seed = 1;
     std::string judge;
     int max_cp = 50;
@@ -185,7 +186,7 @@ void add_openings_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("openings", "Write an opening suite: every position N plies after a root");
   cmd->add_option("--plies", options->plies, "Plies after the root")->check(CLI::Range(0, 6));
   cmd->add_option("--root", options->root, "Root position FEN (for example a gap layout)");
-  cmd->add_option("--out", options->out, "Output file")->required();
+  add_output_option(*cmd, options->out, "Openings file to write");
   cmd->add_option("--seed", options->seed, "Seed for the suite's order");
   auto* judge =
       cmd->add_option("--judge", options->judge,
@@ -196,6 +197,7 @@ void add_openings_command(CLI::App& app) {
   cmd->add_option("--count", options->count, "With --judge: stop after this many positions (0 = judge them all)")
       ->needs(judge);
   cmd->callback([options] {
+    refuse_to_replace_unasked(options->out);
     auto openings = generate_openings(Position::from_fen(options->root), options->plies, options->seed);
     std::string comment =
         std::to_string(openings.size()) + " positions " + std::to_string(options->plies) + " plies after " + options->root;
@@ -206,8 +208,8 @@ void add_openings_command(CLI::App& app) {
                 options->root + " that " + options->judge + " scores within " + std::to_string(options->max_cp) +
                 " cp of even";
     }
-    save_openings(options->out, openings, comment);
-    std::printf("wrote %zu positions to %s\n", openings.size(), options->out.c_str());
+    save_openings(options->out.path, openings, comment);
+    std::printf("wrote %zu positions to %s\n", openings.size(), options->out.path.c_str());
   });
 }
 

@@ -60,6 +60,26 @@ TEST(OpeningsAndExportCommands, RefuseAnOptionWithoutTheOptionItQualifies) {
   EXPECT_NE(exported.output.find("--calibration-batches requires --average"), std::string::npos) << exported.output;
 }
 
+// `--out` replaced a file already there without a word; now only with --force, and the refusal
+// comes before the command's work.
+TEST(OpeningsAndExportCommands, KeepAFileAlreadyThereUnlessForced) {
+  const std::string out = testing::TempDir() + "/openings-already-there.txt";
+  std::ofstream(out) << "kept\n";
+  const Ran openings = run("openings --plies 1 --out " + out);
+  EXPECT_NE(openings.status, 0);
+  EXPECT_NE(openings.output.find("'" + out + "' exists: give --force to replace it"), std::string::npos)
+      << openings.output;
+  const Ran exported = run("export missing-checkpoint.pt --out " + out);
+  EXPECT_NE(exported.status, 0);
+  EXPECT_NE(exported.output.find("exists: give --force"), std::string::npos) << exported.output;
+  EXPECT_EQ(read_whole_file(out), "kept\n");
+
+  const Ran forced = run("openings --plies 1 --force --out " + out);
+  ASSERT_EQ(forced.status, 0) << forced.output;
+  EXPECT_NE(forced.output.find("wrote 16 positions"), std::string::npos) << forced.output;
+  EXPECT_EQ(std::ranges::count(read_whole_file(out), '\n'), 17) << "a comment line and 16 positions";
+}
+
 TEST(MatchCommand, RefusesAnUnknownVariant) {
   const Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
   EXPECT_NE(ran.status, 0);

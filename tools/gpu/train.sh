@@ -109,7 +109,7 @@ tar -c -C "$pack" . | split -b 16000000 -d -a 3 - "$out/run.tar."
 rm -rf "$pack"
 echo "best $best -> $out/best.net; the run -> $(ls "$out"/run.tar.* | wc -l) parts in $out"
 if [[ -n "${AVERAGE:-}" ]]; then
-  "$bin" export "$run" --average "$AVERAGE" --calibration-batches 50 --out "$out/average.net" ||
+  "$bin" export "$run" --average "$AVERAGE" --calibration-batches 50 --force --out "$out/average.net" ||
     echo "$0: no average of the newest $AVERAGE models (the run and its parts are back all the same)" >&2
 fi
 exit "$failed"
