@@ -12,45 +12,87 @@ namespace {
 constexpr int kWin = 10'000;
 constexpr int kInfinity = 30'000;
 
-int terminal_score(const Position& pos, Result result, int ply) {
-  return result_for(pos.side_to_move(), result) * (kWin - ply);
-}
+// What the search knows of each game: a position's score in points from the side to move's view,
+// a point's worth in centipawns, a move's gain in men (to order moves) and the table's key.
+template <typename G>
+struct Evaluation;
 
-int material(const Position& pos) {
-  const Color us = pos.side_to_move();
-  return popcount(pos.pieces(us)) - popcount(pos.pieces(~us));
+template <>
+struct Evaluation<AtaxxGame> {
+  static constexpr int kCentipawnsAPoint = 100;  // a man
+  static int score(const Position& pos) {
+    const Color us = pos.side_to_move();
+    return popcount(pos.pieces(us)) - popcount(pos.pieces(~us));
+  }
+  static int gain(const Position& pos, Move move) { return move_gain(pos, move); }
+  static std::uint64_t key(const Position& pos) { return pos.hash(); }
+};
+
+template <>
+struct Evaluation<SchataxxGame> {
+  static constexpr int kCentipawnsAPoint = 10;  // a square of area is ten points, a hundred centipawns
+  static constexpr int kKingTurned = 50;        // below the table's move (100), above any gain in men
+  static int score(const schataxx::Position& pos) { return schataxx_evaluation(pos); }
+  static int gain(const schataxx::Position& pos, schataxx::Move move) {
+    const Bitboard turned = pos.turned_by(move);
+    if (turned & pos.men(schataxx::PieceType::kKing)) return kKingTurned;
+    return popcount(turned) + (move.is_drop() ? 1 : 0);
+  }
+  // The ply limit ends games: positions alike but for the plies since the last drop differ.
+  static std::uint64_t key(const schataxx::Position& pos) { return SchataxxGame::transposition_key(pos); }
+};
+
+template <typename P>
+int terminal_score(const P& pos, Result result, int ply) {
+  return result_for(pos.side_to_move(), result) * (kWin - ply);
 }
 
 }  // namespace
 
-AlphaBetaPlayer::AlphaBetaPlayer(Limits limits, int table_bits)
+AlphaBetaLimits read_alphabeta_limits(PlayerSpec& spec, int default_depth) {
+  AlphaBetaLimits limits;
+  limits.time_ms = spec.get_int("time", 0, 0, 3'600'000);
+  limits.depth = spec.get_int("depth", limits.time_ms > 0 ? 64 : default_depth, 1, 64);
+  return limits;
+}
+
+int schataxx_evaluation(const schataxx::Position& pos) {
+  const Color us = pos.side_to_move();
+  return 10 * (pos.area(us) - pos.area(~us)) + popcount(pos.men(us)) - popcount(pos.men(~us));
+}
+
+template <typename G>
+BasicAlphaBetaPlayer<G>::BasicAlphaBetaPlayer(Limits limits, int table_bits)
     : own_limits_(limits), table_(std::size_t{1} << table_bits) {}
 
-void AlphaBetaPlayer::new_game(std::uint64_t seed) {
+template <typename G>
+void BasicAlphaBetaPlayer<G>::new_game(std::uint64_t seed) {
   rng_.seed(seed);
   std::fill(table_.begin(), table_.end(), Entry{});
 }
 
-bool AlphaBetaPlayer::out_of_time() {
+template <typename G>
+bool BasicAlphaBetaPlayer<G>::out_of_time() {
   if ((nodes_ & 1023) != 0) return aborted_;
-  const auto* stop = limits_.stop;
+  const auto* stop = this->limits_.stop;
   if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
   if (stop && stop->load(std::memory_order_relaxed)) aborted_ = true;
-  if (limits_.nodes > 0 && nodes_ >= static_cast<std::uint64_t>(limits_.nodes)) aborted_ = true;
+  if (this->limits_.nodes > 0 && nodes_ >= static_cast<std::uint64_t>(this->limits_.nodes)) aborted_ = true;
   return aborted_;
 }
 
-int AlphaBetaPlayer::ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool root) {
-  MoveList moves;
+template <typename G>
+int BasicAlphaBetaPlayer<G>::ordered_moves(const Position& pos, Move first, MoveArray& out, bool root) {
+  typename G::MoveList moves;
   if (root)
     moves = root_moves_;
   else
     pos.generate_moves(moves);
-  std::array<std::pair<int, Move>, kMaxMoves> scored;
+  std::array<std::pair<int, Move>, G::kMaxMoves> scored;
   const int n = moves.size();
   for (int i = 0; i < n; ++i) {
     const Move m = moves[i];
-    scored[i] = {m == first ? 100 : move_gain(pos, m), m};
+    scored[i] = {m == first ? 100 : Evaluation<G>::gain(pos, m), m};
   }
   if (root) std::shuffle(scored.begin(), scored.begin() + n, rng_);
   std::stable_sort(scored.begin(), scored.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -58,29 +100,32 @@ int AlphaBetaPlayer::ordered_moves(const Position& pos, Move first, std::array<M
   return n;
 }
 
-void AlphaBetaPlayer::extend_line(int ply, Move move) {
+template <typename G>
+void BasicAlphaBetaPlayer<G>::extend_line(int ply, Move move) {
   lines_[ply][0] = move;
   std::copy_n(lines_[ply + 1].begin(), line_lengths_[ply + 1], lines_[ply].begin() + 1);
   line_lengths_[ply] = line_lengths_[ply + 1] + 1;
 }
 
-int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
+template <typename G>
+int BasicAlphaBetaPlayer<G>::negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
   ++nodes_;
   line_lengths_[ply] = 0;
-  const Outcome outcome = pos.outcome();
+  const Outcome outcome = pos.outcome(rules_);
   if (outcome.is_over()) return terminal_score(pos, outcome.result, ply);
-  if (depth == 0) return material(pos);
+  if (depth == 0) return Evaluation<G>::score(pos);
   if (out_of_time()) return 0;
 
-  Entry& entry = table_[pos.hash() & (table_.size() - 1)];
-  const bool hit = entry.key == pos.hash();
+  const std::uint64_t key = Evaluation<G>::key(pos);
+  Entry& entry = table_[key & (table_.size() - 1)];
+  const bool hit = entry.key == key;
   if (hit && entry.depth >= depth && ply > 0) {
     if (entry.bound == Bound::kExact) return entry.score;
     if (entry.bound == Bound::kLower && entry.score >= beta) return entry.score;
     if (entry.bound == Bound::kUpper && entry.score <= alpha) return entry.score;
   }
 
-  std::array<Move, kMaxMoves> moves;
+  MoveArray moves;
   const int n = ordered_moves(pos, hit ? entry.move : Move::pass(), moves, ply == 0);
   const int original_alpha = alpha;
   int best_score = -kInfinity;
@@ -99,16 +144,18 @@ int AlphaBetaPlayer::negamax(const Position& pos, int depth, int alpha, int beta
     if (alpha >= beta) break;
   }
   const Bound bound = best_score <= original_alpha ? Bound::kUpper : best_score >= beta ? Bound::kLower : Bound::kExact;
-  entry = {pos.hash(), static_cast<std::int16_t>(best_score), static_cast<std::int8_t>(depth), bound, best_move};
+  entry = {key, static_cast<std::int16_t>(best_score), static_cast<std::int8_t>(depth), bound, best_move};
   return best_score;
 }
 
-Move AlphaBetaPlayer::choose_move(const Game& game) {
+template <typename G>
+typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
   const Position& pos = game.position();
-  root_moves_ = moves_to_search<AtaxxGame>(game, limits_);
+  rules_ = game.rules();
+  root_moves_ = moves_to_search<G>(game, this->limits_);
   if (root_moves_.size() == 1) return root_moves_[0];
 
-  const MoveLimits& outside = limits_;
+  const MoveLimits& outside = this->limits_;
   const int outside_time_ms = move_time_ms(pos, outside);
   const int time_ms = outside_time_ms > 0 ? outside_time_ms : own_limits_.time_ms;
   // An outside limit other than depth (time, nodes, `go infinite`) lifts the player's own depth limit.
@@ -127,19 +174,22 @@ Move AlphaBetaPlayer::choose_move(const Game& game) {
   for (int depth = 1; depth <= max_depth; ++depth) {
     const int score = negamax(pos, depth, -kInfinity, kInfinity, 0);
     if (aborted_) break;
-    best = table_[pos.hash() & (table_.size() - 1)].move;
+    best = table_[Evaluation<G>::key(pos) & (table_.size() - 1)].move;
     report_.depth = depth;
-    report_.score_cp = score * 100;
+    report_.score_cp = score * Evaluation<G>::kCentipawnsAPoint;
     report_.pv.assign(lines_[0].begin(), lines_[0].begin() + line_lengths_[0]);
-    if (progress_) {  // one report per completed iteration
+    if (this->progress_) {  // one report per completed iteration
       report_.nodes = nodes_;
       report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      progress_(report_);
+      this->progress_(report_);
     }
   }
   report_.nodes = nodes_;
   report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return best;
 }
+
+template class BasicAlphaBetaPlayer<AtaxxGame>;
+template class BasicAlphaBetaPlayer<SchataxxGame>;
 
 }  // namespace ataxx

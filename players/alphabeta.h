@@ -1,5 +1,6 @@
-// Alpha-beta baseline: iterative deepening negamax, material evaluation, a transposition table,
-// the table's move first and then moves by pieces gained. Depth or time limit.
+// Alpha-beta baseline of both games: iterative deepening negamax, a transposition table, the
+// table's move first and then moves by the men they gain. A depth or time limit. It evaluates
+// Ataxx by material, Schataxx by area and men (schataxx_evaluation).
 #pragma once
 
 #include <array>
@@ -11,13 +12,28 @@
 
 namespace ataxx {
 
-class AlphaBetaPlayer final : public Player {
+struct AlphaBetaLimits {
+  int depth = 3;    // deepest iteration
+  int time_ms = 0;  // stop deepening after this long; 0 = none
+};
+
+// The `depth` and `time` options of an `alphabeta` spec: with a time and no depth, no depth limit.
+AlphaBetaLimits read_alphabeta_limits(PlayerSpec& spec, int default_depth);
+
+// The evaluation of Schataxx's alpha-beta, from the side to move's view: its area less the other
+// side's, ten points a square, plus its men less the other side's.
+int schataxx_evaluation(const schataxx::Position& pos);
+
+template <typename G>
+class BasicAlphaBetaPlayer final : public BasicPlayer<G> {
  public:
-  struct Limits {
-    int depth = 3;    // deepest iteration
-    int time_ms = 0;  // stop deepening after this long; 0 = none
-  };
-  explicit AlphaBetaPlayer(Limits limits, int table_bits = 18);
+  using Game = typename G::Game;
+  using Position = typename G::Position;
+  using Move = typename G::Move;
+  using MoveReport = BasicMoveReport<G>;
+  using Limits = AlphaBetaLimits;
+
+  explicit BasicAlphaBetaPlayer(Limits limits, int table_bits = 18);
   void new_game(std::uint64_t seed) override;
   Move choose_move(const Game& game) override;
   MoveReport last_report() const override { return report_; }
@@ -32,19 +48,21 @@ class AlphaBetaPlayer final : public Player {
     Bound bound = Bound::kExact;
     Move move;
   };
+  using MoveArray = std::array<Move, G::kMaxMoves>;
 
   static constexpr int kMaxPly = 64;  // the deepest iteration
 
   int negamax(const Position& pos, int depth, int alpha, int beta, int ply);
   // The line below ply: the move that raised alpha there, then the line below it.
   void extend_line(int ply, Move move);
-  // Fills moves ordered best-first: the table's move, then by pieces gained (shuffled ties at the
+  // Fills moves ordered best-first: the table's move, then by men gained (shuffled ties at the
   // root, whose moves are root_moves_).
-  int ordered_moves(const Position& pos, Move first, std::array<Move, kMaxMoves>& out, bool root);
+  int ordered_moves(const Position& pos, Move first, MoveArray& out, bool root);
   bool out_of_time();
 
   Limits own_limits_;
-  MoveList root_moves_;  // the moves the root may play (the limits' searchmoves)
+  typename G::Rules rules_;
+  typename G::MoveList root_moves_;  // the moves the root may play (the limits' searchmoves)
   MoveReport report_;
   std::vector<Entry> table_;
   std::mt19937_64 rng_;
@@ -58,5 +76,7 @@ class AlphaBetaPlayer final : public Player {
   std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1> lines_;
   std::array<int, kMaxPly + 1> line_lengths_{};
 };
+
+using AlphaBetaPlayer = BasicAlphaBetaPlayer<AtaxxGame>;
 
 }  // namespace ataxx

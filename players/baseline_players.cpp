@@ -38,10 +38,7 @@ void register_builtin_players(std::map<std::string, PlayerFactory>& factories) {
   factories["random"] = [](PlayerSpec&) { return std::make_unique<RandomPlayer>(); };
   factories["greedy"] = [](PlayerSpec&) { return std::make_unique<GreedyPlayer>(); };
   factories["alphabeta"] = [](PlayerSpec& spec) {
-    AlphaBetaPlayer::Limits limits;
-    limits.time_ms = spec.get_int("time", 0, 0, 3'600'000);
-    limits.depth = spec.get_int("depth", limits.time_ms > 0 ? 64 : 3, 1, 64);
-    return std::make_unique<AlphaBetaPlayer>(limits);
+    return std::make_unique<AlphaBetaPlayer>(read_alphabeta_limits(spec, 3));
   };
   factories["mcts"] = [](PlayerSpec& spec) {
     SearchParams params = read_search_params(spec);

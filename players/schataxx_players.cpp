@@ -1,13 +1,13 @@
 #include "players/schataxx_players.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <stdexcept>
 
 #include "mcts/simple_evaluators.h"
+#include "players/alphabeta.h"
 #include "players/mcts_player.h"
 #include "players/network_player.h"
 
@@ -61,64 +61,6 @@ class GreedySchataxxPlayer final : public SchataxxPlayer {
   std::mt19937_64 rng_;
 };
 
-// Plain negamax with alpha-beta to a fixed depth; a finished game scores by its result, sooner
-// wins first. Ties at the root are broken at random.
-class AlphaBetaSchataxxPlayer final : public SchataxxPlayer {
- public:
-  explicit AlphaBetaSchataxxPlayer(int depth) : depth_(depth) {}
-  void new_game(std::uint64_t seed) override { rng_.seed(seed); }
-  Move choose_move(const Game& game) override {
-    const Position& pos = game.position();
-    const auto start = std::chrono::steady_clock::now();
-    rules_ = game.rules();
-    nodes_ = 0;
-    int best_score = -kWin;
-    const Move move = best_of(moves_to_search<SchataxxGame>(game, limits_), [&](Move move) {
-      Position child = pos;
-      child.make_move(move);
-      const int score = -negamax(child, depth_ - 1, -kWin, kWin, 1);
-      best_score = std::max(best_score, score);
-      return score;
-    }, rng_);
-    report_.depth = depth_;
-    report_.nodes = nodes_;
-    report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report_.score_cp = best_score * kCentipawnsAPoint;
-    report_.pv = {move};
-    return move;
-  }
-  MoveReport last_report() const override { return report_; }
-
- private:
-  static constexpr int kWin = 1'000'000;
-  static constexpr int kCentipawnsAPoint = 10;  // a square of area, ten points, a hundred centipawns
-
-  int negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
-    ++nodes_;
-    const Outcome outcome = pos.outcome(rules_);
-    if (outcome.is_over()) {
-      const int result = result_for(pos.side_to_move(), outcome.result);
-      return result * (kWin - ply);
-    }
-    if (depth == 0) return schataxx_evaluation(pos);
-    MoveList moves;
-    pos.generate_moves(moves);
-    for (const Move move : moves) {
-      Position child = pos;
-      child.make_move(move);
-      alpha = std::max(alpha, -negamax(child, depth - 1, -beta, -alpha, ply + 1));
-      if (alpha >= beta) break;
-    }
-    return alpha;
-  }
-
-  int depth_;
-  Rules rules_;
-  std::mt19937_64 rng_;
-  std::uint64_t nodes_ = 0;
-  MoveReport report_;
-};
-
 // Uniform priors; the value grows with the side to move's lead in area (the `mcts` baseline).
 class AreaEvaluator final : public BasicEvaluator<SchataxxGame> {
  public:
@@ -135,16 +77,11 @@ class AreaEvaluator final : public BasicEvaluator<SchataxxGame> {
 }  // namespace
 }  // namespace schataxx
 
-int schataxx_evaluation(const schataxx::Position& pos) {
-  const Color us = pos.side_to_move();
-  return 10 * (pos.area(us) - pos.area(~us)) + popcount(pos.men(us)) - popcount(pos.men(~us));
-}
-
 void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxGame>>& factories) {
   factories["random"] = [](PlayerSpec&) { return std::make_unique<schataxx::RandomSchataxxPlayer>(); };
   factories["greedy"] = [](PlayerSpec&) { return std::make_unique<schataxx::GreedySchataxxPlayer>(); };
   factories["alphabeta"] = [](PlayerSpec& spec) {
-    return std::make_unique<schataxx::AlphaBetaSchataxxPlayer>(spec.get_int("depth", 2, 1, 6));
+    return std::make_unique<BasicAlphaBetaPlayer<SchataxxGame>>(read_alphabeta_limits(spec, 2));
   };
   factories["mcts"] = [](PlayerSpec& spec) {
     const BasicSearchParams<SchataxxGame> params = read_search_params<SchataxxGame>(spec);

@@ -1,5 +1,5 @@
 // Schataxx's baselines, made from the same specs as Ataxx's: `random`, `greedy` (the largest area
-// after the move, ties at random), `alphabeta[:depth=D]` (negamax on area, then men) and
+// after the move, ties at random), `alphabeta[:depth=D,time=MS]` (players/alphabeta.h, on area, then men) and
 // `mcts[:visits=N,eval=area|uniform,...]` (the shared search with uniform priors and a value from
 // the lead in area), and `nn:model=FILE,...` (a Schataxx network, as Ataxx's `nn`).
 #pragma once
@@ -12,10 +12,6 @@
 namespace ataxx {
 
 using SchataxxPlayer = BasicPlayer<SchataxxGame>;
-
-// The evaluation of the alpha-beta baseline, from the side to move's view: its area less the
-// other side's, ten points a square, plus its men less the other side's.
-int schataxx_evaluation(const schataxx::Position& pos);
 
 void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxGame>>& factories);
 

@@ -393,8 +393,11 @@ bool Position::is_legal(Move move) const {
   return std::find(moves.begin(), moves.end(), move) != moves.end();
 }
 
+Bitboard Position::turned_by(Move move) const { return move.is_pass() ? 0 : kKingTargets[move.to] & men(~side_); }
+
 void Position::make_move(Move move) {
   const int us = index(side_), them = us ^ 1;
+  const Bitboard turned = turned_by(move);
   plies_since_drop_ = std::min(plies_since_drop_ + 1, kMaxCounter);
   if (!move.is_pass()) {
     PieceType type = move.drop;
@@ -413,8 +416,8 @@ void Position::make_move(Move move) {
     }
     put(side_, type, move.to);
     hash_ ^= kKeys.man[us][static_cast<int>(type)][move.to];
-    for (Bitboard turned = kKingTargets[move.to] & by_color_[them]; turned;) {
-      const int sq = pop_lsb(turned);
+    for (Bitboard left = turned; left;) {
+      const int sq = pop_lsb(left);
       const int t = static_cast<int>(type_on(sq));
       by_color_[them] ^= bit(sq);
       by_color_[us] |= bit(sq);

@@ -132,6 +132,8 @@ class Position {
   std::optional<Move> winning_move(const MoveList& moves) const;
   bool has_winning_move(const MoveList& moves) const { return winning_move(moves).has_value(); }
   bool is_legal(Move move) const;
+  // The enemy men `move` (legal here) turns: those around its destination.
+  Bitboard turned_by(Move move) const;
   void make_move(Move move);  // move must be legal
 
   // The end of the game by the position and the ply limit (repetition needs the game's history).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nn/inference_server.h"
+#include "players/alphabeta.h"
 
 namespace ataxx {
 namespace {
@@ -32,9 +33,10 @@ double play_games(const std::string& first, const std::string& second, int games
 }
 
 TEST(SchataxxPlayers, SpecsMakeTheBaselinesAndRefuseOthers) {
-  for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=1", "mcts:visits=50", "mcts:eval=uniform"})
+  for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=1", "alphabeta:time=50", "mcts:visits=50",
+                           "mcts:eval=uniform"})
     EXPECT_NO_THROW(make_player<SchataxxGame>(spec)) << spec;
-  EXPECT_THROW(make_player<SchataxxGame>("alphabeta:depth=9"), std::invalid_argument);
+  EXPECT_THROW(make_player<SchataxxGame>("alphabeta:depth=65"), std::invalid_argument);
   EXPECT_THROW(make_player<SchataxxGame>("uai:cmd=engine"), std::invalid_argument);  // not a Schataxx kind
   EXPECT_THROW(make_player<SchataxxGame>("greedy:depth=2"), std::invalid_argument);
 }
@@ -90,6 +92,47 @@ TEST(SchataxxPlayers, AlphaBetaReportsItsScoreAndMove) {
   EXPECT_EQ(report.pv, std::vector{move});
   EXPECT_EQ(report.depth, 1);
   EXPECT_GT(report.nodes, 0U);
+}
+
+// The line it reports is the one it expects: its move first, legal move by move, no deeper than
+// the search (the table may cut it short); where it is whole and the game goes on, its last
+// position's evaluation, from the side to move at the root, is the score.
+TEST(SchataxxPlayers, AlphaBetaReportsTheLineItExpects) {
+  schataxx::Position start =
+      schataxx::Position::from_fen("8/k4N2/8/8/8/8/8/K6n[QRRBBNPPPPPPPPqrrbbnpppppppp] w - - 2 2");
+  for (const char* move : {"R@a2", "Q@a6", "R@g6", "R@b6", "Q@b3", "R@g2", "B@c2", "P@a8"})
+    start.make_move(schataxx::parse_move(move));
+  const Color us = start.side_to_move();
+  int whole = 0;
+  for (int depth : {1, 2, 3, 4}) {
+    auto player = make_player<SchataxxGame>("alphabeta:depth=" + std::to_string(depth));
+    player->new_game(1);
+    const auto move = player->choose_move(schataxx::Game(start));
+    const auto report = player->last_report();
+    EXPECT_EQ(report.depth, depth);
+    ASSERT_FALSE(report.pv.empty()) << depth;
+    EXPECT_EQ(report.pv.front(), move) << depth;
+    EXPECT_LE(std::ssize(report.pv), depth);
+    schataxx::Position pos = start;
+    for (const auto m : report.pv) {
+      ASSERT_TRUE(pos.is_legal(m)) << schataxx::to_string(m) << " in " << pos.fen();
+      pos.make_move(m);
+    }
+    if (std::ssize(report.pv) < depth || pos.outcome().is_over()) continue;
+    ++whole;
+    const int from_the_mover = pos.side_to_move() == us ? schataxx_evaluation(pos) : -schataxx_evaluation(pos);
+    EXPECT_EQ(report.score_cp, 10 * from_the_mover) << depth;
+  }
+  EXPECT_GE(whole, 2) << "lines cut short at every depth";
+}
+
+// With a time limit it deepens until the time is up, and answers with a legal move all the same.
+TEST(SchataxxPlayers, AlphaBetaWithATimeLimitPlaysALegalMove) {
+  auto player = make_player<SchataxxGame>("alphabeta:time=30");
+  player->new_game(1);
+  const schataxx::Game game;
+  EXPECT_TRUE(game.position().is_legal(player->choose_move(game)));
+  EXPECT_GE(player->last_report().depth, 1);
 }
 
 }  // namespace
