@@ -1,6 +1,8 @@
 #include "players/alphabeta.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 #include "mcts/simple_evaluators.h"
@@ -9,7 +11,8 @@
 namespace ataxx {
 namespace {
 
-constexpr int kWin = 10'000;
+constexpr int kWin = 10'000;            // a game won at the root; one won n plies below it scores kWin - n
+constexpr int kDecided = kWin - 1'000;  // from here on a score is a game's end, not an evaluation
 constexpr int kInfinity = 30'000;
 
 // What the search knows of each game: a position's score in points from the side to move's view,
@@ -45,6 +48,20 @@ struct Evaluation<SchataxxGame> {
 template <typename P>
 int terminal_score(const P& pos, Result result, int ply) {
   return result_for(pos.side_to_move(), result) * (kWin - ply);
+}
+
+// The table keeps a game's end as its distance from the node, not from the root, so that the
+// score holds wherever the node recurs.
+int to_table(int score, int ply) { return score >= kDecided ? score + ply : score <= -kDecided ? score - ply : score; }
+int from_table(int score, int ply) {
+  return score >= kDecided ? score - ply : score <= -kDecided ? score + ply : score;
+}
+
+// A decided score as UCI's `score mate N`: the mover's moves to its win, negative to its loss.
+std::optional<int> mate_of(int score) {
+  if (std::abs(score) < kDecided) return std::nullopt;
+  const int plies = kWin - std::abs(score);
+  return score > 0 ? (plies + 1) / 2 : -(plies / 2);
 }
 
 }  // namespace
@@ -120,9 +137,10 @@ int BasicAlphaBetaPlayer<G>::negamax(const Position& pos, int depth, int alpha, 
   Entry& entry = table_[key & (table_.size() - 1)];
   const bool hit = entry.key == key;
   if (hit && entry.depth >= depth && ply > 0) {
-    if (entry.bound == Bound::kExact) return entry.score;
-    if (entry.bound == Bound::kLower && entry.score >= beta) return entry.score;
-    if (entry.bound == Bound::kUpper && entry.score <= alpha) return entry.score;
+    const int score = from_table(entry.score, ply);
+    if (entry.bound == Bound::kExact) return score;
+    if (entry.bound == Bound::kLower && score >= beta) return score;
+    if (entry.bound == Bound::kUpper && score <= alpha) return score;
   }
 
   MoveArray moves;
@@ -144,7 +162,8 @@ int BasicAlphaBetaPlayer<G>::negamax(const Position& pos, int depth, int alpha, 
     if (alpha >= beta) break;
   }
   const Bound bound = best_score <= original_alpha ? Bound::kUpper : best_score >= beta ? Bound::kLower : Bound::kExact;
-  entry = {key, static_cast<std::int16_t>(best_score), static_cast<std::int8_t>(depth), bound, best_move};
+  entry = {key, static_cast<std::int16_t>(to_table(best_score, ply)), static_cast<std::int8_t>(depth), bound,
+           best_move};
   return best_score;
 }
 
@@ -177,6 +196,7 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
     best = table_[Evaluation<G>::key(pos) & (table_.size() - 1)].move;
     report_.depth = depth;
     report_.score_cp = score * Evaluation<G>::kCentipawnsAPoint;
+    report_.mate = mate_of(score);
     report_.pv.assign(lines_[0].begin(), lines_[0].begin() + line_lengths_[0]);
     if (this->progress_) {  // one report per completed iteration
       report_.nodes = nodes_;

@@ -70,7 +70,7 @@ struct BasicMoveReport {
   double seconds = 0;
   std::optional<int> hashfull;  // thousandths of the search tree's memory bound in use (UCI's hashfull)
   int score_cp = 0;  // from the mover's view
-  std::optional<int> mate;  // an external engine's `score mate N`: a win in N moves (negative: a loss)
+  std::optional<int> mate;  // alpha-beta's or an external engine's `score mate N`: a win in N moves (negative: a loss)
   std::vector<typename G::Move> pv;
   // Searching players only: the root's value and its moves, most visited first.
   float value = 0;

@@ -33,7 +33,7 @@ std::string wdl_text(const Wdl& wdl) {
 template <typename G>
 std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& root, const InfoDisplay& display) {
   const auto line = [&](int multipv, int depth, std::span<const typename G::Move> pv, int score_cp,
-                        const std::optional<Wdl>& wdl) {
+                        const std::optional<Wdl>& wdl, std::optional<int> mate = std::nullopt) {
     std::ostringstream text;
     text << "info depth " << depth;
     // A kept tree's pv may reach below the leaves this search selected.
@@ -41,7 +41,10 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
     if (multipv > 0) text << " multipv " << multipv;
     text << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
     if (r.hashfull) text << " hashfull " << *r.hashfull;
-    text << " score cp " << score_cp;
+    if (mate)
+      text << " score mate " << *mate;
+    else
+      text << " score cp " << score_cp;
     if (display.show_wdl && wdl) text << wdl_text(*wdl);
     text << " time " << static_cast<int>(r.seconds * 1000) << " pv";
     for (const auto m : pv) text << ' ' << G::move_text(m, root);
@@ -56,7 +59,7 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
         shown.push_back(&c);
   }
   // One line: MultiPV 1, or a search without candidates (alpha-beta).
-  if (shown.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value);
+  if (shown.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value, r.mate);
   std::string lines;
   for (std::size_t i = 0; i < shown.size(); ++i) {
     if (i > 0) lines += '\n';

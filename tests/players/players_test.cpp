@@ -107,6 +107,7 @@ TEST(AlphaBeta, FindsTheMoveThatWinsOutright) {
     const Move move = player.choose_move(Game(pos));
     after.make_move(move);
     EXPECT_EQ(after.outcome().result, Result::kXWins) << "depth " << depth << ": " << to_string(move, pos.board());
+    EXPECT_EQ(player.last_report().mate, 1) << "depth " << depth;
   }
 }
 

@@ -388,6 +388,17 @@ TEST(Uai, APonderSearchAnswersOnlyAfterPonderhitAndThenSearchesWithinItsLimits) 
   EXPECT_GE(reported_nodes(out), 20000) << out;
 }
 
+// Alpha-beta's forced wins read as UCI's `score mate N`: before, as a score of 9,999 men.
+TEST(Uai, AlphaBetaGivesAForcedWinAsMate) {
+  UaiSession uai;
+  uai.send("setoption name Player value alphabeta");
+  uai.send("position fen 7/7/7/7/2o4/2o4/x6 x 0 1");  // b2 or b3 takes both o
+  const std::string out = uai.go("go depth 3");
+  EXPECT_NE(out.find("info depth 3 nodes "), std::string::npos) << out;
+  EXPECT_NE(out.find(" score mate 1 "), std::string::npos) << out;
+  EXPECT_EQ(out.find(" score cp "), std::string::npos) << out;
+}
+
 TEST(Uai, PonderIsAnOptionOfTrueOrFalse) {
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Ponder value true"), "");
@@ -850,7 +861,8 @@ TEST(UaiPlayer, ReportsTheEnginesLastScoredInfoLine) {
 }
 
 // A match's PGN carries each move's comment as cutechess-cli writes it: the engine's score (in men
-// of a hundred centipawns) and depth, and the move's time; a player that does not search only the time.
+// of a hundred centipawns, or M and the moves to a forced win) and depth, and the move's time; a
+// player that does not search only the time.
 TEST(UaiPlayer, AMatchsPgnCommentsEachMoveWithTheEnginesScoreAndTime) {
   const std::string engine = std::string("uai:cmd=") + ATAXX_ZERO_BINARY + " uai --player alphabeta,movetime=5";
   const MatchResult result = run_match(engine_match(engine, 2));
@@ -863,7 +875,7 @@ TEST(UaiPlayer, AMatchsPgnCommentsEachMoveWithTheEnginesScoreAndTime) {
       return static_cast<std::size_t>(
           std::distance(std::sregex_iterator(pgn.begin(), pgn.end(), comment), std::sregex_iterator()));
     };
-    const std::size_t scored = count(std::regex(R"(\{[+-]\d+\.\d\d/\d+ \d+\.\d{3}s\})"));
+    const std::size_t scored = count(std::regex(R"(\{([+-]\d+\.\d\d|[+-]M\d+)/\d+ \d+\.\d{3}s\})"));
     const std::size_t timed_only = count(std::regex(R"(\{\d+\.\d{3}s\})"));
     EXPECT_EQ(scored + timed_only, game.moves.size()) << pgn;
     EXPECT_GT(scored, 0U) << pgn;
@@ -871,7 +883,7 @@ TEST(UaiPlayer, AMatchsPgnCommentsEachMoveWithTheEnginesScoreAndTime) {
     for (std::size_t i = 0; i < game.moves.size(); ++i) {
       // The openings start with x to move; a forced pass is answered without a search.
       const bool engine_searched = (i % 2 == 0) == game.player1_is_x && !game.moves[i].is_pass();
-      EXPECT_EQ(game.comments[i].score_cp.has_value(), engine_searched) << i;
+      EXPECT_EQ(game.comments[i].score_cp.has_value() || game.comments[i].mate.has_value(), engine_searched) << i;
       if (engine_searched) {
         EXPECT_GT(game.comments[i].depth, 0) << i;
       }
