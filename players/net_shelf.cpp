@@ -32,6 +32,7 @@ NetShelf::NetShelf(const std::string& model, const std::string& nets_dir) : nets
 }
 
 std::string NetShelf::sources() const {
+  if (nets_.empty()) return "";
   const bool built_in = !built_in_nets().empty();
   if (nets_dir_.empty()) return built_in ? "built-in" : "";
   return built_in ? nets_dir_ + ", built-in" : nets_dir_;

@@ -36,7 +36,7 @@ class NetShelf {
   }
   bool empty() const { return nets_.empty(); }
   // Where its nets come from, for messages: "FOLDER", "FOLDER, built-in" or "built-in"; "" for a
-  // shelf of the user's model alone.
+  // shelf of the user's model alone, and for one with no nets.
   std::string sources() const;
 
  private:

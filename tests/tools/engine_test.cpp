@@ -114,6 +114,15 @@ TEST(Engine, CopiedAloneItPlaysTheNetsBuiltIntoIt) {
       << unknown.output;
 }
 
+// `--player` instead of the nets: the player asked for plays, with no word of nets it was not given.
+TEST(Engine, APlayerGivenInsteadOfTheNetsPlaysWithoutAWordOfThem) {
+  const Ran played =
+      fed(std::string(ATAXX_ZERO_BINARY) + " uai --player alphabeta", "position startpos\\ngo depth 2\\n");
+  ASSERT_EQ(played.status, 0) << played.output;
+  EXPECT_NE(played.output.find("info depth 2 "), std::string::npos) << played.output;
+  EXPECT_EQ(played.output.find("info string"), std::string::npos) << played.output;
+}
+
 TEST(Engine, PlaysInTheTerminalAndCountsMoves) {
   const Ran played = fed(std::string(ATAXX_ENGINE_BINARY) + " play --engine greedy", "g2\\nquit\\n");
   ASSERT_EQ(played.status, 0) << played.output;
