@@ -64,6 +64,11 @@ std::optional<int> mate_of(int score) {
   return score > 0 ? (plies + 1) / 2 : -(plies / 2);
 }
 
+template <typename Candidate, typename Move>
+bool has_line(const std::vector<Candidate>& lines, Move move) {
+  return std::any_of(lines.begin(), lines.end(), [&](const Candidate& c) { return c.move == move; });
+}
+
 }  // namespace
 
 AlphaBetaLimits read_alphabeta_limits(PlayerSpec& spec, int default_depth) {
@@ -161,6 +166,8 @@ int BasicAlphaBetaPlayer<G>::negamax(const Position& pos, int depth, int alpha, 
     alpha = std::max(alpha, score);
     if (alpha >= beta) break;
   }
+  // The root of a line other than the best has some of its moves left out: its score is not the position's.
+  if (ply == 0 && searching_other_line_) return best_score;
   const Bound bound = best_score <= original_alpha ? Bound::kUpper : best_score >= beta ? Bound::kLower : Bound::kExact;
   entry = {key, static_cast<std::int16_t>(to_table(best_score, ply)), static_cast<std::int8_t>(depth), bound,
            best_move};
@@ -190,15 +197,29 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
   Move best = root_moves_[0];
   report_ = {};
   report_.pv = {best};
-  for (int depth = 1; depth <= max_depth; ++depth) {
-    const int score = negamax(pos, depth, -kInfinity, kInfinity, 0);
-    if (aborted_) break;
-    best = table_[Evaluation<G>::key(pos) & (table_.size() - 1)].move;
-    report_.depth = depth;
-    report_.score_cp = score * Evaluation<G>::kCentipawnsAPoint;
-    report_.mate = mate_of(score);
-    report_.pv.assign(lines_[0].begin(), lines_[0].begin() + line_lengths_[0]);
-    if (this->progress_) {  // one report per completed iteration
+  // MultiPV: at each depth the best line, then the best of the moves not yet given a line, and so on.
+  const typename G::MoveList every_move = root_moves_;
+  const int lines = std::clamp(outside.multi_pv, 1, static_cast<int>(every_move.size()));
+  for (int depth = 1; depth <= max_depth && !aborted_; ++depth) {
+    std::vector<Candidate> found;
+    for (int k = 0; k < lines; ++k) {
+      root_moves_.clear();
+      for (const Move m : every_move)
+        if (!has_line(found, m)) root_moves_.push_back(m);
+      searching_other_line_ = k > 0;
+      const int score = negamax(pos, depth, -kInfinity, kInfinity, 0);
+      if (aborted_) break;
+      found.push_back(line_found(depth, score));
+      if (k > 0) continue;
+      best = table_[Evaluation<G>::key(pos) & (table_.size() - 1)].move;
+      report_.depth = depth;
+      report_.score_cp = found[0].score_cp;
+      report_.mate = found[0].mate;
+      report_.pv = found[0].pv;
+    }
+    // Lines this depth did not reach before time ran out keep the depth before's.
+    if (lines > 1 && !found.empty()) report_.candidates = with_earlier_lines(std::move(found), lines);
+    if (this->progress_ && !aborted_) {  // one report per completed iteration
       report_.nodes = nodes_;
       report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       this->progress_(report_);
@@ -207,6 +228,27 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
   report_.nodes = nodes_;
   report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return best;
+}
+
+template <typename G>
+auto BasicAlphaBetaPlayer<G>::line_found(int depth, int score) const -> Candidate {
+  Candidate line;
+  line.pv.assign(lines_[0].begin(), lines_[0].begin() + line_lengths_[0]);
+  line.move = line.pv.front();
+  line.depth = depth;
+  line.score_cp = score * Evaluation<G>::kCentipawnsAPoint;
+  line.mate = mate_of(score);
+  return line;
+}
+
+template <typename G>
+auto BasicAlphaBetaPlayer<G>::with_earlier_lines(std::vector<Candidate> found, int lines) const
+    -> std::vector<Candidate> {
+  for (const Candidate& earlier : report_.candidates) {
+    if (std::ssize(found) >= lines) break;
+    if (!has_line(found, earlier.move)) found.push_back(earlier);
+  }
+  return found;
 }
 
 template class BasicAlphaBetaPlayer<AtaxxGame>;

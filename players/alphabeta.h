@@ -1,5 +1,5 @@
 // Alpha-beta baseline of both games: iterative deepening negamax, a transposition table, the
-// table's move first and then moves by the men they gain. A depth or time limit. It evaluates
+// table's move first and then moves by the men they gain. A depth or time limit; MultiPV. It evaluates
 // Ataxx by material, Schataxx by area and men (schataxx_evaluation).
 #pragma once
 
@@ -31,6 +31,7 @@ class BasicAlphaBetaPlayer final : public BasicPlayer<G> {
   using Position = typename G::Position;
   using Move = typename G::Move;
   using MoveReport = BasicMoveReport<G>;
+  using Candidate = BasicCandidateMove<G>;
   using Limits = AlphaBetaLimits;
 
   explicit BasicAlphaBetaPlayer(Limits limits, int table_bits = 18);
@@ -59,6 +60,10 @@ class BasicAlphaBetaPlayer final : public BasicPlayer<G> {
   // root, whose moves are root_moves_).
   int ordered_moves(const Position& pos, Move first, MoveArray& out, bool root);
   bool out_of_time();
+  // The line the root's search just found, scoring `score` at `depth`.
+  Candidate line_found(int depth, int score) const;
+  // found, then the report's lines of moves not in it, up to `lines` in all.
+  std::vector<Candidate> with_earlier_lines(std::vector<Candidate> found, int lines) const;
 
   Limits own_limits_;
   typename G::Rules rules_;
@@ -68,6 +73,7 @@ class BasicAlphaBetaPlayer final : public BasicPlayer<G> {
   std::mt19937_64 rng_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
+  bool searching_other_line_ = false;  // MultiPV: the root searches without the moves given lines before
   bool has_deadline_ = false;
   std::chrono::steady_clock::time_point deadline_;
   // The principal variation of the iteration in progress, a triangular table: lines_[ply] is the

@@ -44,6 +44,9 @@ struct MoveLimits {
   int progress_interval_ms = 500;           // between interim reports (on_progress)
   // UAI's searchmoves, as move texts: only these of the legal moves may be chosen; empty: every one.
   std::vector<std::string> search_moves;
+  // UCI's MultiPV: how many root moves to score, best first, as the report's candidates. Alpha-beta
+  // searches a line for each; a tree reports every root move it visited whatever this says.
+  int multi_pv = 1;
 };
 
 // One candidate move of a search, as GUIs show it.
@@ -57,7 +60,9 @@ struct BasicCandidateMove {
   std::optional<Wdl> network_value;     // the network's value after the move, mover's view
   std::optional<Wdl> search_value;      // the search's, as BasicMoveReport::search_value
   int score_cp = 0;                     // of the search's expected result, as BasicMoveReport::score_cp
-  std::vector<typename G::Move> pv;     // the move and the most visited line after it
+  std::optional<int> mate;              // alpha-beta's, as BasicMoveReport::mate
+  int depth = 0;                        // alpha-beta's iteration that scored it; 0 for a tree's move
+  std::vector<typename G::Move> pv;     // the move and the most visited line after it (alpha-beta: the best line)
 };
 
 // What a player can say about its last move (UAI info lines, interactive play, the browser view).

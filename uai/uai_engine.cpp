@@ -29,7 +29,8 @@ std::string wdl_text(const Wdl& wdl) {
 }
 
 // A search's report as info lines, joined by newlines: one, or with MultiPV one per move searched
-// (`multipv 1` the move to be played, then the others by visits), each with its own score and pv.
+// (`multipv 1` the move to be played, then the others by visits or alpha-beta's score), each with
+// its own score and pv.
 template <typename G>
 std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& root, const InfoDisplay& display) {
   const auto line = [&](int multipv, int depth, std::span<const typename G::Move> pv, int score_cp,
@@ -55,16 +56,18 @@ std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& 
     for (const auto& c : r.candidates)
       if (c.move == r.pv.front()) shown.push_back(&c);
     for (const auto& c : r.candidates)
-      if (!shown.empty() && c.visits > 0 && c.move != r.pv.front() && std::ssize(shown) < display.multipv)
+      if (!shown.empty() && (c.visits > 0 || c.depth > 0) && c.move != r.pv.front() &&
+          std::ssize(shown) < display.multipv)
         shown.push_back(&c);
   }
-  // One line: MultiPV 1, or a search without candidates (alpha-beta).
+  // One line: MultiPV 1, or a search without candidates.
   if (shown.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value, r.mate);
   std::string lines;
   for (std::size_t i = 0; i < shown.size(); ++i) {
+    const BasicCandidateMove<G>& c = *shown[i];
     if (i > 0) lines += '\n';
-    lines += line(static_cast<int>(i) + 1, static_cast<int>(shown[i]->pv.size()), shown[i]->pv, shown[i]->score_cp,
-                  shown[i]->search_value);
+    lines += line(static_cast<int>(i) + 1, c.depth > 0 ? c.depth : static_cast<int>(c.pv.size()), c.pv, c.score_cp,
+                  c.search_value, c.mate);
   }
   return lines;
 }
@@ -607,6 +610,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     return;
   }
   limits.search_moves = legal_search_moves<G>(go.search_moves, root, [this](const std::string& line) { say(line); });
+  limits.multi_pv = options_.display.multipv;
   {
     std::lock_guard lock(mutex_);
     stop_ = stopped_through_ >= go_number || ((limits.infinite || go.ponder) && input_ended_);

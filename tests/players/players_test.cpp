@@ -138,6 +138,45 @@ TEST(AlphaBeta, ReportsTheLineItExpects) {
   EXPECT_GE(whole, 2) << "lines cut short at every depth";
 }
 
+// MultiPV: a line for each of the best moves, best first, each scored as a search one ply shorter
+// from the position after it scores that (at depth 3 no position recurs: the table cannot make
+// them differ).
+TEST(AlphaBeta, MultiPvScoresEachOfTheBestMovesAsASearchOfItAlone) {
+  const Position start = Position::from_fen("x5o/7/2xo3/3x3/2oox2/7/o5x x 4 5");
+  AlphaBetaPlayer player(depth_limit(3));
+  player.new_game(1);
+  MoveLimits limits;
+  limits.multi_pv = 4;
+  player.set_limits(limits);
+  const Move move = player.choose_move(Game(start));
+  const MoveReport report = player.last_report();
+  ASSERT_EQ(report.candidates.size(), 4U);
+  EXPECT_EQ(report.candidates[0].move, move);
+  EXPECT_EQ(report.candidates[0].pv, report.pv);
+  EXPECT_EQ(report.candidates[0].score_cp, report.score_cp);
+  std::set<std::string> moves;
+  for (std::size_t i = 0; i < report.candidates.size(); ++i) {
+    const auto& line = report.candidates[i];
+    moves.insert(to_string(line.move, start.board()));
+    EXPECT_EQ(line.depth, 3);
+    EXPECT_EQ(line.pv.front(), line.move);
+    if (i > 0) EXPECT_LE(line.score_cp, report.candidates[i - 1].score_cp) << "best first";
+    Position after = start;
+    after.make_move(line.move);
+    AlphaBetaPlayer reply(depth_limit(2));
+    reply.new_game(1);
+    reply.choose_move(Game(after));
+    EXPECT_EQ(reply.last_report().score_cp, -line.score_cp) << to_string(line.move, start.board());
+  }
+  EXPECT_EQ(moves.size(), 4U) << "four moves";
+
+  AlphaBetaPlayer single(depth_limit(3));
+  single.new_game(1);
+  single.choose_move(Game(start));
+  EXPECT_EQ(single.last_report().score_cp, report.score_cp) << "the other lines change nothing of the best one";
+  EXPECT_TRUE(single.last_report().candidates.empty());
+}
+
 TEST(AlphaBeta, TimeLimitStillReturnsALegalMove) {
   AlphaBetaPlayer::Limits limits = depth_limit(64);
   limits.time_ms = 30;

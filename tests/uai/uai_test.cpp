@@ -449,8 +449,9 @@ std::vector<std::string> final_multipv_lines(const std::string& output) {
 }
 
 // MultiPV (lc0's, Stockfish's): a line for each of that many moves searched, the move to be played
-// first, each with its own pv (its move first), depth and score; only moves with visits; 1 (the
-// default) gives the one line, without `multipv`. A display option: the tree is kept.
+// first, each with its own pv (its move first), depth and score; only moves with visits (alpha-beta:
+// a line searched for each); 1 (the default) gives the one line, without `multipv`. A display
+// option: the tree is kept.
 TEST(Uai, MultiPvGivesALineForEachOfTheBestMoves) {
   UaiSession uai;
   uai.send("setoption name Player value mcts");
@@ -482,9 +483,21 @@ TEST(Uai, MultiPvGivesALineForEachOfTheBestMoves) {
   EXPECT_LE(final_multipv_lines(uai.go("go nodes 4")).size(), 4U) << "only moves with visits";
   uai.send("setoption name Player value alphabeta");
   const std::string alphabeta = uai.go("go depth 2");
-  EXPECT_EQ(alphabeta.find(" multipv "), std::string::npos) << alphabeta;
-  EXPECT_EQ(alphabeta.find("\n\n"), std::string::npos) << "no empty line for a search without candidates";
-  EXPECT_EQ(reported(alphabeta, "info depth "), 2) << alphabeta;
+  EXPECT_EQ(alphabeta.find("\n\n"), std::string::npos) << alphabeta;
+  const std::vector<std::string> scored = final_multipv_lines(alphabeta);
+  ASSERT_EQ(scored.size(), 16U) << "alpha-beta: a line for each of the start's 16 moves: " << alphabeta;
+  EXPECT_EQ(reported_pv(scored[0])[0], UaiSession::bestmove(alphabeta));
+  first_moves.clear();
+  for (std::size_t i = 0; i < scored.size(); ++i) {
+    EXPECT_EQ(reported(scored[i], "info depth "), 2) << scored[i];
+    if (i > 0) EXPECT_LE(reported(scored[i], " score cp "), reported(scored[i - 1], " score cp ")) << "best first";
+    first_moves.insert(reported_pv(scored[i])[0]);
+  }
+  EXPECT_EQ(first_moves.size(), 16U) << alphabeta;
+  uai.send("setoption name MultiPV value 1");
+  const std::string one = uai.go("go depth 2");
+  EXPECT_EQ(one.find(" multipv "), std::string::npos) << one;
+  EXPECT_EQ(reported(one, "info depth "), 2) << one;
 }
 
 // The lines of lc0's VerboseMoveStats in an output: `info string MOVE N: ...`, the root's last.
