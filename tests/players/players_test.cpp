@@ -141,7 +141,7 @@ TEST(AlphaBeta, ReportsTheLineItExpects) {
 // MultiPV: a line for each of the best moves, best first, each scored as a search one ply shorter
 // from the position after it scores that (at depth 3 no position recurs: the table cannot make
 // them differ).
-TEST(AlphaBeta, MultiPvScoresEachOfTheBestMovesAsASearchOfItAlone) {
+TEST(AlphaBeta, MultiPvScoresEachLineAsTheSearchAfterItsMove) {
   const Position start = Position::from_fen("x5o/7/2xo3/3x3/2oox2/7/o5x x 4 5");
   AlphaBetaPlayer player(depth_limit(3));
   player.new_game(1);
