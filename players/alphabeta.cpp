@@ -211,7 +211,7 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
       if (aborted_) break;
       found.push_back(line_found(depth, score));
       if (k > 0) continue;
-      best = table_[Evaluation<G>::key(pos) & (table_.size() - 1)].move;
+      best = found[0].move;
       report_.depth = depth;
       report_.score_cp = found[0].score_cp;
       report_.mate = found[0].mate;
