@@ -184,11 +184,14 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
   const MoveLimits& outside = this->limits_;
   const int outside_time_ms = move_time_ms(pos, outside);
   const int time_ms = outside_time_ms > 0 ? outside_time_ms : own_limits_.time_ms;
-  // An outside limit other than depth (time, nodes, `go infinite`) lifts the player's own depth limit.
-  const bool outside_limit = outside_time_ms > 0 || outside.nodes > 0 || outside.infinite;
-  const int max_depth = std::min(kMaxPly, outside.depth > 0 ? outside.depth
-                                          : outside_limit   ? kMaxPly
-                                                            : own_limits_.depth);
+  // An outside limit other than depth (time, nodes, `go infinite`, `go mate`) lifts the player's own
+  // depth limit. A win in N moves is at most 2N - 1 plies away.
+  const bool outside_limit = outside_time_ms > 0 || outside.nodes > 0 || outside.infinite || outside.mate > 0;
+  const int mate_depth = outside.mate > 0 ? 2 * std::min(outside.mate, kMaxPly) - 1 : kMaxPly;
+  const int max_depth = std::min({kMaxPly, mate_depth,
+                                  outside.depth > 0 ? outside.depth
+                                  : outside_limit   ? kMaxPly
+                                                    : own_limits_.depth});
   const auto start = std::chrono::steady_clock::now();
   has_deadline_ = time_ms > 0;
   deadline_ = start + std::chrono::milliseconds(time_ms);
@@ -224,6 +227,7 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
       report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       this->progress_(report_);
     }
+    if (outside.mate > 0 && report_.mate.value_or(0) > 0) break;  // the first win found is the shortest
   }
   report_.nodes = nodes_;
   report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -39,6 +39,10 @@ struct MoveLimits {
   int nodes = 0;
   int depth = 0;
   bool infinite = false;                    // search until stopped
+  // UCI's `go mate N`: a win in at most N moves is sought. Alpha-beta searches at most 2N - 1 plies
+  // and stops at the first win it proves; a tree search, whose solver proves wins without their
+  // length, keeps to its other limits.
+  int mate = 0;
   GameClock clock;
   const std::atomic<bool>* stop = nullptr;  // set from another thread: answer now
   int progress_interval_ms = 500;           // between interim reports (on_progress)

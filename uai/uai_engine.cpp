@@ -176,7 +176,7 @@ constexpr std::pair<std::string_view, GoNumber> kGoNumbers[] = {
     {"movetime", [](GoLine& go, int ms) { go.limits.movetime_ms = std::max(1, ms - 5); }},  // answering takes a few ms
     {"nodes", [](GoLine& go, int nodes) { go.limits.nodes = std::max(1, nodes); }},
     {"depth", [](GoLine& go, int depth) { go.limits.depth = std::max(1, depth); }},
-    {"mate", [](GoLine&, int) {}},  // read, not searched for
+    {"mate", [](GoLine& go, int moves) { go.limits.mate = std::max(1, moves); }},
 };
 
 const GoNumber* go_number(std::string_view key) {

@@ -111,6 +111,29 @@ TEST(AlphaBeta, FindsTheMoveThatWinsOutright) {
   }
 }
 
+// `go mate N` searches at most 2N - 1 plies, lifting the player's own depth, and stops at the first
+// win it proves. Here x wins in 2 moves (b6c5, then whatever o plays, a capture of every o), not in 1.
+TEST(AlphaBeta, GoMateSearchesForAWinInThatManyMovesAndStopsAtTheFirst) {
+  const Position pos = Position::from_fen("7/1x3o1/3o3/7/7/7/6x x 0 1");
+  const auto search = [&](int mate) {
+    AlphaBetaPlayer player(depth_limit(2));
+    player.new_game(1);
+    MoveLimits limits;
+    limits.mate = mate;
+    player.set_limits(limits);
+    player.choose_move(Game(pos));
+    return player.last_report();
+  };
+  const MoveReport one = search(1);
+  EXPECT_EQ(one.depth, 1);
+  EXPECT_FALSE(one.mate);
+  for (int mate : {2, 3, 64, 1'000'000'000}) {
+    const MoveReport report = search(mate);
+    EXPECT_EQ(report.depth, 3) << mate;
+    EXPECT_EQ(report.mate, 2) << mate;
+  }
+}
+
 // The reported pv is the line the search expects: its move first, legal move by move, no deeper
 // than the search (the table may cut it short); where it is whole and the game goes on, its last
 // position's material is the score.

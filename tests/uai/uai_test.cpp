@@ -399,6 +399,21 @@ TEST(Uai, AlphaBetaGivesAForcedWinAsMate) {
   EXPECT_EQ(out.find(" score cp "), std::string::npos) << out;
 }
 
+// `go mate N` was read and ignored: alpha-beta searched its own depth whatever N said.
+TEST(Uai, GoMateSearchesAlphaBetaForAWinInThatManyMoves) {
+  UaiSession uai;
+  uai.send("setoption name Player value alphabeta");
+  uai.send("position fen 7/1x3o1/3o3/7/7/7/6x x 0 1");  // x wins in 2 moves, not in 1
+  const std::string one = uai.go("go mate 1");          // one ply, where alpha-beta's own depth is 3
+  EXPECT_NE(one.find("info depth 1 nodes "), std::string::npos) << one;
+  EXPECT_EQ(one.find("info depth 2 "), std::string::npos) << one;
+  EXPECT_EQ(one.find(" score mate "), std::string::npos) << one;
+  const std::string five = uai.go("go mate 5");  // stops at the win it proves at depth 3
+  EXPECT_NE(five.find("info depth 3 nodes "), std::string::npos) << five;
+  EXPECT_NE(five.find(" score mate 2 "), std::string::npos) << five;
+  EXPECT_EQ(five.find("info depth 4 "), std::string::npos) << five;
+}
+
 TEST(Uai, PonderIsAnOptionOfTrueOrFalse) {
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Ponder value true"), "");
