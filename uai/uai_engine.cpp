@@ -1,134 +1,20 @@
 #include "uai/uai_engine.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <functional>
-#include <sstream>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "players/mcts_player.h"
 #include "players/network_player.h"
+#include "uai/go_command.h"
+#include "uai/option_values.h"
+#include "uai/search_info.h"
 #include "util/text.h"
 
 namespace ataxx {
 namespace {
-
-int to_int(const std::string& text, const std::string& what) {
-  const auto value = parse_integer(text);
-  if (!value) throw std::invalid_argument(what + " '" + text + "' is not an integer");
-  return static_cast<int>(std::clamp<long long>(*value, -1'000'000'000, 1'000'000'000));
-}
-
-// lc0's `wdl W D L`: the win, draw and loss chances in thousandths, summing to 1000.
-std::string wdl_text(const Wdl& wdl) {
-  const long win = std::lround(wdl.win * 1000), loss = std::lround(wdl.loss * 1000);
-  return fmt::format(" wdl {} {} {}", win, std::max(1000 - win - loss, 0L), loss);
-}
-
-// A search's report as info lines, joined by newlines: one, or with MultiPV one per move searched
-// (`multipv 1` the move to be played, then the others by visits or alpha-beta's score), each with
-// its own score and pv.
-template <typename G>
-std::string info_lines(const BasicMoveReport<G>& r, const typename G::Position& root, const InfoDisplay& display) {
-  const auto line = [&](int multipv, int depth, std::span<const typename G::Move> pv, int score_cp,
-                        const std::optional<Wdl>& wdl, std::optional<int> mate = std::nullopt) {
-    std::ostringstream text;
-    text << "info depth " << depth;
-    // A kept tree's pv may reach below the leaves this search selected.
-    if (r.seldepth > 0) text << " seldepth " << std::max(r.seldepth, depth);
-    if (multipv > 0) text << " multipv " << multipv;
-    text << " nodes " << r.nodes << " nps " << static_cast<long long>(r.nodes_per_second());
-    if (r.hashfull) text << " hashfull " << *r.hashfull;
-    if (mate)
-      text << " score mate " << *mate;
-    else
-      text << " score cp " << score_cp;
-    if (display.show_wdl && wdl) text << wdl_text(*wdl);
-    text << " time " << static_cast<int>(r.seconds * 1000) << " pv";
-    for (const auto m : pv) text << ' ' << G::move_text(m, root);
-    return text.str();
-  };
-  std::vector<const BasicCandidateMove<G>*> shown;
-  if (display.multipv > 1 && !r.pv.empty()) {
-    for (const auto& c : r.candidates)
-      if (c.move == r.pv.front()) shown.push_back(&c);
-    for (const auto& c : r.candidates)
-      if (!shown.empty() && (c.visits > 0 || c.depth > 0) && c.move != r.pv.front() &&
-          std::ssize(shown) < display.multipv)
-        shown.push_back(&c);
-  }
-  // One line: MultiPV 1, or a search without candidates.
-  if (shown.empty()) return line(0, r.depth, r.pv, r.score_cp, r.search_value, r.mate);
-  std::string lines;
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    const BasicCandidateMove<G>& c = *shown[i];
-    if (i > 0) lines += '\n';
-    lines += line(static_cast<int>(i) + 1, c.depth > 0 ? c.depth : static_cast<int>(c.pv.size()), c.pv, c.score_cp,
-                  c.search_value, c.mate);
-  }
-  return lines;
-}
-
-// lc0's VerboseMoveStats, after a search: a line for each root move, fewest visits first (ties by
-// prior), then the root's own (`node`). Each gives its visits, its prior, the search's win - loss
-// and draw chances, its mean value Q (the utility the search maximises: the lead's share
-// included), its exploration bonus U when the search ended, the network's win - loss (V) and
-// the search's expected final lead in men (L), all from the root mover's view; `-` where not
-// known (a move not visited, a position not evaluated).
-template <typename G>
-std::string verbose_move_stats(const BasicMoveReport<G>& r, const typename G::Position& root) {
-  const auto known = [](const std::optional<Wdl>& wdl, auto field) {
-    return wdl ? fmt::format("{:+.5f}", field(*wdl)) : std::string("-");
-  };
-  const auto stats = [&](int visits, const std::optional<Wdl>& search, float q, const std::string& u,
-                         const std::optional<Wdl>& network) {
-    return fmt::format("(WL: {}) (D: {}) (Q: {}) (U: {}) (V: {}) (L: {})",
-                       known(search, [](const Wdl& w) { return w.win - w.loss; }),
-                       search ? fmt::format("{:.3f}", search->draw) : "-", visits > 0 ? fmt::format("{:+.5f}", q) : "-",
-                       u, known(network, [](const Wdl& w) { return w.win - w.loss; }),
-                       search ? fmt::format("{:+.1f}", search->lead * G::cells(root)) : "-");
-  };
-  std::vector<const BasicCandidateMove<G>*> moves;
-  for (const auto& c : r.candidates) moves.push_back(&c);
-  std::stable_sort(moves.begin(), moves.end(), [](const auto* a, const auto* b) {
-    return std::pair(a->visits, a->prior) < std::pair(b->visits, b->prior);
-  });
-  std::string lines;
-  for (const auto* c : moves)
-    lines += fmt::format(
-        "info string {:<5} N: {:>8} (P: {:6.2f}%) {}\n", G::move_text(c->move, root), c->visits, c->prior * 100,
-        stats(c->visits, c->search_value, c->value, fmt::format("{:.5f}", c->exploration), c->network_value));
-  return lines + fmt::format("info string node  N: {:>8} {}", r.nodes,
-                             stats(static_cast<int>(r.nodes), r.search_value, r.value, "-", r.network_value));
-}
-
-std::string lower_case(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
-// A check option's value: true or false, in any case.
-bool read_check(const std::string& option, const std::string& value) {
-  const std::string flag = lower_case(value);
-  if (flag != "true" && flag != "false")
-    throw std::invalid_argument(option + " '" + value + "' is neither true nor false");
-  return flag == "true";
-}
-
-// A search parameter's value: "auto" (the network player's default for the game) or a number in the
-// range the player spec's own option takes.
-std::optional<float> read_search_parameter(const std::string& option, const std::string& value, double min,
-                                           double max) {
-  if (lower_case(value) == "auto") return std::nullopt;
-  const auto number = parse_number(value);
-  if (!number || !(*number >= min && *number <= max))
-    throw std::invalid_argument(
-        fmt::format("{} '{}' is neither auto nor a number from {} to {}", option, value, min, max));
-  return static_cast<float>(*number);
-}
 
 bool name_is(const std::string& name, const std::string& lower) { return lower_case(name) == lower; }
 
@@ -157,68 +43,10 @@ schataxx::Variant schataxx_variant(const std::string& variant) {
   return is_schataxx(variant) ? schataxx::parse_variant(variant) : schataxx::Variant::kStandard;
 }
 
-// What a `go` line asks for; the clocks by UCI's colour names.
-struct GoLine {
-  MoveLimits limits;
-  int white_ms = -1, black_ms = -1, white_increment_ms = 0, black_increment_ms = 0, moves_to_go = 0;
-  bool ponder = false;  // search until ponderhit, then within the limits, or until stop
-  std::vector<std::string> search_moves;  // as written, legal or not
-};
-
-// The go line's keys that take a number, and what each sets.
-using GoNumber = void (*)(GoLine&, int);
-constexpr std::pair<std::string_view, GoNumber> kGoNumbers[] = {
-    {"wtime", [](GoLine& go, int ms) { go.white_ms = std::max(0, ms); }},
-    {"btime", [](GoLine& go, int ms) { go.black_ms = std::max(0, ms); }},
-    {"winc", [](GoLine& go, int ms) { go.white_increment_ms = ms; }},
-    {"binc", [](GoLine& go, int ms) { go.black_increment_ms = ms; }},
-    {"movestogo", [](GoLine& go, int moves) { go.moves_to_go = moves; }},
-    {"movetime", [](GoLine& go, int ms) { go.limits.movetime_ms = std::max(1, ms - 5); }},  // answering takes a few ms
-    {"nodes", [](GoLine& go, int nodes) { go.limits.nodes = std::max(1, nodes); }},
-    {"depth", [](GoLine& go, int depth) { go.limits.depth = std::max(1, depth); }},
-    {"mate", [](GoLine& go, int moves) { go.limits.mate = std::max(1, moves); }},
-};
-
-const GoNumber* go_number(std::string_view key) {
-  for (const auto& [name, set] : kGoNumbers)
-    if (name == key) return &set;
-  return nullptr;
-}
-
-bool is_go_key(std::string_view token) {
-  return token == "infinite" || token == "ponder" || token == "searchmoves" || go_number(token);
-}
-
-// Words that are no key are skipped, as UCI asks.
-GoLine read_go(std::string_view args) {
-  const auto tokens = split_words(args);
-  GoLine go;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const std::string& key = tokens[i];
-    if (key == "infinite" || key == "ponder") {
-      (key == "ponder" ? go.ponder : go.limits.infinite) = true;
-    } else if (key == "searchmoves") {
-      while (i + 1 < tokens.size() && !is_go_key(tokens[i + 1])) go.search_moves.push_back(tokens[++i]);
-    } else if (const GoNumber* set = go_number(key)) {
-      if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
-      (*set)(go, to_int(tokens[++i], "go " + key));
-    }
-  }
-  return go;
-}
-
-// The mover's clock and the other's from a go line's colours: Ataxx's first mover, x, is UAI's
-// Black; Schataxx's is White, as in chess.
+// UAI's colours: Ataxx's first mover, x, is Black; Schataxx's is White, as in chess.
 template <typename G>
-GameClock clock_of(const GoLine& go, Color mover, int move_overhead_ms) {
-  const bool white = (mover == Color::kX) == std::is_same_v<G, SchataxxGame>;
-  const int white_increment = std::max(0, go.white_increment_ms), black_increment = std::max(0, go.black_increment_ms);
-  return {.own_ms = white ? go.white_ms : go.black_ms,
-          .own_increment_ms = white ? white_increment : black_increment,
-          .opponent_ms = white ? go.black_ms : go.white_ms,
-          .opponent_increment_ms = white ? black_increment : white_increment,
-          .moves_to_go = std::max(0, go.moves_to_go),
-          .move_overhead_ms = move_overhead_ms};
+bool mover_is_white(Color mover) {
+  return (mover == Color::kX) == std::is_same_v<G, SchataxxGame>;
 }
 
 // The command word of a line and what follows it.
@@ -411,7 +239,7 @@ bool UaiEngine::apply_display_option(const std::string& key, const std::string& 
   if (key == "uci_showwdl")
     display.show_wdl = read_check("UCI_ShowWDL", value);
   else if (key == "multipv")
-    display.multipv = std::clamp(to_int(value, "MultiPV"), 1, 500);
+    display.multipv = std::clamp(read_integer(value, "MultiPV"), 1, 500);
   else if (key == "verbosemovestats")
     display.verbose_move_stats = read_check("VerboseMoveStats", value);
   else if (key == "ponder")  // the GUI says whether it will ponder; a `go ponder` is searched either way
@@ -431,19 +259,19 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
   else if (key == "player")
     next.player = value;
   else if (key == "visits")
-    next.visits = std::max(1, to_int(value, "Visits"));
+    next.visits = std::max(1, read_integer(value, "Visits"));
   else if (key == "threads")
-    next.threads = std::clamp(to_int(value, "Threads"), 1, 64);
+    next.threads = std::clamp(read_integer(value, "Threads"), 1, 64);
   else if (key == "batchsize")
-    next.batch_size = std::clamp(to_int(value, "BatchSize"), 1, 65536);
+    next.batch_size = std::clamp(read_integer(value, "BatchSize"), 1, 65536);
   else if (key == "device")
     next.device = value;
   else if (key == "cachesize")
-    next.cache_size = std::clamp(to_int(value, "CacheSize"), 0, 1 << 26);
+    next.cache_size = std::clamp(read_integer(value, "CacheSize"), 0, 1 << 26);
   else if (key == "hash")
-    next.hash_mb = std::clamp(to_int(value, "Hash"), 1, 1 << 20);
+    next.hash_mb = std::clamp(read_integer(value, "Hash"), 1, 1 << 20);
   else if (key == "moveoverhead")
-    next.move_overhead_ms = std::clamp(to_int(value, "MoveOverhead"), 0, 10'000);
+    next.move_overhead_ms = std::clamp(read_integer(value, "MoveOverhead"), 0, 10'000);
   else if (key == "policytemperature")
     next.policy_temperature =
         read_search_parameter("PolicyTemperature", value, kMinPolicyTemperature, kMaxPolicyTemperature);
@@ -601,7 +429,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   // The player plans its time from the clocks (players/time_manager.h); without any limit its
   // own budget applies.
   const auto& root = session.game.position();
-  limits.clock = clock_of<G>(go, root.side_to_move(), options_.move_overhead_ms);
+  limits.clock = clock_of(go, mover_is_white<G>(root.side_to_move()), options_.move_overhead_ms);
 
   typename G::MoveList moves;
   root.generate_moves(moves);

@@ -27,15 +27,9 @@
 #include "players/net_shelf.h"
 #include "players/player.h"
 #include "schataxx/game.h"
+#include "uai/search_info.h"
 
 namespace ataxx {
-
-// What info lines show beyond UAI's own fields.
-struct InfoDisplay {
-  bool show_wdl = false;  // UCI_ShowWDL: the search's win/draw/loss chances, after the score
-  int multipv = 1;        // MultiPV: a line for each of that many of the moves searched
-  bool verbose_move_stats = false;  // VerboseMoveStats (lc0's): each root move's statistics before bestmove
-};
 
 class UaiEngine {
  public:

@@ -505,7 +505,9 @@ TEST(Uai, MultiPvGivesALineForEachOfTheBestMoves) {
   first_moves.clear();
   for (std::size_t i = 0; i < scored.size(); ++i) {
     EXPECT_EQ(reported(scored[i], "info depth "), 2) << scored[i];
-    if (i > 0) EXPECT_LE(reported(scored[i], " score cp "), reported(scored[i - 1], " score cp ")) << "best first";
+    if (i > 0) {
+      EXPECT_LE(reported(scored[i], " score cp "), reported(scored[i - 1], " score cp ")) << "best first";
+    }
     first_moves.insert(reported_pv(scored[i])[0]);
   }
   EXPECT_EQ(first_moves.size(), 16U) << alphabeta;

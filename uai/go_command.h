@@ -1,0 +1,29 @@
+// A UAI `go` line: what it asks the search for, and the clocks it gives.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "game/game.h"
+#include "players/player.h"
+
+namespace ataxx {
+
+// What a `go` line asks for; the clocks by UCI's colour names.
+struct GoLine {
+  MoveLimits limits;
+  int white_ms = -1, black_ms = -1, white_increment_ms = 0, black_increment_ms = 0, moves_to_go = 0;
+  bool ponder = false;                    // search until ponderhit, then within the limits, or until stop
+  std::vector<std::string> search_moves;  // as written, legal or not
+};
+
+// The arguments after `go`. Words that are no key are skipped, as UCI asks; a key without its
+// number throws std::invalid_argument.
+GoLine read_go(std::string_view args);
+
+// The mover's clock and the other's from a go line's colours: Ataxx's first mover, x, is UAI's
+// Black; Schataxx's is White, as in chess.
+GameClock clock_of(const GoLine& go, bool mover_is_white, int move_overhead_ms);
+
+}  // namespace ataxx

@@ -1,0 +1,41 @@
+#include "uai/option_values.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "util/text.h"
+
+namespace ataxx {
+
+std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+int read_integer(const std::string& text, const std::string& what) {
+  const auto value = parse_integer(text);
+  if (!value) throw std::invalid_argument(what + " '" + text + "' is not an integer");
+  return static_cast<int>(std::clamp<long long>(*value, -1'000'000'000, 1'000'000'000));
+}
+
+bool read_check(const std::string& option, const std::string& value) {
+  const std::string flag = lower_case(value);
+  if (flag != "true" && flag != "false")
+    throw std::invalid_argument(option + " '" + value + "' is neither true nor false");
+  return flag == "true";
+}
+
+std::optional<float> read_search_parameter(const std::string& option, const std::string& value, double min,
+                                           double max) {
+  if (lower_case(value) == "auto") return std::nullopt;
+  const auto number = parse_number(value);
+  if (!number || !(*number >= min && *number <= max))
+    throw std::invalid_argument(
+        fmt::format("{} '{}' is neither auto nor a number from {} to {}", option, value, min, max));
+  return static_cast<float>(*number);
+}
+
+}  // namespace ataxx
