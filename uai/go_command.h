@@ -5,7 +5,6 @@
 #include <string_view>
 #include <vector>
 
-#include "game/game.h"
 #include "players/player.h"
 
 namespace ataxx {
