@@ -53,8 +53,7 @@ GoLine read_go(std::string_view args) {
   return go;
 }
 
-GameClock clock_of(const GoLine& go, bool mover_is_white, int move_overhead_ms) {
-  const bool white = mover_is_white;
+GameClock clock_of(const GoLine& go, bool white, int move_overhead_ms) {
   const int white_increment = std::max(0, go.white_increment_ms), black_increment = std::max(0, go.black_increment_ms);
   return {.own_ms = white ? go.white_ms : go.black_ms,
           .own_increment_ms = white ? white_increment : black_increment,

@@ -21,8 +21,8 @@ struct GoLine {
 // number throws std::invalid_argument.
 GoLine read_go(std::string_view args);
 
-// The mover's clock and the other's from a go line's colours: Ataxx's first mover, x, is UAI's
-// Black; Schataxx's is White, as in chess.
+// The mover's clock and the other's from a go line's colours (which colour a game's mover is, is
+// the caller's: uai_engine.cpp's mover_is_white).
 GameClock clock_of(const GoLine& go, bool mover_is_white, int move_overhead_ms);
 
 }  // namespace ataxx
