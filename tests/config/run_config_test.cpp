@@ -41,6 +41,11 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("schataxx-gpu").selfplay.policy_temperature, 2);
   EXPECT_EQ(shipped("default").selfplay.policy_temperature, 1);
   EXPECT_FALSE(plays_schataxx(shipped("default")));
+  // Root noise: Dir(0.15) won on the family's boards (docs/experiments.md); the code's default is 0.3.
+  for (const char* name : {"default", "family", "family-every-board"}) {
+    EXPECT_EQ(shipped(name).selfplay.dirichlet_alpha, 0.15) << name;
+  }
+  EXPECT_EQ(shipped("family-every-board").boards.names.size(), 6u);
 }
 
 TEST(RunConfig, LadderBaselinesAreAYamlListOfSpecsWithCommas) {
