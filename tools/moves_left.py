@@ -48,7 +48,8 @@ def samples(pgn):
         fen = re.search(r'\[FEN "([^"]+)"\]', game).group(1)
         if len(fen.split()[0].split('/')) != 7:
             continue
-        tokens = [t for t in game.split('\n\n', 1)[1].split()
+        movetext = re.sub(r'\{[^}]*\}', ' ', game.split('\n\n', 1)[1])  # the players' comments
+        tokens = [t for t in movetext.split()
                   if not re.fullmatch(r'\d+\.+', t) and t not in ('1-0', '0-1', '1/2-1/2', '*')]
         cells, side = parse_fen(fen)
         for i, move in enumerate(tokens):
@@ -69,6 +70,9 @@ def main():
               f'  {left[int(len(left) * 0.9)]:15d}')
     slope, intercept = statistics.linear_regression([e for e, _ in rows], [m for _, m in rows])
     print(f'least squares: moves left = {slope:.3f} x empties + {intercept:.2f}')
+    residuals = [m - (slope * e + intercept) for e, m in rows]
+    print(f'standard deviation of moves left about that line: {statistics.pstdev(residuals):.2f}'
+          f' (of moves left: {statistics.pstdev(m for _, m in rows):.2f})')
 
 
 if __name__ == '__main__':
