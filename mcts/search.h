@@ -29,10 +29,6 @@ template <typename G>
 struct BasicSearchParams {
   int visits = 800;             // simulations per search (counting visits kept from reuse)
   double time_limit_s = 0.0;    // stop early after this long; 0 = no limit
-  // A player's, on a clock: the most extra time it gives a move whose choice is in doubt (the
-  // move to play not the most visited, or a runner-up with over half its visits), as a multiple
-  // of the time planned for the move (players/time_manager.h). 0 = none.
-  double time_extension = 0.0;
   float c_puct = 1.5f;
   float fpu_reduction = 0.25f;  // unvisited children score parent Q minus this x sqrt(visited prior mass)
   // The priors as the search takes them: p^(1/T), renormalised (the softmax of the logits / T);

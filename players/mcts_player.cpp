@@ -19,17 +19,6 @@ int centipawns(float expected_result) {
 }  // namespace
 
 template <typename G>
-bool choice_in_doubt(const BasicSearchResult<G>& result) {
-  if (result.moves.size() < 2 || result.winning_move) return false;
-  const auto most_visited = std::max_element(result.visits.begin(), result.visits.end()) - result.visits.begin();
-  if (result.best_move() != result.moves[most_visited]) return true;
-  int runner_up = 0;
-  for (std::size_t i = 0; i < result.visits.size(); ++i)
-    if (static_cast<std::ptrdiff_t>(i) != most_visited) runner_up = std::max(runner_up, result.visits[i]);
-  return 2 * runner_up > result.visits[most_visited];
-}
-
-template <typename G>
 BasicMctsPlayer<G>::BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator, int threads)
     : evaluator_(std::move(evaluator)), search_(params, 0), base_params_(params), threads_(threads) {}
 
@@ -91,26 +80,10 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
     last_progress = now;
     this->progress_(report_of(search_.result(), start, reused_visits));
   };
-  const auto on_round = this->progress_ ? std::function<void()>(progress) : std::function<void()>();
-  run_search_threads<G>(search_, *evaluator_, threads_, on_round);
-  const bool planned_by_clock = limits.movetime_ms == 0 && !limits.infinite && limits.nodes == 0 && movetime_ms > 0;
-  if (planned_by_clock && base_params_.time_extension > 0) {
-    const int budget_ms = extension_budget_ms(movetime_ms, base_params_.time_extension, limits.clock);
-    extend_while_in_doubt(budget_ms, std::max(5, movetime_ms / 4), limits.stop, on_round);
-  }
+  run_search_threads<G>(search_, *evaluator_, threads_,
+                        this->progress_ ? std::function<void()>(progress) : std::function<void()>());
   last_result_ = search_.result();
   report_ = report_of(last_result_, start, reused_visits);
-}
-
-template <typename G>
-void BasicMctsPlayer<G>::extend_while_in_doubt(int budget_ms, int slice_ms, const std::atomic<bool>* stop,
-                                               const std::function<void()>& on_round) {
-  while (budget_ms > 0 && choice_in_doubt(search_.result()) && !(stop && stop->load())) {
-    const int slice = std::min(budget_ms, slice_ms);
-    search_.set_time_limit(slice / 1000.0);
-    run_search_threads<G>(search_, *evaluator_, threads_, on_round);
-    budget_ms -= slice;
-  }
 }
 
 template <typename G>
@@ -151,7 +124,6 @@ template <typename G>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> params) {
   params.visits = spec.get_int("visits", params.visits, 1, 100'000'000);
   params.time_limit_s = spec.get_int("time", static_cast<int>(params.time_limit_s * 1000), 0, 3'600'000) / 1000.0;
-  params.time_extension = spec.get_double("extend", params.time_extension, 0.0, 10.0);
   params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, kMaxCPuct));
   params.fpu_reduction =
       static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -kMaxFpuReduction, kMaxFpuReduction));
@@ -170,8 +142,6 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> p
 
 template class BasicMctsPlayer<AtaxxGame>;
 template class BasicMctsPlayer<SchataxxGame>;
-template bool choice_in_doubt<AtaxxGame>(const BasicSearchResult<AtaxxGame>&);
-template bool choice_in_doubt<SchataxxGame>(const BasicSearchResult<SchataxxGame>&);
 template BasicSearchParams<AtaxxGame> read_search_params<AtaxxGame>(PlayerSpec&, BasicSearchParams<AtaxxGame>);
 template BasicSearchParams<SchataxxGame> read_search_params<SchataxxGame>(PlayerSpec&, BasicSearchParams<SchataxxGame>);
 

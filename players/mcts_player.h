@@ -2,9 +2,7 @@
 // between moves.
 #pragma once
 
-#include <atomic>
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <optional>
 
@@ -40,10 +38,6 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   void follow(const Game& game);
   // Searches the game's position within `limits`: last_result_ and report_.
   void search(const Game& game, const MoveLimits& limits);
-  // On a clock: searches on in slices of `slice_ms` while the choice is in doubt (choice_in_doubt),
-  // at most `budget_ms` in all.
-  void extend_while_in_doubt(int budget_ms, int slice_ms, const std::atomic<bool>* stop,
-                             const std::function<void()>& on_round);
   // A search's result as the player reports it, timed from `start`, with the visits its tree kept.
   MoveReport report_of(const SearchResult& result, std::chrono::steady_clock::time_point start,
                        int reused_visits) const;
@@ -61,12 +55,6 @@ using MctsPlayer = BasicMctsPlayer<AtaxxGame>;
 extern template class BasicMctsPlayer<AtaxxGame>;
 extern template class BasicMctsPlayer<SchataxxGame>;
 
-// Whether a search's choice is open enough to be worth more time: the move to play is not the
-// most visited one, or the runner-up has over half the most visited one's visits; never with a
-// winning move or a single legal one.
-template <typename G>
-bool choice_in_doubt(const BasicSearchResult<G>& result);
-
 // The search parameters a player accepts: policy temperature (spec `ptemp`, UAI's
 // PolicyTemperature), c_puct (`cpuct`, CPuct) and first-play reduction (`fpu`, FpuValue).
 inline constexpr double kMinPolicyTemperature = 0.1;
@@ -77,8 +65,7 @@ inline constexpr double kMaxFpuReduction = 10.0;  // the smallest is its negativ
 // Reads the search options shared by every MCTS-based player spec:
 // visits, time (ms), cpuct, fpu, ptemp (policy temperature), batch (leaves per round), reuse (0/1),
 // solver (0/1), lcb (standard errors of the final move's bound), lead (the expected final piece
-// lead's weight beside the expected result), extend (time_extension); `defaults` for those the
-// spec does not give.
+// lead's weight beside the expected result); `defaults` for those the spec does not give.
 template <typename G = AtaxxGame>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> defaults = {});
 

@@ -34,10 +34,4 @@ int plan_move_time(int moves_left, const GameClock& clock) {
   return static_cast<int>(std::max<long long>(1, std::min(planned, remaining - std::max(0, clock.move_overhead_ms))));
 }
 
-int extension_budget_ms(int planned_ms, double factor, const GameClock& clock) {
-  const long long usable = std::max(0, clock.own_ms - std::max(0, clock.move_overhead_ms));
-  const long long most = std::max<long long>(0, usable / 4 - planned_ms);
-  return static_cast<int>(std::min<long long>(std::llround(std::max(0.0, factor) * planned_ms), most));
-}
-
 }  // namespace ataxx

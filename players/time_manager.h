@@ -22,11 +22,6 @@ int plan_move_time(const P& position, const GameClock& clock) {
   return plan_move_time(expected_moves_left(position), clock);
 }
 
-// The most extra milliseconds a move planned at `planned_ms` may be given when its choice is in
-// doubt: `factor` x planned_ms, but the whole move never over a quarter of the time left (less the
-// move overhead). The time spent comes out of the later moves' plans, which share what is left.
-int extension_budget_ms(int planned_ms, double factor, const GameClock& clock);
-
 // The time a player's search may take on this move: none (0) for a search until stopped (`go
 // infinite`, a `go ponder` before ponderhit), movetime when given, else the clock's plan, else 0
 // (the player's own budget).

@@ -7,8 +7,6 @@
 #include "mcts/simple_evaluators.h"
 #include "players/alphabeta.h"
 #include "players/baseline_players.h"
-#include "players/mcts_player.h"
-#include "players/time_manager.h"
 
 namespace ataxx {
 namespace {
@@ -52,42 +50,6 @@ TEST(MctsPlayer, AHashBoundsItsTree) {
     EXPECT_EQ(report.nodes < 20000U, bounded) << spec << ": " << report.nodes << " nodes";
     EXPECT_EQ(*report.hashfull >= 700, bounded) << spec << ": hashfull " << *report.hashfull;
   }
-}
-
-SearchResult result_of(std::vector<int> visits, std::optional<Move> lcb_move = {}) {
-  SearchResult result;
-  for (int i = 0; i < static_cast<int>(visits.size()); ++i) result.moves.push_back(Move::single(Square(i)));
-  result.visits = std::move(visits);
-  result.lcb_move = lcb_move;
-  return result;
-}
-
-TEST(MctsPlayer, TheChoiceIsInDoubtWhileARunnerUpHasHalfTheVisitsOrTheMovePlayedIsNotTheMostVisited) {
-  EXPECT_FALSE(choice_in_doubt(result_of({100, 50, 10})));
-  EXPECT_TRUE(choice_in_doubt(result_of({100, 51, 10})));
-  EXPECT_TRUE(choice_in_doubt(result_of({10, 60, 100})));
-  EXPECT_TRUE(choice_in_doubt(result_of({100, 20, 10}, Move::single(Square(1)))));  // the LCB's move
-  EXPECT_FALSE(choice_in_doubt(result_of({100, 20, 10}, Move::single(Square(0)))));
-  EXPECT_FALSE(choice_in_doubt(result_of({100})));
-  SearchResult winning = result_of({100, 90});
-  winning.winning_move = winning.moves[1];
-  EXPECT_FALSE(choice_in_doubt(winning));
-}
-
-// On a clock, `extend=1` searches on while the choice is in doubt, at most as long again as the
-// plan: with every position worth the same, the choice stays open and the move takes both.
-TEST(MctsPlayer, OnAClockSearchesOnWhileTheChoiceIsInDoubt) {
-  MoveLimits limits;
-  limits.clock = {2050, 0, 2050, 0, 0};
-  const int planned_ms = plan_move_time(Position::startpos(), limits.clock);
-  const int extension_ms = extension_budget_ms(planned_ms, 1.0, limits.clock);
-  ASSERT_GT(extension_ms, 0);
-  auto player = make_player("mcts:eval=uniform,extend=1");
-  player->new_game(1);
-  player->set_limits(limits);
-  player->choose_move(Game());
-  EXPECT_GE(player->last_report().seconds, (planned_ms + extension_ms) / 1000.0);
-  EXPECT_THROW(make_player("mcts:extend=-1"), std::invalid_argument);
 }
 
 TEST(PlayerSpec, RejectsBadSpecs) {

@@ -53,14 +53,5 @@ TEST(TimeManager, MovetimeComesFirstAndAnUntimedGameLeavesThePlayersBudget) {
   EXPECT_EQ(move_time_ms(kStart, limits), 0);
 }
 
-TEST(TimeManager, AnExtensionIsAShareOfThePlanWithinAQuarterOfTheClock) {
-  EXPECT_EQ(extension_budget_ms(200, 1.0, clock_of(30'000)), 200);
-  EXPECT_EQ(extension_budget_ms(200, 0.5, clock_of(30'000)), 100);
-  EXPECT_EQ(extension_budget_ms(200, 0.0, clock_of(30'000)), 0);
-  EXPECT_EQ(extension_budget_ms(200, 1.0, clock_of(1050)), 50);  // (1050 - 50 overhead) / 4 - 200
-  EXPECT_EQ(extension_budget_ms(200, 1.0, clock_of(500)), 0);
-  EXPECT_EQ(extension_budget_ms(200, 1.0, clock_of(0)), 0);
-}
-
 }  // namespace
 }  // namespace ataxx
