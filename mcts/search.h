@@ -129,6 +129,7 @@ class BasicSearch {
   void set_visits(int visits) { params_.visits = visits; }
   void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
   void set_time_limit(double seconds) { params_.time_limit_s = seconds; }
+  void set_c_puct(float c_puct) { params_.c_puct = c_puct; }
   // A flag another thread may set to end the search early (after at least one visit).
   void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
   // Only these of the root's moves are searched, reported and chosen (UAI's searchmoves) until

@@ -58,6 +58,7 @@ template <typename G>
 void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   const auto start = std::chrono::steady_clock::now();
   follow(game);  // re-rooting the tree is part of the move's time
+  if (c_puct_of_) search_.set_c_puct(c_puct_of_(game.position()));
   const int reused_visits = search_.root_visits();
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -15,6 +16,7 @@ template <typename G>
 class BasicMctsPlayer final : public BasicPlayer<G> {
  public:
   using Game = typename G::Game;
+  using Position = typename G::Position;
   using Move = typename G::Move;
   using MoveReport = BasicMoveReport<G>;
   using SearchParams = BasicSearchParams<G>;
@@ -31,6 +33,9 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   // The last search's figures, for display (UAI info lines, interactive play).
   const SearchResult& last_result() const { return last_result_; }
   Search& search() { return search_; }
+  // Has each search take its c_puct from its root's position (a play default by board) instead of
+  // the params'.
+  void set_c_puct_of(std::function<float(const Position&)> c_puct_of) { c_puct_of_ = std::move(c_puct_of); }
 
  private:
   // Moves the tree's root to the game's position, reusing the subtree when the game continues
@@ -47,6 +52,7 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   std::optional<Game> followed_;  // the game whose position the tree's root is at; none: a new game
   SearchResult last_result_;
   SearchParams base_params_;
+  std::function<float(const Position&)> c_puct_of_;  // none: base_params_.c_puct
   int threads_;
   MoveReport report_;
 };

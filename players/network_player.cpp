@@ -44,6 +44,7 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   options.model = spec.get_string("model", "");
   if (options.model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
   options.use_search_threads(spec.get_int("search_threads", options.search_threads, 1, 64));
+  options.c_puct_by_board = !spec.has("cpuct");
   options.search = read_search_params<G>(spec, options.search);
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
@@ -67,7 +68,9 @@ std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOpti
   auto server = shared_inference_server<G>(options.model, options.inference);
   BasicSearchParams<G> search = options.search;
   search.rules = G::rules_from(server->info().rules);
-  return std::make_unique<BasicMctsPlayer<G>>(search, std::move(server), options.search_threads);
+  auto player = std::make_unique<BasicMctsPlayer<G>>(search, std::move(server), options.search_threads);
+  if (options.c_puct_by_board) player->set_c_puct_of(play_c_puct<G>);
+  return player;
 }
 
 template <typename G>

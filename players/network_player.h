@@ -27,12 +27,24 @@ template <typename G>
 inline constexpr float kPlayLcbStdevs = 4.0f;
 template <>
 inline constexpr float kPlayLcbStdevs<SchataxxGame> = 0.0f;
+// The c_puct of its search of a position unless the spec says `cpuct`: 1.5, tuned on 7x7, and 1.0
+// on the Ataxx boards of more than 7x7's 49 cells (8x8, the hexagon), where it beat 1.5 at 100 ms
+// a move and was level on 5x5 to 7x7 (docs/experiments.md).
+template <typename G>
+float play_c_puct(const typename G::Position&) {
+  return 1.5f;
+}
+template <>
+inline float play_c_puct<AtaxxGame>(const Position& pos) {
+  return pos.board().num_cells > 49 ? 1.0f : 1.5f;
+}
 
 template <typename G = AtaxxGame>
 struct BasicNetworkPlayerOptions {
   std::string model;                // play file
   BasicSearchParams<G> search;      // its rules are replaced by the model's
   int search_threads = 1;           // threads that search the tree at once, each with its own batches
+  bool c_puct_by_board = true;      // play_c_puct<G> of each root in search.c_puct's place
   InferenceOptions inference;
   BasicNetworkPlayerOptions();
   // Searches on `threads` threads, each selecting leaves_per_round_by_default(threads) a round.

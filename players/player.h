@@ -138,6 +138,8 @@ class PlayerSpec {
   int get_int(const std::string& key, int fallback, int min, int max);
   double get_double(const std::string& key, double fallback, double min, double max);
   std::string get_string(const std::string& key, const std::string& fallback);
+  // Whether the spec gives `key`, not read yet.
+  bool has(const std::string& key) const { return options_.contains(key); }
   // Every option not read yet, consumed (for players that pass options on, like UAI engines).
   std::map<std::string, std::string> take_rest();
   void finish() const;

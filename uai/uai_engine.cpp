@@ -357,7 +357,10 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.search.visits = options_.visits;
   network.search.max_tree_bytes = static_cast<std::size_t>(options_.hash_mb) << 20;
   if (options_.policy_temperature) network.search.policy_temperature = *options_.policy_temperature;
-  if (options_.c_puct) network.search.c_puct = *options_.c_puct;
+  if (options_.c_puct) {
+    network.search.c_puct = *options_.c_puct;
+    network.c_puct_by_board = false;
+  }
   if (options_.fpu_reduction) network.search.fpu_reduction = *options_.fpu_reduction;
   network.search.transpositions = options_.transpositions;
   network.inference.device = options_.device;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "nn/direct_convolution.h"
+#include "players/mcts_player.h"
 #include "tests/test_paths.h"
 
 namespace ataxx {
@@ -112,6 +113,26 @@ TEST(NetworkPlayer, PlayersSearchWithTheirGamesPolicyTemperatureAndLcbUnlessTheS
   // Self-play's searches: the net's own priors, the most visited move.
   EXPECT_FLOAT_EQ(SearchParams().policy_temperature, 1.0f);
   EXPECT_FLOAT_EQ(SearchParams().lcb_stdevs, 0.0f);
+}
+
+TEST(NetworkPlayer, AnAtaxxPlayerExploresLessOnBoardsOfMoreThan49CellsUnlessTheSpecSaysCpuct) {
+  const std::string model = temp_path("c-puct.net");
+  write_random_play_file(model, {1, 8}, 5, BoardSet::parse("6x6,7x7,8x8,hexagon"));
+  // The c_puct each board's search took, one player playing them in turn.
+  auto c_puct_on = [&](const std::string& options, std::initializer_list<BoardId> boards) {
+    auto player = make_player("nn:model=" + model + ",visits=8" + options);
+    std::vector<float> c_puct;
+    for (const BoardId id : boards) {
+      player->new_game(1);
+      player->choose_move(Game(Position::startpos(board(id))));
+      c_puct.push_back(dynamic_cast<MctsPlayer&>(*player).search().params().c_puct);
+    }
+    return c_puct;
+  };
+  const auto all = {BoardId::k8x8, BoardId::k6x6, BoardId::kHexagon, BoardId::k7x7};
+  EXPECT_EQ(c_puct_on("", all), (std::vector<float>{1.0f, 1.5f, 1.0f, 1.5f}));
+  EXPECT_EQ(c_puct_on(",cpuct=2", all), (std::vector<float>{2.0f, 2.0f, 2.0f, 2.0f}));
+  EXPECT_FLOAT_EQ(play_c_puct<SchataxxGame>(SchataxxGame::start()), 1.5f);  // an 8x8 board, not measured
 }
 
 TEST(NetworkPlayer, OnTheCpuTheSearchRunsItsOwnBatches) {

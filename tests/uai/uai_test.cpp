@@ -220,6 +220,21 @@ TEST(Uai, CPuctSetsTheModelsSearchAndRefusesWhatIsNotOne) {
   expect_search_option("CPuct", "0", "100", "1.5", {"-0.5", "101", "high", ""});
 }
 
+TEST(Uai, CPuctAutoIsTheNetworkPlayersDefaultForTheBoard) {
+  UaiSession uai;
+  const std::string model = temp_path("c-puct-family.net");
+  write_random_play_file(model, {1, 8}, 3, BoardSet::parse("7x7,8x8"));
+  uai.send("setoption name Model value " + model);
+  uai.send("position fen " + std::string(board(BoardId::k8x8).start_fen));
+  const auto search_at = [&](const std::string& value) {
+    EXPECT_EQ(uai.send("setoption name CPuct value " + value), "") << value;
+    return search_summary(uai.go("go nodes 400"));
+  };
+  const std::string by_default = search_at("auto");
+  EXPECT_EQ(search_at("1.0"), by_default) << "8x8: 1.0";
+  EXPECT_NE(search_at("1.5"), by_default);
+}
+
 TEST(Uai, FpuValueSetsTheModelsSearchAndRefusesWhatIsNotOne) {
   expect_search_option("FpuValue", "-10", "10", "0.25", {"-11", "10.5", "low", ""});
 }
