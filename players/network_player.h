@@ -32,11 +32,11 @@ inline constexpr float kPlayLcbStdevs<SchataxxGame> = 0.0f;
 // a move and was level on 5x5 to 7x7 (docs/experiments.md).
 template <typename G>
 float play_c_puct(const typename G::Position&) {
-  return 1.5f;
+  return BasicSearchParams<G>().c_puct;
 }
 template <>
 inline float play_c_puct<AtaxxGame>(const Position& pos) {
-  return pos.board().num_cells > 49 ? 1.0f : 1.5f;
+  return pos.board().num_cells > 49 ? 1.0f : SearchParams().c_puct;
 }
 
 template <typename G = AtaxxGame>
