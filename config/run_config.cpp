@@ -81,6 +81,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.leaves_per_round", Bound<int>{&s.leaves_per_round, 1, 1024}, "leaves per tree per batch"},
       {"selfplay.dirichlet_alpha", Bound<double>{&s.dirichlet_alpha, 1e-3, 100}, "root noise alpha"},
       {"selfplay.dirichlet_weight", Bound<double>{&s.dirichlet_weight, 0, 1}, "root noise weight"},
+      {"selfplay.c_puct", Bound<double>{&s.c_puct, 0.01, 100}, "the searches' exploration constant, as players' cpuct"},
       {"selfplay.forced_playouts_k", Bound<double>{&s.forced_playouts_k, 0, 100},
        "forced playouts at the root of full searches, sqrt(k x prior x visits), pruned from the policy target; 0 = "
        "none"},

@@ -40,6 +40,7 @@ struct RunConfig {
     int leaves_per_round = 4;
     double dirichlet_alpha = 0.3;
     double dirichlet_weight = 0.25;
+    double c_puct = 1.5;           // the searches' exploration constant, as players' cpuct
     double forced_playouts_k = 0;  // KataGo's forced playouts in full searches (2 there); 0 = none
     double policy_temperature = 1.0;  // the search's priors p^(1/T), as players' ptemp; 1 = the net's own
     double lcb_stdevs = 0;  // moves past temperature_plies by their lower confidence bound, as players' lcb; 0 = most visited

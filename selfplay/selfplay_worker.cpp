@@ -39,6 +39,7 @@ BasicSearchParams<G> search_params_of(const RunConfig::SelfPlay& sp, const typen
   BasicSearchParams<G> params;
   params.visits = sp.visits;
   params.leaves_per_round = sp.leaves_per_round;
+  params.c_puct = static_cast<float>(sp.c_puct);
   params.dirichlet_alpha = static_cast<float>(sp.dirichlet_alpha);
   params.forced_playouts_k = static_cast<float>(sp.forced_playouts_k);
   params.policy_temperature = static_cast<float>(sp.policy_temperature);

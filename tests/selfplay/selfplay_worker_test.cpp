@@ -231,6 +231,20 @@ TEST(SelfPlayWorker, APolicyTemperatureAboveOneSpreadsTheTargetsVisits) {
   EXPECT_LT(flatter, net_own - 0.05) << net_own << " vs " << flatter;
 }
 
+// selfplay.c_puct: a larger exploration constant spreads the visits over more moves.
+TEST(SelfPlayWorker, ALargerCPuctSpreadsTheTargetsVisits) {
+  MaterialEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.selfplay.visits = 64;
+  config.selfplay.dirichlet_weight = 0;
+  config.selfplay.c_puct = 1.0;
+  const double lower = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
+  config.selfplay.c_puct = 4.0;
+  const double higher = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
+  EXPECT_LT(higher, lower - 0.05) << lower << " vs " << higher;
+}
+
 // selfplay.lcb_stdevs: the moves past temperature_plies by their lower confidence bound, so other
 // games than the most visited moves' from the same seed.
 TEST(SelfPlayWorker, MovesByTheirLowerConfidenceBoundPlayOtherGames) {
