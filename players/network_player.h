@@ -29,10 +29,15 @@ template <>
 inline constexpr float kPlayLcbStdevs<SchataxxGame> = 0.0f;
 // The c_puct of its search of a position unless the spec says `cpuct`: 1.5, tuned on 7x7, and 1.0
 // on the Ataxx boards of more than 7x7's 49 cells (8x8, the hexagon), where it beat 1.5 at 100 ms
-// a move and was level on 5x5 to 7x7 (docs/experiments.md).
+// a move and was level on 5x5 to 7x7, and in Schataxx, where it beat 1.5 55-45 in 400 games at
+// 100 ms a move (docs/experiments.md).
 template <typename G>
 float play_c_puct(const typename G::Position&) {
   return BasicSearchParams<G>().c_puct;
+}
+template <>
+inline float play_c_puct<SchataxxGame>(const SchataxxGame::Position&) {
+  return 1.0f;
 }
 template <>
 inline float play_c_puct<AtaxxGame>(const Position& pos) {

@@ -132,7 +132,7 @@ TEST(NetworkPlayer, AnAtaxxPlayerExploresLessOnBoardsOfMoreThan49CellsUnlessTheS
   const auto all = {BoardId::k8x8, BoardId::k6x6, BoardId::kHexagon, BoardId::k7x7};
   EXPECT_EQ(c_puct_on("", all), (std::vector<float>{1.0f, 1.5f, 1.0f, 1.5f}));
   EXPECT_EQ(c_puct_on(",cpuct=2", all), (std::vector<float>{2.0f, 2.0f, 2.0f, 2.0f}));
-  EXPECT_FLOAT_EQ(play_c_puct<SchataxxGame>(SchataxxGame::start()), 1.5f);  // an 8x8 board, not measured
+  EXPECT_FLOAT_EQ(play_c_puct<SchataxxGame>(SchataxxGame::start()), 1.0f);  // measured at 100 ms a move
 }
 
 TEST(NetworkPlayer, OnTheCpuTheSearchRunsItsOwnBatches) {
