@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -218,30 +219,29 @@ double mean_top_share(const std::vector<TrainingSample>& samples) {
   return sum / samples.size();
 }
 
-// selfplay.policy_temperature flattens the priors the searches start from, and so their targets.
-TEST(SelfPlayWorker, APolicyTemperatureAboveOneSpreadsTheTargetsVisits) {
-  MaterialEvaluator evaluator;  // priors: a softmax of each move's gain in pieces
-  RunConfig config = small_config();
-  config.selfplay.full_search_share = 1;
-  config.selfplay.visits = 64;
-  config.selfplay.dirichlet_weight = 0;
-  const double net_own = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
-  config.selfplay.policy_temperature = 4;
-  const double flatter = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
-  EXPECT_LT(flatter, net_own - 0.05) << net_own << " vs " << flatter;
-}
-
-// selfplay.c_puct: a larger exploration constant spreads the visits over more moves.
-TEST(SelfPlayWorker, ALargerCPuctSpreadsTheTargetsVisits) {
+// The mean top share of 4 games' targets, every search full, no noise, priors a softmax of each
+// move's gain in pieces, with `change` made to the config.
+double top_share_of_targets(const std::function<void(RunConfig&)>& change) {
   MaterialEvaluator evaluator;
   RunConfig config = small_config();
   config.selfplay.full_search_share = 1;
   config.selfplay.visits = 64;
   config.selfplay.dirichlet_weight = 0;
-  config.selfplay.c_puct = 1.0;
-  const double lower = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
-  config.selfplay.c_puct = 4.0;
-  const double higher = mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
+  change(config);
+  return mean_top_share(play(config, {Position::startpos()}, evaluator, 4).samples);
+}
+
+// selfplay.policy_temperature flattens the priors the searches start from, and so their targets.
+TEST(SelfPlayWorker, APolicyTemperatureAboveOneSpreadsTheTargetsVisits) {
+  const double net_own = top_share_of_targets([](RunConfig&) {});
+  const double flatter = top_share_of_targets([](RunConfig& c) { c.selfplay.policy_temperature = 4; });
+  EXPECT_LT(flatter, net_own - 0.05) << net_own << " vs " << flatter;
+}
+
+// selfplay.c_puct: a larger exploration constant spreads the visits over more moves.
+TEST(SelfPlayWorker, ALargerCPuctSpreadsTheTargetsVisits) {
+  const double lower = top_share_of_targets([](RunConfig& c) { c.selfplay.c_puct = 1.0; });
+  const double higher = top_share_of_targets([](RunConfig& c) { c.selfplay.c_puct = 4.0; });
   EXPECT_LT(higher, lower - 0.05) << lower << " vs " << higher;
 }
 
