@@ -27,14 +27,12 @@ template <typename G>
 inline constexpr float kPlayLcbStdevs = 4.0f;
 template <>
 inline constexpr float kPlayLcbStdevs<SchataxxGame> = 0.0f;
-// The c_puct of its search of a position unless the spec says `cpuct`: 1.5, tuned on 7x7, and 1.0
-// on the Ataxx boards of more than 7x7's 49 cells (8x8, the hexagon), where it beat 1.5 at 100 ms
-// a move and was level on 5x5 to 7x7, and in Schataxx, where it beat 1.5 55-45 in 400 games at
-// 100 ms a move (docs/experiments.md).
+// The c_puct of its search of a position unless the spec says `cpuct`, measured per game
+// (docs/experiments.md): in Schataxx 1.0, which beat 1.5 55-45 in 400 games at 100 ms a move; in
+// Ataxx the search's 1.5, tuned on 7x7, but 1.0 on the boards of more than 7x7's 49 cells (8x8, the
+// hexagon), where it beat 1.5 at 100 ms a move and was level on 5x5 to 7x7.
 template <typename G>
-float play_c_puct(const typename G::Position&) {
-  return BasicSearchParams<G>().c_puct;
-}
+float play_c_puct(const typename G::Position&);
 template <>
 inline float play_c_puct<SchataxxGame>(const SchataxxGame::Position&) {
   return 1.0f;
