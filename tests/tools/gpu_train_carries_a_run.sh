@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# tools/gpu/train.sh on the CPU as two 30-second device calls on two fresh machines: the first
-# trains a new run and brings it back as tar parts, the second unpacks them, trains on from there
-# and brings back the mean of its newest two models too (AVERAGE) and a match played beside it (BESIDE);
-# a third, of a run with CUDA graphs on, fails (no CUDA here), goes on without them, is killed and is
-# still brought back.
+# tools/gpu/train.sh on the CPU: a BIN that is not there fails at once; then two 30-second device
+# calls on two fresh machines: the first trains a new run and brings it back as tar parts, the
+# second unpacks them, trains on from there and brings back the mean of its newest two models too
+# (AVERAGE) and a match played beside it (BESIDE); a third, of a run with CUDA graphs on, fails
+# (no CUDA here), goes on without them, is killed and is still brought back.
 # Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -14,7 +14,13 @@ fail() { echo "FAILED: $*" >&2; exit 1; }
 # tiny.yaml's 300 samples in the first call's 30 s.
 sed -e 's/max_generations: 3/max_generations: 10000/' -e 's/min_samples: 300/min_samples: 128/' \
   "$source_dir/configs/tiny.yaml" > "$scratch/tiny.yaml"
-export BIN="$binary" CONFIG="$scratch/tiny.yaml"
+export CONFIG="$scratch/tiny.yaml"
+# A BIN that is not there is said so at once, before any run or build starts.
+status=0
+BIN="$scratch/no-such-binary" "$source_dir/tools/gpu/train.sh" "$scratch/back-0" 30 2> "$scratch/no-binary.err" || status=$?
+[[ $status -eq 2 ]] && grep -q "is not an executable file" "$scratch/no-binary.err" ||
+  fail "a missing BIN gave status $status: $(cat "$scratch/no-binary.err")"
+export BIN="$binary"
 
 RUN="$scratch/first/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-1" 30
 ls "$scratch/back-1"/run.tar.000 "$scratch/back-1/best.net" "$scratch/back-1/log.txt" > /dev/null

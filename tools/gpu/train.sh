@@ -20,6 +20,8 @@
 # unfinished game dropped. The machines of the device have had AVX-512, which Zataxx and Autaxx need:
 # BESIDE="--p1 nn:model=nets/ataxx-7x7.net,visits=100000000,time=100 --p2 uai:cmd=.deps/engines/zataxx,movetime=100
 # --games 100 --openings configs/openings/balanced-4ply.txt" is the bar's match, a game every 10-12 s.
+# Without build-gpu/tools/ataxx-zero (a fresh machine) it runs tools/gpu/build.sh first, so that the
+# same call works on a warm machine (resuming $RUN) and on a fresh one (unpacking FROM's parts).
 # Usage: tools/gpu/train.sh OUT_DIR SECONDS [FROM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,6 +31,12 @@ out="$1" seconds="$2" from="${3:-}"
 bin="${BIN:-build-gpu/tools/ataxx-zero}"
 run="${RUN:-runs/gpu}"
 mkdir -p "$out"
+# A second call can find a fresh machine (a warm one goes back after 30 s idle): it builds first.
+if [[ ! -x "$bin" ]]; then
+  [[ -z "${BIN:-}" ]] || { echo "$0: BIN '$bin' is not an executable file" >&2; exit 2; }
+  echo "$0: no $bin on this machine: building it first (tools/gpu/build.sh, into $out/build.txt)"
+  tools/gpu/build.sh ataxx-zero > "$out/build.txt" 2>&1 || { tail -n 20 "$out/build.txt" >&2; exit 1; }
+fi
 if [[ -f "$run/config.yaml" ]]; then
   [[ -z "$from" ]] || echo "$0: $run holds a run already: resuming it, not $from"
   args=(--run-dir "$run")
