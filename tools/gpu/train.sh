@@ -27,7 +27,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [[ $# -ge 2 ]] || { echo "usage: $0 OUT_DIR SECONDS [FROM]" >&2; exit 2; }
 out="$1" seconds="$2" from="${3:-}"
-[[ -f tools/gpu/env.sh && -d .deps-root ]] && source tools/gpu/env.sh
 bin="${BIN:-build-gpu/tools/ataxx-zero}"
 run="${RUN:-runs/gpu}"
 mkdir -p "$out"
@@ -37,6 +36,8 @@ if [[ ! -x "$bin" ]]; then
   echo "$0: no $bin on this machine: building it first (tools/gpu/build.sh, into $out/build.txt)"
   tools/gpu/build.sh ataxx-zero > "$out/build.txt" 2>&1 || { tail -n 20 "$out/build.txt" >&2; exit 1; }
 fi
+# After any build: build.sh makes .deps-root, whose libraries the binary loads.
+if [[ -f tools/gpu/env.sh && -d .deps-root ]]; then source tools/gpu/env.sh; fi
 if [[ -f "$run/config.yaml" ]]; then
   [[ -z "$from" ]] || echo "$0: $run holds a run already: resuming it, not $from"
   args=(--run-dir "$run")
