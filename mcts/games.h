@@ -32,6 +32,7 @@ struct AtaxxGame {
   static Rules rules_from(const RuleSettings& settings) { return settings; }
   static RuleSettings settings_of(const Rules& rules) { return rules; }
   static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
+  static Move parse_move_text(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
   static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }
   static int cells(const Position& pos) { return pos.board().num_cells; }
   // Whether the search should take a leaf as won by its mover without evaluating it. Ataxx's wins
@@ -63,6 +64,7 @@ struct SchataxxGame {
   static Rules rules_from(const RuleSettings& s) { return {s.halfmove_limit, s.repetition_limit}; }
   static RuleSettings settings_of(const Rules& rules) { return {rules.ply_limit, rules.repetition_limit}; }
   static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
+  static Move parse_move_text(std::string_view text, const Position&) { return schataxx::parse_move(text); }
   static Bitboard men(const Position& pos, Color side) { return pos.men(side); }
   static int cells(const Position&) { return schataxx::Position::kSquares; }
   // A king or half the board in one move: the tactics a net at a few hundred visits misses.

@@ -50,7 +50,7 @@ void register_builtin_players(std::map<std::string, PlayerFactory>& factories) {
     return std::make_unique<MctsPlayer>(params, std::move(evaluator));
   };
   factories["nn"] = [](PlayerSpec& spec) { return make_network_player(read_network_player_options(spec)); };
-  factories["uai"] = [](PlayerSpec& spec) { return make_uai_player(spec); };
+  factories["uai"] = [](PlayerSpec& spec) { return make_uai_player<AtaxxGame>(spec); };
 }
 
 }  // namespace ataxx

@@ -10,6 +10,7 @@
 #include "players/alphabeta.h"
 #include "players/mcts_player.h"
 #include "players/network_player.h"
+#include "players/uai_player.h"
 
 namespace ataxx {
 namespace schataxx {
@@ -96,6 +97,7 @@ void register_builtin_players(std::map<std::string, BasicPlayerFactory<SchataxxG
   factories["nn"] = [](PlayerSpec& spec) {
     return make_network_player(read_network_player_options<SchataxxGame>(spec));
   };
+  factories["uai"] = [](PlayerSpec& spec) { return make_uai_player<SchataxxGame>(spec); };
 }
 
 }  // namespace ataxx

@@ -12,10 +12,11 @@ namespace {
 // Reads what an info line says of the search into report: depth, nodes, nps, time and score (`cp N`, `mate N`,
 // or a bare `N` as some Ataxx engines send, taken as centipawns). A line without a score (info
 // string, currmove) or of a MultiPV line but the first changes nothing.
-void read_info(const std::string& line, MoveReport& report) {
+template <typename Report>
+void read_info(const std::string& line, Report& report) {
   const std::vector<std::string> words = split_words(line);
   if (words.empty() || words[0] != "info") return;
-  MoveReport read = report;
+  Report read = report;
   bool scored = false;
   const auto number_at = [&](std::size_t i) { return i < words.size() ? parse_integer(words[i]) : std::nullopt; };
   for (std::size_t i = 1; i < words.size() && words[i] != "pv" && words[i] != "string"; ++i) {
@@ -43,8 +44,13 @@ void read_info(const std::string& line, MoveReport& report) {
   if (scored) report = read;
 }
 
-class UaiPlayer final : public Player {
+template <typename G>
+class UaiPlayer final : public BasicPlayer<G> {
  public:
+  using Game = typename G::Game;
+  using Move = typename G::Move;
+  using MoveReport = BasicMoveReport<G>;
+
   UaiPlayer(std::string command, std::map<std::string, std::string> engine_options, std::string go, int timeout_ms)
       : command_(std::move(command)), engine_options_(std::move(engine_options)), go_(std::move(go)), timeout_ms_(timeout_ms) {}
 
@@ -63,21 +69,22 @@ class UaiPlayer final : public Player {
     std::string position = "position fen " + game.start().fen();
     if (!game.moves().empty()) {
       position += " moves";
-      for (const Move m : game.moves()) position.append(" ").append(to_string(m, game.position().board()));
+      for (const Move m : game.moves()) position.append(" ").append(G::move_text(m, game.position()));
     }
     try {
+      send_variant(G::pgn_variant(game.start()));
       engine_->send(position);
-      const GameClock& clock = limits_.clock;
+      const GameClock& clock = this->limits_.clock;
       std::string go = clock.timed() ? go_with_clock(clock, game.position().side_to_move()) : go_;
-      if (!limits_.search_moves.empty()) go += " searchmoves";
-      for (const std::string& move : limits_.search_moves) go += " " + move;
+      if (!this->limits_.search_moves.empty()) go += " searchmoves";
+      for (const std::string& move : this->limits_.search_moves) go += " " + move;
       engine_->send(go);
       const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, clock.own_ms),
                                                [this](const std::string& info) { read_info(info, report_); });
       const auto space = line.find(' ');
       if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
       const std::string text = line.substr(space + 1, line.find(' ', space + 1) - space - 1);
-      return parse_move(text, game.position().board());
+      return G::parse_move_text(text, game.position());
     } catch (...) {
       engine_.reset();  // restarted for the next game
       throw;
@@ -85,19 +92,32 @@ class UaiPlayer final : public Player {
   }
 
  private:
-  // UAI names x's clock btime and o's wtime (x moves first, like Black in chess).
+  // UAI names a side's clock by its PGN colour: x's is btime in Ataxx (x moves first, like Black
+  // in chess), White's is wtime in Schataxx (White moves first, as in chess).
   static std::string go_with_clock(const GameClock& clock, Color mover) {
-    const bool x = mover == Color::kX;
-    const int x_ms = x ? clock.own_ms : clock.opponent_ms, o_ms = x ? clock.opponent_ms : clock.own_ms;
-    const int x_inc = x ? clock.own_increment_ms : clock.opponent_increment_ms;
-    const int o_inc = x ? clock.opponent_increment_ms : clock.own_increment_ms;
-    std::string go = "go btime " + std::to_string(std::max(0, x_ms)) + " wtime " + std::to_string(std::max(0, o_ms)) +
-                     " binc " + std::to_string(x_inc) + " winc " + std::to_string(o_inc);
+    const bool first = mover == Color::kX;  // the side that moves first
+    const int first_ms = first ? clock.own_ms : clock.opponent_ms, second_ms = first ? clock.opponent_ms : clock.own_ms;
+    const int first_inc = first ? clock.own_increment_ms : clock.opponent_increment_ms;
+    const int second_inc = first ? clock.opponent_increment_ms : clock.own_increment_ms;
+    const std::string first_name = G::kPgnColours[0] == "Black" ? "b" : "w";
+    const std::string second_name = first_name == "b" ? "w" : "b";
+    std::string go = "go " + first_name + "time " + std::to_string(std::max(0, first_ms)) + " " + second_name +
+                     "time " + std::to_string(std::max(0, second_ms)) + " " + first_name + "inc " +
+                     std::to_string(first_inc) + " " + second_name + "inc " + std::to_string(second_inc);
     if (clock.moves_to_go > 0) go += " movestogo " + std::to_string(clock.moves_to_go);
     return go;
   }
 
+  // A game's variant, where it has one the start's FEN cannot say (Schataxx's balanced and
+  // unlimited), as UCI_Variant; sent again only when it changes.
+  void send_variant(const std::string& variant) {
+    if (variant.empty() || variant == variant_sent_) return;
+    engine_->send("setoption name UCI_Variant value " + variant);
+    variant_sent_ = variant;
+  }
+
   void start() {
+    variant_sent_.clear();
     engine_ = std::make_unique<EngineProcess>(command_);
     engine_->send("uai");
     engine_->expect("uaiok", timeout_ms_);
@@ -111,12 +131,14 @@ class UaiPlayer final : public Player {
   std::string go_;
   int timeout_ms_;
   std::unique_ptr<EngineProcess> engine_;
+  std::string variant_sent_;
   MoveReport report_;  // of the last move, from the engine's last info line with a score
 };
 
 }  // namespace
 
-std::unique_ptr<Player> make_uai_player(PlayerSpec& spec) {
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec) {
   const std::string command = spec.get_string("cmd", "");
   if (command.empty()) throw std::invalid_argument("player '" + spec.text() + "': uai needs cmd=PATH");
   const int movetime = spec.get_int("movetime", 0, 0, 3'600'000);
@@ -126,7 +148,10 @@ std::unique_ptr<Player> make_uai_player(PlayerSpec& spec) {
   std::string go = "go movetime " + std::to_string(movetime > 0 ? movetime : 100);
   if (nodes > 0) go = "go nodes " + std::to_string(nodes);
   if (depth > 0) go = "go depth " + std::to_string(depth);
-  return std::make_unique<UaiPlayer>(command, spec.take_rest(), go, timeout + movetime);
+  return std::make_unique<UaiPlayer<G>>(command, spec.take_rest(), go, timeout + movetime);
 }
+
+template std::unique_ptr<BasicPlayer<AtaxxGame>> make_uai_player<AtaxxGame>(PlayerSpec& spec);
+template std::unique_ptr<BasicPlayer<SchataxxGame>> make_uai_player<SchataxxGame>(PlayerSpec& spec);
 
 }  // namespace ataxx

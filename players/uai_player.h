@@ -1,7 +1,7 @@
 // An external UAI engine as a player: `uai:cmd=PATH[,movetime=MS|nodes=N|depth=D][,timeout=MS]
 // [,NAME=VALUE...]`, other keys going to the engine as `setoption`. Runs the engine as a child
 // process over pipes; a timeout, a crash or a malformed answer throws, which the match runner
-// scores as a loss for this player.
+// scores as a loss for this player. Plays Ataxx or Schataxx (told the variant as UCI_Variant).
 #pragma once
 
 #include <memory>
@@ -10,6 +10,7 @@
 
 namespace ataxx {
 
-std::unique_ptr<Player> make_uai_player(PlayerSpec& spec);
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec);
 
 }  // namespace ataxx

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The mover's moves left against the empty cells, over the 7x7 games of a PGN file written by
-`ataxx-zero match --pgn`: the fit behind players/time_manager.cpp.
+"""The mover's moves left over the games of a PGN file written by `ataxx-zero match --pgn`: the
+fits behind players/time_manager.cpp. 7x7 Ataxx games against the empty cells; Schataxx games
+against the men left in both stocks (each drop restarts the count of plies that ends the game).
 
-Usage: python3 tools/moves_left.py GAMES.pgn
+Usage: python3 tools/moves_left.py GAMES.pgn [--schataxx]
 """
 import collections
 import re
@@ -43,36 +44,69 @@ def play(cells, side, move):
                 cells[near] = side
 
 
-def samples(pgn):
+def ataxx_samples(fen, tokens):
+    cells, side = parse_fen(fen)
+    for i, move in enumerate(tokens):
+        yield 49 - len(cells), (len(tokens) - i + 1) // 2
+        play(cells, side, move)
+        side = 'o' if side == 'x' else 'x'
+
+
+def schataxx_samples(fen, variant, tokens):
+    men = 2 * 99 if variant == 'schataxx-unlimited' else len(fen.split('[')[1].split(']')[0])
+    for i, move in enumerate(tokens):
+        yield men, (len(tokens) - i + 1) // 2
+        men -= '@' in move
+
+
+def samples(pgn, schataxx):
+    """(the feature, the mover's moves left) for each position of each game of the kind asked."""
     for game in pgn.split('[Event ')[1:]:
         fen = re.search(r'\[FEN "([^"]+)"\]', game).group(1)
-        if len(fen.split()[0].split('/')) != 7:
+        variant = re.search(r'\[Variant "([^"]+)"\]', game)
+        if schataxx != bool(variant) or (not schataxx and len(fen.split()[0].split('/')) != 7):
             continue
         movetext = re.sub(r'\{[^}]*\}', ' ', game.split('\n\n', 1)[1])  # the players' comments
         tokens = [t for t in movetext.split()
                   if not re.fullmatch(r'\d+\.+', t) and t not in ('1-0', '0-1', '1/2-1/2', '*')]
-        cells, side = parse_fen(fen)
-        for i, move in enumerate(tokens):
-            yield 49 - len(cells), (len(tokens) - i + 1) // 2
-            play(cells, side, move)
-            side = 'o' if side == 'x' else 'x'
+        if schataxx:
+            yield from schataxx_samples(fen, variant.group(1), tokens)
+        else:
+            yield from ataxx_samples(fen, tokens)
+
+
+def print_table(rows, name):
+    groups = collections.defaultdict(list)
+    for value, left in rows:
+        groups[value].append(left)
+    print(f'{name}  positions  mean moves left  median  90th percentile')
+    for value in sorted(groups):
+        left = sorted(groups[value])
+        print(f'{value:{len(name)}d}  {len(left):9d}  {statistics.mean(left):15.1f}  {left[len(left) // 2]:6d}'
+              f'  {left[int(len(left) * 0.9)]:15d}')
+
+
+def print_fit(rows, name):
+    slope, intercept = statistics.linear_regression([x for x, _ in rows], [m for _, m in rows])
+    print(f'least squares: moves left = {slope:.3f} x {name} + {intercept:.2f}')
+    residuals = [m - (slope * x + intercept) for x, m in rows]
+    print(f'standard deviation of moves left about that line: {statistics.pstdev(residuals):.2f}'
+          f' (of moves left: {statistics.pstdev(m for _, m in rows):.2f})')
 
 
 def main():
-    rows = list(samples(open(sys.argv[1]).read()))
-    by_empties = collections.defaultdict(list)
-    for empties, left in rows:
-        by_empties[empties].append(left)
-    print('empties  positions  mean moves left  median  90th percentile')
-    for empties in sorted(by_empties):
-        left = sorted(by_empties[empties])
-        print(f'{empties:7d}  {len(left):9d}  {statistics.mean(left):15.1f}  {left[len(left) // 2]:6d}'
-              f'  {left[int(len(left) * 0.9)]:15d}')
-    slope, intercept = statistics.linear_regression([e for e, _ in rows], [m for _, m in rows])
-    print(f'least squares: moves left = {slope:.3f} x empties + {intercept:.2f}')
-    residuals = [m - (slope * e + intercept) for e, m in rows]
-    print(f'standard deviation of moves left about that line: {statistics.pstdev(residuals):.2f}'
-          f' (of moves left: {statistics.pstdev(m for _, m in rows):.2f})')
+    schataxx = '--schataxx' in sys.argv[2:]
+    rows = list(samples(open(sys.argv[1]).read(), schataxx))
+    if not schataxx:
+        print_table(rows, 'empties')
+        print_fit(rows, 'empties')
+        return
+    print_table(rows, 'stock men')
+    few = [(men, left) for men, left in rows if men <= 7]
+    print('up to 7 men in the stocks:')
+    print_fit(few, 'stock men')
+    more = [left for men, left in rows if men > 7]
+    print(f'over 7 men in the stocks: mean moves left {statistics.mean(more):.1f} ({len(more)} positions)')
 
 
 if __name__ == '__main__':

@@ -431,7 +431,7 @@ TEST(Match, TheSameRunnerPlaysSchataxx) {
     EXPECT_EQ(game.start, config.openings[(game.index / 2) % 2]);
   }
   EXPECT_GE(result.score.wins, 6);
-  config.player2 = "uai:cmd=engine";  // not a Schataxx kind
+  config.player2 = "tiktaxx";  // no player kind
   EXPECT_THROW(run_match(config), std::invalid_argument);
 }
 

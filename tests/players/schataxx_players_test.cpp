@@ -34,10 +34,10 @@ double play_games(const std::string& first, const std::string& second, int games
 
 TEST(SchataxxPlayers, SpecsMakeTheBaselinesAndRefuseOthers) {
   for (const char* spec : {"random", "greedy", "alphabeta", "alphabeta:depth=1", "alphabeta:time=50", "mcts:visits=50",
-                           "mcts:eval=uniform"})
+                           "mcts:eval=uniform", "uai:cmd=engine"})
     EXPECT_NO_THROW(make_player<SchataxxGame>(spec)) << spec;
   EXPECT_THROW(make_player<SchataxxGame>("alphabeta:depth=65"), std::invalid_argument);
-  EXPECT_THROW(make_player<SchataxxGame>("uai:cmd=engine"), std::invalid_argument);  // not a Schataxx kind
+  EXPECT_THROW(make_player<SchataxxGame>("uai"), std::invalid_argument);  // a UAI engine needs cmd=
   EXPECT_THROW(make_player<SchataxxGame>("greedy:depth=2"), std::invalid_argument);
 }
 

@@ -19,6 +19,25 @@ TEST(TimeManager, ExpectsFewerMovesAsTheBoardFills) {
   EXPECT_GE(expected_moves_left(kNearlyFull), 1);
 }
 
+// Schataxx games go on while men are left to drop (each drop restarts the 100 plies that end the
+// game), hundreds of plies from the start; the empty squares, never fewer than 28, said 30 moves.
+TEST(TimeManager, ExpectsSchataxxGamesToGoOnWhileMenAreLeftToDrop) {
+  const auto start = schataxx::Position::startpos();
+  const auto two_men_left = schataxx::Position::from_fen("k6N/8/8/3PP3/8/8/8/K6n[Pp] w - - 0 40");
+  EXPECT_GE(expected_moves_left(start), 100);
+  EXPECT_GT(expected_moves_left(start), expected_moves_left(two_men_left));
+  EXPECT_GE(expected_moves_left(two_men_left), 20);
+  EXPECT_EQ(expected_moves_left(schataxx::Position::startpos(schataxx::Variant::kUnlimited)),
+            expected_moves_left(start));
+}
+
+TEST(TimeManager, BoundsASchataxxGameWithEmptyStocksByThePliesBeforeItEnds) {
+  const auto just_dropped = schataxx::Position::from_fen("k6N/8/8/3PP3/8/8/8/K6n[] w - - 0 60");
+  const auto ninety_plies_on = schataxx::Position::from_fen("k6N/8/8/3PP3/8/8/8/K6n[] w - - 90 105");
+  EXPECT_LE(expected_moves_left(just_dropped), 50);
+  EXPECT_EQ(expected_moves_left(ninety_plies_on), 5);
+}
+
 TEST(TimeManager, LateMovesGetMoreOfTheSameClock) {
   EXPECT_GT(plan_move_time(kNearlyFull, clock_of(30'000)), 2 * plan_move_time(kStart, clock_of(30'000)));
 }

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -863,6 +864,56 @@ TEST(UaiPlayer, SendsTheMatchClocks) {
   EXPECT_EQ(lines[0], "go btime 3000 wtime 3000 binc 250 winc 250");
   EXPECT_TRUE(lines[1].starts_with("go btime 32")) << lines[1];
   EXPECT_TRUE(lines[1].ends_with(" wtime 3000 binc 250 winc 250")) << lines[1];
+}
+
+// Schataxx through the same player: the engine told the variant (UCI_Variant, where the FEN cannot
+// say it), White's clock as wtime (White moves first, as in chess), and its moves read as Schataxx's.
+TEST(UaiPlayer, TellsASchataxxEngineItsVariantAndWhitesClock) {
+  const auto dir = std::filesystem::temp_directory_path() / ("uai-schataxx-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string log = (dir / "sent.log").string();
+  std::ofstream(dir / "engine.sh") << "while read -r line; do case \"$line\" in\n"
+                                      "  uai) echo uaiok;; isready) echo readyok;;\n"
+                                      "  setoption*) echo \"$line\" >> "
+                                   << log
+                                   << ";;\n"
+                                      "  go*) echo \"$line\" >> "
+                                   << log
+                                   << "; echo bestmove P@b2;;\n"
+                                      "esac; done\n";
+  BasicMatchConfig<SchataxxGame> c;
+  c.player1 = "uai:cmd=sh " + (dir / "engine.sh").string();
+  c.player2 = "greedy";
+  c.games = 1;
+  c.openings = {schataxx::Position::startpos(schataxx::Variant::kBalanced)};
+  c.time_control = parse_time_control("3+0.25");
+  const BasicMatchResult<SchataxxGame> result = run_match(c);
+  std::ifstream in(log);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(result.games.size(), 1U);
+  ASSERT_GE(result.games[0].moves.size(), 1U);
+  EXPECT_EQ(schataxx::to_string(result.games[0].moves[0]), "P@b2");  // legal: next to White's king on a1
+  ASSERT_GE(lines.size(), 2U);
+  EXPECT_EQ(lines[0], "setoption name UCI_Variant value schataxx-balanced");
+  EXPECT_EQ(lines[1], "go wtime 3000 btime 3000 winc 250 binc 250");
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), lines[0]), 1);  // once, not before every move
+}
+
+// Our own engine plays whole Schataxx games through pipes, from a match with --variant.
+TEST(UaiPlayer, OurBinaryPlaysWholeSchataxxGames) {
+  BasicMatchConfig<SchataxxGame> c;
+  c.player1 = std::string("uai:cmd=") + ATAXX_ZERO_BINARY + " uai --player greedy,movetime=10";
+  c.player2 = "random";
+  c.games = 2;
+  c.openings = {schataxx::Position::startpos()};
+  const BasicMatchResult<SchataxxGame> result = run_match(c);
+  ASSERT_EQ(result.games.size(), 2U);
+  for (const auto& game : result.games) {
+    EXPECT_EQ(game.failure, "") << game.failure;
+    EXPECT_TRUE(game.outcome.is_over());
+  }
 }
 
 // The engine's last info line with a score is the move's report: `score cp N`, `score mate N` or a

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Run on the CUDA machine after build.sh: trains for at most SECONDS (a device call lasts at most
-# 10 minutes), stopping the run with SIGTERM as a user would, then packs what a resume needs
-# (`ataxx-zero pack`: newest checkpoint, the replay window, CSVs, log) into OUT_DIR as tar parts
-# that a device call can bring back (run.tar.000, ... of at most 16,000,000 bytes each), beside
-# best.net (the best play file) and log.txt.
+# Run on the CUDA machine (where the binary is missing it runs build.sh first): trains for at most
+# SECONDS (a device call lasts at most 10 minutes), stopping the run with SIGTERM as a user would,
+# then packs what a resume needs (`ataxx-zero pack`: newest checkpoint, the replay window, CSVs,
+# log) into OUT_DIR as tar parts that a device call can bring back (run.tar.000, ... of at most
+# 16,000,000 bytes each), beside best.net (the best play file) and log.txt.
 # The run lives in $RUN (default runs/gpu): a later call on the same, still warm, machine resumes it.
 # On a fresh machine FROM starts it: a folder holding the parts an earlier call brought back (the
 # run goes on where it stopped), or a play file (a new run from its weights, network.init_from).
