@@ -28,7 +28,7 @@ BasicGameRecord<G> forfeit_before_start(const typename G::Position& start, Color
   BasicGameRecord<G> record;
   record.start = start;
   record.outcome = {win_for(~loser), EndReason::kNone};
-  record.failure = std::string(loser == Color::kX ? "x" : "o") + " failed to start a game: " + why;
+  record.failure = std::string(G::kSideNames[loser == Color::kX ? 0 : 1]) + " failed to start a game: " + why;
   return record;
 }
 
@@ -92,7 +92,7 @@ BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::ty
       break;
     }
     const Color mover = game.position().side_to_move();
-    const char* mover_name = mover == Color::kX ? "x" : "o";
+    const std::string_view mover_name = G::kSideNames[mover == Color::kX ? 0 : 1];
     BasicPlayer<G>& player = mover == Color::kX ? x : o;
     int& own_clock = clock_ms[mover == Color::kX ? 0 : 1];
     if (time_control) {

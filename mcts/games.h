@@ -43,6 +43,8 @@ struct AtaxxGame {
     std::uint64_t clock = static_cast<std::uint64_t>(pos.halfmove_clock());
     return pos.hash() ^ zobrist::splitmix64(clock);
   }
+  // The sides as match reports name them: the first mover's, then the other's.
+  static constexpr std::string_view kSideNames[2] = {"x", "o"};
   // PGN, as the Ataxx tool chain writes it: x is Black; no Variant tag.
   static constexpr std::string_view kPgnColours[2] = {"Black", "White"};  // x's, o's
   static std::string pgn_variant(const Position&) { return ""; }
@@ -75,6 +77,7 @@ struct SchataxxGame {
         static_cast<std::uint64_t>(pos.plies_since_drop()) << 32 | static_cast<std::uint32_t>(pos.ply());
     return pos.hash() ^ zobrist::splitmix64(state);
   }
+  static constexpr std::string_view kSideNames[2] = {"White", "Black"};
   // PGN as for chess variants: White moves first, a Variant tag names the variant.
   static constexpr std::string_view kPgnColours[2] = {"White", "Black"};
   static std::string pgn_variant(const Position& pos) { return std::string(schataxx::variant_name(pos.variant())); }

@@ -89,8 +89,9 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   std::printf("Elo difference: %s\n", to_string(estimate_elo(score)).c_str());
   MatchScore as_x, as_o;
   for (const BasicGameRecord<G>& game : result.games) (game.player1_is_x ? as_x : as_o).add(game.player1_score());
-  std::printf("By colour, %s: as x %d - %d - %d [%.3f], as o %d - %d - %d [%.3f]\n", p1.c_str(), as_x.wins,
-              as_x.losses, as_x.draws, as_x.score(), as_o.wins, as_o.losses, as_o.draws, as_o.score());
+  std::printf("By colour, %s: as %s %d - %d - %d [%.3f], as %s %d - %d - %d [%.3f]\n", p1.c_str(),
+              G::kSideNames[0].data(), as_x.wins, as_x.losses, as_x.draws, as_x.score(), G::kSideNames[1].data(),
+              as_o.wins, as_o.losses, as_o.draws, as_o.score());
   for (const auto& [player, is_player1] : {std::pair{&p1, true}, std::pair{&p2, false}})
     if (const std::optional<double> speed = nodes_per_second(result, is_player1))
       std::printf("Speed of %s: %.0f nodes/s\n", player->c_str(), *speed);

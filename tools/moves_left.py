@@ -97,6 +97,8 @@ def print_fit(rows, name):
 def main():
     schataxx = '--schataxx' in sys.argv[2:]
     rows = list(samples(open(sys.argv[1]).read(), schataxx))
+    if not rows:
+        sys.exit(f'{sys.argv[1]}: no {"Schataxx" if schataxx else "7x7 Ataxx"} games with moves')
     if not schataxx:
         print_table(rows, 'empties')
         print_fit(rows, 'empties')

@@ -22,6 +22,9 @@ TEST(MatchCommand, PlaysSchataxxFromItsTwoPlySuiteWithSchataxxsBaselines) {
       << ran.output;
   EXPECT_EQ(std::stoi(score[1]) + std::stoi(score[2]) + std::stoi(score[3]), 6);
   EXPECT_GE(std::stoi(score[1]), 5) << ran.output;
+  EXPECT_TRUE(std::regex_search(ran.output, std::regex(R"(By colour, alphabeta:depth=1: as White \d+ - \d+ - \d+ )"
+                                                       R"(\[[0-9.]+\], as Black \d+)")))
+      << "Schataxx's sides by their names: " << ran.output;
 }
 
 TEST(MatchCommand, SplitsTheScoreByTheColourTheFirstPlayerHad) {

@@ -895,6 +895,7 @@ TEST(UaiPlayer, TellsASchataxxEngineItsVariantAndWhitesClock) {
   ASSERT_EQ(result.games.size(), 1U);
   ASSERT_GE(result.games[0].moves.size(), 1U);
   EXPECT_EQ(schataxx::to_string(result.games[0].moves[0]), "P@b2");  // legal: next to White's king on a1
+  EXPECT_TRUE(result.games[0].failure.starts_with("White played the illegal move P@b2")) << result.games[0].failure;
   ASSERT_GE(lines.size(), 2U);
   EXPECT_EQ(lines[0], "setoption name UCI_Variant value schataxx-balanced");
   EXPECT_EQ(lines[1], "go wtime 3000 btime 3000 winc 250 binc 250");
