@@ -11,7 +11,8 @@ namespace ataxx {
 // played games: about one per empty cell, as jumps fill nothing).
 int expected_moves_left(const Position& position);
 // Schataxx's, from the men left in both stocks (a fit to played games: about 18 moves a man, at
-// most 152), and with both stocks empty from the plies left before the game ends without a drop.
+// most 152), and with both stocks empty from the plies left before the game ends without a drop;
+// in the unlimited variant, whose soldiers never run out, from the empty squares (about one each).
 int expected_moves_left(const schataxx::Position& position);
 
 // Milliseconds for this move: the time left shared over the moves still to make (movestogo when

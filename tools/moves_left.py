@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The mover's moves left over the games of a PGN file written by `ataxx-zero match --pgn`: the
 fits behind players/time_manager.cpp. 7x7 Ataxx games against the empty cells; Schataxx games
-against the men left in both stocks (each drop restarts the count of plies that ends the game).
+against the men left in both stocks (each drop restarts the count of plies that ends the game);
+those of the unlimited variant, whose soldiers never run out, against the empty squares.
 
-Usage: python3 tools/moves_left.py GAMES.pgn [--schataxx]
+Usage: python3 tools/moves_left.py GAMES.pgn [--schataxx | --schataxx-unlimited]
 """
 import collections
 import re
@@ -53,26 +54,33 @@ def ataxx_samples(fen, tokens):
 
 
 def schataxx_samples(fen, variant, tokens):
-    men = 2 * 99 if variant == 'schataxx-unlimited' else len(fen.split('[')[1].split(']')[0])
+    """The men left in both stocks, or in the unlimited variant (whose soldiers never run out) the
+    empty squares: nothing is ever taken off the board, so only a drop changes either."""
+    unlimited = variant == 'schataxx-unlimited'
+    feature = (sum(int(ch) for ch in fen.split('[')[0] if ch.isdigit()) if unlimited
+               else len(fen.split('[')[1].split(']')[0]))
     for i, move in enumerate(tokens):
-        yield men, (len(tokens) - i + 1) // 2
-        men -= '@' in move
+        yield feature, (len(tokens) - i + 1) // 2
+        feature -= '@' in move
 
 
-def samples(pgn, schataxx):
-    """(the feature, the mover's moves left) for each position of each game of the kind asked."""
+def samples(pgn, kind):
+    """(the feature, the mover's moves left) for each position of each game of the kind asked:
+    'ataxx' (7x7), 'schataxx' (standard and balanced) or 'schataxx-unlimited'."""
     for game in pgn.split('[Event ')[1:]:
         fen = re.search(r'\[FEN "([^"]+)"\]', game).group(1)
         variant = re.search(r'\[Variant "([^"]+)"\]', game)
-        if schataxx != bool(variant) or (not schataxx and len(fen.split()[0].split('/')) != 7):
+        variant = variant.group(1) if variant else 'ataxx'
+        game_kind = variant if variant in ('ataxx', 'schataxx-unlimited') else 'schataxx'
+        if game_kind != kind or (kind == 'ataxx' and len(fen.split()[0].split('/')) != 7):
             continue
         movetext = re.sub(r'\{[^}]*\}', ' ', game.split('\n\n', 1)[1])  # the players' comments
         tokens = [t for t in movetext.split()
                   if not re.fullmatch(r'\d+\.+', t) and t not in ('1-0', '0-1', '1/2-1/2', '*')]
-        if schataxx:
-            yield from schataxx_samples(fen, variant.group(1), tokens)
-        else:
+        if kind == 'ataxx':
             yield from ataxx_samples(fen, tokens)
+        else:
+            yield from schataxx_samples(fen, variant, tokens)
 
 
 def print_table(rows, name):
@@ -95,11 +103,13 @@ def print_fit(rows, name):
 
 
 def main():
-    schataxx = '--schataxx' in sys.argv[2:]
-    rows = list(samples(open(sys.argv[1]).read(), schataxx))
+    kind = sys.argv[2].removeprefix('--') if len(sys.argv) > 2 else 'ataxx'
+    if kind not in ('schataxx', 'schataxx-unlimited', 'ataxx'):
+        sys.exit(__doc__)
+    rows = list(samples(open(sys.argv[1]).read(), kind))
     if not rows:
-        sys.exit(f'{sys.argv[1]}: no {"Schataxx" if schataxx else "7x7 Ataxx"} games with moves')
-    if not schataxx:
+        sys.exit(f'{sys.argv[1]}: no {kind} games with moves')
+    if kind != 'schataxx':
         print_table(rows, 'empties')
         print_fit(rows, 'empties')
         return

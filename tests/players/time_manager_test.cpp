@@ -27,8 +27,18 @@ TEST(TimeManager, ExpectsSchataxxGamesToGoOnWhileMenAreLeftToDrop) {
   EXPECT_GE(expected_moves_left(start), 100);
   EXPECT_GT(expected_moves_left(start), expected_moves_left(two_men_left));
   EXPECT_GE(expected_moves_left(two_men_left), 20);
-  EXPECT_EQ(expected_moves_left(schataxx::Position::startpos(schataxx::Variant::kUnlimited)),
-            expected_moves_left(start));
+}
+
+// With endless soldiers nearly every move drops one: about a move an empty square, far fewer than
+// the standard game's from its start.
+TEST(TimeManager, ExpectsAboutAMoveAnEmptySquareInUnlimitedSchataxx) {
+  const auto start = schataxx::Position::startpos(schataxx::Variant::kUnlimited);
+  const auto half_full = schataxx::Position::from_fen(
+      "k6N/8/8/PPPPPPPP/pppppppp/PPPPPPPP/pppppppp/K6n[QRRBBNqrrbbn] w - - 0 40", schataxx::Variant::kUnlimited);
+  EXPECT_LT(expected_moves_left(start), expected_moves_left(schataxx::Position::startpos()));
+  EXPECT_GE(expected_moves_left(start), 45);
+  EXPECT_LE(expected_moves_left(start), 60);
+  EXPECT_LT(expected_moves_left(half_full), expected_moves_left(start) / 2);
 }
 
 TEST(TimeManager, BoundsASchataxxGameWithEmptyStocksByThePliesBeforeItEnds) {
