@@ -823,6 +823,14 @@ TEST(EngineProcess, StartsTheProgramWithoutAShell) {
   EXPECT_THROW(EngineProcess("   "), std::runtime_error);
 }
 
+// The lines of a file, as a scripted engine logged what it was sent.
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
 MatchConfig engine_match(const std::string& engine, int games) {
   MatchConfig c;
   c.player1 = engine;
@@ -853,9 +861,7 @@ TEST(UaiPlayer, SendsTheMatchClocks) {
   c.player2 = "greedy";
   c.time_control = parse_time_control("3+0.25");
   const MatchResult result = run_match(c);
-  std::ifstream in(log);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::vector<std::string> lines = lines_of(log);
   std::filesystem::remove_all(dir);
   // The engine answers a pass it may not play, so each game ends at its first move: as x, then
   // as o after greedy's move, whose few milliseconds came off x's 3,000 before the increment.
@@ -888,9 +894,7 @@ TEST(UaiPlayer, TellsASchataxxEngineItsVariantAndWhitesClock) {
   c.openings = {schataxx::Position::startpos(schataxx::Variant::kBalanced)};
   c.time_control = parse_time_control("3+0.25");
   const BasicMatchResult<SchataxxGame> result = run_match(c);
-  std::ifstream in(log);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::vector<std::string> lines = lines_of(log);
   std::filesystem::remove_all(dir);
   ASSERT_EQ(result.games.size(), 1U);
   ASSERT_GE(result.games[0].moves.size(), 1U);
