@@ -87,6 +87,9 @@ std::vector<Field> fields(RunConfig& c) {
        "none"},
       {"selfplay.policy_temperature", Bound<double>{&s.policy_temperature, 0.1, 10},
        "the searches' priors p^(1/T) (above 1 flatter than the net's, as players' ptemp); 1 = the net's own"},
+      {"selfplay.policy_surprise_weight", Bound<double>{&s.policy_surprise_weight, 0, 1},
+       "share of the samples written by their policy surprise (the search's target against the net's priors) "
+       "rather than once each, as KataGo's policySurpriseDataWeight; 0 = once each"},
       {"selfplay.lcb_stdevs", Bound<double>{&s.lcb_stdevs, 0, 100},
        "the moves played past temperature_plies: the root child of highest mean value less this many standard errors, "
        "as players' lcb (0: the most visited)"},

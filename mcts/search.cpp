@@ -53,6 +53,7 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   edges_.clear();
   nodes_.emplace_back();
   root_noised_ = false;
+  root_priors_before_noise_.clear();
   root_moves_.clear();
   root_winning_move_.reset();
   root_wdl_.reset();
@@ -87,6 +88,7 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   if (memory_bytes() > params_.max_tree_bytes) release_spare_arenas();
   root_position_ = next;
   root_noised_ = false;
+  root_priors_before_noise_.clear();
   root_moves_.clear();
   root_winning_move_.reset();
   child_wdls_.assign(nodes_[kRoot].num_edges, std::nullopt);
@@ -564,8 +566,10 @@ void BasicSearch<G>::add_root_noise() {
   float total = 0.0f;
   for (int i = 0; i < root.num_edges; ++i) total += noise[i] = gamma(rng_);
   if (total <= 0.0f) return;
+  root_priors_before_noise_.resize(root.num_edges);
   for (int i = 0; i < root.num_edges; ++i) {
     Edge& edge = edges_[root.first_edge + i];
+    root_priors_before_noise_[i] = edge.prior();
     edge.set_prior((1.0f - params_.dirichlet_weight) * edge.prior() + params_.dirichlet_weight * noise[i] / total);
   }
 }
@@ -590,6 +594,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.moves.push_back(edge.move);
     result.visits.push_back(child.visits);
     result.priors.push_back(edge.prior());
+    result.network_priors.push_back(i < root_priors_before_noise_.size() ? root_priors_before_noise_[i] : edge.prior());
     result.explorations.push_back(exploration_scale(root.visits) * edge.prior() / (1 + child.visits));
     result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
                             : child.visits > 0               ? child.value_sum / child.visits

@@ -83,6 +83,7 @@ struct BasicSearchResult {
   // value (0 while unvisited), the network's value of the position it leads to, where known, and
   // the search's.
   std::vector<float> priors;
+  std::vector<float> network_priors;  // the same before the root's Dirichlet noise (self-play's surprise)
   std::vector<float> explorations;  // PUCT's bonus for each when the search ended (lc0's U)
   std::vector<float> values;
   std::vector<std::optional<Wdl>> network_values;
@@ -292,6 +293,7 @@ class BasicSearch {
   bool path_kept_history_ = true;           // false once the path made a single
   Round own_round_;
   bool root_noised_ = false;
+  std::vector<float> root_priors_before_noise_;  // by root edge; empty where the root has no noise
   std::vector<Move> root_moves_;  // restrict_root_moves'
   std::optional<Move> root_winning_move_;  // found when the root was expanded
   // The network's values of the root and its children as evaluated (for display); a reused

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "mcts/search.h"
+#include "selfplay/policy_surprise.h"
 #include "util/parallel.h"
 
 namespace ataxx {
@@ -18,6 +19,7 @@ struct Slot {
   std::unique_ptr<BasicSearch<G>> search;
   std::unique_ptr<typename G::Game> game;
   std::vector<BasicTrainingSample<G>> samples;
+  std::vector<double> surprises;  // each sample's policy surprise
   bool active = false;
   bool no_resign = false;
   bool full_search = false;
@@ -110,6 +112,7 @@ class SelfPlayLoop {
     slot.game = std::make_unique<typename G::Game>(start, rules_);
     slot.search->set_root(start);
     slot.samples.clear();
+    slot.surprises.clear();
     slot.no_resign = uniform_(rng_) < sp_.no_resign_share;
     slot.lowest_value_side = -1;
     slot.active = true;
@@ -132,6 +135,7 @@ class SelfPlayLoop {
     if (slot.full_search) {
       slot.samples.push_back(policy_sample<G>(pos, result));
       slot.samples.back().model = evaluator_.model_name();  // the model of the search's last batch
+      slot.surprises.push_back(policy_surprise(result.policy_target, result.network_priors));
     }
     if (sp_.resign_threshold > -1.0 && result.value < sp_.resign_threshold) {
       if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
@@ -151,7 +155,9 @@ class SelfPlayLoop {
 
   void finish_game(Slot<G>& slot, Result result, bool resigned) {
     const Position& final_position = slot.game->position();
-    for (BasicTrainingSample<G>& s : slot.samples) {
+    const std::vector<int> copies = surprise_copies(slot.surprises, sp_.policy_surprise_weight, rng_);
+    for (std::size_t i = 0; i < slot.samples.size(); ++i) {
+      BasicTrainingSample<G>& s = slot.samples[i];
       s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
       // A resigned game's final board is not known: the board at resignation is not it.
       s.final_board_known = !resigned;
@@ -159,7 +165,8 @@ class SelfPlayLoop {
         s.final_x = G::men(final_position, Color::kX);
         s.final_o = G::men(final_position, Color::kO);
       }
-      pending_.samples.push_back(std::move(s));
+      for (int copy = 1; copy < copies[i]; ++copy) pending_.samples.push_back(s);
+      if (copies[i] > 0) pending_.samples.push_back(std::move(s));
     }
     count_game(slot, result, resigned);
     if (pending_.games >= sp_.games_per_chunk) emit_(std::exchange(pending_, {}));

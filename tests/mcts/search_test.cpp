@@ -181,6 +181,26 @@ TEST(Search, DirichletNoiseChangesTheSearchAndIsSeeded) {
   EXPECT_EQ(visits_with(0.0f, 7), visits_with(0.0f, 8));  // without noise the seed does not matter
 }
 
+// The root's priors as the network gave them stay in the result beside the noised ones.
+TEST(Search, TheResultKeepsTheRootsPriorsFromBeforeItsNoise) {
+  UniformEvaluator evaluator;
+  SearchParams params = with_visits(50);
+  params.dirichlet_weight = 0.5f;
+  Search noised(params, 7);
+  const SearchResult result = run_search(noised, evaluator);
+  const float uniform = 1.0f / static_cast<float>(result.moves.size());
+  ASSERT_EQ(result.network_priors.size(), result.moves.size());
+  float largest_change = 0.0f;
+  for (std::size_t i = 0; i < result.moves.size(); ++i) {
+    EXPECT_NEAR(result.network_priors[i], uniform, 1e-4f);
+    largest_change = std::max(largest_change, std::abs(result.priors[i] - uniform));
+  }
+  EXPECT_GT(largest_change, 0.01f);  // the noise moved the search's own
+  Search quiet(with_visits(50), 7);
+  const SearchResult without_noise = run_search(quiet, evaluator);
+  EXPECT_EQ(without_noise.network_priors, without_noise.priors);
+}
+
 // f2 wins for x and has most of the prior at the start; every other move draws.
 SearchResult search_with_a_winning_favourite(float forced_playouts_k) {
   ScriptedEvaluator evaluator;

@@ -245,6 +245,22 @@ TEST(SelfPlayWorker, ALargerCPuctSpreadsTheTargetsVisits) {
   EXPECT_LT(higher, lower - 0.05) << lower << " vs " << higher;
 }
 
+// selfplay.policy_surprise_weight: a game's samples written by their surprise, some twice or more
+// (one after another), some not at all, about as many in all.
+TEST(SelfPlayWorker, SurpriseWeightingWritesSurprisingSamplesMoreOften) {
+  MaterialEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.selfplay.policy_surprise_weight = 1;
+  const Played played = play(config, {Position::startpos()}, evaluator, 4);
+  int repeated = 0;
+  for (std::size_t i = 1; i < played.samples.size(); ++i)
+    repeated += played.samples[i].position == played.samples[i - 1].position;
+  EXPECT_GT(repeated, 0);
+  EXPECT_NE(static_cast<int>(played.samples.size()) - repeated, played.stats.plies) << "none left out";
+  EXPECT_NEAR(static_cast<double>(played.samples.size()), played.stats.plies, played.stats.plies / 3.0);
+}
+
 // selfplay.lcb_stdevs: the moves past temperature_plies by their lower confidence bound, so other
 // games than the most visited moves' from the same seed.
 TEST(SelfPlayWorker, MovesByTheirLowerConfidenceBoundPlayOtherGames) {
