@@ -90,6 +90,10 @@ std::vector<Field> fields(RunConfig& c) {
       {"selfplay.policy_surprise_weight", Bound<double>{&s.policy_surprise_weight, 0, 1},
        "share of the samples written by their policy surprise (the search's target against the net's priors) "
        "rather than once each, as KataGo's policySurpriseDataWeight; 0 = once each"},
+      {"selfplay.value_surprise_weight", Bound<double>{&s.value_surprise_weight, 0, 1},
+       "share of the samples written by their value surprise (the game's result, smoothed through the later searches' "
+       "values, against the net's value), as KataGo's valueSurpriseDataWeight; 0 = none; with policy_surprise_weight "
+       "at most 1"},
       {"selfplay.lcb_stdevs", Bound<double>{&s.lcb_stdevs, 0, 100},
        "the moves played past temperature_plies: the root child of highest mean value less this many standard errors, "
        "as players' lcb (0: the most visited)"},
@@ -242,6 +246,9 @@ void validate(const RunConfig& c, const std::string& source) {
          fmt::format("{} is larger than training.max_window ({})", c.training.min_window, c.training.max_window));
   if (c.gating.undecided != "reject" && c.gating.undecided != "threshold")
     fail(source, "gating.undecided", "'" + c.gating.undecided + "' is neither reject nor threshold");
+  if (c.selfplay.policy_surprise_weight + c.selfplay.value_surprise_weight > 1)
+    fail(source, "selfplay.value_surprise_weight",
+         "with selfplay.policy_surprise_weight above 1: the two share the samples' weight");
   if (c.gating.games == 1) fail(source, "gating.games", "is 1: a gating plays both colours, so 0 (no gating) or at least 2");
   if (c.gating.games == 0 && !c.gating.sprt.empty()) fail(source, "gating.sprt", "needs gating games, and gating.games is 0");
   if (!c.gating.sprt.empty()) {

@@ -43,7 +43,8 @@ struct RunConfig {
     double c_puct = 1.5;           // the searches' exploration constant, as players' cpuct
     double forced_playouts_k = 0;  // KataGo's forced playouts in full searches (2 there); 0 = none
     double policy_temperature = 1.0;  // the search's priors p^(1/T), as players' ptemp; 1 = the net's own
-    double policy_surprise_weight = 0;  // KataGo's (0.5 there; selfplay/policy_surprise.h); 0 = none
+    double policy_surprise_weight = 0;  // KataGo's (0.5 there; selfplay/surprise_weighting.h); 0 = none
+    double value_surprise_weight = 0;   // KataGo's (0.1 there; selfplay/surprise_weighting.h); 0 = none
     double lcb_stdevs = 0;  // moves past temperature_plies by their lower confidence bound, as players' lcb; 0 = most visited
     int temperature_plies = 12;  // plies played at temperature, the rest at 0
     double temperature = 1.0;

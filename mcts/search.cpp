@@ -35,6 +35,22 @@ typename G::Move BasicSearchResult<G>::best_move() const {
 }
 
 template <typename G>
+typename BasicSearch<G>::NetworkWdl BasicSearch<G>::NetworkWdl::of(const Wdl& value) {
+  const auto steps = [](float p) { return static_cast<std::uint16_t>(std::clamp(p, 0.0f, 1.0f) * 65535.0f + 0.5f); };
+  return {.win_steps = steps(value.win),
+          .loss_steps = steps(value.loss),
+          .lead_steps = static_cast<std::int16_t>(std::lround(std::clamp(value.lead, -1.0f, 1.0f) * 32767.0f)),
+          .known = true};
+}
+
+template <typename G>
+std::optional<Wdl> BasicSearch<G>::NetworkWdl::get() const {
+  if (!known) return std::nullopt;
+  const float win = win_steps * kStep, loss = loss_steps * kStep;
+  return Wdl{.win = win, .draw = std::max(1.0f - win - loss, 0.0f), .loss = loss, .lead = lead_steps * kLeadStep};
+}
+
+template <typename G>
 BasicSearch<G>::BasicSearch(const SearchParams& params, std::uint64_t seed) : params_(params), rng_(seed) {
   set_root(G::start());
 }
@@ -56,8 +72,6 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   root_priors_before_noise_.clear();
   root_moves_.clear();
   root_winning_move_.reset();
-  root_wdl_.reset();
-  child_wdls_.clear();
   expanded_positions_.clear();
 }
 
@@ -79,9 +93,6 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
     start_tree(next);
     return;
   }
-  // The kept node's network value is remembered where it is a child of the root.
-  const std::size_t child_index = nodes_[*kept].edge - nodes_[kRoot].first_edge;
-  root_wdl_ = moves.size() == 1 && child_index < child_wdls_.size() ? child_wdls_[child_index] : std::nullopt;
   copy_subtree(*kept, spare_nodes_, spare_edges_);
   nodes_.swap(spare_nodes_);
   edges_.swap(spare_edges_);
@@ -91,7 +102,6 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   root_priors_before_noise_.clear();
   root_moves_.clear();
   root_winning_move_.reset();
-  child_wdls_.assign(nodes_[kRoot].num_edges, std::nullopt);
 }
 
 template <typename G>
@@ -164,7 +174,7 @@ std::size_t BasicSearch<G>::transposition_bytes_after_round() const {
 
 template <typename G>
 std::size_t BasicSearch<G>::transposition_bound() const {
-  // About 48 bytes a node (its entry and two buckets) of the 390 it takes with its edges.
+  // About 48 bytes a node (its entry and two buckets) of the 400 it takes with its edges.
   return params_.transpositions ? params_.max_tree_bytes / 7 : 0;
 }
 
@@ -380,7 +390,9 @@ template <typename G>
 std::uint32_t BasicSearch<G>::child_of(std::uint32_t parent, std::uint32_t edge) {
   if (edges_[edge].node == 0) {
     edges_[edge].node = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.push_back({.parent = parent, .edge = edge});
+    Node& node = nodes_.emplace_back();
+    node.parent = parent;
+    node.edge = edge;
   }
   return edges_[edge].node;
 }
@@ -523,22 +535,12 @@ void BasicSearch<G>::remember_position(std::uint32_t node, const Position& pos) 
 }
 
 template <typename G>
-void BasicSearch<G>::remember_wdl(std::uint32_t node, const Wdl& value) {
-  if (node == kRoot) {
-    root_wdl_ = value;
-    child_wdls_.assign(nodes_[kRoot].num_edges, std::nullopt);
-  } else if (nodes_[node].parent == kRoot) {
-    child_wdls_[nodes_[node].edge - nodes_[kRoot].first_edge] = value;
-  }
-}
-
-template <typename G>
 void BasicSearch<G>::apply_evaluations(Round& round) {
   for (int i = 0; i < round.count_; ++i) {
     PendingLeaf& leaf = round.leaves_[i];
     expand(leaf.node, leaf);
     remember_position(leaf.node, leaf.position);
-    remember_wdl(leaf.node, leaf.value);
+    nodes_[leaf.node].network_value = NetworkWdl::of(leaf.value);
     add_in_flight(leaf.node, -1);
     backup(leaf.node, leaf.value);
     if (leaf.node == kRoot) add_root_noise();
@@ -584,7 +586,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   result.value = root.state == State::kTerminal ? root.terminal_value
                  : root.visits > 0              ? -root.value_sum / root.visits
                                                 : 0.0f;
-  result.root_network_value = root_wdl_;
+  result.root_network_value = root.network_value.get();
   result.root_search_value = mean_wdl(root);
   const std::span<const Edge> root_edges = edges_of(root);
   for (std::uint32_t i = 0; i < root_edges.size(); ++i) {
@@ -599,7 +601,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
                             : child.visits > 0               ? child.value_sum / child.visits
                                                              : 0.0f);
-    result.network_values.push_back(movers_view(i < child_wdls_.size() ? child_wdls_[i] : std::nullopt));
+    result.network_values.push_back(movers_view(child.network_value.get()));
     result.search_values.push_back(movers_view(mean_wdl(child)));
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;

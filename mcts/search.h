@@ -170,6 +170,19 @@ class BasicSearch {
 
  private:
   enum class State : std::uint8_t { kUnexpanded, kPending, kExpanded, kTerminal };
+  // A network evaluation's win, loss and lead in 16 bits each (the draw the rest): every node the
+  // network evaluated keeps it, for display and for self-play's value surprise, through re-roots.
+  struct NetworkWdl {
+    static constexpr float kStep = 1.0f / 65535.0f;
+    static constexpr float kLeadStep = 1.0f / 32767.0f;
+    std::uint16_t win_steps = 0;
+    std::uint16_t loss_steps = 0;
+    std::int16_t lead_steps = 0;
+    bool known = false;
+
+    static NetworkWdl of(const Wdl& value);
+    std::optional<Wdl> get() const;
+  };
   struct Node {
     State state = State::kUnexpanded;
     std::int8_t terminal_value = 0;  // for kTerminal: -1, 0 or 1 for the side to move here
@@ -183,6 +196,7 @@ class BasicSearch {
     std::uint32_t parent = 0;     // the root's is itself
     std::uint32_t edge = 0;       // the parent's edge that leads here (none for the root)
     std::uint32_t first_edge = 0;
+    NetworkWdl network_value;  // the network's, from the view of the side to move here, where it evaluated this node
   };
   // The prior in 16 bits (steps of 1/65535): an Ataxx edge is 8 bytes, not 12, a third less of
   // the tree's memory to hold, scan and copy.
@@ -271,7 +285,6 @@ class BasicSearch {
   // whose moves and mean value leaf takes (backed up); false where there is none.
   bool expand_from_transposition(std::uint32_t leaf, const Position& pos);
   void remember_position(std::uint32_t node, const Position& pos);  // an expanded node's, for transpositions
-  void remember_wdl(std::uint32_t node, const Wdl& value);  // the root's or a root child's
   // node was just proven (kTerminal, -1 or 1): the proofs that follow for its ancestors.
   void propagate_proof(std::uint32_t node);
   void add_root_noise();
@@ -296,10 +309,6 @@ class BasicSearch {
   std::vector<float> root_priors_before_noise_;  // by root edge; empty where the root has no noise
   std::vector<Move> root_moves_;  // restrict_root_moves'
   std::optional<Move> root_winning_move_;  // found when the root was expanded
-  // The network's values of the root and its children as evaluated (for display); a reused
-  // child keeps its own as the new root.
-  std::optional<Wdl> root_wdl_;
-  std::vector<std::optional<Wdl>> child_wdls_;
   std::chrono::steady_clock::time_point started_;
   int selective_depth_ = 0;  // since begin()
   const std::atomic<bool>* stop_ = nullptr;

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "mcts/search.h"
-#include "selfplay/policy_surprise.h"
+#include "selfplay/surprise_weighting.h"
 #include "util/parallel.h"
 
 namespace ataxx {
@@ -19,13 +19,28 @@ struct Slot {
   std::unique_ptr<BasicSearch<G>> search;
   std::unique_ptr<typename G::Game> game;
   std::vector<BasicTrainingSample<G>> samples;
-  std::vector<double> surprises;  // each sample's policy surprise
+  std::vector<double> policy_surprises;  // one a sample
+  // For the value surprise: each move's search value, and each sample's move and network value
+  // (all from x's view; none where the network did not evaluate the root).
+  std::vector<Wdl> search_values;
+  std::vector<std::size_t> sample_moves;
+  std::vector<std::optional<Wdl>> sample_network_values;
   bool active = false;
   bool no_resign = false;
   bool full_search = false;
   int visits_before = 0;       // at the root when this move's search began (kept from the last move)
   int lowest_value_side = -1;  // the side (0 x, 1 o) that first fell below the resign threshold
 };
+
+// A value from the side to move's view turned to x's.
+Wdl from_x_view(const Wdl& value, Color side_to_move) {
+  if (side_to_move == Color::kX) return value;
+  return {.win = value.loss, .draw = value.draw, .loss = value.win, .lead = -value.lead};
+}
+
+Wdl result_wdl(int result) {
+  return {.win = result > 0 ? 1.0f : 0.0f, .draw = result == 0 ? 1.0f : 0.0f, .loss = result < 0 ? 1.0f : 0.0f};
+}
 
 template <typename G>
 const SelfPlayStart<G>& draw_start(const std::vector<SelfPlayStart<G>>& starts, double uniform) {
@@ -112,7 +127,10 @@ class SelfPlayLoop {
     slot.game = std::make_unique<typename G::Game>(start, rules_);
     slot.search->set_root(start);
     slot.samples.clear();
-    slot.surprises.clear();
+    slot.policy_surprises.clear();
+    slot.search_values.clear();
+    slot.sample_moves.clear();
+    slot.sample_network_values.clear();
     slot.no_resign = uniform_(rng_) < sp_.no_resign_share;
     slot.lowest_value_side = -1;
     slot.active = true;
@@ -132,11 +150,18 @@ class SelfPlayLoop {
     const BasicSearchResult<G> result = slot.search->result();
     stats_.simulations += result.total_visits - slot.visits_before;
     const Position& pos = slot.game->position();
+    const Color mover = pos.side_to_move();
     if (slot.full_search) {
       slot.samples.push_back(policy_sample<G>(pos, result));
       slot.samples.back().model = evaluator_.model_name();  // the model of the search's last batch
-      slot.surprises.push_back(policy_surprise(result.policy_target, result.network_priors));
+      slot.policy_surprises.push_back(policy_surprise(result.policy_target, result.network_priors));
+      slot.sample_moves.push_back(slot.search_values.size());
+      slot.sample_network_values.push_back(
+          result.root_network_value ? std::optional(from_x_view(*result.root_network_value, mover)) : std::nullopt);
     }
+    const float v = result.value;
+    slot.search_values.push_back(
+        from_x_view(result.root_search_value.value_or(Wdl{.win = (1 + v) / 2, .draw = 0, .loss = (1 - v) / 2}), mover));
     if (sp_.resign_threshold > -1.0 && result.value < sp_.resign_threshold) {
       if (slot.lowest_value_side < 0) slot.lowest_value_side = index(pos.side_to_move());
       if (!slot.no_resign) {
@@ -155,7 +180,9 @@ class SelfPlayLoop {
 
   void finish_game(Slot<G>& slot, Result result, bool resigned) {
     const Position& final_position = slot.game->position();
-    const std::vector<int> copies = surprise_copies(slot.surprises, sp_.policy_surprise_weight, rng_);
+    const std::vector<int> copies =
+        surprise_copies(slot.policy_surprises, value_surprises(slot, result),
+                        {.policy = sp_.policy_surprise_weight, .value = sp_.value_surprise_weight}, rng_);
     for (std::size_t i = 0; i < slot.samples.size(); ++i) {
       BasicTrainingSample<G>& s = slot.samples[i];
       s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
@@ -171,6 +198,20 @@ class SelfPlayLoop {
     count_game(slot, result, resigned);
     if (pending_.games >= sp_.games_per_chunk) emit_(std::exchange(pending_, {}));
     start_game(slot);
+  }
+
+  // Each sample's value surprise: the divergence of KataGo's smoothed value target at its move
+  // from the network's value of its root (0 where the network did not evaluate the root).
+  std::vector<double> value_surprises(const Slot<G>& slot, Result result) const {
+    std::vector<double> surprises(slot.samples.size(), 0.0);
+    if (sp_.value_surprise_weight <= 0.0) return surprises;
+    const double now_weight = 1.0 / (1.0 + 0.016 * G::cells(slot.game->position()));
+    const std::vector<Wdl> targets =
+        smoothed_value_targets(slot.search_values, result_wdl(result_for(Color::kX, result)), now_weight);
+    for (std::size_t i = 0; i < surprises.size(); ++i)
+      if (const std::optional<Wdl>& network = slot.sample_network_values[i])
+        surprises[i] = value_surprise(targets[slot.sample_moves[i]], *network);
+    return surprises;
   }
 
   void count_game(const Slot<G>& slot, Result result, bool resigned) {

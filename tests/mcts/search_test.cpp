@@ -290,6 +290,39 @@ TEST(Search, AdvancingTwoMovesAtOnceKeepsTheSubtreeTheyLeadTo) {
   EXPECT_EQ(kept.principal_variation, expected.principal_variation);
 }
 
+// Every node the network evaluated keeps its value through re-roots: two plies down (a node
+// evaluated while a grandchild), the root's and its visited children's are the network's own.
+TEST(Search, TheNetworksValuesOfTheRootAndItsChildrenSurviveTwoAdvances) {
+  ScriptedEvaluator evaluator;
+  const auto network_value = [](const Position& pos) {
+    return std::tanh(0.1f * (popcount(pos.pieces(pos.side_to_move())) - popcount(pos.pieces(~pos.side_to_move()))));
+  };
+  evaluator.value_of = network_value;
+  evaluator.lead_of = [](const Position& pos) { return 0.01f * popcount(pos.pieces(~pos.side_to_move())); };
+  Search search(with_visits(400), 1);
+  const SearchResult first = run_search(search, evaluator);
+  ASSERT_GE(first.principal_variation.size(), 2U);
+  search.advance(first.principal_variation[0]);
+  search.advance(first.principal_variation[1]);
+  search.set_visits(0);  // nothing evaluated now: what is reported was kept
+  const SearchResult kept = run_search(search, evaluator);
+  const Position& root = search.root_position();
+  ASSERT_TRUE(kept.root_network_value.has_value());
+  EXPECT_NEAR(kept.root_network_value->expectation(), network_value(root), 1e-4);
+  EXPECT_NEAR(kept.root_network_value->lead, evaluator.lead_of(root), 1e-4);
+  EXPECT_NEAR(kept.root_network_value->win + kept.root_network_value->draw + kept.root_network_value->loss, 1.0f, 1e-4);
+  int visited = 0;
+  for (std::size_t i = 0; i < kept.moves.size(); ++i) {
+    if (kept.visits[i] == 0) continue;
+    ++visited;
+    Position child = root;
+    child.make_move(kept.moves[i]);
+    ASSERT_TRUE(kept.network_values[i].has_value()) << i;
+    EXPECT_NEAR(kept.network_values[i]->expectation(), -network_value(child), 1e-4);  // the mover's view
+  }
+  EXPECT_GT(visited, 0);
+}
+
 // A move the tree never chose leaves nothing to keep, even where a later move is in it.
 TEST(Search, AdvancingPastAMoveTheTreeNeverChoseStartsAfresh) {
   MaterialEvaluator evaluator;

@@ -261,6 +261,22 @@ TEST(SelfPlayWorker, SurpriseWeightingWritesSurprisingSamplesMoreOften) {
   EXPECT_NEAR(static_cast<double>(played.samples.size()), played.stats.plies, played.stats.plies / 3.0);
 }
 
+// selfplay.value_surprise_weight alone: the same, by how far the game and the later searches
+// strayed from the net's value of each sample's root.
+TEST(SelfPlayWorker, ValueSurpriseWeightingWritesSurprisingSamplesMoreOften) {
+  MaterialEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.full_search_share = 1;
+  config.selfplay.value_surprise_weight = 1;
+  const Played played = play(config, {Position::startpos()}, evaluator, 4);
+  int repeated = 0;
+  for (std::size_t i = 1; i < played.samples.size(); ++i)
+    repeated += played.samples[i].position == played.samples[i - 1].position;
+  EXPECT_GT(repeated, 0);
+  EXPECT_NE(static_cast<int>(played.samples.size()) - repeated, played.stats.plies) << "none left out";
+  EXPECT_NEAR(static_cast<double>(played.samples.size()), played.stats.plies, played.stats.plies / 3.0);
+}
+
 // selfplay.lcb_stdevs: the moves past temperature_plies by their lower confidence bound, so other
 // games than the most visited moves' from the same seed.
 TEST(SelfPlayWorker, MovesByTheirLowerConfidenceBoundPlayOtherGames) {
