@@ -42,6 +42,8 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("default").selfplay.policy_temperature, 1);
   EXPECT_EQ(shipped("default").selfplay.policy_surprise_weight, 0.5);
   EXPECT_EQ(shipped("gpu-continue").selfplay.policy_surprise_weight, 0.5);
+  EXPECT_EQ(shipped("default").selfplay.value_surprise_weight, 0.1);
+  EXPECT_EQ(shipped("gpu-continue").selfplay.value_surprise_weight, 0.1);
   EXPECT_FALSE(plays_schataxx(shipped("default")));
   // Root noise: Dir(0.15) won its A/Bs on 7x7 and the family (docs/experiments.md); the code says 0.3.
   for (const char* name : {"default", "family", "family-every-board", "gpu", "gpu-continue"}) {
