@@ -245,13 +245,13 @@ TEST(SelfPlayWorker, ALargerCPuctSpreadsTheTargetsVisits) {
   EXPECT_LT(higher, lower - 0.05) << lower << " vs " << higher;
 }
 
-// selfplay.policy_surprise_weight: a game's samples written by their surprise, some twice or more
-// (one after another), some not at all, about as many in all.
-TEST(SelfPlayWorker, SurpriseWeightingWritesSurprisingSamplesMoreOften) {
+// Games at full-search share 1 with a surprise weighting: samples written by their surprise,
+// some twice or more (one after another), some not at all, about as many in all.
+void expect_samples_written_by_surprise(const std::function<void(RunConfig&)>& weigh) {
   MaterialEvaluator evaluator;
   RunConfig config = small_config();
   config.selfplay.full_search_share = 1;
-  config.selfplay.policy_surprise_weight = 1;
+  weigh(config);
   const Played played = play(config, {Position::startpos()}, evaluator, 4);
   int repeated = 0;
   for (std::size_t i = 1; i < played.samples.size(); ++i)
@@ -261,20 +261,15 @@ TEST(SelfPlayWorker, SurpriseWeightingWritesSurprisingSamplesMoreOften) {
   EXPECT_NEAR(static_cast<double>(played.samples.size()), played.stats.plies, played.stats.plies / 3.0);
 }
 
-// selfplay.value_surprise_weight alone: the same, by how far the game and the later searches
-// strayed from the net's value of each sample's root.
+// selfplay.policy_surprise_weight: by how far each search strayed from the net's priors.
+TEST(SelfPlayWorker, SurpriseWeightingWritesSurprisingSamplesMoreOften) {
+  expect_samples_written_by_surprise([](RunConfig& c) { c.selfplay.policy_surprise_weight = 1; });
+}
+
+// selfplay.value_surprise_weight alone: by how far the game and the later searches strayed from
+// the net's value of each sample's root.
 TEST(SelfPlayWorker, ValueSurpriseWeightingWritesSurprisingSamplesMoreOften) {
-  MaterialEvaluator evaluator;
-  RunConfig config = small_config();
-  config.selfplay.full_search_share = 1;
-  config.selfplay.value_surprise_weight = 1;
-  const Played played = play(config, {Position::startpos()}, evaluator, 4);
-  int repeated = 0;
-  for (std::size_t i = 1; i < played.samples.size(); ++i)
-    repeated += played.samples[i].position == played.samples[i - 1].position;
-  EXPECT_GT(repeated, 0);
-  EXPECT_NE(static_cast<int>(played.samples.size()) - repeated, played.stats.plies) << "none left out";
-  EXPECT_NEAR(static_cast<double>(played.samples.size()), played.stats.plies, played.stats.plies / 3.0);
+  expect_samples_written_by_surprise([](RunConfig& c) { c.selfplay.value_surprise_weight = 1; });
 }
 
 // selfplay.lcb_stdevs: the moves past temperature_plies by their lower confidence bound, so other
