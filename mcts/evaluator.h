@@ -18,6 +18,14 @@ struct Wdl {
   float loss = 0.0f;
   float lead = 0.0f;
   float expectation() const { return win - loss; }
+  Wdl flipped() const { return {.win = loss, .draw = draw, .loss = win, .lead = -lead}; }  // the other side's view
+  // A known result for the side whose view it is: -1, 0 or 1, with its lead.
+  static Wdl of_result(int result, float lead = 0.0f) {
+    return {.win = result > 0 ? 1.0f : 0.0f,
+            .draw = result == 0 ? 1.0f : 0.0f,
+            .loss = result < 0 ? 1.0f : 0.0f,
+            .lead = lead};
+  }
 };
 
 template <typename G>

@@ -11,16 +11,8 @@ namespace {
 
 // A value from the other side's view: win and loss swapped, the lead negated.
 std::optional<Wdl> movers_view(std::optional<Wdl> value) {
-  if (value) value = Wdl{.win = value->loss, .draw = value->draw, .loss = value->win, .lead = -value->lead};
+  if (value) value = value->flipped();
   return value;
-}
-
-// A known result's value for the side to move: -1, 0 or 1, with its lead.
-Wdl result_value(int result, float lead) {
-  return {.win = result > 0 ? 1.0f : 0.0f,
-          .draw = result == 0 ? 1.0f : 0.0f,
-          .loss = result < 0 ? 1.0f : 0.0f,
-          .lead = lead};
 }
 
 }  // namespace
@@ -315,7 +307,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     }
   }
   if (leaf.state == State::kTerminal) {
-    backup(current, result_value(leaf.terminal_value, piece_lead<G>(pos)));
+    backup(current, Wdl::of_result(leaf.terminal_value, piece_lead<G>(pos)));
     return true;
   }
   // A twin elsewhere in the tree is expanded: so it was no win in one either.
@@ -334,7 +326,7 @@ bool BasicSearch<G>::select_one(Round& round) {
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
     propagate_proof(current);
-    backup(current, result_value(1, piece_lead<G>(pos)));
+    backup(current, Wdl::of_result(1, piece_lead<G>(pos)));
     return true;
   }
   leaf.state = State::kPending;
@@ -478,7 +470,7 @@ std::optional<Wdl> BasicSearch<G>::mean_wdl(const Node& node) const {
   const float n = static_cast<float>(node.visits);
   const float lead = -node.lead_sum / n;
   // A finished game, or one the solver proved: its result is known.
-  if (node.state == State::kTerminal) return result_value(node.terminal_value, lead);
+  if (node.state == State::kTerminal) return Wdl::of_result(node.terminal_value, lead);
   const float draw = std::clamp(node.draw_sum / n, 0.0f, 1.0f);
   const float expectation = std::clamp(-node.value_sum / n - params_.lead_utility * lead, draw - 1.0f, 1.0f - draw);
   return Wdl{

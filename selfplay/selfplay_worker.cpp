@@ -33,14 +33,7 @@ struct Slot {
 };
 
 // A value from the side to move's view turned to x's.
-Wdl from_x_view(const Wdl& value, Color side_to_move) {
-  if (side_to_move == Color::kX) return value;
-  return {.win = value.loss, .draw = value.draw, .loss = value.win, .lead = -value.lead};
-}
-
-Wdl result_wdl(int result) {
-  return {.win = result > 0 ? 1.0f : 0.0f, .draw = result == 0 ? 1.0f : 0.0f, .loss = result < 0 ? 1.0f : 0.0f};
-}
+Wdl from_x_view(const Wdl& value, Color side_to_move) { return side_to_move == Color::kX ? value : value.flipped(); }
 
 template <typename G>
 const SelfPlayStart<G>& draw_start(const std::vector<SelfPlayStart<G>>& starts, double uniform) {
@@ -207,7 +200,7 @@ class SelfPlayLoop {
     if (sp_.value_surprise_weight <= 0.0) return surprises;
     const double now_weight = 1.0 / (1.0 + 0.016 * G::cells(slot.game->position()));
     const std::vector<Wdl> targets =
-        smoothed_value_targets(slot.search_values, result_wdl(result_for(Color::kX, result)), now_weight);
+        smoothed_value_targets(slot.search_values, Wdl::of_result(result_for(Color::kX, result)), now_weight);
     for (std::size_t i = 0; i < surprises.size(); ++i)
       if (const std::optional<Wdl>& network = slot.sample_network_values[i])
         surprises[i] = value_surprise(targets[slot.sample_moves[i]], *network);
