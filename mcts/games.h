@@ -4,9 +4,7 @@
 // make_move, hash, side_to_move, outcome).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,16 +13,6 @@
 #include "schataxx/game.h"
 
 namespace ataxx {
-
-// One 64-bit key of several words, for hash tables.
-inline std::uint64_t mix_words(std::initializer_list<std::uint64_t> words) {
-  std::uint64_t key = 0;
-  for (const std::uint64_t word : words) {
-    std::uint64_t state = key ^ word;
-    key = zobrist::splitmix64(state);
-  }
-  return key;
-}
 
 struct AtaxxGame {
   using Game = ataxx::Game;
@@ -54,16 +42,6 @@ struct AtaxxGame {
   static std::uint64_t transposition_key(const Position& pos) {
     std::uint64_t clock = static_cast<std::uint64_t>(pos.halfmove_clock());
     return pos.hash() ^ zobrist::splitmix64(clock);
-  }
-  // The search's subtree value bias buckets (mcts/subtree_bias.h) know a move by this number and
-  // the position it reached by the cells within two of its destination, as its mover sees them.
-  static std::uint32_t move_id(Move move) { return move.from | move.to << 8; }
-  static std::uint64_t local_pattern(const Position& after, Move move) {
-    if (move.is_pass()) return 0;
-    const Board& board = after.board();
-    const Bitboard window = board.clone_targets[move.to] | board.jump_targets[move.to] | bit(move.to);
-    const Color mover = ~after.side_to_move();
-    return mix_words({after.pieces(mover) & window, after.pieces(~mover) & window, after.gaps() & window});
   }
   // The sides as match reports name them: the first mover's, then the other's.
   static constexpr std::string_view kSideNames[2] = {"x", "o"};
@@ -98,22 +76,6 @@ struct SchataxxGame {
     std::uint64_t state =
         static_cast<std::uint64_t>(pos.plies_since_drop()) << 32 | static_cast<std::uint32_t>(pos.ply());
     return pos.hash() ^ zobrist::splitmix64(state);
-  }
-  static std::uint32_t move_id(Move move) {
-    return move.from | move.to << 8 | static_cast<std::uint32_t>(move.drop) << 16;
-  }
-  // The men within two squares of the destination, by side and type.
-  static std::uint64_t local_pattern(const Position& after, Move move) {
-    if (move.is_pass()) return 0;
-    const int file = move.to % 8, rank = move.to / 8;
-    Bitboard window = 0;
-    for (int r = std::max(rank - 2, 0); r <= std::min(rank + 2, 7); ++r)
-      for (int f = std::max(file - 2, 0); f <= std::min(file + 2, 7); ++f) window |= bit(r * 8 + f);
-    const Color mover = ~after.side_to_move();
-    std::uint64_t key = mix_words({after.men(mover) & window, after.men(~mover) & window});
-    for (int type = 0; type < schataxx::kPieceTypes; ++type)
-      key = mix_words({key, after.men(static_cast<schataxx::PieceType>(type)) & window});
-    return key;
   }
   static constexpr std::string_view kSideNames[2] = {"White", "Black"};
   // PGN as for chess variants: White moves first, a Variant tag names the variant.

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace ataxx {
 namespace {
@@ -45,7 +44,6 @@ std::optional<Wdl> BasicSearch<G>::NetworkWdl::get() const {
 
 template <typename G>
 BasicSearch<G>::BasicSearch(const SearchParams& params, std::uint64_t seed) : params_(params), rng_(seed) {
-  if (params_.subtree_bias > 0.0f) bias_table_ = SubtreeBiasTable::for_tree_bytes(params_.max_tree_bytes);
   set_root(G::start());
 }
 
@@ -67,8 +65,6 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   root_moves_.clear();
   root_winning_move_.reset();
   expanded_positions_.clear();
-  if (bias_table_) bias_table_->clear();
-  root_move_.reset();
 }
 
 template <typename G>
@@ -87,14 +83,11 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   // A game over or a win in one needs a new root.
   if (!params_.reuse_tree || !kept || nodes_[*kept].state == State::kTerminal) {
     start_tree(next);
-    root_move_ = moves.back();
     return;
   }
   copy_subtree(*kept, spare_nodes_, spare_edges_);
   nodes_.swap(spare_nodes_);
   edges_.swap(spare_edges_);
-  rebuild_bias_table();
-  root_move_ = moves.back();
   if (memory_bytes() > params_.max_tree_bytes) release_spare_arenas();
   root_position_ = next;
   root_noised_ = false;
@@ -149,8 +142,7 @@ void BasicSearch<G>::copy_subtree(std::uint32_t node, std::vector<Node>& nodes, 
 
 template <typename G>
 std::size_t BasicSearch<G>::memory_bytes() const {
-  return capacities().bytes() + spare_capacities().bytes() + transposition_bytes() +
-         (bias_table_ ? bias_table_->bytes() : 0);
+  return capacities().bytes() + spare_capacities().bytes() + transposition_bytes();
 }
 
 namespace {
@@ -180,7 +172,7 @@ std::size_t BasicSearch<G>::transposition_bound() const {
 
 template <typename G>
 std::size_t BasicSearch<G>::arena_bound() const {
-  return params_.max_tree_bytes - transposition_bound() - (bias_table_ ? bias_table_->bytes() : 0);
+  return params_.max_tree_bytes - transposition_bound();
 }
 
 template <typename G>
@@ -457,7 +449,7 @@ void BasicSearch<G>::add_in_flight(std::uint32_t leaf, int delta) {
 template <typename G>
 void BasicSearch<G>::backup(std::uint32_t leaf, const Wdl& value) {
   // The side that moved into a node sees the negation of its side to move's value and lead.
-  float for_mover = -utility(value) - params_.subtree_bias * nodes_[leaf].bias;
+  float for_mover = -utility(value);
   float lead_for_mover = -value.lead;
   for (std::uint32_t index = leaf;; index = nodes_[index].parent) {
     Node& node = nodes_[index];
@@ -466,66 +458,9 @@ void BasicSearch<G>::backup(std::uint32_t leaf, const Wdl& value) {
     node.value_square_sum += for_mover * for_mover;
     node.draw_sum += value.draw;
     node.lead_sum += lead_for_mover;
-    // The node's own value changes with its bucket's error: so do its ancestors' sums.
-    if (node.bias_slot != SubtreeBiasTable::kNoSlot && node.visits > 1) {
-      const float change = correct_bias(node);
-      node.value_sum += change;
-      for_mover += change;
-    }
     for_mover = -for_mover;
     lead_for_mover = -lead_for_mover;
     if (index == kRoot) return;
-  }
-}
-
-template <typename G>
-void BasicSearch<G>::take_bias_slot(std::uint32_t index, const Position& pos) {
-  if (!bias_table_) return;
-  Node& node = nodes_[index];
-  std::optional<Move> last = root_move_, previous;
-  if (index != kRoot) {
-    previous = std::exchange(last, edges_[node.edge].move);
-    if (node.parent != kRoot) previous = edges_[nodes_[node.parent].edge].move;
-  }
-  if (!last) return;
-  const auto mover = static_cast<std::uint64_t>(~pos.side_to_move());
-  const std::uint64_t key = mix_words(
-      {mover, G::move_id(*last), previous ? G::move_id(*previous) : ~std::uint64_t{0}, G::local_pattern(pos, *last)});
-  node.bias_slot = bias_table_->slot_of(key);
-  if (node.bias_slot != SubtreeBiasTable::kNoSlot) node.bias = bias_table_->mean_error(node.bias_slot);
-}
-
-template <typename G>
-float BasicSearch<G>::correct_bias(Node& node) {
-  // KataGo's observed error: the network's value less the mean of the values below the node.
-  const float network = -utility(*node.network_value.get());
-  const float own = network - params_.subtree_bias * node.bias;
-  const auto child_visits = static_cast<float>(node.visits - 1);
-  const float children_mean = (node.value_sum - own) / child_visits;
-  const float weight = std::pow(child_visits, SubtreeBiasTable::kWeightExponent);
-  const float error_weight = (network - children_mean) * weight;
-  const float bias =
-      bias_table_->replace(node.bias_slot, node.bias_error_weight, node.bias_weight, error_weight, weight);
-  node.bias_error_weight = error_weight;
-  node.bias_weight = weight;
-  const float change = -params_.subtree_bias * (bias - node.bias);
-  node.bias = bias;
-  return change;
-}
-
-template <typename G>
-void BasicSearch<G>::rebuild_bias_table() {
-  if (!bias_table_) return;
-  std::vector<std::uint64_t> keys(nodes_.size());
-  for (std::size_t i = 0; i < nodes_.size(); ++i)
-    if (nodes_[i].bias_slot != SubtreeBiasTable::kNoSlot) keys[i] = bias_table_->key_of(nodes_[i].bias_slot);
-  bias_table_->clear();
-  for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    Node& node = nodes_[i];
-    if (node.bias_slot == SubtreeBiasTable::kNoSlot) continue;
-    node.bias_slot = bias_table_->slot_of(keys[i]);
-    if (node.bias_slot != SubtreeBiasTable::kNoSlot)
-      bias_table_->replace(node.bias_slot, 0.0f, 0.0f, node.bias_error_weight, node.bias_weight);
   }
 }
 
@@ -598,7 +533,6 @@ void BasicSearch<G>::apply_evaluations(Round& round) {
     expand(leaf.node, leaf);
     remember_position(leaf.node, leaf.position);
     nodes_[leaf.node].network_value = NetworkWdl::of(leaf.value);
-    take_bias_slot(leaf.node, leaf.position);
     add_in_flight(leaf.node, -1);
     backup(leaf.node, leaf.value);
     if (leaf.node == kRoot) add_root_noise();

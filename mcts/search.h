@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "mcts/evaluator.h"
-#include "mcts/subtree_bias.h"
 
 namespace ataxx {
 
@@ -61,10 +60,6 @@ struct BasicSearchParams {
   // priors and, for its first visit, its mean value over its subtree, with no evaluation. Within a
   // tree: a twin the kept subtree lost at a re-root is forgotten.
   bool transpositions = false;
-  // KataGo's subtree value bias correction (mcts/subtree_bias.h): each node the network evaluated
-  // counts as its value less this share of the mean error its bucket's nodes have shown. KataGo's
-  // 0.35; 0 = none.
-  float subtree_bias = 0.0f;
   // The memory the tree may hold (memory_bytes()): the search stops where a round would need more.
   std::size_t max_tree_bytes = std::size_t{1} << 30;
   typename G::Rules rules;
@@ -202,12 +197,6 @@ class BasicSearch {
     std::uint32_t edge = 0;       // the parent's edge that leads here (none for the root)
     std::uint32_t first_edge = 0;
     NetworkWdl network_value;  // the network's, from the view of the side to move here, where it evaluated this node
-    // With subtree_bias: the node's bucket, the bucket's mean error its own value is corrected by
-    // (from value_sum's view), and its share of the bucket (its error x weight, and weight).
-    std::uint32_t bias_slot = SubtreeBiasTable::kNoSlot;
-    float bias = 0.0f;
-    float bias_error_weight = 0.0f;
-    float bias_weight = 0.0f;
   };
   // The prior in 16 bits (steps of 1/65535): an Ataxx edge is 8 bytes, not 12, a third less of
   // the tree's memory to hold, scan and copy.
@@ -285,17 +274,8 @@ class BasicSearch {
   // Whether pos, reached by the current selection path, occurs for the repetition_limit-th time.
   bool ends_by_repetition(const Position& pos) const;
   void add_in_flight(std::uint32_t leaf, int delta);
-  // Adds value (from the view of the side to move at leaf) along the path to the root; with
-  // subtree_bias, the leaf's value less its bucket's correction, and each node on the way
-  // corrected anew by its bucket.
+  // Adds value (from the view of the side to move at leaf) along the path to the root.
   void backup(std::uint32_t leaf, const Wdl& value);
-  // With subtree_bias: a node the network just evaluated takes its bucket's slot (its moves from
-  // the tree, the one into the root from advance()).
-  void take_bias_slot(std::uint32_t node, const Position& pos);
-  // Renews node's share of its bucket from its subtree's mean value, and its own value from the
-  // bucket's mean error: returns the change to its value_sum.
-  float correct_bias(Node& node);
-  void rebuild_bias_table();  // after a re-root: the kept nodes' shares alone
   // What a leaf's value is worth to the search.
   float utility(const Wdl& value) const { return value.expectation() + params_.lead_utility * value.lead; }
   // A node's mean win/draw/loss and lead from the view of the side to move there; none unvisited.
@@ -323,8 +303,6 @@ class BasicSearch {
   std::vector<std::uint64_t> path_hashes_;  // positions after the root on the current selection path
   // With transpositions: the first expanded node of each position (G::transposition_key).
   std::unordered_map<std::uint64_t, std::uint32_t> expanded_positions_;
-  std::optional<SubtreeBiasTable> bias_table_;  // with subtree_bias
-  std::optional<Move> root_move_;               // the move that led to the root, where advance() saw it
   bool path_kept_history_ = true;           // false once the path made a single
   Round own_round_;
   bool root_noised_ = false;

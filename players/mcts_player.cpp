@@ -136,7 +136,6 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> p
   params.lcb_stdevs = static_cast<float>(spec.get_double("lcb", params.lcb_stdevs, 0.0, 10.0));
   params.transpositions = spec.get_int("transpose", params.transpositions, 0, 1) == 1;
   params.lead_utility = static_cast<float>(spec.get_double("lead", params.lead_utility, 0.0, 10.0));
-  params.subtree_bias = static_cast<float>(spec.get_double("bias", params.subtree_bias, 0.0, 1.0));
   const int hash_mib = spec.get_int("hash", static_cast<int>(params.max_tree_bytes >> 20), 1, 1 << 20);
   params.max_tree_bytes = static_cast<std::size_t>(hash_mib) << 20;
   return params;
