@@ -94,6 +94,9 @@ std::vector<Field> fields(RunConfig& c) {
        "share of the samples written by their value surprise (the game's result, smoothed through the later searches' "
        "values, against the net's value), as KataGo's valueSurpriseDataWeight; 0 = none; with policy_surprise_weight "
        "at most 1"},
+      {"selfplay.surprising_fast_searches", &s.surprising_fast_searches,
+       "with policy_surprise_weight: fast searches' samples written too, for their policy surprise beyond 1.5 x the "
+       "game's full searches' mean, as KataGo; false = full searches' alone"},
       {"selfplay.lcb_stdevs", Bound<double>{&s.lcb_stdevs, 0, 100},
        "the moves played past temperature_plies: the root child of highest mean value less this many standard errors, "
        "as players' lcb (0: the most visited)"},

@@ -45,6 +45,9 @@ struct RunConfig {
     double policy_temperature = 1.0;  // the search's priors p^(1/T), as players' ptemp; 1 = the net's own
     double policy_surprise_weight = 0;  // KataGo's (0.5 there; selfplay/surprise_weighting.h); 0 = none
     double value_surprise_weight = 0;   // KataGo's (0.1 there; selfplay/surprise_weighting.h); 0 = none
+    // Fast searches' samples written too where their policy surprise is far above the full
+    // searches' (KataGo's; selfplay/surprise_weighting.h), with policy_surprise_weight.
+    bool surprising_fast_searches = false;
     double lcb_stdevs = 0;  // moves past temperature_plies by their lower confidence bound, as players' lcb; 0 = most visited
     int temperature_plies = 12;  // plies played at temperature, the rest at 0
     double temperature = 1.0;

@@ -19,7 +19,7 @@ struct Slot {
   std::unique_ptr<BasicSearch<G>> search;
   std::unique_ptr<typename G::Game> game;
   std::vector<BasicTrainingSample<G>> samples;
-  std::vector<double> policy_surprises;  // one a sample
+  std::vector<SampleSurprise> surprises;  // one a sample (the value's filled in at the game's end)
   // For the value surprise: each move's search value, and each sample's move and network value
   // (all from x's view; none where the network did not evaluate the root).
   std::vector<Wdl> search_values;
@@ -120,7 +120,7 @@ class SelfPlayLoop {
     slot.game = std::make_unique<typename G::Game>(start, rules_);
     slot.search->set_root(start);
     slot.samples.clear();
-    slot.policy_surprises.clear();
+    slot.surprises.clear();
     slot.search_values.clear();
     slot.sample_moves.clear();
     slot.sample_network_values.clear();
@@ -144,13 +144,16 @@ class SelfPlayLoop {
     stats_.simulations += result.total_visits - slot.visits_before;
     const Position& pos = slot.game->position();
     const Color mover = pos.side_to_move();
-    if (slot.full_search) {
+    if (slot.full_search || writes_fast_searches()) {
       slot.samples.push_back(policy_sample<G>(pos, result));
       slot.samples.back().model = evaluator_.model_name();  // the model of the search's last batch
-      slot.policy_surprises.push_back(policy_surprise(result.policy_target, result.network_priors));
+      slot.surprises.push_back(
+          {.policy = policy_surprise(result.policy_target, result.network_priors), .full_search = slot.full_search});
       slot.sample_moves.push_back(slot.search_values.size());
-      slot.sample_network_values.push_back(
-          result.root_network_value ? std::optional(from_x_view(*result.root_network_value, mover)) : std::nullopt);
+      // A fast search's sample is written for its policy surprise alone.
+      slot.sample_network_values.push_back(slot.full_search && result.root_network_value
+                                               ? std::optional(from_x_view(*result.root_network_value, mover))
+                                               : std::nullopt);
     }
     const float v = result.value;
     slot.search_values.push_back(
@@ -173,9 +176,10 @@ class SelfPlayLoop {
 
   void finish_game(Slot<G>& slot, Result result, bool resigned) {
     const Position& final_position = slot.game->position();
-    const std::vector<int> copies =
-        surprise_copies(slot.policy_surprises, value_surprises(slot, result),
-                        {.policy = sp_.policy_surprise_weight, .value = sp_.value_surprise_weight}, rng_);
+    const std::vector<double> values = value_surprises(slot, result);
+    for (std::size_t i = 0; i < values.size(); ++i) slot.surprises[i].value = values[i];
+    const std::vector<int> copies = surprise_copies(
+        slot.surprises, {.policy = sp_.policy_surprise_weight, .value = sp_.value_surprise_weight}, rng_);
     for (std::size_t i = 0; i < slot.samples.size(); ++i) {
       BasicTrainingSample<G>& s = slot.samples[i];
       s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
@@ -192,6 +196,10 @@ class SelfPlayLoop {
     if (pending_.games >= sp_.games_per_chunk) emit_(std::exchange(pending_, {}));
     start_game(slot);
   }
+
+  // KataGo's: fast searches' samples kept, to be written where their policy surprise is far above
+  // the game's full searches'.
+  bool writes_fast_searches() const { return sp_.surprising_fast_searches && sp_.policy_surprise_weight > 0.0; }
 
   // Each sample's value surprise: the divergence of KataGo's smoothed value target at its move
   // from the network's value of its root (0 where the network did not evaluate the root).

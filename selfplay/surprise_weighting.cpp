@@ -1,7 +1,6 @@
 #include "selfplay/surprise_weighting.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <numeric>
 
@@ -10,13 +9,10 @@ namespace {
 
 constexpr double kFloor = 1e-6;
 constexpr double kLeastMeanValueSurprise = 0.01;
+constexpr double kFastSearchThreshold = 1.5;  // KataGo's thresholdToIncludeReduced, times the full searches' mean
 
 // p log(p / q) with q floored; 0 where p is 0.
 double divergence_term(double p, double q) { return p > 0.0 ? p * std::log(p / std::max(q, kFloor)) : 0.0; }
-
-double mean(std::span<const double> values) {
-  return values.empty() ? 0.0 : std::accumulate(values.begin(), values.end(), 0.0) / values.size();
-}
 
 }  // namespace
 
@@ -51,21 +47,40 @@ std::vector<Wdl> smoothed_value_targets(std::span<const Wdl> search_values, cons
   return targets;
 }
 
-std::vector<int> surprise_copies(std::span<const double> policy_surprises, std::span<const double> value_surprises,
-                                 SurpriseWeights weights, std::mt19937_64& rng) {
-  assert(policy_surprises.size() == value_surprises.size());
-  const double policy_mean = mean(policy_surprises), value_mean = mean(value_surprises);
+std::vector<int> surprise_copies(std::span<const SampleSurprise> samples, SurpriseWeights weights,
+                                 std::mt19937_64& rng) {
+  double full_searches = 0.0, policy_sum = 0.0, value_sum = 0.0;
+  for (const SampleSurprise& sample : samples) {
+    if (!sample.full_search) continue;
+    full_searches += 1.0;
+    policy_sum += sample.policy;
+    value_sum += sample.value;
+  }
+  const double value_mean = full_searches > 0.0 ? value_sum / full_searches : 0.0;
   const double value_weight =
       value_mean < kLeastMeanValueSurprise ? weights.value * value_mean / kLeastMeanValueSurprise : weights.value;
-  // A share of 1 where no sample showed the kind of surprise: all alike, as no weighting at all.
-  const auto share_of = [](double surprise, double mean) { return mean > 0.0 ? surprise / mean : 1.0; };
-  std::vector<int> copies(policy_surprises.size(), 1);
-  if (weights.policy <= 0.0 && value_weight <= 0.0) return copies;
+  const double fast_threshold = kFastSearchThreshold * (full_searches > 0.0 ? policy_sum / full_searches : 0.0);
+  const auto policy_part = [&](const SampleSurprise& sample) {
+    return sample.full_search ? sample.policy : std::max(sample.policy - fast_threshold, 0.0);
+  };
+  double policy_parts = 0.0;
+  for (const SampleSurprise& sample : samples) policy_parts += policy_part(sample);
+  // A sample's part of the full searches' weight: 1 each where no sample showed the kind of surprise.
+  const auto share_of = [&](double part, double parts, bool full_search) {
+    return parts > 0.0 ? part * full_searches / parts : full_search ? 1.0 : 0.0;
+  };
+  std::vector<int> copies(samples.size());
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   for (std::size_t i = 0; i < copies.size(); ++i) {
-    const double share = (1.0 - weights.policy - value_weight) +
-                         weights.policy * share_of(policy_surprises[i], policy_mean) +
-                         value_weight * share_of(value_surprises[i], value_mean);
+    const SampleSurprise& sample = samples[i];
+    if (weights.policy <= 0.0 && value_weight <= 0.0) {
+      copies[i] = sample.full_search;
+      continue;
+    }
+    const double share =
+        (sample.full_search ? 1.0 - weights.policy - value_weight : 0.0) +
+        weights.policy * share_of(policy_part(sample), policy_parts, sample.full_search) +
+        value_weight * share_of(sample.full_search ? sample.value : 0.0, value_sum, sample.full_search);
     const double whole = std::floor(share);
     copies[i] = static_cast<int>(whole) + (uniform(rng) < share - whole);
   }

@@ -30,12 +30,23 @@ struct SurpriseWeights {
   double value = 0;   // KataGo's valueSurpriseDataWeight (0.1 there)
 };
 
-// How many times to write each of a game's samples: (1 - policy - value) + policy x its policy
-// surprise / the game's mean + value x its value surprise / the game's mean, its fraction written
-// once more with that probability. A kind of surprise that no sample showed counts as the same for
-// all; the value's weight shrinks in proportion where its mean is below 0.01 (KataGo's guard
-// against dividing by almost nothing, in games the expected side won from the start).
-std::vector<int> surprise_copies(std::span<const double> policy_surprises, std::span<const double> value_surprises,
-                                 SurpriseWeights weights, std::mt19937_64& rng);
+// One of a game's samples: its surprises, and whether a full search made it (KataGo's target
+// weight 1) or a fast one (0: written only for a policy surprise far above the full searches').
+struct SampleSurprise {
+  double policy = 0;
+  double value = 0;
+  bool full_search = true;
+};
+
+// How many times to write each of a game's samples, as KataGo: a full search's (1 - policy - value)
+// + policy x its policy surprise / the full searches' mean + value x its value surprise / their
+// mean; a fast search's policy x its policy surprise beyond 1.5 x the full searches' mean, on the
+// same scale (the policy's share then spread over both kinds, as many samples written in all on
+// average). Each share's fraction is written once more with that probability. A kind of surprise
+// that no sample showed counts as the same for every full search's; the value's weight shrinks in
+// proportion where its mean is below 0.01 (KataGo's guard against dividing by almost nothing, in
+// games the expected side won from the start).
+std::vector<int> surprise_copies(std::span<const SampleSurprise> samples, SurpriseWeights weights,
+                                 std::mt19937_64& rng);
 
 }  // namespace ataxx

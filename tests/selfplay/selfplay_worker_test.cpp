@@ -272,6 +272,28 @@ TEST(SelfPlayWorker, ValueSurpriseWeightingWritesSurprisingSamplesMoreOften) {
   expect_samples_written_by_surprise([](RunConfig& c) { c.selfplay.value_surprise_weight = 1; });
 }
 
+// selfplay.surprising_fast_searches: some fast searches' samples written too (visits=64 with the
+// tree kept: a full search's target has 63 visits or more, a fast one's fewer).
+TEST(SelfPlayWorker, SurprisingFastSearchesAreWrittenToo) {
+  MaterialEvaluator evaluator;
+  RunConfig config = small_config();
+  config.selfplay.visits = 64;
+  config.selfplay.full_search_share = 0.5;
+  config.selfplay.policy_surprise_weight = 1;
+  const auto fast_search_samples = [&] {
+    int fast = 0;
+    for (const TrainingSample& sample : play(config, {Position::startpos()}, evaluator, 4).samples) {
+      int visits = 0;
+      for (const auto& [move, count] : sample.visits) visits += count;
+      fast += visits < 63;
+    }
+    return fast;
+  };
+  EXPECT_EQ(fast_search_samples(), 0) << "full searches alone";
+  config.selfplay.surprising_fast_searches = true;
+  EXPECT_GT(fast_search_samples(), 0);
+}
+
 // selfplay.lcb_stdevs: the moves past temperature_plies by their lower confidence bound, so other
 // games than the most visited moves' from the same seed.
 TEST(SelfPlayWorker, MovesByTheirLowerConfidenceBoundPlayOtherGames) {

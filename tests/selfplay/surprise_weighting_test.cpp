@@ -22,9 +22,17 @@ TEST(PolicySurprise, AMoveTheNetGaveNothingCountsAsAMillionth) {
   EXPECT_NEAR(surprise, std::log(1e6), 1e-6);
 }
 
+// A game of full searches with these policy and value surprises (none given: 0).
+std::vector<SampleSurprise> full_searches(const std::vector<double>& policy, const std::vector<double>& value = {}) {
+  std::vector<SampleSurprise> samples;
+  for (std::size_t i = 0; i < policy.size(); ++i)
+    samples.push_back({.policy = policy[i], .value = value.empty() ? 0.0 : value[i]});
+  return samples;
+}
+
 // Copies by policy surprise alone, as 59ba168 wrote them: no value surprise anywhere.
 std::vector<int> policy_copies(const std::vector<double>& surprises, double weight, std::mt19937_64& rng) {
-  return surprise_copies(surprises, std::vector<double>(surprises.size(), 0.0), {.policy = weight}, rng);
+  return surprise_copies(full_searches(surprises), {.policy = weight}, rng);
 }
 
 TEST(SurpriseCopies, WeightZeroOrNoSurpriseWritesEachSampleOnce) {
@@ -34,25 +42,23 @@ TEST(SurpriseCopies, WeightZeroOrNoSurpriseWritesEachSampleOnce) {
   EXPECT_EQ(policy_copies(std::vector<double>{0.0, 0.0}, 0.5, rng), (std::vector<int>{1, 1}));
   EXPECT_EQ(policy_copies(std::vector<double>{0.5, 0.5, 0.5}, 0.5, rng), (std::vector<int>{1, 1, 1}));
   EXPECT_TRUE(policy_copies(std::vector<double>{}, 0.5, rng).empty());
-  EXPECT_EQ(
-      surprise_copies(std::vector<double>{0.0, 0.0}, std::vector<double>{0.0, 0.0}, {.policy = 0.5, .value = 0.5}, rng),
-      (std::vector<int>{1, 1}));
+  EXPECT_EQ(surprise_copies(full_searches({0.0, 0.0}, {0.0, 0.0}), {.policy = 0.5, .value = 0.5}, rng),
+            (std::vector<int>{1, 1}));
 }
 
 TEST(SurpriseCopies, WeightOneWritesEachInProportionToItsSurprise) {
   std::mt19937_64 rng(2);
   EXPECT_EQ(policy_copies(std::vector<double>{0.0, 0.0, 3.0, 1.0}, 1.0, rng), (std::vector<int>{0, 0, 3, 1}));
-  const std::vector<double> none(4, 0.0);
-  EXPECT_EQ(surprise_copies(none, std::vector<double>{0.0, 0.5, 0.25, 0.25}, {.value = 1.0}, rng),
+  EXPECT_EQ(surprise_copies(full_searches({0.0, 0.0, 0.0, 0.0}, {0.0, 0.5, 0.25, 0.25}), {.value = 1.0}, rng),
             (std::vector<int>{0, 2, 1, 1}));
 }
 
 // Policy and value weights add: here a half by the policy, a half by the value.
 TEST(SurpriseCopies, PolicyAndValueSurprisesShareTheWeight) {
   std::mt19937_64 rng(4);
-  EXPECT_EQ(surprise_copies(std::vector<double>{0.0, 1.0, 1.0, 0.0}, std::vector<double>{0.0, 0.0, 0.2, 0.2},
-                            {.policy = 0.5, .value = 0.5}, rng),
-            (std::vector<int>{0, 1, 2, 1}));
+  EXPECT_EQ(
+      surprise_copies(full_searches({0.0, 1.0, 1.0, 0.0}, {0.0, 0.0, 0.2, 0.2}), {.policy = 0.5, .value = 0.5}, rng),
+      (std::vector<int>{0, 1, 2, 1}));
 }
 
 // KataGo's guard: a game whose values the net saw coming (mean surprise below 0.01) weighs its
@@ -62,8 +68,7 @@ TEST(SurpriseCopies, TheValueWeightShrinksWhereTheGameHardlySurprisedTheNet) {
   constexpr int kDraws = 20000;
   int total[2] = {0, 0};
   for (int draw = 0; draw < kDraws; ++draw) {
-    const std::vector<int> copies =
-        surprise_copies(std::vector<double>{0.0, 0.0}, std::vector<double>{0.002, 0.0}, {.value = 1.0}, rng);
+    const std::vector<int> copies = surprise_copies(full_searches({0.0, 0.0}, {0.002, 0.0}), {.value = 1.0}, rng);
     total[0] += copies[0];
     total[1] += copies[1];
   }
@@ -86,6 +91,22 @@ TEST(SurpriseCopies, FractionsAreDrawnSoThatTheTotalHoldsOnAverage) {
   }
   EXPECT_NEAR(low_total / double(kDraws), 0.5, 0.02);
   EXPECT_NEAR(high_total / double(kDraws), 1.5, 0.02);
+}
+
+// KataGo's fast searches: written for their policy surprise beyond 1.5 x the full searches' mean
+// (1 here: 1.5), on the full searches' scale, and never for their value surprise.
+TEST(SurpriseCopies, AFastSearchIsWrittenForItsPolicySurpriseBeyondOneAndAHalfTimesTheFullSearches) {
+  std::mt19937_64 rng(6);
+  std::vector<SampleSurprise> game = full_searches({2.0, 0.0});
+  game.push_back({.policy = 3.5, .value = 0.9, .full_search = false});  // 2 beyond the threshold
+  game.push_back({.policy = 1.0, .value = 0.9, .full_search = false});  // below it
+  // Policy parts 2, 0, 2 and 0 share the full searches' 2 samples' worth.
+  EXPECT_EQ(surprise_copies(game, {.policy = 1.0}, rng), (std::vector<int>{1, 0, 1, 0}));
+  EXPECT_EQ(surprise_copies(game, {}, rng), (std::vector<int>{1, 1, 0, 0})) << "no weighting: full searches alone";
+  game[0].value = 0.5;
+  game[1].value = 0.5;
+  EXPECT_EQ(surprise_copies(game, {.value = 1.0}, rng), (std::vector<int>{1, 1, 0, 0}))
+      << "no value surprise for fast ones";
 }
 
 TEST(ValueSurprise, IsTheTargetsDivergenceFromTheNetsValueCappedAtOne) {
