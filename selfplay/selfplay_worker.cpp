@@ -150,10 +150,8 @@ class SelfPlayLoop {
       slot.surprises.push_back(
           {.policy = policy_surprise(result.policy_target, result.network_priors), .full_search = slot.full_search});
       slot.sample_moves.push_back(slot.search_values.size());
-      // A fast search's sample is written for its policy surprise alone.
-      slot.sample_network_values.push_back(slot.full_search && result.root_network_value
-                                               ? std::optional(from_x_view(*result.root_network_value, mover))
-                                               : std::nullopt);
+      slot.sample_network_values.push_back(
+          result.root_network_value ? std::optional(from_x_view(*result.root_network_value, mover)) : std::nullopt);
     }
     const float v = result.value;
     slot.search_values.push_back(
