@@ -59,6 +59,12 @@ std::vector<int> surprise_copies(std::span<const SampleSurprise> samples, Surpri
   const double value_mean = full_searches > 0.0 ? value_sum / full_searches : 0.0;
   const double value_weight =
       value_mean < kLeastMeanValueSurprise ? weights.value * value_mean / kLeastMeanValueSurprise : weights.value;
+  std::vector<int> copies(samples.size());
+  if (weights.policy <= 0.0 && value_weight <= 0.0) {  // no weighting: each full search's sample once
+    std::ranges::transform(samples, copies.begin(),
+                           [](const SampleSurprise& sample) { return sample.full_search ? 1 : 0; });
+    return copies;
+  }
   const double fast_threshold = kFastSearchThreshold * (full_searches > 0.0 ? policy_sum / full_searches : 0.0);
   const auto policy_part = [&](const SampleSurprise& sample) {
     return sample.full_search ? sample.policy : std::max(sample.policy - fast_threshold, 0.0);
@@ -69,14 +75,9 @@ std::vector<int> surprise_copies(std::span<const SampleSurprise> samples, Surpri
   const auto share_of = [&](double part, double parts, bool full_search) {
     return parts > 0.0 ? part * full_searches / parts : full_search ? 1.0 : 0.0;
   };
-  std::vector<int> copies(samples.size());
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   for (std::size_t i = 0; i < copies.size(); ++i) {
     const SampleSurprise& sample = samples[i];
-    if (weights.policy <= 0.0 && value_weight <= 0.0) {
-      copies[i] = sample.full_search;
-      continue;
-    }
     const double share =
         (sample.full_search ? 1.0 - weights.policy - value_weight : 0.0) +
         weights.policy * share_of(policy_part(sample), policy_parts, sample.full_search) +
