@@ -134,6 +134,11 @@ std::vector<Field> fields(RunConfig& c) {
        "auxiliary soft policy loss weight (visit shares to the power 1/4; 0: no such head)"},
       {"training.search_value_share", Bound<double>{&t.search_value_share, 0, 1},
        "share of the value target taken from the root search's value instead of the game's result"},
+      {"training.teacher", &t.teacher,
+       "play file whose policy and value the net learns beside its targets (knowledge distillation: a smaller net "
+       "taught by a bigger one), any shape of the run's game and boards (\"\": none)"},
+      {"training.teacher_share", Bound<double>{&t.teacher_share, 0, 1},
+       "share of the policy and value targets taken from the teacher's outputs, the rest the search's and the game's"},
       {"training.bf16", &t.bf16, "bfloat16 autocast of the training steps (for CUDA; slow on the CPU)"},
       {"gating.games", Bound<int>{&g.games, 0, kIntMax},
        "games candidate vs best (at most, with SPRT; 0: no gating, every candidate promoted)"},
@@ -247,6 +252,8 @@ void validate(const RunConfig& c, const std::string& source) {
   if (c.training.min_window > c.training.max_window)
     fail(source, "training.min_window",
          fmt::format("{} is larger than training.max_window ({})", c.training.min_window, c.training.max_window));
+  if (c.training.teacher.empty() && c.training.teacher_share != RunConfig::Training{}.teacher_share)
+    fail(source, "training.teacher_share", "is set but there is no training.teacher");
   if (c.gating.undecided != "reject" && c.gating.undecided != "threshold")
     fail(source, "gating.undecided", "'" + c.gating.undecided + "' is neither reject nor threshold");
   if (c.selfplay.policy_surprise_weight + c.selfplay.value_surprise_weight > 1)

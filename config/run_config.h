@@ -78,6 +78,8 @@ struct RunConfig {
     double piece_diff_weight = 0.1;
     double soft_policy_weight = 0.0;  // KataGo's auxiliary soft policy (trainer/soft_policy.h); 0 = no such head
     double search_value_share = 0.0;  // of the value target: the root search's value, the rest the game's result
+    std::string teacher;              // a play file whose outputs the net also learns (distillation; "" = none)
+    double teacher_share = 0.5;       // of the policy and value targets: the teacher's outputs, where there is one
     bool bf16 = false;                // bfloat16 autocast of the training steps (weights stay float32)
   } training;
   struct Gating {

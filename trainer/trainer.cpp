@@ -47,8 +47,9 @@ struct NetworkOfRun {
 // A file's network must have the run's game, shape and boards to resume it; to start it, the run's
 // game and channels, at most its blocks (the rest start as identities, see deepened) and boards
 // among the run's (the network's outputs do not depend on the canvas, so a 7x7 net starts a run of
-// every board). `what` names the file in the error.
-enum class Fit { kResume, kStart };
+// every board); to teach it, the run's game, any shape, and boards among the run's. `what` names the
+// file in the error.
+enum class Fit { kResume, kStart, kTeach };
 void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run, Fit fit = Fit::kResume) {
   auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
   const auto& [game, shape, boards] = file;
@@ -61,7 +62,7 @@ void check_fits_run(const std::string& what, const NetworkOfRun& file, const Net
   if (fit == Fit::kResume && (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels))
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
   if (game != kAtaxxName) return;
-  if (fit == Fit::kStart) {
+  if (fit != Fit::kResume) {
     for (const Board* board : boards.boards)
       if (!run_boards.contains(*board))
         throw ModelFileError(what + " was trained on " + boards.names() + ", which the run's boards (" +
@@ -93,10 +94,17 @@ torch::Tensor sparse_cross_entropy(const torch::Tensor& logits, const torch::Ten
   return -(targets * torch::log_softmax(logits.to(torch::kFloat), 1).gather(1, indices)).sum(1).mean();
 }
 
+// The cross entropy of logits against the distribution of other logits.
+torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& target_logits) {
+  return -(torch::softmax(target_logits.to(torch::kFloat), 1) * torch::log_softmax(logits.to(torch::kFloat), 1))
+              .sum(1)
+              .mean();
+}
+
 // The batch's losses, in float32 whatever precision the forward ran in; soft_policy is the run's
-// soft policy head, or empty.
-StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, const TrainingBatch& batch, const torch::Device& device,
-                     const RunConfig::Training& t) {
+// soft policy head, or empty; teacher the run's teacher, or empty.
+StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, AtaxxNet& teacher, const TrainingBatch& batch,
+                     const torch::Device& device, const RunConfig::Training& t) {
   const auto input = batch.input.to(device, /*non_blocking=*/true);
   const NetworkOutput out = net->forward(input);
   StepLosses l;
@@ -104,6 +112,15 @@ StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, const TrainingB
   const auto policy_targets = batch.policy_targets.to(device, true);
   l.policy = sparse_cross_entropy(out.policy_logits, policy_indices, policy_targets);
   l.value = -(batch.wdl.to(device, true) * torch::log_softmax(out.wdl_logits.to(torch::kFloat), 1)).sum(1).mean();
+  if (teacher) {
+    const NetworkOutput taught = [&] {
+      const torch::NoGradGuard no_grad;
+      return teacher->forward(input);
+    }();
+    const double share = t.teacher_share;
+    l.policy = (1.0 - share) * l.policy + share * dense_cross_entropy(out.policy_logits, taught.policy_logits);
+    l.value = (1.0 - share) * l.value + share * dense_cross_entropy(out.wdl_logits, taught.wdl_logits);
+  }
   // Ownership and piece difference only where the game was played out (not resigned).
   const auto known = batch.final_board_known.to(device, true);
   const auto known_count = known.sum().clamp_min(1.0);
@@ -150,6 +167,7 @@ struct Trainer::Impl {
   // the network's optimizer state stays that of the network alone, whichever runs have the head.
   SoftPolicyHead soft_policy{nullptr};
   std::unique_ptr<torch::optim::Optimizer> soft_policy_optimizer;
+  AtaxxNet teacher{nullptr};  // training.teacher's network, in eval mode, or empty
   AuxiliaryHead auxiliary() { return {soft_policy ? soft_policy.get() : nullptr, soft_policy_optimizer.get()}; }
   void set_learning_rate(double lr) {
     ataxx::set_learning_rate(*optimizer, lr);
@@ -183,6 +201,14 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
     impl_->net = AtaxxNet(shape, network_io(impl_->game, impl_->boards));
   }
   impl_->net->to(impl_->device);
+  if (const std::string& teacher = config.training.teacher; !teacher.empty()) {
+    ModelInfo info;
+    impl_->teacher = load_play_file(teacher, &info);
+    check_fits_run("training.teacher: play file '" + teacher + "'", {info.game, info.shape, info.boards},
+                   network_of_run(config, impl_->boards), Fit::kTeach);
+    impl_->teacher->to(impl_->device);
+    impl_->teacher->eval();
+  }
   impl_->optimizer = make_optimizer(impl_->net->parameters(), config.training);
   if (config.training.soft_policy_weight > 0) {
     impl_->soft_policy = SoftPolicyHead(kHeadChannels, impl_->net->io().move_planes);
@@ -247,7 +273,7 @@ Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_
     if (i + 1 < steps) next = assemble();
     const StepLosses losses = [&] {
       const torch_compat::Bf16Autocast autocast(device, t.bf16);  // the forward only, not the backward
-      return losses_of(net, soft_policy, batch, device, t);
+      return losses_of(net, soft_policy, impl_->teacher, batch, device, t);
     }();
     impl_->optimizer->zero_grad();
     if (soft_policy) impl_->soft_policy_optimizer->zero_grad();

@@ -232,6 +232,62 @@ TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
   }
 }
 
+// The largest total variation distance, over the positions of memorisable_buffer, between the
+// policies of the play files a and b.
+double largest_policy_distance(const std::string& a, const std::string& b) {
+  std::vector<Position> positions{Position::startpos()};
+  for (int ply = 1; ply < 8; ++ply) {
+    MoveList moves;
+    positions.back().generate_moves(moves);
+    positions.push_back(positions.back());
+    positions.back().make_move(moves[0]);
+  }
+  std::vector<const Position*> pointers;
+  for (const Position& position : positions) pointers.push_back(&position);
+  const auto input = encode_batch(Encoding(7), pointers);
+  const torch::NoGradGuard no_grad;
+  auto policy = [&](const std::string& path) {
+    AtaxxNet net = load_play_file(path);
+    net->eval();
+    return torch::softmax(net->forward(input).policy_logits, 1);
+  };
+  return 0.5 * (policy(a) - policy(b)).abs().sum(1).max().item<double>();
+}
+
+// A student taught at share 1 learns its teacher's policy, not the search's targets (all visits on
+// one move); at share 0 the teacher is not heard.
+TEST(Trainer, AStudentLearnsItsTeachersPolicyInTheTeachersShare) {
+  torch::manual_seed(5);
+  AtaxxNet teacher(ModelShape{2, 8});
+  save_play_file(temp_path("teacher.net"), teacher, ModelInfo{});
+  RunConfig config = memorising_run();
+  config.training.teacher = temp_path("teacher.net");
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("taught-games"));
+  for (const double share : {1.0, 0.0}) {
+    SCOPED_TRACE(share);
+    config.training.teacher_share = share;
+    Trainer student(config, "", "");
+    std::mt19937_64 rng(1);
+    student.train(buffer, 50, 0, rng);
+    student.save_play_file(temp_path("student.net"), ModelInfo{});
+    const double distance = largest_policy_distance(temp_path("student.net"), temp_path("teacher.net"));
+    if (share == 1.0)
+      EXPECT_LT(distance, 0.1);
+    else
+      EXPECT_GT(distance, 0.5);
+  }
+}
+
+TEST(Trainer, ATeacherOfAnotherGameOrBoardIsRefusedByName) {
+  RunConfig config = memorising_run();
+  config.run.game = "schataxx";
+  Trainer(config, "", "").save_play_file(temp_path("schataxx-teacher.net"), ModelInfo{});
+  config.run.game = "ataxx";
+  config.training.teacher = temp_path("schataxx-teacher.net");
+  expect_refused(config, "",
+                 "training.teacher: play file '" + temp_path("schataxx-teacher.net") + "' holds a network of schataxx");
+}
+
 TEST(SoftPolicy, TargetsAreTheSharesToThePowerOneQuarterSummingToOne) {
   const auto targets = soft_policy_targets(torch::tensor({0.64f, 0.36f, 0.0f, 0.0f, 0.0f, 0.0f}).view({2, 3}));
   const float low = std::pow(0.64f, 0.25f), high = std::pow(0.36f, 0.25f);
