@@ -67,8 +67,8 @@ std::vector<Field> fields(RunConfig& c) {
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
       {"network.channels", Bound<int>{&n.channels, 8, 1024}, "channels per block"},
       {"network.init_from", &n.init_from,
-       "play file whose weights a new run starts from: the run's channels, at most its blocks (the rest start as "
-       "identities), boards among its boards (\"\": random weights)"},
+       "play file whose weights a new run starts from: the run's channels, any blocks (added ones start as "
+       "identities, the file's last ones are left out), boards among its boards (\"\": random weights)"},
       {"boards.names", &b.names, "the boards of the run: 4x4 .. 8x8, hexagon"},
       {"boards.shares", &b.shares, "relative share of self-play games per board ([]: equal)"},
       {"boards.openings", &b.openings, "opening suite file per board (\"\" or []: 2 plies from its start)"},

@@ -97,23 +97,23 @@ void AtaxxNetImpl::fold_batch_norms() {
   for (const auto& block : *tower_) block->as<ResidualBlockImpl>()->fold_batch_norms();
 }
 
-AtaxxNet deepened(const AtaxxNet& source, int blocks) {
+AtaxxNet with_blocks(const AtaxxNet& source, int blocks) {
   ModelShape shape = source->shape();
-  if (blocks < shape.blocks)
-    throw std::invalid_argument("a network of " + std::to_string(shape.blocks) + " blocks cannot be deepened to " +
-                                std::to_string(blocks));
   shape.blocks = blocks;
-  AtaxxNet deeper(shape, source->io());
+  AtaxxNet net(shape, source->io());
   torch::NoGradGuard no_grad;
-  auto parameters = deeper->named_parameters(), buffers = deeper->named_buffers();
-  for (const auto& p : source->named_parameters()) parameters[p.key()].copy_(p.value());
-  for (const auto& b : source->named_buffers()) buffers[b.key()].copy_(b.value());
+  auto parameters = net->named_parameters(), buffers = net->named_buffers();
+  // contains: a cut net has no entries for the source's last blocks
+  for (const auto& p : source->named_parameters())
+    if (parameters.contains(p.key())) parameters[p.key()].copy_(p.value());
+  for (const auto& b : source->named_buffers())
+    if (buffers.contains(b.key())) buffers[b.key()].copy_(b.value());
   for (int i = source->shape().blocks; i < blocks; ++i) {
     const std::string norm = "tower." + std::to_string(i) + ".bn2.";
     parameters[norm + "weight"].zero_();
     parameters[norm + "bias"].zero_();
   }
-  return deeper;
+  return net;
 }
 
 torch::Tensor to_inference_input(const torch::Tensor& planes, torch::Device device, torch::ScalarType dtype) {

@@ -72,11 +72,12 @@ class AtaxxNetImpl : public torch::nn::Module {
 };
 TORCH_MODULE(AtaxxNet);
 
-// A network of `blocks` residual blocks (at least the source's), the source's weights in its input
-// layer, its first blocks and its heads, and the added blocks at the end of the tower identities
-// (their second batch norm scaled and shifted by zero, so each adds nothing to its input): the
-// same outputs as the source, with room to learn more. Throws std::invalid_argument for fewer blocks.
-AtaxxNet deepened(const AtaxxNet& source, int blocks);
+// A network of `blocks` residual blocks with the source's weights in its input layer, its first
+// blocks and its heads. Blocks added at the end of the tower are identities (their second batch
+// norm scaled and shifted by zero, so each adds nothing to its input): the same outputs as the
+// source, with room to learn more. With fewer blocks the source's last ones are left out: a cut
+// net to start a smaller student from (docs/experiments.md, 2026-12-05).
+AtaxxNet with_blocks(const AtaxxNet& source, int blocks);
 
 // Encodes positions into one [N, kInputPlanes, C, C] float tensor on the CPU.
 torch::Tensor encode_batch(const Encoding& encoding, std::span<const Position* const> positions);

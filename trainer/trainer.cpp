@@ -45,7 +45,8 @@ struct NetworkOfRun {
 };
 
 // A file's network must have the run's game, shape and boards to resume it; to start it, the run's
-// game and channels, at most its blocks (the rest start as identities, see deepened) and boards
+// game and channels, any blocks (added ones start as identities, the file's last ones may be left
+// out: see with_blocks) and boards
 // among the run's (the network's outputs do not depend on the canvas, so a 7x7 net starts a run of
 // every board); to teach it, the run's game, any shape, and boards among the run's. `what` names the
 // file in the error.
@@ -56,9 +57,9 @@ void check_fits_run(const std::string& what, const NetworkOfRun& file, const Net
   const auto& [run_game, run_shape, run_boards] = run;
   if (game != run_game)
     throw ModelFileError(what + " holds a network of " + std::string(game) + "; the run plays " + std::string(run_game));
-  if (fit == Fit::kStart && (shape.blocks > run_shape.blocks || shape.channels != run_shape.channels))
+  if (fit == Fit::kStart && shape.channels != run_shape.channels)
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape) +
-                         " (a run starts from a net of its channels and at most its blocks)");
+                         " (a run starts from a net of its channels)");
   if (fit == Fit::kResume && (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels))
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
   if (game != kAtaxxName) return;
@@ -196,7 +197,7 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
     const AtaxxNet start = load_play_file(init_from, &info);
     check_fits_run("network.init_from: play file '" + init_from + "'", {info.game, info.shape, info.boards},
                    network_of_run(config, impl_->boards), Fit::kStart);
-    impl_->net = deepened(start, config.network.blocks);
+    impl_->net = with_blocks(start, config.network.blocks);
   } else {
     impl_->net = AtaxxNet(shape, network_io(impl_->game, impl_->boards));
   }

@@ -95,7 +95,7 @@ TEST(Network, ADeepenedNetworkGivesItsSourcesOutputsAndCanLearnMore) {
   AtaxxNet source(ModelShape{2, 16});
   source->train();
   for (int i = 0; i < 5; ++i) source->forward(torch::randn({16, kInputPlanes, 7, 7}));  // trained statistics
-  AtaxxNet deeper = deepened(source, 4);
+  AtaxxNet deeper = with_blocks(source, 4);
   EXPECT_EQ(deeper->shape().blocks, 4);
   EXPECT_EQ(deeper->shape().channels, 16);
   torch::NoGradGuard no_grad;
@@ -113,7 +113,19 @@ TEST(Network, ADeepenedNetworkGivesItsSourcesOutputsAndCanLearnMore) {
   const auto parameters = deeper->named_parameters();
   EXPECT_GT(parameters["tower.3.conv1.weight"].abs().sum().item<float>(), 0.0f);
   EXPECT_EQ(parameters["tower.3.bn2.weight"].abs().sum().item<float>(), 0.0f);
-  EXPECT_THROW(deepened(source, 1), std::invalid_argument);
+}
+
+TEST(Network, ACutNetworkKeepsItsSourcesFirstBlocksAndHeads) {
+  torch::manual_seed(12);
+  AtaxxNet source(ModelShape{3, 16});
+  AtaxxNet cut = with_blocks(source, 1);
+  EXPECT_EQ(cut->shape().blocks, 1);
+  const auto kept = cut->named_parameters();
+  for (const auto& p : source->named_parameters()) {
+    const bool later_block = p.key().starts_with("tower.1.") || p.key().starts_with("tower.2.");
+    EXPECT_EQ(kept.contains(p.key()), !later_block) << p.key();
+    if (!later_block) EXPECT_TRUE(torch::equal(kept[p.key()], p.value())) << p.key();
+  }
 }
 
 TEST(ModelFile, ParameterNamesAndShapesMatchEncodingVersion2) {
