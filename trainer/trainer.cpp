@@ -46,10 +46,9 @@ struct NetworkOfRun {
 
 // A file's network must have the run's game, shape and boards to resume it; to start it, the run's
 // game and channels, any blocks (added ones start as identities, the file's last ones may be left
-// out: see with_blocks) and boards
-// among the run's (the network's outputs do not depend on the canvas, so a 7x7 net starts a run of
-// every board); to teach it, the run's game, any shape, and boards among the run's. `what` names the
-// file in the error.
+// out: see with_blocks) and boards among the run's (the network's outputs do not depend on the
+// canvas, so a 7x7 net starts a run of every board); to teach it, the run's game, any shape, and
+// boards among the run's. `what` names the file in the error.
 enum class Fit { kResume, kStart, kTeach };
 void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run, Fit fit = Fit::kResume) {
   auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
@@ -95,11 +94,14 @@ torch::Tensor sparse_cross_entropy(const torch::Tensor& logits, const torch::Ten
   return -(targets * torch::log_softmax(logits.to(torch::kFloat), 1).gather(1, indices)).sum(1).mean();
 }
 
-// The cross entropy of logits against the distribution of other logits.
-torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& target_logits) {
-  return -(torch::softmax(target_logits.to(torch::kFloat), 1) * torch::log_softmax(logits.to(torch::kFloat), 1))
-              .sum(1)
-              .mean();
+// The cross entropy of logits against target distributions, row by row, averaged.
+torch::Tensor cross_entropy(const torch::Tensor& logits, const torch::Tensor& targets) {
+  return -(targets * torch::log_softmax(logits.to(torch::kFloat), 1)).sum(1).mean();
+}
+
+// The same against the distributions of other logits (a teacher's).
+torch::Tensor cross_entropy_to_logits(const torch::Tensor& logits, const torch::Tensor& target_logits) {
+  return cross_entropy(logits, torch::softmax(target_logits.to(torch::kFloat), 1));
 }
 
 // The batch's losses, in float32 whatever precision the forward ran in; soft_policy is the run's
@@ -112,15 +114,15 @@ StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, AtaxxNet& teach
   const auto policy_indices = batch.policy_indices.to(device, true);
   const auto policy_targets = batch.policy_targets.to(device, true);
   l.policy = sparse_cross_entropy(out.policy_logits, policy_indices, policy_targets);
-  l.value = -(batch.wdl.to(device, true) * torch::log_softmax(out.wdl_logits.to(torch::kFloat), 1)).sum(1).mean();
+  l.value = cross_entropy(out.wdl_logits, batch.wdl.to(device, true));
   if (teacher) {
     const NetworkOutput taught = [&] {
       const torch::NoGradGuard no_grad;
       return teacher->forward(input);
     }();
     const double share = t.teacher_share;
-    l.policy = (1.0 - share) * l.policy + share * dense_cross_entropy(out.policy_logits, taught.policy_logits);
-    l.value = (1.0 - share) * l.value + share * dense_cross_entropy(out.wdl_logits, taught.wdl_logits);
+    l.policy = (1.0 - share) * l.policy + share * cross_entropy_to_logits(out.policy_logits, taught.policy_logits);
+    l.value = (1.0 - share) * l.value + share * cross_entropy_to_logits(out.wdl_logits, taught.wdl_logits);
   }
   // Ownership and piece difference only where the game was played out (not resigned).
   const auto known = batch.final_board_known.to(device, true);
