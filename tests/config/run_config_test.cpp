@@ -31,7 +31,7 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("gpu-continue").network.channels, 32);
   EXPECT_EQ(shipped("gpu-continue").gating.games, 0);
   EXPECT_EQ(shipped("gpu-continue").ladder.baselines,
-            (std::vector<std::string>{"nn:model=nets/ataxx-7x7.net,visits=200,device=cuda"}));
+            (std::vector<std::string>{"nn:model=nets/teachers/ataxx-7x7-6x32.net,visits=200,device=cuda"}));
   EXPECT_TRUE(plays_schataxx(shipped("schataxx")));
   EXPECT_EQ(shipped("schataxx").run.max_minutes, 30);
   EXPECT_TRUE(plays_schataxx(shipped("schataxx-gpu")));

@@ -9,8 +9,9 @@
 # run goes on where it stopped), or a play file (a new run from its weights, network.init_from).
 # CONFIG (default configs/gpu.yaml) sets a new run's budget and its learning-rate drop; raise its
 # run.max_minutes only if the device time to spend it is at hand. A session's run carries the
-# shipped net on with CONFIG=configs/gpu-continue.yaml and FROM nets/ataxx-7x7.net. PACK_MIB (default 56) caps the
-# pack so that it travels with the tree (64 MiB) beside .deps/.
+# 6x32 teacher of the shipped net on with CONFIG=configs/gpu-continue.yaml and FROM
+# nets/teachers/ataxx-7x7-6x32.net. PACK_MIB (default 56) caps the pack so that it travels with the
+# tree (64 MiB) beside .deps/.
 # AVERAGE=N also writes average.net: the mean of the run's newest N models, batch norms measured again
 # on 50 batches of its replay window (`ataxx-zero export --average`: 9 s here for a 6x32 net, 29 s
 # with export's 200), for a match against best.net.
