@@ -32,6 +32,8 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("gpu-continue").gating.games, 0);
   EXPECT_EQ(shipped("gpu-continue").ladder.baselines,
             (std::vector<std::string>{"nn:model=nets/teachers/ataxx-7x7-6x32.net,visits=200,device=cuda"}));
+  EXPECT_EQ(shipped("student").network.blocks, 4);
+  EXPECT_EQ(shipped("student").training.teacher, "nets/teachers/ataxx-7x7-6x32.net");
   EXPECT_TRUE(plays_schataxx(shipped("schataxx")));
   EXPECT_EQ(shipped("schataxx").run.max_minutes, 30);
   EXPECT_TRUE(plays_schataxx(shipped("schataxx-gpu")));

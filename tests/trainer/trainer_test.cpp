@@ -150,18 +150,23 @@ TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
   expect_refused(config, "", "was trained on hexagon, which the run's boards (7x7) do not all include");
 }
 
-// Each shipped config that starts from a net starts from the net it names (family-every-board
-// named the 4x32 7x7 net of its day, and refused the 6x32 one shipped since). A built-in net is
-// the file of nets/ (tools_tests' BuiltInNets checks that); other paths are from the checkout's root.
+// Each shipped config that starts from a net, or is taught by one, names a net it can use
+// (family-every-board named the 4x32 7x7 net of its day, and refused the 6x32 one shipped since). A
+// built-in net is the file of nets/ (tools_tests' BuiltInNets checks that); other paths are from
+// the checkout's root.
 TEST(Trainer, EveryShippedConfigStartsFromTheNetItNames) {
+  const auto from_checkout = [](std::string& net) {
+    if (!net.empty())
+      net = std::string(ATAXX_SOURCE_DIR) +
+            (net.starts_with(kBuiltInPrefix) ? "/nets/" + net.substr(kBuiltInPrefix.size()) : "/" + net);
+  };
   int starting = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(ATAXX_SOURCE_DIR) + "/configs")) {
     if (entry.path().extension() != ".yaml") continue;
     RunConfig config = load_run_config(entry.path());
-    std::string& net = config.network.init_from;
-    if (net.empty()) continue;
-    net = std::string(ATAXX_SOURCE_DIR) +
-          (net.starts_with(kBuiltInPrefix) ? "/nets/" + net.substr(kBuiltInPrefix.size()) : "/" + net);
+    if (config.network.init_from.empty()) continue;
+    from_checkout(config.network.init_from);
+    from_checkout(config.training.teacher);
     config.inference.device = "cpu";
     EXPECT_NO_THROW(Trainer(config, "", "")) << entry.path();
     ++starting;
