@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# tools/gpu/train.sh on the CPU: a BIN that is not there fails at once; then two 30-second device
-# calls on two fresh machines: the first trains a new run and brings it back as tar parts, the
-# second unpacks them, trains on from there and brings back the mean of its newest two models too
+# tools/gpu/train.sh on the CPU: a BIN that is not there fails at once; then two 30-second calls as
+# on two machines (two run folders): the first trains a new run and packs it as tar parts, the
+# second unpacks them, trains on from there and writes the mean of its newest two models too
 # (AVERAGE) and a match played beside it (BESIDE); a third, of a run with CUDA graphs on, fails
-# (no CUDA here), goes on without them, is killed and is still brought back.
+# (no CUDA on the CPU), goes on without them, is killed and is still packed.
 # Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -37,7 +37,7 @@ grep -q "^model name" "$scratch/back-2/beside.txt" || fail "the match's processo
 grep -q "unpacked 1 parts of $scratch/back-1" "$scratch/second.out" || fail "the second call did not unpack the parts"
 second="$scratch/second/gpu"
 "$binary" match --p1 "nn:model=$scratch/back-2/average.net,visits=4" --p2 random --games 2 > "$scratch/average.out" ||
-  fail "AVERAGE=2 brought back no play file of the newest two models: $(cat "$scratch/average.out")"
+  fail "AVERAGE=2 wrote no play file of the newest two models: $(cat "$scratch/average.out")"
 grep -q "run $second: candidate" "$second/log.txt" || fail "no resume in the second run's log"
 [[ "$(step_of "$second")" -gt "$first_step" ]] || fail "the second call trained no further than step $first_step"
 awk -v a="$(cat "$second/elapsed_minutes")" -v b="$minutes_before" 'BEGIN { exit !(a > b) }' ||
@@ -47,7 +47,7 @@ grep -q "run $scratch/first/gpu: candidate" "$second/log.txt" || fail "the first
 echo "carried: step $first_step -> $(step_of "$second"), $(candidates "$second") play files in the second run"
 
 # A run that fails with CUDA graphs on (here at its start: the CPU has none) goes on without them;
-# killed once it has a candidate, it is still brought back as far as it got, and the script says it failed.
+# killed once it has a candidate, it is still packed as far as it got, and the script says it failed.
 { cat "$scratch/tiny.yaml"; printf 'inference:\n  cuda_graphs: true\n'; } > "$scratch/tiny-graphs.yaml"
 CONFIG="$scratch/tiny-graphs.yaml" RUN="$scratch/graphs/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-3" 120 \
   > "$scratch/graphs.out" 2>&1 &
@@ -64,6 +64,6 @@ grep -q "^  cuda_graphs: false" "$scratch/graphs/gpu/config.yaml" || fail "the r
 [[ -n "$(step_of "$scratch/graphs/gpu")" ]] || fail "the run without CUDA graphs trained no candidate"
 echo "fell back: the run without CUDA graphs reached step $(step_of "$scratch/graphs/gpu")"
 [[ $status -ne 0 ]] || fail "train.sh exited 0 after its run was killed"
-grep -q "bringing back what the run has" "$scratch/graphs.out" || fail "no word of the failure: $(cat "$scratch/graphs.out")"
+grep -q "packing what the run has" "$scratch/graphs.out" || fail "no word of the failure: $(cat "$scratch/graphs.out")"
 ls "$scratch/back-3"/run.tar.000 "$scratch/back-3/best.net" > /dev/null
-echo "killed: brought back with status $status"
+echo "killed: packed with status $status"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Run on the CUDA machine after build.sh: the network, self-play and training benchmarks of the
-# 6x64 and 10x128 nets in fp32 and bf16 (inference also with CUDA graphs), each printed and written
-# to OUTPUT_DIR. A variant that fails is reported and the others still run: device time is scarce.
+# On your GPU machine after tools/gpu/build.sh: the network, self-play and training benchmarks of
+# the 6x64 and 10x128 nets in fp32 and bf16 (inference also with CUDA graphs), each printed and
+# written to OUTPUT_DIR (default gpu-bench); docs/gpu.md has an H100's figures. A variant that fails
+# is reported and the others still run.
 # Usage: tools/gpu/bench.sh [OUTPUT_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,8 +39,8 @@ for shape in "6 64" "10 128"; do
       --threads $(( $(nproc) - 2 )) --games 256 --max-batch 2048 --server-threads 2 --seconds 15
   done
 done
-# One graphed 10x128 fp32 run of eight failed on the H100 (2026-11-24) before captures took a lock:
-# a few more of them say whether that is gone.
+# One graphed 10x128 fp32 run of eight failed on an H100 before captures took a lock (docs/gpu.md):
+# three more of them say whether a GPU still shows it.
 for run in 1 2 3; do
   bench bench-graph-repeats.txt selfplay --device cuda --cuda-graphs --blocks 10 --channels 128 \
     --threads $(( $(nproc) - 2 )) --games 256 --max-batch 2048 --server-threads 2 --seconds 8

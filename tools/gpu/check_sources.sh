@@ -4,7 +4,7 @@
 # against Debian's LibTorch 1.13 CUDA headers and a CUDA toolkit's headers (CUDA_INCLUDE, default
 # /usr/local/cuda/include). Two gaps of the Debian headers are filled in a temporary folder: the
 # generated cuda_cmake_macros.h, and the capture-mode parameter that LibTorch 2.x's
-# CUDAGraph::capture_begin has. The real build is tools/gpu/build.sh on the CUDA machine.
+# CUDAGraph::capture_begin has. The real build is tools/gpu/build.sh on your GPU machine.
 # Usage: tools/gpu/check_sources.sh [BUILD_DIR]   (a configured build, default build/)
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,21 +1,40 @@
 #!/usr/bin/env bash
-# Run here (Debian 12, with apt): downloads the Debian packages the CUDA machine lacks into
-# .deps/ (git-ignored), to be carried there. The CUDA machine has CMake, nvcc and a pip PyTorch
-# but no apt; build.sh unpacks these beside the checkout.
+# For a GPU machine without a package manager (one that has CMake, nvcc and a pip PyTorch, but no
+# apt): run this on a Debian 12 machine with apt (it installs nothing) to download the
+# Debian packages the build needs into .deps/ (git-ignored, about 4 MiB); copy that folder into the
+# checkout on the GPU machine, where tools/gpu/build.sh unpacks and builds against them. The GPU
+# machine's C library must be as new as Debian 12's (glibc 2.36).
+# SERVER=ON also fetches what the browser view needs: Boost's headers and nlohmann-json (about
+# 10 MiB), and node_modules/uplot of this checkout (tools/setup.sh's npm ci fills it).
+# ENGINES=DIR copies the public engines found in DIR (zataxx, autaxx, tiktaxx: programs that need only
+# the C library) into .deps/engines/, to play matches against them on the GPU machine, e.g.
+# `--p2 uai:cmd=.deps/engines/zataxx,movetime=100`; for measurement only, never part of the build.
+# Usage: [SERVER=ON] [ENGINES=DIR] tools/gpu/fetch_deps.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-mkdir -p .deps
-cd .deps
-apt-get download \
-  libyaml-cpp-dev libyaml-cpp0.7 libspdlog-dev libspdlog1.10 libfmt-dev libfmt9 \
-  libeigen3-dev libcli11-dev libzstd-dev libzstd1 zlib1g-dev zlib1g \
+packages=(
+  libyaml-cpp-dev libyaml-cpp0.7 libspdlog-dev libspdlog1.10 libfmt-dev libfmt9
+  libeigen3-dev libcli11-dev libzstd-dev libzstd1 zlib1g-dev zlib1g
   libgtest-dev libgmock-dev
-ls -1 *.deb
-# The public engines to measure against (../shared/engines, beside the checkout; they need only libc):
-# the GPU engine plays them there, e.g. `--p2 uai:cmd=.deps/engines/zataxx,movetime=100`.
-# For measurement only: never part of the build or the tests.
-if [[ -d ../../shared/engines ]]; then
+)
+if [[ "${SERVER:-OFF}" == ON ]]; then
+  packages+=(libboost1.74-dev nlohmann-json3-dev)
+  [[ -f node_modules/uplot/dist/uPlot.iife.min.js ]] ||
+    { echo "fetch_deps.sh: no node_modules/uplot in this checkout: run npm ci (or tools/setup.sh) first" >&2; exit 1; }
+  mkdir -p .deps/uplot/dist
+  cp node_modules/uplot/{LICENSE,package.json} .deps/uplot/
+  cp node_modules/uplot/dist/{uPlot.iife.min.js,uPlot.min.css} .deps/uplot/dist/
+fi
+mkdir -p .deps
+engines="${ENGINES:-}"
+[[ -z "$engines" ]] || engines="$(cd "$engines" && pwd)"
+cd .deps
+apt-get download "${packages[@]}"
+ls -1 ./*.deb
+if [[ -n "$engines" ]]; then
   mkdir -p engines
-  cp ../../shared/engines/{zataxx,autaxx,tiktaxx} engines/
-  ls -1 engines/*
+  for engine in zataxx autaxx tiktaxx; do
+    [[ ! -f "$engines/$engine" ]] || cp "$engines/$engine" engines/
+  done
+  ls -1 engines/
 fi

@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
-# Run on the CUDA machine (where the binary is missing it runs build.sh first): trains for at most
-# SECONDS (a device call lasts at most 10 minutes), stopping the run with SIGTERM as a user would,
-# then packs what a resume needs (`ataxx-zero pack`: newest checkpoint, the replay window, CSVs,
-# log) into OUT_DIR as tar parts that a device call can bring back (run.tar.000, ... of at most
-# 16,000,000 bytes each), beside best.net (the best play file) and log.txt.
-# The run lives in $RUN (default runs/gpu): a later call on the same, still warm, machine resumes it.
-# On a fresh machine FROM starts it: a folder holding the parts an earlier call brought back (the
-# run goes on where it stopped), or a play file (a new run from its weights, network.init_from).
-# CONFIG (default configs/gpu.yaml) sets a new run's budget and its learning-rate drop; raise its
-# run.max_minutes only if the device time to spend it is at hand. A session's run carries the
-# 6x32 teacher of the shipped net on with CONFIG=configs/gpu-continue.yaml and FROM
-# nets/teachers/ataxx-7x7-6x32.net. PACK_MIB (default 56) caps the pack so that it travels with the
-# tree (64 MiB) beside .deps/.
-# AVERAGE=N also writes average.net: the mean of the run's newest N models, batch norms measured again
-# on 50 batches of its replay window (`ataxx-zero export --average`: 9 s here for a 6x32 net, 29 s
-# with export's 200), for a match against best.net.
-# BESIDE="MATCH ARGUMENTS" plays `ataxx-zero match MATCH ARGUMENTS --concurrency 1` meanwhile, on the
-# machine's last two cores with the run on the others (on an H100 machine's 14 of 16: 111 games/s and
-# 0.90 M evals/s, as on all 16), into OUT_DIR/beside.txt; it is stopped 15 s before the run, its
-# unfinished game dropped. The machines of the device have had AVX-512, which Zataxx and Autaxx need:
-# BESIDE="--p1 nn:model=nets/ataxx-7x7.net,visits=100000000,time=100 --p2 uai:cmd=.deps/engines/zataxx,movetime=100
-# --games 100 --openings configs/openings/balanced-4ply.txt" is the bar's match, a game every 10-12 s.
-# Without build-gpu/tools/ataxx-zero (a fresh machine) it runs tools/gpu/build.sh first, so that the
-# same call works on a warm machine (resuming $RUN) and on a fresh one (unpacking FROM's parts).
+# Trains on your GPU machine for at most SECONDS, then stops the run (SIGTERM, as Ctrl-C does) and
+# packs it into OUT_DIR: for a machine you hold for a limited time, or a run to go on elsewhere
+# (docs/gpu.md, "A machine you hold for a limited time"). OUT_DIR gets best.net (the run's best
+# play file), log.txt, and the run as tar parts run.tar.000, run.tar.001, ... of at most PART_BYTES
+# each (default 16,000,000): what a resume needs (`ataxx-zero pack`: the newest checkpoint with its
+# optimiser, the replay window, CSVs, log), a fraction of the run folder.
+# The run lives in $RUN (default runs/gpu): the next call on the same machine resumes it. On
+# another machine, FROM starts it: a folder holding the parts (the run goes on where it stopped),
+# or a play file (a new run from its weights, network.init_from).
+# Without build-gpu/tools/ataxx-zero it runs `tools/gpu/build.sh ataxx-zero` first (into
+# OUT_DIR/build.txt), so that the same command serves a machine that has built and one that has not.
+# A run that fails is packed all the same, and the script exits with its status; one that fails
+# with inference.cuda_graphs on goes on without them for the seconds left.
+# Settings, all optional:
+#   CONFIG    a new run's config (default configs/gpu.yaml); its run.max_minutes ends the run and
+#             sets when its learning rate drops (lr_drop_at), so give it the minutes you mean to
+#             spend in all. CONFIG=configs/gpu-continue.yaml with FROM
+#             nets/teachers/ataxx-7x7-6x32.net trains on the 6x32 net the shipped one was taught by.
+#   RUN       the run folder (default runs/gpu); BIN the program (default build-gpu/tools/ataxx-zero).
+#   PACK_MIB  the pack's cap in MiB (default 56): the window's oldest chunks beyond it are left out,
+#             their games counted.
+#   AVERAGE=N also writes OUT_DIR/average.net: the mean of the run's newest N models, batch norms
+#             measured again on 50 batches of its replay window (`ataxx-zero export
+#             --average`), for a match against best.net.
+#   BESIDE="MATCH ARGUMENTS" plays `ataxx-zero match MATCH ARGUMENTS --concurrency 1` meanwhile on
+#             the machine's last two cores, the run on the others, into OUT_DIR/beside.txt (the
+#             processor named first); it stops 15 s before the run, its unfinished game dropped. On
+#             an H100 machine with 16 cores the run lost nothing to it (111 games/s and 0.90 M
+#             evals/s on 14 cores). E.g. BESIDE="--p1 nn:model=nets/ataxx-7x7.net,visits=100000000,time=100
+#             --p2 uai:cmd=PATH/TO/zataxx,movetime=100 --games 100 --openings configs/openings/balanced-4ply.txt"
+#             (Zataxx needs a processor with AVX-512; a game every 10-12 s).
 # Usage: tools/gpu/train.sh OUT_DIR SECONDS [FROM]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,7 +38,7 @@ out="$1" seconds="$2" from="${3:-}"
 bin="${BIN:-build-gpu/tools/ataxx-zero}"
 run="${RUN:-runs/gpu}"
 mkdir -p "$out"
-# A second call can find a fresh machine (a warm one goes back after 30 s idle): it builds first.
+# A machine that has not built the program builds it first.
 if [[ ! -x "$bin" ]]; then
   [[ -z "${BIN:-}" ]] || { echo "$0: BIN '$bin' is not an executable file" >&2; exit 2; }
   echo "$0: no $bin on this machine: building it first (tools/gpu/build.sh, into $out/build.txt)"
@@ -69,7 +76,7 @@ if [[ -n "${BESIDE:-}" ]]; then
   match_cores="$((cores - 2)),$((cores - 1))"
   ((cores < 4)) || pinned=(taskset -c "0-$((cores - 3))")
   ((cores >= 4)) || match_cores="0-$((cores - 1))"
-  # The processor the match ran on, for its figures: the device's machines differ.
+  # The processor the match ran on, for its figures.
   { grep -m1 '^model name' /proc/cpuinfo; grep -m1 -o 'avx512[a-z_]*' /proc/cpuinfo || echo "no AVX-512"; } \
     > "$out/beside.txt"
   taskset -c "$match_cores" timeout --signal=TERM "$((seconds > 30 ? seconds - 15 : seconds))" \
@@ -84,8 +91,8 @@ train() {  # $1: seconds, then train's arguments
 started=$SECONDS
 status=0
 train "$seconds" "${args[@]}" || status=$?
-# CUDA graphs are the one part of a run known to have failed on the device once (README "GPU"): a run
-# that fails with them on goes on without them for the seconds left, from its last checkpoint.
+# CUDA graphs are the one part of a run known to have failed on a GPU (docs/gpu.md): a run that fails
+# with them on goes on without them for the seconds left, from its last checkpoint.
 graphs_on='^\(  cuda_graphs:\) true'
 if [[ $status -ne 0 && $status -ne 124 && -f "$run/config.yaml" ]] && grep -q "$graphs_on" "$run/config.yaml"; then
   left=$((seconds - (SECONDS - started)))
@@ -101,12 +108,12 @@ if [[ -n "$beside" ]]; then
     echo "$0: the match beside the run exited with $beside_status: see $out/beside.txt" >&2
 fi
 # 124: stopped by the timeout (SIGTERM), which the run takes as a clean stop. A run that failed is
-# brought back as far as its files go (a resume starts from its newest checkpoint), then the script
-# exits with train's status.
+# packed as far as its files go (a resume starts from its newest checkpoint), then the script exits
+# with train's status.
 failed=0
 if [[ $status -ne 0 && $status -ne 124 ]]; then
   failed=$status
-  echo "$0: train exited with $status; bringing back what the run has" >&2
+  echo "$0: train exited with $status; packing what the run has" >&2
   [[ -f "$run/models/best" ]] || exit "$failed"
 fi
 best="$(cat "$run/models/best")"
@@ -115,11 +122,11 @@ cp "$run/log.txt" "$out/"
 pack="$run.pack"
 rm -rf "$pack" "$out"/run.tar.*
 "$bin" pack --run-dir "$run" --into "$pack" --max-mib "${PACK_MIB:-56}"
-tar -c -C "$pack" . | split -b 16000000 -d -a 3 - "$out/run.tar."
+tar -c -C "$pack" . | split -b "${PART_BYTES:-16000000}" -d -a 3 - "$out/run.tar."
 rm -rf "$pack"
 echo "best $best -> $out/best.net; the run -> $(ls "$out"/run.tar.* | wc -l) parts in $out"
 if [[ -n "${AVERAGE:-}" ]]; then
   "$bin" export "$run" --average "$AVERAGE" --calibration-batches 50 --force --out "$out/average.net" ||
-    echo "$0: no average of the newest $AVERAGE models (the run and its parts are back all the same)" >&2
+    echo "$0: no average of the newest $AVERAGE models (the run is packed all the same)" >&2
 fi
 exit "$failed"
