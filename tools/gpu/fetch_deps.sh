@@ -11,6 +11,8 @@
 # `--p2 uai:cmd=.deps/engines/zataxx,movetime=100`; for measurement only, never part of the build.
 # Usage: [SERVER=ON] [ENGINES=DIR] tools/gpu/fetch_deps.sh
 set -euo pipefail
+engines="${ENGINES:-}"
+[[ -z "$engines" ]] || engines="$(cd "$engines" && pwd)"  # relative to where it is run from
 cd "$(dirname "$0")/../.."
 packages=(
   libyaml-cpp-dev libyaml-cpp0.7 libspdlog-dev libspdlog1.10 libfmt-dev libfmt9
@@ -26,8 +28,6 @@ if [[ "${SERVER:-OFF}" == ON ]]; then
   cp node_modules/uplot/dist/{uPlot.iife.min.js,uPlot.min.css} .deps/uplot/dist/
 fi
 mkdir -p .deps
-engines="${ENGINES:-}"
-[[ -z "$engines" ]] || engines="$(cd "$engines" && pwd)"
 cd .deps
 apt-get download "${packages[@]}"
 ls -1 ./*.deb
