@@ -1,6 +1,7 @@
 #include "config/run_config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -61,7 +62,7 @@ std::vector<Field> fields(RunConfig& c) {
   auto& i = c.inference;
   return {
       {"run.seed", Bound<std::uint64_t>{&r.seed, 0, std::numeric_limits<std::uint64_t>::max()}, "random seed"},
-      {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget over all sessions"},
+      {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget of the run, over all its starts (a resumed run spends what is left)"},
       {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "candidates to train"},
       {"run.game", &r.game, "ataxx, schataxx, schataxx-balanced or schataxx-unlimited"},
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
@@ -389,6 +390,35 @@ std::string to_yaml(const RunConfig& config) {
   }
   out << YAML::EndMap << YAML::EndMap;
   return std::string(out.c_str()) + "\n";
+}
+
+
+std::string config_keys_table() {
+  RunConfig defaults;
+  std::string table = "| key | default | values | meaning |\n|---|---|---|---|\n";
+  const auto cell = [](std::string text) {
+    for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2)) text.replace(at, 1, "\\|");
+    return text;
+  };
+  for (const Field& field : fields(defaults)) {
+    const auto [shown, values] = std::visit(
+        [](auto target) -> std::pair<std::string, std::string> {
+          using T = decltype(target);
+          if constexpr (std::is_same_v<T, std::vector<std::string>*> || std::is_same_v<T, std::vector<double>*>)
+            return {fmt::format("[{}]", fmt::join(*target, ", ")), "a YAML list"};
+          else if constexpr (std::is_same_v<T, std::string*>)
+            return {target->empty() ? "(none)" : *target, "text"};
+          else if constexpr (std::is_same_v<T, bool*>)
+            return {*target ? "true" : "false", "true, false"};
+          else if constexpr (std::is_same_v<T, AutoSwitch>)
+            return {*target.automatic ? "auto" : *target.value ? "true" : "false", "true, false, auto"};
+          else
+            return {fmt::format("{}", *target.value), fmt::format("{} to {}", target.min, target.max)};
+        },
+        field.target);
+    table += fmt::format("| `{}` | {} | {} | {} |\n", field.key, cell(shown), values, cell(field.help));
+  }
+  return table;
 }
 
 }  // namespace ataxx

@@ -119,5 +119,7 @@ bool plays_schataxx(const RunConfig& config);
 RunConfig load_run_config(const std::string& path);
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source);
 std::string to_yaml(const RunConfig& config);
+// Every key as a Markdown table (key, default, values, meaning): docs/training.md holds it.
+std::string config_keys_table();
 
 }  // namespace ataxx

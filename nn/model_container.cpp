@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 #include "nn/built_in_nets.h"
 
@@ -21,6 +22,8 @@ constexpr ModelShape kLargestShape{64, 1024};
 constexpr char kContainerMagic[4] = {'A', 'X', 'Z', 'M'};
 constexpr const char* kUncheckedVariable = "ATAXX_LOAD_BARE_MODEL_FILES";
 constexpr std::size_t kContainerHeader = 16;
+// A run's models/best holds its best model's name on one line ("gen-0415\n").
+constexpr std::uintmax_t kLongestBestPointer = 64;
 
 std::uint32_t crc32_of(std::string_view bytes) {
   return static_cast<std::uint32_t>(
@@ -95,7 +98,7 @@ Inputs read_encoding(const ModelFields& fields, const std::string& path) {
 
 std::uintmax_t model_file_size(const std::string& path) {
   if (const auto built_in = built_in_net(path)) return built_in->size();
-  return std::filesystem::file_size(path);
+  return std::filesystem::file_size(followed_best_pointer(path));
 }
 
 // The shape, which the file's size must be able to hold before a network of it is made: the
@@ -115,9 +118,26 @@ ModelShape read_shape(const ModelFields& fields, const std::string& path) {
 
 }  // namespace
 
+std::string followed_best_pointer(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (path.starts_with(kBuiltInPrefix) || !fs::is_regular_file(path, error) ||
+      fs::file_size(path, error) > kLongestBestPointer)
+    return path;
+  std::ifstream in(path);
+  std::string name;
+  std::getline(in, name);
+  if (!std::regex_match(name, std::regex("gen-[0-9]+"))) return path;
+  const fs::path model = fs::path(path).parent_path() / (name + ".net");
+  if (!fs::is_regular_file(model, error))
+    throw ModelFileError("'" + path + "' names the run's best model " + name + ", but " + model.string() +
+                         " is not there");
+  return model.string();
+}
+
 std::string read_model_file(const std::string& path) {
   if (const auto built_in = built_in_net(path)) return std::string(*built_in);
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(followed_best_pointer(path), std::ios::binary);
   if (!in) throw ModelFileError("cannot read model file '" + path + "'");
   return std::string(std::istreambuf_iterator<char>(in), {});
 }

@@ -16,8 +16,11 @@ inline constexpr std::string_view kPlayFormat = "ataxx-zero play file";
 inline constexpr std::string_view kCheckpointFormat = "ataxx-zero checkpoint";
 inline constexpr std::int64_t kModelFileVersion = 1;
 
-// A model file's bytes; throws ModelFileError when it cannot be read.
+// A model file's bytes; throws ModelFileError when it cannot be read. A run's `models/best`, which
+// names its best model, reads as that model's play file.
 std::string read_model_file(const std::string& path);
+// `path`, or for a run's `models/best` the play file it names beside it.
+std::string followed_best_pointer(const std::string& path);
 // The archive inside a model file's bytes, its size and checksum checked (a bare archive of the
 // first release only with ATAXX_LOAD_BARE_MODEL_FILES set); throws ModelFileError naming `path`.
 std::string_view model_archive(std::string_view file, const std::string& path);

@@ -35,6 +35,9 @@ const std::atomic<bool>& install_stop_handlers();
 // given. The first that exists of `nets/` beside the program and `../share/ataxx-zero/nets/` from it
 // (an installed one, `cmake --install`); "" for none.
 std::string shipped_nets_dir();
+// How to call `name` (this program, or one built beside it) from the working folder: its bare name
+// where PATH finds this very file, else its path ("./build/tools/ataxx-engine" from a checkout).
+std::string program_command(const std::string& name);
 // Adds the nets built into the program, "built-in:ataxx-7x7.net" and so on (run_app, at its start).
 void add_shipped_nets();
 

@@ -22,6 +22,10 @@ void add_export_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("export", "Make a play file (for uai, match, play) from a training checkpoint, or "
                                            "from the mean of a run's newest models (--average)");
+  cmd->footer(
+      "A run's models/gen-NNNN.net files, and models/best (its best), are play files already: play them as they are. "
+      "Export a checkpoint (checkpoints/*.ckpt: the trainer's state between two candidates, or where a run stopped) or "
+      "the mean of a run's newest models.");
   cmd->add_option("source", options->source, "Checkpoint file, or with --average a run directory")->required();
   add_output_option(*cmd, options->out, "Play file to write");
   cmd->add_option("--name", options->name, "Model name stored in the file");

@@ -1,25 +1,63 @@
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
+#include "config/run_config.h"
 #include "tools/commands.h"
 #include "trainer/run_pack.h"
 #include "trainer/training_run.h"
 
 namespace ataxx::cli {
 
+namespace {
+
+// The commands that carry on with a run's best net: models/best names it, so they keep playing the
+// newest best as the run goes on.
+void print_next_steps(const std::string& run_dir, const std::string& game) {
+  const std::string zero = program_command("ataxx-zero");
+  const std::string best = run_dir + "/models/best";
+  const std::string variant = game == "ataxx" ? "" : " --variant " + game;
+  // A GUI starts the engine from a folder of its own: paths in full.
+  const auto in_full = [](const std::string& path) {
+    std::error_code error;
+    return path.find('/') == std::string::npos ? path
+                                               : std::filesystem::absolute(path, error).lexically_normal().string();
+  };
+  const std::string beside = program_command("ataxx-engine");
+  std::error_code error;
+  const bool engine_built = beside.find('/') == std::string::npos || std::filesystem::exists(beside, error);
+  const std::string engine = in_full(engine_built ? beside : zero);
+  const std::string absolute_best = in_full(best);
+  std::printf("Resume:                %s train --run-dir %s\n", zero.c_str(), run_dir.c_str());
+  std::printf("Play it:               %s play%s --model %s\n", zero.c_str(), variant.c_str(), best.c_str());
+  std::printf("In a GUI (UAI engine): %s uai --model %s\n", engine.c_str(), absolute_best.c_str());
+  std::printf("In the browser:        %s serve --run-dir %s --model %s\n", zero.c_str(), run_dir.c_str(), best.c_str());
+  std::printf("Measure it:            %s match%s --p1 nn:model=%s,visits=200 --p2 alphabeta --games 20\n",
+              zero.c_str(), variant.c_str(), best.c_str());
+}
+
+}  // namespace
+
 void add_train_command(CLI::App& app) {
   struct Options {
     std::string config;
     std::string run_dir;
     std::optional<std::uint64_t> seed;
+    bool list_keys = false;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("train", "Run the AlphaZero loop: self-play, training, gating, ratings (resumable)");
   cmd->add_option("--config", options->config, "Run configuration (YAML); not needed to resume")->check(CLI::ExistingFile);
   cmd->add_option("--run-dir", options->run_dir, "Run directory (default: runs/<config name>)");
   cmd->add_option("--seed", options->seed, "A new run's run.seed in place of its config's (replicates of one config)");
+  cmd->add_flag("--list-keys", options->list_keys,
+                "Print every configuration key with its default, values and meaning (a Markdown table), and exit");
   cmd->callback([options] {
+    if (options->list_keys) {
+      std::fputs(config_keys_table().c_str(), stdout);
+      return;
+    }
     std::string run_dir = options->run_dir;
     if (run_dir.empty()) {
       if (options->config.empty()) throw std::runtime_error("give --config, --run-dir or both");
@@ -28,12 +66,9 @@ void add_train_command(CLI::App& app) {
       run_dir = "runs/" + file.substr(0, file.find('.'));
     }
     const TrainingSummary summary = run_training(options->config, run_dir, options->seed, install_stop_handlers());
-    std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\n%s\n",
-                summary.generations, summary.best_model_path.c_str(), summary.ratings_table.c_str());
-    std::printf("Resume:          ataxx-zero train --run-dir %s\n", run_dir.c_str());
-    const std::string variant = summary.game == "ataxx" ? "" : " --variant " + summary.game;
-    std::printf("Play against it: ataxx-zero match%s --p1 nn:model=%s,visits=200 --p2 greedy --games 20\n",
-                variant.c_str(), summary.best_model_path.c_str());
+    std::printf("\nTraining stopped after generation %d.\nBest play file: %s\n\n%s\n", summary.generations,
+                summary.best_model_path.c_str(), summary.ratings_table.c_str());
+    print_next_steps(run_dir, summary.game);
   });
 }
 

@@ -211,7 +211,7 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
   }
   if (const std::int64_t unexported = t.steps_per_candidate - to_export; unexported > 0) {
     trainer.save_checkpoint(dir.stopped_checkpoint_path());
-    log.info("training: stopped {} steps after {}; the next session goes on from there", unexported,
+    log.info("training: stopped {} steps after {}; a resume goes on from there", unexported,
              generation_name(generation));
   }
 }
@@ -229,7 +229,7 @@ int newest_generation(const RunDirectory& dir, const Trainer& trainer) {
 
 void log_selfplay_session(const SelfPlaySession& s, spdlog::logger& log) {
   log.info(
-      "self-play this session: {} games in {} chunks, {:.2f} games/s, {:.0f} evals/s, {:.0f} plies a game, "
+      "self-play since this start: {} games in {} chunks, {:.2f} games/s, {:.0f} evals/s, {:.0f} plies a game, "
       "{:.0f}% draws{}",
       s.stats.games, s.chunks, s.stats.games / std::max(s.seconds, 1e-9), s.evals_per_second,
       static_cast<double>(s.stats.plies) / std::max(s.stats.games, 1),
@@ -260,7 +260,7 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
   const bool went_on = trainer.resume_if_further(dir.stopped_checkpoint_path());
   const std::int64_t steps_done = trainer.step() - generation_step;
   if (went_on)
-    log.info("training: goes on at step {}, {} steps after {}, where the last session stopped", trainer.step(),
+    log.info("training: goes on at step {}, {} steps after {}, where the run last stopped", trainer.step(),
              steps_done, generation_name(generation));
   if (dir.best().empty()) dir.set_best(generation_name(0));
   log.info("run {}: candidate {}, best {}, {:.1f} of {:.1f} minutes used", dir.root(), generation, dir.best(),

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "config/run_config.h"
@@ -22,6 +24,7 @@ RunConfig shipped(const std::string& name) {
 
 TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("tiny").network.blocks, 1);
+  EXPECT_EQ(shipped("quick").run.max_minutes, 1);
   EXPECT_EQ(shipped("tiny").ladder.baselines, (std::vector<std::string>{"random", "greedy"}));
   EXPECT_EQ(shipped("default").ladder.baselines,
             (std::vector<std::string>{"random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4",
@@ -52,6 +55,18 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
     EXPECT_EQ(shipped(name).selfplay.dirichlet_alpha, 0.15) << name;
   }
   EXPECT_EQ(shipped("family-every-board").boards.names.size(), 6u);
+}
+
+// The reference page's table is the one `train --list-keys` prints: a key added, renamed or given
+// another default must be written there too.
+TEST(RunConfig, TheTrainingPageListsEveryKeyAsTheCodeHasIt) {
+  std::ifstream page_file(std::string(ATAXX_SOURCE_DIR) + "/docs/training.md");
+  std::stringstream page;
+  page << page_file.rdbuf();
+  const std::string table = config_keys_table();
+  EXPECT_NE(table.find("| `run.max_minutes` | 30 | 0.01 to 10000000 |"), std::string::npos) << table;
+  EXPECT_NE(page.str().find(table), std::string::npos)
+      << "docs/training.md does not hold the keys as they are: paste `ataxx-zero train --list-keys` there";
 }
 
 TEST(RunConfig, LadderBaselinesAreAYamlListOfSpecsWithCommas) {

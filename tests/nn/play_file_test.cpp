@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -87,6 +88,26 @@ TEST(PlayFile, ABuiltInNetReadsAsItsFileByBothReaders) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A run's models/best names its best model: it plays as that play file wherever a model is taken.
+TEST(PlayFile, ARunsBestReadsAsTheModelItNamesByBothReaders) {
+  std::filesystem::create_directories(temp_path("run/models"));
+  write_random_play_file(temp_path("run/models/gen-0007.net"), {1, 8}, 7);
+  std::ofstream(temp_path("run/models/best")) << "gen-0007\n";
+  expect_read_as_libtorch_reads(temp_path("run/models/best"));
+  EXPECT_EQ(read_play_file_weights(temp_path("run/models/best")).parameters.at("value_hidden.weight").values,
+            read_play_file_weights(temp_path("run/models/gen-0007.net")).parameters.at("value_hidden.weight").values);
+
+  std::ofstream(temp_path("run/models/best")) << "gen-0009\n";
+  try {
+    read_model_info(temp_path("run/models/best"));
+    FAIL() << "gen-0009 is not there";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("names the run's best model gen-0009, but"), std::string::npos) << e.what();
+  }
+  std::ofstream(temp_path("run/models/notes")) << "gen-0007 was good\n";
+  EXPECT_THROW(read_model_info(temp_path("run/models/notes")), ModelFileError) << "only a bare name is followed";
 }
 
 TEST(PlayFile, ReadsFreshNetsOfEveryGameAsLibTorchDoes) {
