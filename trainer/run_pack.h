@@ -1,5 +1,5 @@
 // A copy of a training run holding only what `train` reads to resume it exactly: the config, the
-// CSVs, minutes and log, the newest checkpoint (and a stopped session's), the best play file and
+// CSVs, minutes and log, the newest checkpoint (and a stopped run's), the best play file and
 // a candidate still to be gated, and the chunks that hold the replay window, with a tally of the
 // older ones (games/counted-only.txt) so that the run's totals, and with them its window and the
 // steps its samples allow, stay the same. It carries a GPU run from one machine to the next
