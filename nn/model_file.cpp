@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "nn/model_container.h"
+#include "nn/play_file.h"
 #include "util/atomic_file.h"
 
 namespace ataxx {
@@ -156,13 +157,36 @@ void save_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optim
 
 namespace {
 
+// A tensor of the network filled from the file's, whose shape it must have.
+void fill(torch::Tensor target, const std::string& name, const PlayFileTensors& file, const std::string& path) {
+  const auto missing = [&] { return ModelFileError("model file '" + path + "' is damaged (it has no " + name + ")"); };
+  const auto misfit = [&] { return ModelFileError("model file '" + path + "': " + name + " does not fit the network"); };
+  if (target.scalar_type() == torch::kLong) {  // a norm's count of batches
+    const auto found = file.counts.find(name);
+    if (found == file.counts.end()) throw missing();
+    if (static_cast<std::int64_t>(found->second.size()) != target.numel()) throw misfit();
+    target.copy_(torch::from_blob(const_cast<std::int64_t*>(found->second.data()), target.sizes(), torch::kLong));
+    return;
+  }
+  const auto found = file.tensors.find(name);
+  if (found == file.tensors.end()) throw missing();
+  const HostTensor& source = found->second;
+  if (target.sizes().vec() != source.shape) throw misfit();
+  target.copy_(torch::from_blob(const_cast<float*>(source.values.data()), target.sizes(), torch::kFloat));
+}
+
+// Read by nn/play_file.h's reader, which bounds every field, view and storage: a play file is what a
+// user is handed, and LibTorch's own unpickler trusts the file it reads.
 AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
-  auto archive = open_archive(path, kPlayFormat);
-  const ModelInfo info = read_play_header(ArchiveFields(archive), path);
-  AtaxxNet net(info.shape, info.io());
-  load_weights(archive, net, path);
+  const PlayFileTensors file = read_play_file_tensors(path);
+  AtaxxNet net(file.info.shape, file.info.io());
+  {
+    const torch::NoGradGuard no_grad;
+    for (const auto& parameter : net->named_parameters()) fill(parameter.value(), parameter.key(), file, path);
+    for (const auto& buffer : net->named_buffers()) fill(buffer.value(), buffer.key(), file, path);
+  }
   net->eval();
-  if (info_out) *info_out = info;
+  if (info_out) *info_out = file.info;
   return net;
 }
 

@@ -64,6 +64,15 @@ class PlayArchive {
     }
   }
 
+  // An int64 tensor's values, row-major.
+  std::vector<std::int64_t> counts(const std::string& name, const PickledTensor& tensor) const {
+    try {
+      return integer_values(tensor, zip_.stored(folder_ + "data/" + tensor.storage_key));
+    } catch (const PickleError& e) {
+      throw damaged(name + ": " + e.what());
+    }
+  }
+
   ModelFileError damaged(const std::string& what) const {
     return ModelFileError("model file '" + path_ + "' is damaged (" + what + ")");
   }
@@ -170,6 +179,20 @@ PlayFileWeights read_play_file_weights(const std::string& path) {
   return guarded(path, [&] {
     const PlayArchive archive(path);
     return PlayFileWeights{archive.info(), folded_parameters(archive)};
+  });
+}
+
+PlayFileTensors read_play_file_tensors(const std::string& path) {
+  return guarded(path, [&] {
+    const PlayArchive archive(path);
+    PlayFileTensors file{archive.info(), {}};
+    for (const auto& [name, tensor] : archive.tensors()) {
+      if (tensor->storage_type == "LongStorage")
+        file.counts[name] = archive.counts(name, *tensor);
+      else
+        file.tensors[name] = archive.values(name, *tensor);
+    }
+    return file;
   });
 }
 

@@ -27,8 +27,18 @@ struct PlayFileWeights {
   FoldedParameters parameters;
 };
 
+// Every tensor of a play file by AtaxxNet's names, as it was saved (norms unfolded): what
+// LibTorch's networks are loaded from (nn/model_file.h), so that no play file, teacher or start net
+// a user is handed reaches LibTorch's own unpickler.
+struct PlayFileTensors {
+  ModelInfo info;
+  std::map<std::string, HostTensor> tensors;
+  std::map<std::string, std::vector<std::int64_t>> counts;  // int64 tensors: the norms' batches tracked
+};
+
 // Each throws ModelFileError naming `path`.
 PlayFileWeights read_play_file_weights(const std::string& path);
+PlayFileTensors read_play_file_tensors(const std::string& path);
 ModelInfo read_model_info(const std::string& path);
 
 }  // namespace ataxx

@@ -265,10 +265,14 @@ const PickleValue* PickleValue::field(std::string_view key) const {
 
 std::shared_ptr<PickleValue> unpickle(std::string_view bytes) { return Unpickler(bytes).run(); }
 
-std::vector<float> float_values(const PickledTensor& tensor, std::string_view storage) {
-  if (tensor.storage_type != "FloatStorage") throw PickleError("it is a " + tensor.storage_type + ", not float32");
+namespace {
+
+template <typename T>
+std::vector<T> stored_values(const PickledTensor& tensor, std::string_view storage, std::string_view type,
+                             std::string_view name) {
+  if (tensor.storage_type != type) throw PickleError("it is a " + tensor.storage_type + ", not " + std::string(name));
   const auto elements = static_cast<std::uint64_t>(tensor.storage_elements);
-  if (elements > storage.size() / sizeof(float)) throw PickleError("its storage is shorter than it says");
+  if (elements > storage.size() / sizeof(T)) throw PickleError("its storage is shorter than it says");
   std::uint64_t count = 1;
   for (std::size_t d = 0; d < tensor.sizes.size(); ++d) {
     if (tensor.sizes[d] < 0 || tensor.strides[d] < 0) throw PickleError("it has a negative size or stride");
@@ -286,18 +290,28 @@ std::vector<float> float_values(const PickledTensor& tensor, std::string_view st
     if (stride > 0 && reach > (elements - 1 - last) / stride) throw PickleError("it reaches past its storage");
     last += reach * stride;
   }
-  std::vector<float> values;
+  std::vector<T> values;
   values.reserve(count);
   std::vector<std::int64_t> index(tensor.sizes.size(), 0);
   for (std::uint64_t i = 0; i < count; ++i) {
     std::uint64_t at = static_cast<std::uint64_t>(tensor.offset);
     for (std::size_t d = 0; d < index.size(); ++d) at += static_cast<std::uint64_t>(index[d] * tensor.strides[d]);
-    float value;
-    std::memcpy(&value, storage.data() + at * sizeof(float), sizeof value);
+    T value;
+    std::memcpy(&value, storage.data() + at * sizeof(T), sizeof value);
     values.push_back(value);
     for (std::size_t d = index.size(); d-- > 0 && ++index[d] == tensor.sizes[d];) index[d] = 0;  // the next index
   }
   return values;
+}
+
+}  // namespace
+
+std::vector<float> float_values(const PickledTensor& tensor, std::string_view storage) {
+  return stored_values<float>(tensor, storage, "FloatStorage", "float32");
+}
+
+std::vector<std::int64_t> integer_values(const PickledTensor& tensor, std::string_view storage) {
+  return stored_values<std::int64_t>(tensor, storage, "LongStorage", "int64");
 }
 
 }  // namespace ataxx

@@ -51,5 +51,7 @@ std::shared_ptr<PickleValue> unpickle(std::string_view bytes);
 // Throws PickleError for another type, or a view (sizes, strides, offset) that reaches past the
 // storage, or a storage shorter than the tensor says.
 std::vector<float> float_values(const PickledTensor& tensor, std::string_view storage);
+// The same for an int64 tensor (a norm's count of batches).
+std::vector<std::int64_t> integer_values(const PickledTensor& tensor, std::string_view storage);
 
 }  // namespace ataxx

@@ -95,11 +95,10 @@ void BasicAlphaBetaPlayer<G>::new_game(std::uint64_t seed) {
 
 template <typename G>
 bool BasicAlphaBetaPlayer<G>::out_of_time() {
-  if ((nodes_ & 1023) != 0) return aborted_;
+  if ((nodes_ & 1023) != 0) return aborted_;  // the clock and the stop flag every 1024 nodes
   const auto* stop = this->limits_.stop;
   if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
   if (stop && stop->load(std::memory_order_relaxed)) aborted_ = true;
-  if (this->limits_.nodes > 0 && nodes_ >= static_cast<std::uint64_t>(this->limits_.nodes)) aborted_ = true;
   return aborted_;
 }
 
@@ -131,6 +130,9 @@ void BasicAlphaBetaPlayer<G>::extend_line(int ply, Move move) {
 
 template <typename G>
 int BasicAlphaBetaPlayer<G>::negamax(const Position& pos, int depth, int alpha, int beta, int ply) {
+  // The node limit at every node, leaves too: `go nodes 30` searches 30.
+  if (this->limits_.nodes > 0 && nodes_ >= static_cast<std::uint64_t>(this->limits_.nodes)) aborted_ = true;
+  if (aborted_) return 0;
   ++nodes_;
   line_lengths_[ply] = 0;
   const Outcome outcome = pos.outcome(rules_);

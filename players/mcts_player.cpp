@@ -123,8 +123,11 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
 
 template <typename G>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> params) {
-  params.visits = spec.get_int("visits", params.visits, 1, 100'000'000);
+  constexpr int kMostVisits = 100'000'000;
+  const bool visits_given = spec.has("visits");
+  params.visits = spec.get_int("visits", params.visits, 1, kMostVisits);
   params.time_limit_s = spec.get_int("time", static_cast<int>(params.time_limit_s * 1000), 0, 3'600'000) / 1000.0;
+  if (params.time_limit_s > 0 && !visits_given) params.visits = kMostVisits;  // a time alone is searched, as movetime
   params.c_puct = static_cast<float>(spec.get_double("cpuct", params.c_puct, 0.0, kMaxCPuct));
   params.fpu_reduction =
       static_cast<float>(spec.get_double("fpu", params.fpu_reduction, -kMaxFpuReduction, kMaxFpuReduction));

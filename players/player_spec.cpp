@@ -2,6 +2,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "players/baseline_players.h"
 #include "players/schataxx_players.h"
@@ -31,17 +32,46 @@ Registry<G>& registry() {
 
 }  // namespace
 
+namespace {
+
+// The key=value items of a spec's options, split at the commas outside double quotes; a value in
+// double quotes (model="runs/a,b/models/best") is taken without them.
+std::vector<std::pair<std::string, std::string>> spec_options(std::string_view options, const std::string& spec) {
+  std::vector<std::pair<std::string, std::string>> items;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t equals = options.find_first_of("=,", at);
+    if (equals == std::string_view::npos || options[equals] != '=' || equals == at)
+      spec_error(spec, "option '" + std::string(options.substr(at, options.find(',', at) - at)) + "' is not key=value");
+    std::string key(options.substr(at, equals - at));
+    std::size_t end;
+    std::string value;
+    if (equals + 1 < options.size() && options[equals + 1] == '"') {
+      const std::size_t close = options.find('"', equals + 2);
+      if (close == std::string_view::npos) spec_error(spec, "option '" + key + "': its value's quote is not closed");
+      value = options.substr(equals + 2, close - equals - 2);
+      end = close + 1;
+      if (end < options.size() && options[end] != ',')
+        spec_error(spec, "option '" + key + "': a comma must follow its quoted value");
+    } else {
+      end = std::min(options.find(',', equals), options.size());
+      value = options.substr(equals + 1, end - equals - 1);
+    }
+    items.emplace_back(std::move(key), std::move(value));
+    if (end >= options.size()) return items;
+    at = end + 1;
+  }
+}
+
+}  // namespace
+
 PlayerSpec::PlayerSpec(std::string_view text) : text_(text) {
   const std::size_t colon = text.find(':');
   kind_ = std::string(text.substr(0, colon));
   if (kind_.empty()) spec_error(text_, "no player kind");
   if (colon == std::string_view::npos) return;
-  for (const std::string& item : split(text.substr(colon + 1), ',')) {
-    const std::size_t equals = item.find('=');
-    if (equals == std::string::npos || equals == 0) spec_error(text_, "option '" + item + "' is not key=value");
-    if (!options_.emplace(item.substr(0, equals), item.substr(equals + 1)).second)
-      spec_error(text_, "option '" + item.substr(0, equals) + "' given twice");
-  }
+  for (auto& [key, value] : spec_options(text.substr(colon + 1), text_))
+    if (!options_.emplace(key, std::move(value)).second) spec_error(text_, "option '" + key + "' given twice");
 }
 
 std::optional<std::string> PlayerSpec::take(const std::string& key) {

@@ -154,6 +154,14 @@ Position read_position(Reader& in, int version, const std::string& name) {
 }
 
 // A move of version 4: from and to, a pass or a single or a jump of the sample's board.
+// A search's visits name each move once: a sample that names one twice was not written by self-play.
+template <typename Visits>
+void refuse_repeated_moves(const Visits& visits, const std::string& name) {
+  for (std::size_t i = 1; i < visits.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (visits[i].first == visits[j].first) fail(name, "a sample lists the same move twice");
+}
+
 Move read_move(Reader& in, const Board& board, const std::string& name) {
   const Move move{in.get<std::uint8_t>(), in.get<std::uint8_t>()};
   // Both cells are checked before either indexes a table or a shift.
@@ -228,6 +236,7 @@ TrainingSample read_sample(Reader& in, int version, const std::vector<std::strin
     visits = in.get<std::uint16_t>();
     if (visits == 0) fail(name, "a sample lists a move with no visits");
   }
+  refuse_repeated_moves(s.visits, name);
   return s;
 }
 
@@ -271,16 +280,20 @@ BasicTrainingSample<SchataxxGame> read_schataxx_sample(Reader& in, const std::ve
   const int count = in.get<std::uint16_t>();
   if (count > schataxx::kMaxMoves) fail(name, "a sample has " + std::to_string(count) + " visited moves");
   s.visits.resize(count);
+  schataxx::MoveList legal;  // once a sample: each move is looked up in it
+  s.position.generate_moves(legal);
   for (auto& [move, visits] : s.visits) {
     move.from = in.get<std::uint8_t>();
     move.to = in.get<std::uint8_t>();
     const std::uint8_t drop = in.get<std::uint8_t>();
     if (drop > static_cast<std::uint8_t>(schataxx::PieceType::kNone)) fail(name, "a sample drops an unknown man");
     move.drop = static_cast<schataxx::PieceType>(drop);
-    if (!s.position.is_legal(move)) fail(name, "a sample lists a move that is not legal in its position");
+    if (std::find(legal.begin(), legal.end(), move) == legal.end())
+      fail(name, "a sample lists a move that is not legal in its position");
     visits = in.get<std::uint16_t>();
     if (visits == 0) fail(name, "a sample lists a move with no visits");
   }
+  refuse_repeated_moves(s.visits, name);
   return s;
 }
 

@@ -160,8 +160,9 @@ json outcome_json(const Outcome& outcome, const char* const colours[2]) {
 }
 
 template <typename G>
-json replay_json(const typename G::Position& start, const std::vector<std::string>& moves) {
-  typename G::Game game(start);
+json replay_json(const typename G::Position& start, const std::vector<std::string>& moves,
+                 const typename G::Rules& rules) {
+  typename G::Game game(start, rules);
   json frames = json::array({{{"men", GameView<G>::men(start)}, {"move", nullptr}, {"turned", json::array()}}});
   for (const std::string& text : moves) {
     const auto before = game.position();
@@ -202,8 +203,9 @@ json positions_json(const std::vector<typename G::Position>& positions, const js
 
 template json positions_json<AtaxxGame>(const std::vector<Position>&, const json&);
 template json positions_json<SchataxxGame>(const std::vector<schataxx::Position>&, const json&);
-template json replay_json<AtaxxGame>(const Position&, const std::vector<std::string>&);
-template json replay_json<SchataxxGame>(const schataxx::Position&, const std::vector<std::string>&);
+template json replay_json<AtaxxGame>(const Position&, const std::vector<std::string>&, const AtaxxGame::Rules&);
+template json replay_json<SchataxxGame>(const schataxx::Position&, const std::vector<std::string>&,
+                                        const SchataxxGame::Rules&);
 template json turned_cells<AtaxxGame>(const Position&, const Position&);
 template json turned_cells<SchataxxGame>(const schataxx::Position&, const schataxx::Position&);
 template json report_json<AtaxxGame>(const BasicMoveReport<AtaxxGame>&, const Position&);

@@ -58,9 +58,10 @@ json outcome_json(const Outcome& outcome, const char* const colours[2]);
 
 // A game replayed for the page from its start and moves: the board, then one frame per position
 // (men, the move that led there and the men it turned) and the outcome. Throws
-// std::invalid_argument for a start or move that is not legal.
+// std::invalid_argument for a start or move that is not legal under `rules`.
 template <typename G>
-json replay_json(const typename G::Position& start, const std::vector<std::string>& moves);
+json replay_json(const typename G::Position& start, const std::vector<std::string>& moves,
+                 const typename G::Rules& rules);
 // The same for positions that do not follow each other by one move (a chunk's recorded ones):
 // each frame the position's men and what the search played there (the most visited move).
 template <typename G>

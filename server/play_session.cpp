@@ -36,7 +36,7 @@ std::string get_string(const json& message, const char* key, const std::string& 
 }  // namespace
 
 PlaySession::PlaySession(PlayOptions options, SendText send)
-    : options_(options), send_(std::move(send)), table_(make_table<AtaxxGame>(Game())), thread_([this] { run_jobs(); }) {
+    : options_(options), send_(std::move(send)), table_(make_table<AtaxxGame>(Game())) {
   std::lock_guard lock(mutex_);
   send_state();
 }
@@ -49,7 +49,7 @@ PlaySession::~PlaySession() {
     if (current_stop_) *current_stop_ = true;
   }
   jobs_ready_.notify_all();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
 }
 
 void PlaySession::run_jobs() {
@@ -160,20 +160,29 @@ PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
   const std::string board = board_name(game.position());
   const NetShelf::Net* net = options_.nets ? options_.nets->net_for(game.position()) : nullptr;
   if (net) {
-    BasicNetworkPlayerOptions<G> network;
-    network.model = net->path;
-    network.use_search_threads(options_.threads);
-    table.engine = make_network_player<G>(network);
+    table.engine_model = net->path;
     table.engine_name = net->info.name + " (" + std::filesystem::path(net->path).filename().string() + ")";
     // The net searches under its rules: the game is played under them too.
     game = typename G::Game(game.start(), G::rules_from(net->info.rules));
   } else {
-    table.engine = make_player<G>("alphabeta");
     table.engine_name = "alphabeta: no net plays " + board;
   }
-  table.engine->new_game(1);
   table.game = std::move(game);
   return table;
+}
+
+template <typename G>
+void PlaySession::ready_engine(Table<G>& table) const {
+  if (table.engine) return;
+  if (table.engine_model.empty()) {
+    table.engine = make_player<G>("alphabeta");
+  } else {
+    BasicNetworkPlayerOptions<G> network;
+    network.model = table.engine_model;
+    network.use_search_threads(options_.threads);
+    table.engine = make_network_player<G>(network);
+  }
+  table.engine->new_game(1);
 }
 
 template <typename G>
@@ -195,6 +204,8 @@ void PlaySession::go(Table<G>& table, const json& message) {
   limits.movetime_ms = get_int(message, "movetime", 0, 1, options_.max_movetime_ms);
   if (limits.nodes == 0 && limits.movetime_ms == 0) limits.nodes = 800;
   limits.progress_interval_ms = kProgressIntervalMs;
+  ready_engine(table);
+  if (!thread_.joinable()) thread_ = std::thread([this] { run_jobs(); });
   auto stop = std::make_shared<std::atomic<bool>>(false);
   limits.stop = stop.get();
   current_stop_ = stop;

@@ -51,7 +51,8 @@ class PlaySession final : public SocketHandler {
   struct Table {
     using GameType = G;
     typename G::Game game;
-    std::shared_ptr<BasicPlayer<G>> engine;  // shared with a search that runs
+    std::shared_ptr<BasicPlayer<G>> engine;  // made at the first go, shared with a search that runs
+    std::string engine_model;                // the net that plays the board, "" for alpha-beta
     std::string engine_name;
     std::vector<typename G::Position> positions;  // before each move, for the last move's turned men
   };
@@ -69,6 +70,8 @@ class PlaySession final : public SocketHandler {
   void undo(Table<G>& table, int plies);
   template <typename G>
   void go(Table<G>& table, const nlohmann::json& message);
+  template <typename G>
+  void ready_engine(Table<G>& table) const;
   void send_state();  // under mutex_
   void send_error(const std::string& message);
   void abandon_search();  // under mutex_: a running search stops and its move is dropped
@@ -87,7 +90,7 @@ class PlaySession final : public SocketHandler {
   bool closing_ = false;
   std::shared_ptr<std::atomic<bool>> current_stop_;  // the stop flag of the search asked for last
 
-  std::thread thread_;  // last
+  std::thread thread_;  // last; started by the first go, so that an idle board holds no thread nor engine
 };
 
 }  // namespace ataxx::server

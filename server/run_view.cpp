@@ -187,10 +187,13 @@ json RunView::live_game() const {
   // game, start FEN, model, moves: one line each (trainer/live_game.h writes them).
   const auto lines = whole_lines(newest, 0, kMaxLiveBytes);
   if (lines.size() < 4) return nullptr;
+  // The game is played under the run's rules, which may end it later or sooner than the defaults.
+  const RuleSettings rules = load_run_config(root_ + "/config.yaml").rules;
   return {{"game", lines[0]},
           {"start_fen", lines[1]},
           {"model", lines[2]},
           {"moves", split_words(lines[3])},
+          {"rules", {{"halfmove_limit", rules.halfmove_limit}, {"repetition_limit", rules.repetition_limit}}},
           {"age_seconds", seconds_since_write(newest)}};
 }
 

@@ -25,7 +25,8 @@ class RunView {
   // The log's last `lines` lines (at most 64 KiB of it).
   nlohmann::json log_tail(int lines) const;
   // The newest self-play game being played (or the last one played), as the self-play processes
-  // publish it in live/: {"game", "start_fen", "moves": [...], "model", "age_seconds"}; null
+  // publish it in live/: {"game", "start_fen", "moves": [...], "model", "rules": {"halfmove_limit",
+  // "repetition_limit"} (the run's), "age_seconds"}; null
   // when there is none. A game is "ataxx" or a Schataxx variant's name, as in chunk_game.
   nlohmann::json live_game() const;
   // The newest self-play chunks of games/, at most `count`: [{"name", "games", "samples"}].

@@ -37,9 +37,11 @@ json live_json(const RunView& run) {
   if (live.is_null()) return live;
   const auto moves = live["moves"].get<std::vector<std::string>>();
   const std::string game = live["game"], fen = live["start_fen"];
+  const RuleSettings rules{live["rules"]["halfmove_limit"].get<int>(), live["rules"]["repetition_limit"].get<int>()};
   json replay = game == AtaxxGame::kName
-                    ? replay_json<AtaxxGame>(Position::from_fen(fen), moves)
-                    : replay_json<SchataxxGame>(schataxx::Position::from_fen(fen, schataxx::parse_variant(game)), moves);
+                    ? replay_json<AtaxxGame>(Position::from_fen(fen), moves, AtaxxGame::rules_from(rules))
+                    : replay_json<SchataxxGame>(schataxx::Position::from_fen(fen, schataxx::parse_variant(game)), moves,
+                                                SchataxxGame::rules_from(rules));
   replay["model"] = live["model"];
   replay["age_seconds"] = live["age_seconds"];
   replay["game"] = game;
@@ -122,7 +124,10 @@ void serve(const ServeOptions& options) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  WebServer server(options.address, options.port, view_routes(run ? &*run : nullptr, nets, options.search_threads));
+  WebServerLimits limits;
+  limits.host_names = options.host_names;
+  WebServer server(options.address, options.port, view_routes(run ? &*run : nullptr, nets, options.search_threads),
+                   limits);
   server.start(options.server_threads);
   std::cout << "serving http://" << (options.address.find(':') != std::string::npos ? "[" + options.address + "]" : options.address)
             << ":" << server.port() << "/" << std::endl;

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "players/net_shelf.h"
 #include "server/run_view.h"
@@ -23,6 +24,7 @@ struct ServeOptions {
   std::string run_dir;  // "" for none
   std::string model;    // "" for the shipped nets only
   std::string nets_dir;
+  std::vector<std::string> host_names;  // DNS names the page is reached by, besides addresses and localhost
   int search_threads = 1;
   int server_threads = 2;
 };

@@ -1,9 +1,13 @@
 #include "server/web_server.h"
 
 // Before Asio, whose headers of 1.74 use std::exchange without including it.
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <deque>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -27,8 +31,35 @@ constexpr auto kWaitBeforeRetrying = std::chrono::milliseconds(10);
 struct Shared {
   Routes routes;
   WebServerLimits limits;
-  bool loopback = true;  // bound to a loopback address: requests must name it (no DNS rebinding)
   std::atomic<int> connections{0};
+  std::mutex sockets_mutex;
+  std::map<net::ip::address, int> sockets_by_address;  // open WebSockets
+};
+
+// Held by each WebSocket: the count of those open from its client's address.
+class SocketToken {
+ public:
+  SocketToken(std::shared_ptr<Shared> shared, net::ip::address address)
+      : shared_(std::move(shared)), address_(std::move(address)) {}
+  ~SocketToken() {
+    const std::lock_guard lock(shared_->sockets_mutex);
+    if (--shared_->sockets_by_address[address_] == 0) shared_->sockets_by_address.erase(address_);
+  }
+  SocketToken(const SocketToken&) = delete;
+  SocketToken& operator=(const SocketToken&) = delete;
+
+  // A token for one more WebSocket from `address`, or none where it has its most open.
+  static std::unique_ptr<SocketToken> take(const std::shared_ptr<Shared>& shared, const net::ip::address& address) {
+    const std::lock_guard lock(shared->sockets_mutex);
+    int& open = shared->sockets_by_address[address];
+    if (open >= shared->limits.max_sockets_per_address) return nullptr;
+    ++open;
+    return std::make_unique<SocketToken>(shared, address);
+  }
+
+ private:
+  std::shared_ptr<Shared> shared_;
+  net::ip::address address_;
 };
 
 // Held by each connection: the count of open ones.
@@ -39,6 +70,7 @@ class ConnectionToken {
   ConnectionToken(const ConnectionToken&) = delete;
   ConnectionToken& operator=(const ConnectionToken&) = delete;
   Shared& shared() const { return *shared_; }
+  const std::shared_ptr<Shared>& shared_pointer() const { return shared_; }
 
  private:
   std::shared_ptr<Shared> shared_;
@@ -53,15 +85,28 @@ std::string_view host_name(std::string_view host) {
   return host;
 }
 
+// A name a request may reach the server by: an IP address or localhost (no DNS name of another
+// site can stand for them), or a name it was given.
+bool allowed_host(std::string_view name, const std::vector<std::string>& names) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "localhost") return true;
+  if (std::find(names.begin(), names.end(), lower) != names.end()) return true;
+  std::string_view address = lower;
+  if (address.starts_with('[') && address.ends_with(']')) address = address.substr(1, address.size() - 2);
+  boost::system::error_code not_an_address;
+  net::ip::make_address(std::string(address), not_an_address);
+  return !not_an_address;
+}
+
 // A page of another site must not reach a server on this machine: through a DNS name that points
 // here (a Host of its own), or through a WebSocket opened from its page (an Origin of its own).
 std::optional<std::string> refusal(const http::request<http::string_body>& request, const Shared& shared) {
   const std::string_view host = view(request[http::field::host]);
-  if (shared.loopback) {
-    const std::string_view name = host_name(host);
-    if (name != "localhost" && name != "127.0.0.1" && name != "[::1]")
-      return "this server answers requests for localhost only, not '" + std::string(host) + "'";
-  }
+  if (!allowed_host(host_name(host), shared.limits.host_names))
+    return "this server answers requests naming it by its address, localhost or a name given to it with "
+           "--allow-host, not '" +
+           std::string(host) + "'";
   const std::string_view origin = view(request[http::field::origin]);
   if (!origin.empty() && origin != "http://" + std::string(host))
     return "WebSocket from another origin ('" + std::string(origin) + "') refused";
@@ -70,8 +115,9 @@ std::optional<std::string> refusal(const http::request<http::string_body>& reque
 
 class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
  public:
-  WebSocketSession(beast::tcp_stream&& stream, std::shared_ptr<ConnectionToken> token)
-      : ws_(std::move(stream)), token_(std::move(token)) {}
+  WebSocketSession(beast::tcp_stream&& stream, std::shared_ptr<ConnectionToken> token,
+                   std::unique_ptr<SocketToken> socket_token)
+      : ws_(std::move(stream)), token_(std::move(token)), socket_token_(std::move(socket_token)) {}
 
   SendText sender() {
     return [weak = weak_from_this()](std::string text) {
@@ -83,8 +129,11 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
 
   void accept(http::request<http::string_body> request, std::unique_ptr<SocketHandler> handler) {
     handler_ = std::move(handler);
-    beast::get_lowest_layer(ws_).expires_never();
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    beast::get_lowest_layer(ws_).expires_never();  // the stream's own timeouts below take over
+    websocket::stream_base::timeout timeouts = websocket::stream_base::timeout::suggested(beast::role_type::server);
+    timeouts.idle_timeout = token_->shared().limits.socket_idle_timeout;
+    timeouts.keep_alive_pings = true;
+    ws_.set_option(timeouts);
     ws_.read_message_max(token_->shared().limits.max_message_bytes);
     ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
   }
@@ -133,6 +182,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
     closed_ = true;
     outbox_.clear();
     handler_.reset();  // stops whatever the handler runs for this client
+    socket_token_.reset();
     beast::error_code ignored;
     beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
     beast::get_lowest_layer(ws_).close();
@@ -140,6 +190,7 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
 
   websocket::stream<beast::tcp_stream> ws_;
   std::shared_ptr<ConnectionToken> token_;
+  std::unique_ptr<SocketToken> socket_token_;
   beast::flat_buffer buffer_;
   std::unique_ptr<SocketHandler> handler_;
   std::deque<std::string> outbox_;
@@ -187,7 +238,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   void upgrade(http::request<http::string_body> request, std::string_view path) {
-    auto session = std::make_shared<WebSocketSession>(std::move(stream_), token_);
+    beast::error_code error;
+    const net::ip::address client = stream_.socket().remote_endpoint(error).address();
+    if (error) return close();
+    auto socket_token = SocketToken::take(token_->shared_pointer(), client);
+    if (!socket_token)
+      return reply({429, "text/plain",
+                    "too many WebSockets open from " + client.to_string() + " (at most " +
+                        std::to_string(limits().max_sockets_per_address) + ")\n"},
+                   false);
+    auto session = std::make_shared<WebSocketSession>(std::move(stream_), token_, std::move(socket_token));
     std::unique_ptr<SocketHandler> handler;
     try {
       handler = token_->shared().routes.socket(path, session->sender());
@@ -276,10 +336,11 @@ struct WebServer::Impl {
 WebServer::WebServer(const std::string& address, int port, Routes routes, WebServerLimits limits)
     : impl_(std::make_unique<Impl>()) {
   impl_->shared->routes = std::move(routes);
-  impl_->shared->limits = limits;
+  impl_->shared->limits = std::move(limits);
+  for (std::string& name : impl_->shared->limits.host_names)
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
   try {
     const tcp::endpoint endpoint(net::ip::make_address(address), static_cast<unsigned short>(port));
-    impl_->shared->loopback = endpoint.address().is_loopback();
     impl_->acceptor.open(endpoint.protocol());
     impl_->acceptor.set_option(net::socket_base::reuse_address(true));
     impl_->acceptor.bind(endpoint);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ataxx::server {
 
@@ -38,11 +39,19 @@ struct Routes {
 };
 
 struct WebServerLimits {
+  // Requests must name the server by an IP address, localhost, or one of these names (case does
+  // not matter): a page of another site cannot reach it through a DNS name of its own pointed at
+  // this machine (DNS rebinding), whatever address it listens on.
+  std::vector<std::string> host_names;
   std::size_t max_request_bytes = 16 * 1024;   // a request's headers and body
   std::size_t max_message_bytes = 64 * 1024;   // one WebSocket message from a client
   std::size_t max_queued_messages = 1024;      // to one client that does not read: then it is closed
   int max_connections = 200;                   // at once; more wait for one to close, up to http_timeout
+  int max_sockets_per_address = 16;            // WebSockets open at once from one client address; more get 429
   std::chrono::seconds http_timeout{30};
+  // A WebSocket is pinged once it has been quiet for half of this, and closed when the other half
+  // passes without an answer (a browser's tab answers by itself).
+  std::chrono::seconds socket_idle_timeout{60};
 };
 
 class WebServer {

@@ -12,6 +12,9 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--model", options->model, "Play file to play with, before the shipped nets of nets/")
       ->check(CLI::ExistingFile);
   cmd->add_option("--address", options->address, "Address to listen on (default: this machine only)");
+  cmd->add_option("--allow-host", options->host_names,
+                  "A DNS name the page is reached by (repeatable): requests naming any other than an IP address or "
+                  "localhost are refused, so that no other site can reach the server through a name of its own");
   cmd->add_option("--port", options->port, "Port to listen on (0: any free one)")->check(CLI::Range(0, 65535));
   cmd->add_option("--threads", options->search_threads, "Threads of each engine search")->check(CLI::Range(1, 64));
   cmd->callback([options] {

@@ -1,7 +1,10 @@
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include "config/run_config.h"
 #include "tools/commands.h"
@@ -12,11 +15,30 @@ namespace ataxx::cli {
 
 namespace {
 
+// A word of a command line as a POSIX shell reads it back: quoted where it holds anything but
+// letters, digits and _@%+=:,./-.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::string_view("_@%+=:,./-").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// A player spec's value: quoted where it holds a comma, which would end it.
+std::string spec_value(const std::string& value) {
+  return value.find(',') == std::string::npos ? value : '"' + value + '"';
+}
+
 // The commands that carry on with a run's best net: models/best names it, so they keep playing the
-// newest best as the run goes on.
-void print_next_steps(const std::string& run_dir, const std::string& game) {
-  const std::string zero = program_command("ataxx-zero");
-  const std::string best = run_dir + "/models/best";
+// newest best as the run goes on. Each runs as printed, whatever the run's path holds.
+void print_next_steps(const std::string& run_dir_path, const std::string& game) {
+  const std::string zero = shell_word(program_command("ataxx-zero"));
+  const std::string run_dir = shell_word(run_dir_path);
+  const std::string best_path = run_dir_path + "/models/best";
+  const std::string best = shell_word(best_path);
   const std::string variant = game == "ataxx" ? "" : " --variant " + game;
   // A GUI starts the engine from a folder of its own: paths in full.
   const auto in_full = [](const std::string& path) {
@@ -27,14 +49,15 @@ void print_next_steps(const std::string& run_dir, const std::string& game) {
   const std::string beside = program_command("ataxx-engine");
   std::error_code error;
   const bool engine_built = beside.find('/') == std::string::npos || std::filesystem::exists(beside, error);
-  const std::string engine = in_full(engine_built ? beside : zero);
-  const std::string absolute_best = in_full(best);
+  const std::string engine = shell_word(in_full(engine_built ? beside : program_command("ataxx-zero")));
+  const std::string absolute_best = shell_word(in_full(best_path));
+  const std::string p1 = shell_word("nn:model=" + spec_value(best_path) + ",visits=200");
   std::printf("Resume:                %s train --run-dir %s\n", zero.c_str(), run_dir.c_str());
   std::printf("Play it:               %s play%s --model %s\n", zero.c_str(), variant.c_str(), best.c_str());
   std::printf("In a GUI (UAI engine): %s uai --model %s\n", engine.c_str(), absolute_best.c_str());
   std::printf("In the browser:        %s serve --run-dir %s --model %s\n", zero.c_str(), run_dir.c_str(), best.c_str());
-  std::printf("Measure it:            %s match%s --p1 nn:model=%s,visits=200 --p2 alphabeta --games 20\n",
-              zero.c_str(), variant.c_str(), best.c_str());
+  std::printf("Measure it:            %s match%s --p1 %s --p2 alphabeta --games 20\n", zero.c_str(),
+              variant.c_str(), p1.c_str());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +16,18 @@ namespace fs = std::filesystem;
 
 namespace ataxx {
 namespace {
+
+// A pack is copied into INTO.partial, marked as the pack's own, and renamed when whole: a pack that
+// was stopped leaves a marked folder, which the next one removes; any other folder there is not
+// the pack's to remove.
+constexpr const char* kPartialMark = "PACK-IN-PROGRESS";
+
+void clear_partial(const std::string& partial) {
+  if (!fs::exists(fs::symlink_status(partial))) return;
+  if (!fs::is_directory(fs::symlink_status(partial)) || !fs::exists(partial + "/" + kPartialMark))
+    throw std::runtime_error("'" + partial + "' is there and was not left by a pack: move it away first");
+  fs::remove_all(partial);
+}
 
 // Paths relative to the run's root.
 struct PackList {
@@ -77,7 +90,9 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   report.window_samples_lost = std::max<std::int64_t>(0, report.window - (buffer.total_samples() - report.counted_only.samples));
 
   const std::string partial = into + ".partial";
-  fs::remove_all(partial);
+  clear_partial(partial);
+  fs::create_directories(partial);
+  std::ofstream(partial + "/" + kPartialMark) << "a pack in progress: removed by the next pack into the same folder\n";
   for (const auto& files : {list.files, list.chunks}) {
     for (const std::string& file : files) {
       fs::create_directories(fs::path(partial + "/" + file).parent_path());
@@ -88,6 +103,7 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   report.counted_only.write(partial + "/games");
   report.files = static_cast<int>(list.files.size() + list.chunks.size()) + 1;
   report.bytes += static_cast<std::int64_t>(fs::file_size(partial + "/games/" + CountedOnly::kFileName));
+  fs::remove(partial + "/" + kPartialMark);
   fs::rename(partial, into);
   return report;
 }

@@ -48,7 +48,8 @@ struct NetworkOfRun {
 // game and channels, any blocks (added ones start as identities, the file's last ones may be left
 // out: see with_blocks) and boards among the run's (the network's outputs do not depend on the
 // canvas, so a 7x7 net starts a run of every board); to teach it, the run's game, any shape, and
-// boards among the run's. `what` names the file in the error.
+// every board of the run (its outputs on the run's canvas are those on its own). `what` names the
+// file in the error.
 enum class Fit { kResume, kStart, kTeach };
 void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run, Fit fit = Fit::kResume) {
   auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
@@ -62,11 +63,16 @@ void check_fits_run(const std::string& what, const NetworkOfRun& file, const Net
   if (fit == Fit::kResume && (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels))
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
   if (game != kAtaxxName) return;
-  if (fit != Fit::kResume) {
+  if (fit == Fit::kStart) {
     for (const Board* board : boards.boards)
       if (!run_boards.contains(*board))
         throw ModelFileError(what + " was trained on " + boards.names() + ", which the run's boards (" +
                              run_boards.names() + ") do not all include");
+  } else if (fit == Fit::kTeach) {
+    for (const Board* board : run_boards.boards)
+      if (!boards.contains(*board))
+        throw ModelFileError(what + " was trained on " + boards.names() + "; a teacher must play every board the run " +
+                             "trains (" + run_boards.names() + "), and it does not play " + std::string(board->name));
   } else if (boards.names() != run_boards.names()) {
     throw ModelFileError(what + " was trained on " + boards.names() + "; the config names " + run_boards.names() +
                          " (a run keeps its boards: start a new run)");

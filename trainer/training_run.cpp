@@ -289,6 +289,9 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
       [&] { finished = true; });
   budget.bank();
   log_selfplay_session(selfplay, log);
+  if (budget.spent())
+    log.info("run {}: its {:.1f} minutes are spent; to train on, raise run.max_minutes in {} and resume", dir.root(),
+             budget.limit(), dir.config_path());
 
   TrainingSummary summary;
   summary.game = config.run.game;

@@ -1,6 +1,11 @@
 #include "uai/uai_engine.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <new>
+#include <stdexcept>
 #include <functional>
 #include <type_traits>
 #include <utility>
@@ -38,6 +43,17 @@ std::vector<std::string> legal_search_moves(const std::vector<std::string>& name
 }
 
 bool is_schataxx(const std::string& variant) { return variant != "ataxx"; }
+
+// The evaluation cache's slots are made at once, and each holds a position's priors once filled
+// (about 300 bytes on 7x7): CacheSize takes at most a quarter of the machine's memory.
+constexpr std::int64_t kCacheEntryBytes = 320;
+std::int64_t machine_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::int64_t{pages} * page : std::int64_t{1} << 32;
+}
+int largest_cache_size() {
+  return static_cast<int>(std::min<std::int64_t>(1 << 26, machine_memory_bytes() / 4 / kCacheEntryBytes));
+}
 // The Schataxx variant a Schataxx FEN is read in: UCI_Variant's, or the standard game under "ataxx".
 schataxx::Variant schataxx_variant(const std::string& variant) {
   return is_schataxx(variant) ? schataxx::parse_variant(variant) : schataxx::Variant::kStandard;
@@ -189,7 +205,7 @@ void UaiEngine::execute(const Command& command) {
       say("option name Threads type spin default 1 min 1 max 64");
       say("option name BatchSize type spin default 64 min 1 max 65536");
       say("option name Device type string default cpu");
-      say("option name CacheSize type spin default 0 min 0 max 67108864");
+      say("option name CacheSize type spin default 0 min 0 max " + std::to_string(largest_cache_size()));
       say("option name Hash type spin default 1024 min 1 max 1048576");
       say("option name MoveOverhead type spin default 50 min 0 max 10000");
       say("option name Ponder type check default false");
@@ -266,8 +282,13 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
     next.batch_size = std::clamp(read_integer(value, "BatchSize"), 1, 65536);
   else if (key == "device")
     next.device = value;
-  else if (key == "cachesize")
-    next.cache_size = std::clamp(read_integer(value, "CacheSize"), 0, 1 << 26);
+  else if (key == "cachesize") {
+    next.cache_size = std::max(read_integer(value, "CacheSize"), 0);
+    if (next.cache_size > largest_cache_size())
+      throw std::invalid_argument("CacheSize " + value + ": at most " + std::to_string(largest_cache_size()) +
+                                  " entries fit in a quarter of this machine's " +
+                                  std::to_string(machine_memory_bytes() >> 20) + " MiB");
+  }
   else if (key == "hash")
     next.hash_mb = std::clamp(read_integer(value, "Hash"), 1, 1 << 20);
   else if (key == "moveoverhead")
@@ -293,6 +314,10 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
   const std::optional<ModelInfo> previous_info = model_info_;
   try {
     remake_player();
+  } catch (const std::bad_alloc&) {
+    options_ = previous;
+    model_info_ = previous_info;
+    throw std::runtime_error("not enough memory for " + name + " " + value + ": the option is unchanged");
   } catch (...) {
     options_ = previous;
     model_info_ = previous_info;
@@ -383,9 +408,12 @@ void UaiEngine::handle_position(std::string_view args) {
   std::string fen;
   if (tokens[0] == "fen") {
     for (; i < tokens.size() && tokens[i] != "moves"; ++i) fen += tokens[i] + " ";
+    if (fen.empty()) throw std::invalid_argument("position fen: no FEN given");
   } else if (tokens[0] != "startpos") {
     throw std::invalid_argument("position needs startpos or fen, not '" + tokens[0] + "'");
   }
+  if (i < tokens.size() && tokens[i] != "moves")
+    throw std::invalid_argument("position: '" + tokens[i] + "' where moves or the end of the line was expected");
   // Only once every move is played: a bad move leaves the previous position in place.
   auto play_moves = [&](auto game) {
     if (i < tokens.size() && tokens[i] == "moves")
@@ -459,6 +487,10 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     limits.stop = &stop_;
     player->set_limits(limits);
     best = player->choose_move(session.game);
+  } catch (const std::bad_alloc&) {
+    say("info string error: out of memory for this search (Hash " + std::to_string(options_.hash_mb) +
+        " MiB, CacheSize " + std::to_string(options_.cache_size) + "): lower them; playing " +
+        G::move_text(best, root));
   } catch (const std::exception& e) {
     say(std::string("info string error: ") + e.what());
   }

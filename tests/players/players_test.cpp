@@ -6,6 +6,7 @@
 
 #include "mcts/simple_evaluators.h"
 #include "players/alphabeta.h"
+#include "players/mcts_player.h"
 #include "players/baseline_players.h"
 
 namespace ataxx {
@@ -56,6 +57,29 @@ TEST(PlayerSpec, RejectsBadSpecs) {
   for (const char* spec : {"", "nobody", "alphabeta:depth=0", "alphabeta:depth=x", "alphabeta:width=3",
                            "mcts:visits", "mcts:visits=10,visits=20", "mcts:eval=magic", "mcts:hash=0", "random:seed=1"})
     EXPECT_THROW(make_player(spec), std::invalid_argument) << spec;
+}
+
+// A time alone is a search of that time, as `go movetime` is; with visits, the first reached ends it.
+TEST(PlayerSpec, ATreeSearchGivenATimeAloneSearchesForThatTime) {
+  auto visits_of = [](const char* text) {
+    PlayerSpec spec(text);
+    return read_search_params(spec, BasicSearchParams<AtaxxGame>{}).visits;
+  };
+  EXPECT_EQ(visits_of("mcts:time=100"), 100'000'000);
+  EXPECT_EQ(visits_of("mcts:time=100,visits=50"), 50);
+  EXPECT_EQ(visits_of("mcts:visits=50"), 50);
+  EXPECT_EQ(visits_of("mcts"), BasicSearchParams<AtaxxGame>{}.visits);
+  EXPECT_EQ(visits_of("mcts:time=0"), BasicSearchParams<AtaxxGame>{}.visits) << "time=0 is no time limit";
+}
+
+// A value in double quotes may hold commas (a model's path, say); its quotes are not part of it.
+TEST(PlayerSpec, AQuotedValueHoldsCommas) {
+  PlayerSpec spec(R"(nn:model="runs/a,b=c/models/best",visits=3,name=x=y)");
+  EXPECT_EQ(spec.get_string("model", ""), "runs/a,b=c/models/best");
+  EXPECT_EQ(spec.get_int("visits", 0, 1, 10), 3);
+  EXPECT_EQ(spec.get_string("name", ""), "x=y");
+  for (const char* bad : {R"(nn:model="runs/a,b)", R"(nn:model="a"b,visits=3)", "nn:model=a,,visits=3", "nn:=a"})
+    EXPECT_THROW(PlayerSpec{bad}, std::invalid_argument) << bad;
 }
 
 TEST(PlayerSpec, ErrorNamesTheUnknownOption) {
@@ -198,6 +222,20 @@ TEST(AlphaBeta, MultiPvScoresEachLineAsTheSearchAfterItsMove) {
   single.choose_move(Game(start));
   EXPECT_EQ(single.last_report().score_cp, report.score_cp) << "the other lines change nothing of the best one";
   EXPECT_TRUE(single.last_report().candidates.empty());
+}
+
+// `go nodes N` searches N nodes, not the next multiple of the 1024 the clock is read at.
+TEST(AlphaBeta, ANodeLimitIsKeptToTheNode) {
+  for (const int nodes : {1, 30, 300, 3000}) {
+    AlphaBetaPlayer player(depth_limit(64));
+    player.new_game(1);
+    MoveLimits limits;
+    limits.nodes = nodes;
+    player.set_limits(limits);
+    Game game;
+    EXPECT_TRUE(game.position().is_legal(player.choose_move(game)));
+    EXPECT_EQ(player.last_report().nodes, static_cast<std::uint64_t>(nodes)) << nodes;
+  }
 }
 
 TEST(AlphaBeta, TimeLimitStillReturnsALegalMove) {

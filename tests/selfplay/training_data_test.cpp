@@ -210,6 +210,26 @@ TEST(TrainingData, RejectsMovesThatAreNotMovesOfTheBoard) {
   EXPECT_NE(error_of(valid_chunk(no_visits)).find("no visits"), std::string::npos);
 }
 
+// A search visits each move once: a sample naming one twice is refused, in both games.
+TEST(TrainingData, RejectsASampleThatListsTheSameMoveTwice) {
+  std::vector<TrainingSample> ataxx(1);
+  const Board& seven = board(BoardId::k7x7);
+  ataxx[0].visits = {{parse_move("b6", seven), 3}, {parse_move("f2", seven), 1}, {parse_move("b6", seven), 2}};
+  EXPECT_NE(error_of(valid_chunk(ataxx)).find("the same move twice"), std::string::npos);
+
+  std::vector<BasicTrainingSample<SchataxxGame>> samples(1);
+  samples[0].position = schataxx::Position::startpos();
+  samples[0].visits = {{schataxx::parse_move("P@b2"), 1}, {schataxx::parse_move("P@b2"), 1}};
+  const std::string path = testing::TempDir() + "/repeated-schataxx.zst";
+  write_chunk(path, 1, samples);
+  try {
+    read_chunk<SchataxxGame>(path);
+    ADD_FAILURE() << "read a sample listing a move twice";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("the same move twice"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TrainingData, RejectsImpossibleCountsBeforeAllocating) {
   std::string bytes = valid_chunk(std::vector<TrainingSample>(2));
   std::string huge = bytes;

@@ -135,6 +135,18 @@ TEST_F(ViewServer, ReplaysTheLiveSelfPlayGame) {
   EXPECT_EQ(get("/api/run/live").status, 503) << "an illegal move is an error, not a crash";
 }
 
+// The live game is replayed under the run's rules: without repetitions ending it, a shuffle that
+// the default rules end at its third repetition goes on.
+TEST_F(ViewServer, ReplaysTheLiveGameUnderTheRunsRules) {
+  std::ofstream(run_dir_ + "/live/host-1.txt")
+      << "ataxx\nx5o/7/7/7/7/7/o5x x 0 1\ngen-0003\na7a5 g7g5 a5a7 g5g7 a7a5 g7g5 a5a7 g5g7 a7a5\n";
+  EXPECT_EQ(get("/api/run/live").status, 503) << "the default rules end the game at the third repetition";
+  std::ofstream(run_dir_ + "/config.yaml") << "rules:\n  repetition_limit: 0\n";
+  const Reply live = get("/api/run/live");
+  ASSERT_EQ(live.status, 200) << live.body;
+  EXPECT_EQ(json::parse(live.body)["frames"].size(), 10u);
+}
+
 TEST_F(ViewServer, ReplaysALiveSchataxxGameInItsVariant) {
   const std::string start(schataxx::Position::kStartFen);
   std::ofstream(run_dir_ + "/live/host-1.txt") << "schataxx\n" << start << "\ngen-0001\nQ@b2 P@b7\n";
@@ -225,10 +237,153 @@ TEST_F(ViewServer, SurvivesHugeAndBrokenRequestsAndManyClients) {
   EXPECT_EQ(read_json(ws)["type"], "state");
 }
 
+// The threads of this process.
+std::size_t thread_count() {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                                                std::filesystem::directory_iterator()));
+}
+
+// Idle play sockets held open, as many as the server's connections, cannot lock others out: one
+// client address holds at most its share of WebSockets, and a board that has not asked the engine
+// to move holds no thread (nor engine) of its own.
+TEST_F(ViewServer, IdlePlaySocketsHeldOpenLeaveRoomForEveryoneElse) {
+  std::vector<websocket::stream<tcp::socket>> held;
+  const std::size_t threads_before = thread_count();
+  int refused = 0;
+  for (int i = 0; i < limits_.max_connections; ++i) {
+    try {
+      held.push_back(open_play());
+      EXPECT_EQ(read_json(held.back())["type"], "state");
+    } catch (const boost::system::system_error&) {
+      ++refused;
+    }
+  }
+  EXPECT_EQ(held.size(), static_cast<std::size_t>(limits_.max_sockets_per_address));
+  EXPECT_EQ(refused, limits_.max_connections - limits_.max_sockets_per_address);
+  EXPECT_LT(thread_count() - threads_before, 4u) << "a thread for each idle board";
+  EXPECT_EQ(get("/").status, 200);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(get("/api/run/table/metrics").status, 200) << "request " << i;
+  // The engine is made when a board asks for a move.
+  held.front().write(net::buffer(std::string(R"({"type":"go","visits":50})")));
+  json message = read_json(held.front());
+  while (message["type"] != "state" || message["thinking"] == true) {
+    ASSERT_NE(message["type"], "error") << message;
+    message = read_json(held.front());
+  }
+  EXPECT_EQ(message["history"].size(), 1u);
+  held.pop_back();
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::optional<websocket::stream<tcp::socket>> another;
+  while (!another && std::chrono::steady_clock::now() < give_up) {
+    try {
+      another.emplace(open_play());  // the server may not have seen the close yet
+    } catch (const boost::system::system_error&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  ASSERT_TRUE(another) << "a closed socket's place was not given back";
+}
+
+struct SilentHandler : SocketHandler {
+  void on_message(std::string_view) override {}
+};
+
+// The status of a GET of "/" naming `host`, on a new connection to port.
+int get_root_as(net::io_context& io, unsigned short port, const std::string& host) {
+  tcp::socket socket(io);
+  socket.connect({net::ip::make_address("127.0.0.1"), port});
+  http::request<http::string_body> request(http::verb::get, "/", 11);
+  request.set(http::field::host, host);
+  http::write(socket, request);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(socket, buffer, response);
+  return static_cast<int>(response.result_int());
+}
+
+// Whether a WebSocket opens with this Host and Origin.
+bool opens_socket(net::io_context& io, unsigned short port, const std::string& host, const std::string& origin) {
+  websocket::stream<tcp::socket> ws(io);
+  ws.next_layer().connect({net::ip::make_address("127.0.0.1"), port});
+  ws.set_option(websocket::stream_base::decorator(
+      [origin](websocket::request_type& request) { request.set(http::field::origin, origin); }));
+  try {
+    ws.handshake(host, "/");
+    return true;
+  } catch (const boost::system::system_error&) {
+    return false;
+  }
+}
+
+// Listening on every address (a LAN's), the server still answers only requests that name it by an
+// address, localhost or a name it was given: a web page whose own DNS name was pointed at this
+// machine (DNS rebinding) reaches neither a page nor a WebSocket.
+TEST(WebServer, AServerOnTheNetworkAnswersOnlyForItsAddressesAndNamesItWasGiven) {
+  Routes routes;
+  routes.get = [](std::string_view, std::string_view) { return HttpReply{}; };
+  routes.socket = [](std::string_view, SendText) { return std::make_unique<SilentHandler>(); };
+  WebServerLimits limits;
+  limits.host_names = {"Ataxx.LAN"};
+  WebServer server("0.0.0.0", 0, routes, limits);
+  server.start(2);
+  net::io_context io;
+  const auto port = static_cast<unsigned short>(server.port());
+  const std::string at_port = ":" + std::to_string(port);
+  EXPECT_EQ(get_root_as(io, port, "attacker.example" + at_port), 403);
+  EXPECT_EQ(get_root_as(io, port, "attacker.example"), 403);
+  EXPECT_EQ(get_root_as(io, port, ""), 403);
+  EXPECT_EQ(get_root_as(io, port, "192.168.1.20" + at_port), 200);
+  EXPECT_EQ(get_root_as(io, port, "[fe80::1]" + at_port), 200);
+  EXPECT_EQ(get_root_as(io, port, "localhost" + at_port), 200);
+  EXPECT_EQ(get_root_as(io, port, "ataxx.lan" + at_port), 200);
+  EXPECT_FALSE(opens_socket(io, port, "attacker.example" + at_port, "http://attacker.example" + at_port));
+  EXPECT_FALSE(opens_socket(io, port, "ataxx.lan" + at_port, "http://attacker.example" + at_port));
+  EXPECT_TRUE(opens_socket(io, port, "ataxx.lan" + at_port, "http://ataxx.lan" + at_port));
+  EXPECT_TRUE(opens_socket(io, port, "192.168.1.20" + at_port, "http://192.168.1.20" + at_port));
+}
+
+// A WebSocket that stays quiet is pinged, and closed when it does not answer; one that answers
+// (as a browser's tab does by itself) stays open however long it is quiet.
+TEST(WebServer, AQuietWebSocketThatDoesNotAnswerPingsIsClosed) {
+  Routes routes;
+  routes.socket = [](std::string_view, SendText) { return std::make_unique<SilentHandler>(); };
+  WebServerLimits limits;
+  limits.socket_idle_timeout = std::chrono::seconds(2);
+  WebServer server("127.0.0.1", 0, routes, limits);
+  server.start(2);
+  net::io_context io;
+  auto open = [&] {
+    websocket::stream<tcp::socket> ws(io);
+    ws.next_layer().connect({net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(server.port())});
+    ws.handshake("localhost", "/");
+    return ws;
+  };
+  auto answering = open();
+  auto silent = open();
+  bool answering_closed = false;
+  beast::flat_buffer answering_buffer;
+  answering.async_read(answering_buffer, [&](beast::error_code, std::size_t) { answering_closed = true; });
+  io.run_for(std::chrono::seconds(5));  // reads (and so answers pings) on `answering` only
+  EXPECT_FALSE(answering_closed) << "closed though it answered the server's pings";
+
+  bool silent_closed = false;
+  beast::flat_buffer silent_buffer;
+  silent.async_read(silent_buffer, [&](beast::error_code error, std::size_t) { silent_closed = bool(error); });
+  io.restart();
+  io.run_for(std::chrono::seconds(2));
+  EXPECT_TRUE(silent_closed) << "still open after 5 s of unanswered pings";
+  boost::system::error_code ignored;
+  answering.next_layer().close(ignored);
+  silent.next_layer().close(ignored);
+  io.restart();
+  io.run_for(std::chrono::milliseconds(500));  // the reads end before their buffers go
+}
+
 // The acceptor's last connection and stop() meet on the server's threads: stopping a server while
 // clients connect must not touch the acceptor from two threads at once (a crash once in hundreds
 // of CI runs before the acceptor had a strand of its own).
 TEST(WebServer, StopsWhileClientsConnect) {
+  int connected = 0;  // over all rounds, by the client thread of each in turn
   for (int round = 0; round < 200; ++round) {
     Routes routes;
     routes.get = [](std::string_view, std::string_view) { return HttpReply{}; };
@@ -241,15 +396,23 @@ TEST(WebServer, StopsWhileClientsConnect) {
       net::io_context io;
       while (!done) {
         tcp::socket socket(io);
-        boost::system::error_code ignored;
-        socket.connect({net::ip::make_address("127.0.0.1"), port}, ignored);
+        boost::system::error_code error;
+        socket.connect({net::ip::make_address("127.0.0.1"), port}, error);
+        if (!error) ++connected;
       }
     });
     std::this_thread::sleep_for(std::chrono::microseconds(100 * (round % 10)));
     server.reset();
     done = true;
     client.join();
+    // Stopped, it listens no more: the port refuses a connection.
+    net::io_context io;
+    tcp::socket socket(io);
+    boost::system::error_code error;
+    socket.connect({net::ip::make_address("127.0.0.1"), port}, error);
+    EXPECT_TRUE(error) << "round " << round << ": still listening after it stopped";
   }
+  EXPECT_GT(connected, 0) << "no client ever reached the server: the test tested nothing";
 }
 
 // A GET of "/" on a kept-alive connection: its status.

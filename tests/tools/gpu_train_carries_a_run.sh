@@ -22,6 +22,22 @@ BIN="$scratch/no-such-binary" "$source_dir/tools/gpu/train.sh" "$scratch/back-0"
   fail "a missing BIN gave status $status: $(cat "$scratch/no-binary.err")"
 export BIN="$binary"
 
+# Parts that a pack did not write are refused before anything is unpacked: a member outside the
+# run, a link.
+mkdir -p "$scratch/crafted" "$scratch/escape-parts" "$scratch/link-parts"
+echo "outside" > "$scratch/crafted/a"
+tar -c -C "$scratch/crafted" --transform 's|^\./a$|../escaped.txt|' ./a > "$scratch/escape-parts/run.tar.000"
+ln -s /etc/passwd "$scratch/crafted/passwd"
+tar -c -C "$scratch/crafted" ./passwd > "$scratch/link-parts/run.tar.000"
+for crafted in escape-parts link-parts; do
+  status=0
+  RUN="$scratch/crafted-run/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-$crafted" 30 "$scratch/$crafted" \
+    2> "$scratch/$crafted.err" || status=$?
+  [[ $status -eq 2 ]] && grep -q "not a run's pack, nothing unpacked" "$scratch/$crafted.err" ||
+    fail "parts of $crafted gave status $status: $(cat "$scratch/$crafted.err")"
+  [[ ! -e "$scratch/crafted-run" && ! -e "$scratch/escaped.txt" ]] || fail "parts of $crafted were unpacked"
+done
+
 RUN="$scratch/first/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-1" 30
 ls "$scratch/back-1"/run.tar.000 "$scratch/back-1/best.net" "$scratch/back-1/log.txt" > /dev/null
 candidates() { ls "$1/models" | grep -c '^gen-.*\.net$' || true; }
@@ -29,6 +45,16 @@ step_of() { grep -o "candidate gen-[0-9]*: step [0-9]*" "$1/log.txt" | tail -1 |
 first_step="$(step_of "$scratch/first/gpu")"
 [[ -n "$first_step" ]] || fail "the first call trained no candidate in 30 s"
 minutes_before="$(cat "$scratch/first/gpu/elapsed_minutes")"
+
+# A play file FROM starts a new run from its weights, whatever its path holds.
+odd="$scratch/a&b|c'd \\1"
+mkdir -p "$odd"
+cp "$scratch/back-1/best.net" "$odd/start.net"
+RUN="$scratch/odd/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-odd" 10 "$odd/start.net" > "$scratch/odd.out" 2>&1 ||
+  fail "a FROM of an odd path: $(cat "$scratch/odd.out")"
+q="'"
+grep -qxF "  init_from: '${odd//$q/$q$q}/start.net'" "$scratch/odd/gpu-config.yaml" ||
+  fail "init_from is not FROM: $(grep init_from "$scratch/odd/gpu-config.yaml")"
 
 BESIDE="--p1 random --p2 greedy --games 20" AVERAGE=2 RUN="$scratch/second/gpu" \
   "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" | tee "$scratch/second.out"

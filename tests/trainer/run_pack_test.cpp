@@ -45,6 +45,25 @@ TEST(PackRun, RefusesAFolderWithoutARunAnExistingTargetAndARunInUse) {
   EXPECT_FALSE(fs::exists(run + "-pack/train.lock"));
 }
 
+// A pack works in INTO.partial: one a stopped pack left is its own to remove, any other folder
+// there (the user's) is not.
+TEST(PackRun, ReplacesAStoppedPacksPartialFolderAndNoOther) {
+  const std::string run = run_with_chunks("pack-partial", 2);
+  const std::string partial = run + "-pack.partial";
+  fs::create_directories(partial);
+  std::ofstream(partial + "/mine.txt") << "the user's\n";
+  EXPECT_THROW(pack_run(run, run + "-pack", INT64_MAX), std::runtime_error);
+  EXPECT_TRUE(fs::exists(partial + "/mine.txt"));
+  fs::remove_all(partial);
+
+  ASSERT_EQ(pack_run(run, run + "-pack", INT64_MAX).window_chunks, 2);
+  EXPECT_FALSE(fs::exists(run + "-pack/PACK-IN-PROGRESS")) << "a whole pack carries no mark";
+  fs::rename(run + "-pack", partial);  // as a pack stopped before its rename leaves it
+  std::ofstream(partial + "/PACK-IN-PROGRESS") << "\n";
+  EXPECT_EQ(pack_run(run, run + "-pack", INT64_MAX).window_chunks, 2);
+  EXPECT_FALSE(fs::exists(partial));
+}
+
 TEST(PackRun, LeavesTheWindowsOldestChunksBehindToFitAndSaysHowManySamples) {
   const int chunks = 20;
   const std::string run = run_with_chunks("pack-too-big", chunks);

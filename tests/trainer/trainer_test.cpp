@@ -291,6 +291,37 @@ TEST(Trainer, ATeacherOfAnotherGameOrBoardIsRefusedByName) {
                  "training.teacher: play file '" + temp_path("schataxx-teacher.net") + "' holds a network of schataxx");
 }
 
+// A teacher must play every board the run trains: its targets on a board it never saw would be
+// noise. One that plays more boards (a family net teaching a 7x7 run) is heard on the run's canvas.
+TEST(Trainer, ATeacherMustPlayEveryBoardOfTheRunAndMayPlayMore) {
+  torch::manual_seed(6);
+  AtaxxNet seven(ModelShape{1, 8});
+  save_play_file(temp_path("seven-teacher.net"), seven, ModelInfo{});
+  RunConfig config = memorising_run();
+  config.training.teacher = temp_path("seven-teacher.net");
+  for (const auto& boards : {std::vector<std::string>{"6x6", "7x7"}, std::vector<std::string>{"7x7", "8x8"}}) {
+    config.boards.names = boards;
+    expect_refused(config, "",
+                   "was trained on 7x7; a teacher must play every board the run trains (" +
+                       BoardSet::parse(boards[0] + "," + boards[1]).names() + "), and it does not play " +
+                       (boards[0] == "7x7" ? boards[1] : boards[0]));
+  }
+
+  ModelInfo family_info;
+  family_info.boards = BoardSet::parse("4x4,7x7,hexagon");
+  AtaxxNet family(ModelShape{2, 8}, network_io(kAtaxxName, family_info.boards));
+  save_play_file(temp_path("family-teacher.net"), family, family_info);
+  config.boards.names = {"7x7"};
+  config.training.teacher = temp_path("family-teacher.net");
+  config.training.teacher_share = 1.0;
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("family-taught-games"));
+  Trainer student(config, "", "");
+  std::mt19937_64 rng(1);
+  student.train(buffer, 50, 0, rng);
+  student.save_play_file(temp_path("family-student.net"), ModelInfo{});
+  EXPECT_LT(largest_policy_distance(temp_path("family-student.net"), temp_path("family-teacher.net")), 0.1);
+}
+
 TEST(SoftPolicy, TargetsAreTheSharesToThePowerOneQuarterSummingToOne) {
   const auto targets = soft_policy_targets(torch::tensor({0.64f, 0.36f, 0.0f, 0.0f, 0.0f, 0.0f}).view({2, 3}));
   const float low = std::pow(0.64f, 0.25f), high = std::pow(0.36f, 0.25f);

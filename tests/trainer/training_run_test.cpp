@@ -356,6 +356,26 @@ TEST(TrainingRun, SlowAKilledSessionsMinutesCount) {
   EXPECT_GE(minutes, 4.0 / 60) << "a killed session's minutes were not counted";
 }
 
+// A run stops when its minutes are spent, and a resume then says how to train on instead of
+// stopping again in silence.
+TEST(TrainingRun, SlowARunWhoseMinutesAreSpentSaysHowToTrainOn) {
+  const std::string run = testing::TempDir() + "/spent-run";
+  fs::remove_all(run);
+  const std::string config = run + ".yaml";
+  write_tiny_config(config, {{"max_minutes: 10", "max_minutes: 0.05"}, {"max_generations: 3", "max_generations: 1000"}});
+  const std::string hint = "minutes are spent; to train on, raise run.max_minutes in " + run + "/config.yaml";
+  int starts = 0;
+  for (const std::string& args : {"--config " + config + " --run-dir " + run, "--run-dir " + run}) {
+    ASSERT_EQ(std::system((kBinary + " train " + args + " > " + run + ".out 2>&1").c_str()), 0)
+        << read_whole_file(run + ".out");
+    ++starts;
+    const std::string log = read_whole_file(run + "/log.txt");
+    int said = 0;
+    for (std::size_t at = log.find(hint); at != std::string::npos; at = log.find(hint, at + 1)) ++said;
+    EXPECT_EQ(said, starts) << log;
+  }
+}
+
 TEST(TrainingRun, SlowASecondTrainerOnARunIsRefused) {
   const std::string run = testing::TempDir() + "/locked-run";
   fs::remove_all(run);

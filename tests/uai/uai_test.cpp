@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -346,12 +347,30 @@ TEST(Uai, PassAndGameOverAnswerNullMove) {
   EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 3")), "0000");
 }
 
+// The evaluation cache is made at once: CacheSize is bounded by the machine's memory, and a value
+// above the bound is refused with it, not taken to fail later.
+TEST(Uai, CacheSizeIsBoundedByTheMachinesMemory) {
+  UaiSession uai;
+  const std::string out = uai.send("uai");
+  std::smatch found;
+  ASSERT_TRUE(std::regex_search(out, found, std::regex("option name CacheSize type spin default 0 min 0 max (\\d+)")))
+      << out;
+  const std::int64_t largest = std::stoll(found[1]);
+  const std::int64_t memory = std::int64_t{sysconf(_SC_PHYS_PAGES)} * sysconf(_SC_PAGE_SIZE);
+  EXPECT_GT(largest, 0);
+  EXPECT_LE(largest * 320, memory / 4) << "about 320 bytes an entry once filled";
+  EXPECT_EQ(uai.send("setoption name CacheSize value " + std::to_string(largest + 1)).rfind("info string error: CacheSize", 0),
+            0U);
+  EXPECT_EQ(uai.send("setoption name CacheSize value 1000").find("error"), std::string::npos);
+}
+
 TEST(Uai, MalformedInputKeepsThePreviousPosition) {
   UaiSession uai;
   const std::string fen = "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1";  // x must pass
   uai.send("position fen " + fen);
   for (const char* bad : {"position fen garbage", "position startpos moves a1", "position startpos moves zz",
-                          "position", "position sideways", "go movetime x", "go depth", "setoption name Visits value lots",
+                          "position", "position sideways", "position fen", "position fen moves b6",
+                          "position startpos b6", "position startpos garbage moves b6", "go movetime x", "go depth", "setoption name Visits value lots",
                           "setoption name Colour value blue", "setoption name Player value nobody"}) {
     EXPECT_EQ(uai.send(bad).rfind("info string error: ", 0), 0U) << bad;
   }

@@ -46,14 +46,33 @@ if [[ ! -x "$bin" ]]; then
 fi
 # After any build: build.sh makes .deps-root, whose libraries the binary loads.
 if [[ -f tools/gpu/env.sh && -d .deps-root ]]; then source tools/gpu/env.sh; fi
+# Parts unpack only as a pack writes them: regular files and folders, at the top of the run or
+# in its models/, checkpoints/ and games/; no absolute path, no .., no link.
+check_pack_members() {
+  local name listing names
+  local -a path
+  refuse() { echo "$0: the parts of $from hold $1: not a run's pack, nothing unpacked" >&2; exit 2; }
+  listing="$(cat "$@" | tar -tv)" && names="$(cat "$@" | tar -t)" || refuse "no whole tar archive"
+  if grep -v '^[-d]' <<< "$listing" > /dev/null; then refuse "a link or a special file"; fi
+  while IFS= read -r name; do
+    name="${name#./}"
+    name="${name%/}"
+    [[ -z "$name" || "$name" == "." ]] && continue
+    [[ "$name" != /* && "/$name/" != */../* ]] || refuse "'$name'"
+    IFS=/ read -ra path <<< "$name"
+    ((${#path[@]} == 1)) || { ((${#path[@]} == 2)) && [[ "${path[0]}" =~ ^(models|checkpoints|games)$ ]]; } ||
+      refuse "'$name'"
+  done <<< "$names"
+}
 if [[ -f "$run/config.yaml" ]]; then
   [[ -z "$from" ]] || echo "$0: $run holds a run already: resuming it, not $from"
   args=(--run-dir "$run")
 elif [[ -d "$from" ]]; then
   parts=("$from"/run.tar.*)
   [[ -f "${parts[0]}" ]] || { echo "$0: $from holds no run.tar.* parts" >&2; exit 2; }
+  check_pack_members "${parts[@]}"
   mkdir -p "$run"
-  cat "${parts[@]}" | tar -x -C "$run"
+  cat "${parts[@]}" | tar -x --no-same-owner --no-same-permissions -C "$run"
   echo "unpacked ${#parts[@]} parts of $from into $run"
   args=(--run-dir "$run")
 else
@@ -61,7 +80,11 @@ else
   if [[ -n "$from" ]]; then
     [[ -f "$from" ]] || { echo "$0: FROM '$from' is neither a folder of parts nor a play file" >&2; exit 2; }
     mkdir -p "$(dirname "$run")"
-    sed "s|^network:|network:\n  init_from: $from|" "$config" > "$run-config.yaml"
+    # The path as a YAML single-quoted scalar, put in by awk from the environment: no character of
+    # it is read as sed's or awk's syntax.
+    quote="'"
+    INIT_FROM="  init_from: '${from//$quote/$quote$quote}'" \
+      awk '{ print } /^network:/ { print ENVIRON["INIT_FROM"] }' "$config" > "$run-config.yaml"
     [[ $(grep -c "^  init_from:" "$run-config.yaml") -eq 1 ]] ||
       { echo "$0: $config needs a network: section without init_from" >&2; exit 2; }
     config="$run-config.yaml"
