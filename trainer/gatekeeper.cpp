@@ -58,7 +58,7 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, cons
       play_pair<G>(config, run_model<G>(config, dir, candidate, g.visits), run_model<G>(config, dir, best, g.visits), g.games,
                 config.run.seed + generation, stopped, sprt, &verdict);
   if (!played) {
-    log.info("gating {} vs {}: stopped; a resume plays it again", candidate, best);
+    log.info("gating {} vs {}: stopped; a resume plays it again, or a newer candidate in its place", candidate, best);
     return;
   }
   const PairResult& result = *played;
