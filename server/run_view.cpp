@@ -165,7 +165,7 @@ json RunView::chunks(int count) const {
 }
 
 json RunView::chunk_game(std::string_view name, int index) const {
-  // Only a plain file name of games/: no separator, no "..", nothing but what chunks() lists.
+  // Only a plain file name of games/ ending in .zst: no separator, no leading dot.
   if (name.empty() || name.find('/') != std::string_view::npos || name.starts_with(".") || !name.ends_with(".zst"))
     throw std::invalid_argument("'" + std::string(name) + "' is not a chunk of this run");
   const std::string path = root_ + "/games/" + std::string(name);

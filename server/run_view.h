@@ -33,7 +33,8 @@ class RunView {
   nlohmann::json chunks(int count) const;
   // One game of a chunk as self-play recorded it (the positions of its full searches, each with
   // its visits): {"game", "games", "fens": [...], "searched": [[move, visits], ...] per position}; the
-  // chunk is named as chunks() lists it, anything else is refused (std::invalid_argument).
+  // chunk is named by its file name in games/ (a plain .zst name), anything else is refused
+  // (std::invalid_argument).
   nlohmann::json chunk_game(std::string_view name, int index) const;
 
  private:

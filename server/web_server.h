@@ -34,7 +34,7 @@ class SocketHandler {
 struct Routes {
   // A GET request's path and query string (after '?').
   std::function<HttpReply(std::string_view path, std::string_view query)> get;
-  // A WebSocket opened at path; nullptr refuses it (404).
+  // A WebSocket opened at path; nullptr refuses it (the connection is closed unanswered).
   std::function<std::unique_ptr<SocketHandler>(std::string_view path, SendText send)> socket;
 };
 
