@@ -257,6 +257,17 @@ double largest_policy_distance(const std::string& a, const std::string& b) {
   return 0.5 * (policy(a) - policy(b)).abs().sum(1).max().item<double>();
 }
 
+// A student of `config`'s teacher trained 50 steps on memorisable games (in NAME-games): the
+// largest distance between its policy and its teacher's.
+double taught_policy_distance(const RunConfig& config, const std::string& name) {
+  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path(name + "-games"));
+  Trainer student(config, "", "");
+  std::mt19937_64 rng(1);
+  student.train(buffer, 50, 0, rng);
+  student.save_play_file(temp_path(name + "-student.net"), ModelInfo{});
+  return largest_policy_distance(temp_path(name + "-student.net"), config.training.teacher);
+}
+
 // A student taught at share 1 learns its teacher's policy, not the search's targets (all visits on
 // one move); at share 0 the teacher is not heard.
 TEST(Trainer, AStudentLearnsItsTeachersPolicyInTheTeachersShare) {
@@ -265,15 +276,10 @@ TEST(Trainer, AStudentLearnsItsTeachersPolicyInTheTeachersShare) {
   save_play_file(temp_path("teacher.net"), teacher, ModelInfo{});
   RunConfig config = memorising_run();
   config.training.teacher = temp_path("teacher.net");
-  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("taught-games"));
   for (const double share : {1.0, 0.0}) {
     SCOPED_TRACE(share);
     config.training.teacher_share = share;
-    Trainer student(config, "", "");
-    std::mt19937_64 rng(1);
-    student.train(buffer, 50, 0, rng);
-    student.save_play_file(temp_path("student.net"), ModelInfo{});
-    const double distance = largest_policy_distance(temp_path("student.net"), temp_path("teacher.net"));
+    const double distance = taught_policy_distance(config, "taught");
     if (share == 1.0)
       EXPECT_LT(distance, 0.1);
     else
@@ -314,12 +320,7 @@ TEST(Trainer, ATeacherMustPlayEveryBoardOfTheRunAndMayPlayMore) {
   config.boards.names = {"7x7"};
   config.training.teacher = temp_path("family-teacher.net");
   config.training.teacher_share = 1.0;
-  const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("family-taught-games"));
-  Trainer student(config, "", "");
-  std::mt19937_64 rng(1);
-  student.train(buffer, 50, 0, rng);
-  student.save_play_file(temp_path("family-student.net"), ModelInfo{});
-  EXPECT_LT(largest_policy_distance(temp_path("family-student.net"), temp_path("family-teacher.net")), 0.1);
+  EXPECT_LT(taught_policy_distance(config, "family-taught"), 0.1);
 }
 
 TEST(SoftPolicy, TargetsAreTheSharesToThePowerOneQuarterSummingToOne) {
