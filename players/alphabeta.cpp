@@ -1,6 +1,7 @@
 #include "players/alphabeta.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
@@ -85,12 +86,26 @@ int schataxx_evaluation(const schataxx::Position& pos) {
 
 template <typename G>
 BasicAlphaBetaPlayer<G>::BasicAlphaBetaPlayer(Limits limits, int table_bits)
-    : own_limits_(limits), table_(std::size_t{1} << table_bits) {}
+    : own_limits_(limits), max_table_size_(std::size_t{1} << table_bits) {}
 
 template <typename G>
 void BasicAlphaBetaPlayer<G>::new_game(std::uint64_t seed) {
   rng_.seed(seed);
-  std::fill(table_.begin(), table_.end(), Entry{});
+  table_.clear();  // made again by the game's first search: a player that never searches costs nothing
+}
+
+template <typename G>
+void BasicAlphaBetaPlayer<G>::size_table() {
+  // Sized by the nodes searched so far (an iteration searches several times more than all before
+  // it), up to the most it may take: short searches and players made for a few moves do not pay for
+  // a table they never fill.
+  constexpr std::size_t kSmallest = 1 << 12;
+  const std::size_t wanted = std::min(max_table_size_, std::max(kSmallest, std::bit_ceil(16 * nodes_)));
+  if (table_.size() >= wanted) return;
+  std::vector<Entry> bigger(wanted);
+  for (const Entry& entry : table_)
+    if (entry.depth >= 0) bigger[entry.key & (wanted - 1)] = entry;
+  table_.swap(bigger);
 }
 
 template <typename G>
@@ -206,6 +221,7 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
   const typename G::MoveList every_move = root_moves_;
   const int lines = std::clamp(outside.multi_pv, 1, static_cast<int>(every_move.size()));
   for (int depth = 1; depth <= max_depth && !aborted_; ++depth) {
+    size_table();
     std::vector<Candidate> found;
     for (int k = 0; k < lines; ++k) {
       root_moves_.clear();

@@ -60,6 +60,7 @@ class BasicAlphaBetaPlayer final : public BasicPlayer<G> {
   // root, whose moves are root_moves_).
   int ordered_moves(const Position& pos, Move first, MoveArray& out, bool root);
   bool out_of_time();
+  void size_table();  // grows the table to fit the nodes searched so far
   // The line the root's search just found, scoring `score` at `depth`.
   Candidate line_found(int depth, int score) const;
   // found, then the report's lines of moves not in it, up to `lines` in all.
@@ -69,7 +70,8 @@ class BasicAlphaBetaPlayer final : public BasicPlayer<G> {
   typename G::Rules rules_;
   typename G::MoveList root_moves_;  // the moves the root may play (the limits' searchmoves)
   MoveReport report_;
-  std::vector<Entry> table_;
+  std::size_t max_table_size_;
+  std::vector<Entry> table_;  // a power of two entries, grown by size_table
   std::mt19937_64 rng_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
