@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "schataxx/position.h"
+#include "games/registry.h"
 #include "stats/elo.h"
 
 namespace ataxx {
@@ -233,15 +233,10 @@ void validate_boards(const RunConfig::Boards& b, const std::string& source) {
 
 void validate(const RunConfig& c, const std::string& source) {
   validate_boards(c.boards, source);
-  if (c.run.game != "ataxx") {
-    try {
-      schataxx::parse_variant(c.run.game);
-    } catch (const std::invalid_argument&) {
-      fail(source, "run.game", "'" + c.run.game + "' is none of ataxx, schataxx, schataxx-balanced, schataxx-unlimited");
-    }
-    if (c.boards.names != RunConfig::Boards{}.names || !c.boards.openings.empty())
-      fail(source, "boards", "chooses Ataxx's boards; a " + c.run.game + " run has its one board");
-  }
+  if (!Games::has(c.run.game)) fail(source, "run.game", "'" + c.run.game + "' is none of " + Games::names());
+  const bool has_boards = with_game(c.run.game, []<typename G>() { return G::kHasBoards; });
+  if (!has_boards && (c.boards.names != RunConfig::Boards{}.names || !c.boards.openings.empty()))
+    fail(source, "boards", "chooses Ataxx's boards; a " + c.run.game + " run has its one board");
   for (const std::string& baseline : c.ladder.baselines)
     if (baseline.empty()) fail(source, "ladder.baselines", "each entry must be one non-empty value");
   if (c.training.optimizer != "sgd" && c.training.optimizer != "adamw")
@@ -343,14 +338,14 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
   } catch (const YAML::Exception& e) {
     throw std::runtime_error("config " + source + ": " + e.msg);
   }
-  // Schataxx's own default: a position that recurs once ends the game.
-  if (plays_schataxx(config) && !(root["rules"] && root["rules"]["repetition_limit"]))
-    config.rules.repetition_limit = schataxx::Rules{}.repetition_limit;
+  // The game's own default (a Schataxx position that recurs once ends the game).
+  if (Games::has(config.run.game) && !(root["rules"] && root["rules"]["repetition_limit"]))
+    config.rules.repetition_limit = with_game(config.run.game, []<typename G>() {
+      return G::settings_of(typename G::Rules{}).repetition_limit;
+    });
   validate(config, source);
   return config;
 }
-
-bool plays_schataxx(const RunConfig& config) { return config.run.game != "ataxx"; }
 
 RunConfig load_run_config(const std::string& path) {
   std::ifstream in(path);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 #include "nn/inference_options.h"
 
 namespace ataxx {
@@ -112,8 +112,6 @@ struct BoardPlan {
   std::string openings;  // "" = 2 plies from the board's start
 };
 std::vector<BoardPlan> board_plans(const RunConfig& config);
-// Whether the run plays a Schataxx variant (run.game names it).
-bool plays_schataxx(const RunConfig& config);
 
 // Throws std::runtime_error: "config FILE: KEY: what is wrong".
 RunConfig load_run_config(const std::string& path);

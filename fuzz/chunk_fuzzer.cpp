@@ -12,9 +12,9 @@
 #include <string_view>
 
 #include "fuzz/check.h"
-#include "game/symmetry.h"
+#include "games/ataxx/symmetry.h"
 #include "nn/encoding.h"
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 #include "selfplay/training_data.h"
 
 using namespace ataxx;

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "fuzz/check.h"
-#include "game/game.h"
+#include "games/ataxx/game.h"
 
 using namespace ataxx;
 

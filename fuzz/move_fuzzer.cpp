@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "fuzz/check.h"
-#include "game/move.h"
+#include "games/ataxx/move.h"
 
 using namespace ataxx;
 

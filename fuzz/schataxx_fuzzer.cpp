@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "fuzz/check.h"
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 
 using namespace ataxx::schataxx;
 

@@ -239,8 +239,7 @@ std::optional<double> nodes_per_second(const BasicMatchResult<G>& result, bool p
   template BasicMatchResult<G> run_match<G>(const BasicMatchConfig<G>&,                                                \
                                             const std::function<void(const BasicGameRecord<G>&, const MatchScore&)>&); \
   template std::optional<double> nodes_per_second<G>(const BasicMatchResult<G>&, bool);
-ATAXX_INSTANTIATE_MATCH(AtaxxGame)
-ATAXX_INSTANTIATE_MATCH(SchataxxGame)
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE_MATCH)
 #undef ATAXX_INSTANTIATE_MATCH
 
 template <typename G>

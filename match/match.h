@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "game/game.h"
+#include "games/ataxx/game.h"
 #include "players/player.h"
 #include "stats/elo.h"
 

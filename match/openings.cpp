@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "game/game.h"
-#include "schataxx/position.h"
+#include "games/ataxx/game.h"
+#include "games/schataxx/position.h"
 #include "util/atomic_file.h"
 
 namespace ataxx {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 #include "players/player.h"
 
 namespace ataxx {

@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "mcts/games.h"
+#include "games/registry.h"
 
 namespace ataxx {
 

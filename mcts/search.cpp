@@ -734,8 +734,7 @@ typename G::Move choose_move(const BasicSearchResult<G>& result, float temperatu
   template void run_searches<G>(std::span<BasicSearch<G>* const>, BasicEvaluator<G>&,       \
                                 const std::function<void()>&);                              \
   template G::Move choose_move<G>(const BasicSearchResult<G>&, float, std::mt19937_64&);
-ATAXX_INSTANTIATE_SEARCH(AtaxxGame)
-ATAXX_INSTANTIATE_SEARCH(SchataxxGame)
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE_SEARCH)
 #undef ATAXX_INSTANTIATE_SEARCH
 
 }  // namespace ataxx

@@ -322,7 +322,8 @@ InferenceStats BasicBatchedEvaluator<G>::stats() const {
   return stats;
 }
 
-template class BasicBatchedEvaluator<AtaxxGame>;
-template class BasicBatchedEvaluator<SchataxxGame>;
+#define ATAXX_INSTANTIATE(G) template class BasicBatchedEvaluator<G>;
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

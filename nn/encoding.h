@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 
 namespace ataxx {
 

@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "game/symmetry.h"
-#include "mcts/games.h"
+#include "games/ataxx/symmetry.h"
+#include "games/registry.h"
 #include "nn/encoding.h"
 #include "nn/model_info.h"
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 
 namespace ataxx {
 

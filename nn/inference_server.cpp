@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "nn/network_backend.h"
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 #include "util/clock.h"
 
 namespace ataxx {
@@ -112,8 +112,9 @@ InferenceStats BasicInferenceServer<G>::stats() const {
   return batcher_.stats();
 }
 
-template class BasicInferenceServer<AtaxxGame>;
-template class BasicInferenceServer<SchataxxGame>;
+#define ATAXX_INSTANTIATE(G) template class BasicInferenceServer<G>;
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 double measure_raw_forward(const std::string& play_file, const InferenceOptions& options, int batch_size,
                            double seconds) {

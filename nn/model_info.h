@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 #include "nn/encoding.h"
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 
 namespace ataxx {
 

@@ -273,7 +273,8 @@ auto BasicAlphaBetaPlayer<G>::with_earlier_lines(std::vector<Candidate> found, i
   return found;
 }
 
-template class BasicAlphaBetaPlayer<AtaxxGame>;
-template class BasicAlphaBetaPlayer<SchataxxGame>;
+#define ATAXX_INSTANTIATE(G) template class BasicAlphaBetaPlayer<G>;
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

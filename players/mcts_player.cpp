@@ -144,8 +144,9 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> p
   return params;
 }
 
-template class BasicMctsPlayer<AtaxxGame>;
-template class BasicMctsPlayer<SchataxxGame>;
+#define ATAXX_INSTANTIATE(G) template class BasicMctsPlayer<G>;
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 template BasicSearchParams<AtaxxGame> read_search_params<AtaxxGame>(PlayerSpec&, BasicSearchParams<AtaxxGame>);
 template BasicSearchParams<SchataxxGame> read_search_params<SchataxxGame>(PlayerSpec&, BasicSearchParams<SchataxxGame>);
 

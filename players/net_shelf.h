@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "mcts/games.h"
+#include "games/registry.h"
 #include "nn/model_info.h"
 
 namespace ataxx {

@@ -93,8 +93,7 @@ std::shared_ptr<BasicInferenceServer<G>> shared_inference_server(const std::stri
   template std::unique_ptr<BasicPlayer<G>> make_network_player<G>(const BasicNetworkPlayerOptions<G>&);      \
   template std::shared_ptr<BasicInferenceServer<G>> shared_inference_server<G>(const std::string&,           \
                                                                                const InferenceOptions&);
-ATAXX_NETWORK_PLAYER(AtaxxGame)
-ATAXX_NETWORK_PLAYER(SchataxxGame)
+ATAXX_FOR_EACH_GAME(ATAXX_NETWORK_PLAYER)
 #undef ATAXX_NETWORK_PLAYER
 
 }  // namespace ataxx

@@ -14,9 +14,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "game/game.h"
+#include "games/ataxx/game.h"
 #include "mcts/evaluator.h"
-#include "mcts/games.h"
+#include "games/registry.h"
 
 namespace ataxx {
 

@@ -1,9 +1,9 @@
 // How long to think on a move of a timed game.
 #pragma once
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 #include "players/player.h"
-#include "schataxx/position.h"
+#include "games/schataxx/position.h"
 
 namespace ataxx {
 

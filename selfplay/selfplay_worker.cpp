@@ -330,8 +330,7 @@ SelfPlayStats play_selfplay_games(const RunConfig& config, const std::vector<Sel
                                                 std::uint64_t, BasicEvaluator<G>&, int, const std::atomic<bool>&, \
                                                 const std::function<void(BasicSelfPlayBatch<G>&&)>&,           \
                                                 const BasicSelfPlayWorker<G>::GameWatcher&);
-ATAXX_SELFPLAY(AtaxxGame)
-ATAXX_SELFPLAY(SchataxxGame)
+ATAXX_FOR_EACH_GAME(ATAXX_SELFPLAY)
 #undef ATAXX_SELFPLAY
 
 }  // namespace ataxx

@@ -427,8 +427,7 @@ ChunkCounts chunk_counts(const std::string& path) {
   template void write_chunk<G>(const std::string&, int, const std::vector<BasicTrainingSample<G>>&);        \
   template std::vector<BasicTrainingSample<G>> read_chunk<G>(const std::string&);                           \
   template std::vector<BasicTrainingSample<G>> parse_chunk<G>(std::string_view, const std::string&);
-ATAXX_CHUNKS(AtaxxGame)
-ATAXX_CHUNKS(SchataxxGame)
+ATAXX_FOR_EACH_GAME(ATAXX_CHUNKS)
 #undef ATAXX_CHUNKS
 
 }  // namespace ataxx

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "game/position.h"
-#include "mcts/games.h"
+#include "games/ataxx/position.h"
+#include "games/registry.h"
 
 namespace ataxx {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "mcts/games.h"
+#include "games/registry.h"
 #include "players/player.h"
 
 namespace ataxx::server {

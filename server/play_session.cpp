@@ -15,8 +15,6 @@ namespace {
 
 constexpr int kProgressIntervalMs = 200;
 
-std::string board_name(const Position& pos) { return std::string(pos.board().name); }
-std::string board_name(const schataxx::Position&) { return "8x8"; }
 
 
 int get_int(const json& message, const char* key, int fallback, int min, int max) {
@@ -157,7 +155,7 @@ void PlaySession::start_new(const json& message) {
 template <typename G>
 PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
   Table<G> table;
-  const std::string board = board_name(game.position());
+  const std::string board = G::board_name(game.position());
   const NetShelf::Net* net = options_.nets ? options_.nets->net_for(game.position()) : nullptr;
   if (net) {
     table.engine_model = net->path;

@@ -26,7 +26,7 @@
 #include <thread>
 #include <variant>
 
-#include "mcts/games.h"
+#include "games/registry.h"
 #include "players/player.h"
 #include "players/net_shelf.h"
 #include "server/web_server.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "config/run_config.h"
-#include "mcts/games.h"
+#include "games/registry.h"
 #include "selfplay/training_data.h"
 #include "util/text.h"
 

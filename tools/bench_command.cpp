@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "game/game.h"
-#include "game/perft.h"
+#include "games/ataxx/game.h"
+#include "games/ataxx/perft.h"
 #include "match/openings.h"
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"

@@ -7,7 +7,7 @@
 
 #include "match/match.h"
 #include "match/openings.h"
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 #include "tools/commands.h"
 #include "tools/output_option.h"
 

@@ -1,8 +1,8 @@
 #include <iostream>
 #include <string>
 
-#include "game/perft.h"
-#include "schataxx/game.h"
+#include "games/ataxx/perft.h"
+#include "games/schataxx/game.h"
 #include "tools/commands.h"
 #include "tools/variant_option.h"
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <utility>
 
-#include "game/game.h"
+#include "games/ataxx/game.h"
 #include "players/net_shelf.h"
 #include "players/network_player.h"
 #include "players/player.h"
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 #include "tools/commands.h"
 #include "tools/variant_option.h"
 #include "util/text.h"

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "schataxx/position.h"
+#include "games/schataxx/position.h"
 
 namespace ataxx::cli {
 

@@ -110,8 +110,7 @@ TrainingBatch sample_batch(const GameEncoder<G>& encoder, const BasicReplayBuffe
                                            std::span<const int>, float);                                       \
   template TrainingBatch sample_batch<G>(const GameEncoder<G>&, const BasicReplayBuffer<G>&, int, float,         \
                                          std::mt19937_64&);
-ATAXX_BATCHES(AtaxxGame)
-ATAXX_BATCHES(SchataxxGame)
+ATAXX_FOR_EACH_GAME(ATAXX_BATCHES)
 #undef ATAXX_BATCHES
 
 }  // namespace ataxx

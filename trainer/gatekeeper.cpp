@@ -11,7 +11,7 @@
 #include "match/openings.h"
 #include "players/network_player.h"
 #include "players/player.h"
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 #include "util/clock.h"
 
 namespace ataxx {
@@ -82,10 +82,7 @@ void check_ladder_baselines(const RunConfig& config) {
   if (config.ladder.games == 0) return;
   for (const std::string& baseline : config.ladder.baselines) {
     try {
-      if (plays_schataxx(config))
-        make_player<SchataxxGame>(baseline);
-      else
-        make_player<AtaxxGame>(baseline);
+      with_game(config.run.game, [&]<typename G>() { make_player<G>(baseline); });
     } catch (const std::exception& e) {
       throw std::invalid_argument("ladder.baselines: '" + baseline + "' cannot play: " + e.what());
     }
@@ -165,16 +162,12 @@ BasicMatchConfig<G> run_match_config(const RunConfig& config, BasicPlayerSource<
   template BasicPlayerSource<G> run_network_player<G>(const RunConfig&, const std::string&, const std::string&, int); \
   template BasicMatchConfig<G> run_match_config<G>(const RunConfig&, BasicPlayerSource<G>, BasicPlayerSource<G>, int, \
                                                    std::uint64_t);
-ATAXX_RUN_MATCHES(AtaxxGame)
-ATAXX_RUN_MATCHES(SchataxxGame)
+ATAXX_FOR_EACH_GAME(ATAXX_RUN_MATCHES)
 #undef ATAXX_RUN_MATCHES
 
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log) {
-  if (plays_schataxx(config))
-    gate_continuously_of<SchataxxGame>(config, dir, stopped, log);
-  else
-    gate_continuously_of<AtaxxGame>(config, dir, stopped, log);
+  with_game(config.run.game, [&]<typename G>() { gate_continuously_of<G>(config, dir, stopped, log); });
 }
 
 namespace {

@@ -16,7 +16,7 @@
 
 namespace ataxx {
 
-// Written once for every game; G is the run's (plays_schataxx).
+// Written once for every game; G is the run's (run.game).
 // A run's model in gating and ladder matches: the run's inference device and server settings,
 // `visits` per move. Made by code, never through a spec: the run's path may hold ',' or '='.
 template <typename G = AtaxxGame>

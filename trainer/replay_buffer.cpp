@@ -179,7 +179,8 @@ BasicReplayBuffer<G> run_replay_buffer(const RunConfig& config) {
 
 template BasicReplayBuffer<AtaxxGame> run_replay_buffer<AtaxxGame>(const RunConfig&);
 template BasicReplayBuffer<SchataxxGame> run_replay_buffer<SchataxxGame>(const RunConfig&);
-template class BasicReplayBuffer<AtaxxGame>;
-template class BasicReplayBuffer<SchataxxGame>;
+#define ATAXX_INSTANTIATE(G) template class BasicReplayBuffer<G>;
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

@@ -120,8 +120,7 @@ PackReport pack_run(const std::string& run_dir, const std::string& into_given, s
   const FileLock no_trainer(dir.lock_path(), "run '" + dir.root() + "' (stop its train process before packing it)");
   dir.repair_gating();  // as a resume would: a promotion a kill left unwritten names the best to pack
   const RunConfig config = load_run_config(dir.config_path());
-  return plays_schataxx(config) ? pack<SchataxxGame>(config, dir, into, max_bytes)
-                                : pack<AtaxxGame>(config, dir, into, max_bytes);
+  return with_game(config.run.game, [&]<typename G>() { return pack<G>(config, dir, into, max_bytes); });
 }
 
 }  // namespace ataxx

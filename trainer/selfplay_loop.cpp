@@ -11,7 +11,7 @@
 
 #include "match/openings.h"
 #include "nn/inference_server.h"
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 #include "selfplay/recent_games.h"
 #include "util/clock.h"
 #include "util/parallel.h"
@@ -216,8 +216,7 @@ SelfPlaySession play_selfplay_of(const RunConfig& config, const RunDirectory& di
 
 SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
                               spdlog::logger& log) {
-  return plays_schataxx(config) ? play_selfplay_of<SchataxxGame>(config, dir, limits, log)
-                                : play_selfplay_of<AtaxxGame>(config, dir, limits, log);
+  return with_game(config.run.game, [&]<typename G>() { return play_selfplay_of<G>(config, dir, limits, log); });
 }
 
 }  // namespace ataxx

@@ -155,7 +155,9 @@ StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, AtaxxNet& teach
 }  // namespace
 
 
-std::string_view game_of(const RunConfig& config) { return plays_schataxx(config) ? kSchataxxName : kAtaxxName; }
+std::string_view game_of(const RunConfig& config) {
+  return with_game(config.run.game, []<typename G>() { return G::kName; });
+}
 
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
   const double warmup = t.warmup_steps > 0 ? std::min(1.0, (step + 1.0) / t.warmup_steps) : 1.0;

@@ -274,8 +274,9 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
       4,
       [&](int part) {
         if (part == 0) with_context("training", [&] {
-          const auto train = plays_schataxx(config) ? train_continuously<SchataxxGame> : train_continuously<AtaxxGame>;
-          train(config, dir, trainer, generation, steps_done, budget, stopped, training_behind, log);
+          with_game(config.run.game, [&]<typename G>() {
+            train_continuously<G>(config, dir, trainer, generation, steps_done, budget, stopped, training_behind, log);
+          });
         });
         if (part == 1) with_context("gating", [&] { gate_continuously(config, dir, stopped, log); });
         if (part == 1) finished = true;

@@ -81,8 +81,8 @@ WeightAverageReport export_weight_average(const WeightAverageOptions& options, c
   ModelInfo info;
   AtaxxNet net = mean_weights(paths, info);
   WeightAverageReport report{static_cast<int>(paths.size()), paths.front(), paths.back(), 0};
-  report.calibration_samples = plays_schataxx(config) ? measure_batch_norms<SchataxxGame>(net, config, dir, options)
-                                                      : measure_batch_norms<AtaxxGame>(net, config, dir, options);
+  report.calibration_samples =
+      with_game(config.run.game, [&]<typename G>() { return measure_batch_norms<G>(net, config, dir, options); });
   info.name = name;
   info.parent = "mean of " + std::to_string(paths.size()) + " models, " + paths.front() + " .. " + paths.back();
   save_play_file(out, net, info);

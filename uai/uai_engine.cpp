@@ -59,10 +59,10 @@ schataxx::Variant schataxx_variant(const std::string& variant) {
   return is_schataxx(variant) ? schataxx::parse_variant(variant) : schataxx::Variant::kStandard;
 }
 
-// UAI's colours: Ataxx's first mover, x, is Black; Schataxx's is White, as in chess.
+// UAI's colours are PGN's: Ataxx's first mover, x, is Black; Schataxx's is White, as in chess.
 template <typename G>
 bool mover_is_white(Color mover) {
-  return (mover == Color::kX) == std::is_same_v<G, SchataxxGame>;
+  return G::kPgnColours[index(mover)] == "White";
 }
 
 // The command word of a line and what follows it.
@@ -335,12 +335,7 @@ void UaiEngine::remake_player() {
         using G = typename std::decay_t<decltype(session)>::GameType;
         session.player.reset();
         const std::string game = model_info_ ? model_info_->game : std::string(G::kName);
-        if (game == SchataxxGame::kName && !std::is_same_v<G, SchataxxGame>)
-          make_engine_player<SchataxxGame>(options_.model);
-        else if (game == AtaxxGame::kName && !std::is_same_v<G, AtaxxGame>)
-          make_engine_player<AtaxxGame>(options_.model);
-        else
-          make_engine_player<G>(options_.model);
+        with_game(game, [&]<typename ModelGame>() { make_engine_player<ModelGame>(options_.model); });
       },
       session_);
 }
@@ -438,13 +433,13 @@ void UaiEngine::ready_player(Session<G>& session) {
   if (model.empty() && model_info_) {
     const bool same_game = model_info_->game == G::kName;
     std::string other = std::string(G::kName);
-    if constexpr (std::is_same_v<G, AtaxxGame>) other = same_game ? std::string(root.board().name) : other;
+    if (G::kHasBoards && same_game) other = G::board_name(root);
     say("info string model '" + options_.model + "' plays " + model_info_->game +
         (same_game ? " on " + model_info_->boards.names() : "") + ", not " + other + ": Player " + options_.player +
         " plays this " + (same_game ? "board" : "game"));
   } else if (model.empty() && !nets_.sources().empty()) {
     std::string what = std::string(G::kName);
-    if constexpr (std::is_same_v<G, AtaxxGame>) what += " on " + std::string(root.board().name);
+    if (G::kHasBoards) what += " on " + G::board_name(root);
     say("info string none of the nets (" + nets_.sources() + ") plays " + what + ": Player " + options_.player +
         " plays it");
   }

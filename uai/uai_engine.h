@@ -23,10 +23,10 @@
 #include <thread>
 #include <variant>
 
-#include "game/game.h"
+#include "games/ataxx/game.h"
 #include "players/net_shelf.h"
 #include "players/player.h"
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 #include "uai/search_info.h"
 
 namespace ataxx {

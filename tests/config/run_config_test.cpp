@@ -37,9 +37,9 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
             (std::vector<std::string>{"nn:model=nets/teachers/ataxx-7x7-6x32.net,visits=200,device=cuda"}));
   EXPECT_EQ(shipped("student").network.blocks, 4);
   EXPECT_EQ(shipped("student").training.teacher, "nets/teachers/ataxx-7x7-6x32.net");
-  EXPECT_TRUE(plays_schataxx(shipped("schataxx")));
+  EXPECT_EQ(shipped("schataxx").run.game, "schataxx");
   EXPECT_EQ(shipped("schataxx").run.max_minutes, 30);
-  EXPECT_TRUE(plays_schataxx(shipped("schataxx-gpu")));
+  EXPECT_EQ(shipped("schataxx-gpu").run.game, "schataxx");
   EXPECT_EQ(shipped("schataxx-gpu").inference.device, "cuda");
   // Schataxx self-play flattens its net's sharp priors; Ataxx searches with its own.
   EXPECT_EQ(shipped("schataxx").selfplay.policy_temperature, 2);
@@ -49,12 +49,25 @@ TEST(RunConfig, ShippedConfigsLoadWhatTheyWrite) {
   EXPECT_EQ(shipped("gpu-continue").selfplay.policy_surprise_weight, 0.5);
   EXPECT_EQ(shipped("default").selfplay.value_surprise_weight, 0.1);
   EXPECT_EQ(shipped("gpu-continue").selfplay.value_surprise_weight, 0.1);
-  EXPECT_FALSE(plays_schataxx(shipped("default")));
+  EXPECT_EQ(shipped("default").run.game, "ataxx");
   // Root noise: Dir(0.15) won its A/Bs on 7x7 and the family (docs/experiments.md); the code says 0.3.
   for (const char* name : {"default", "family", "family-every-board", "gpu", "gpu-continue"}) {
     EXPECT_EQ(shipped(name).selfplay.dirichlet_alpha, 0.15) << name;
   }
   EXPECT_EQ(shipped("family-every-board").boards.names.size(), 6u);
+}
+
+// run.game names a game the programs play, or one of its variants; each has its own defaults and
+// its own boards.
+TEST(RunConfig, TheGameIsOneThePipelinePlaysWithItsOwnDefaultsAndBoards) {
+  EXPECT_NE(error_of("run:\n  game: chess\n")
+                .find("run.game: 'chess' is none of ataxx, schataxx, schataxx-balanced or schataxx-unlimited"),
+            std::string::npos);
+  EXPECT_NE(error_of("run:\n  game: schataxx\nboards:\n  names: [6x6]\n").find("boards: chooses Ataxx's boards"),
+            std::string::npos);
+  EXPECT_EQ(parse_run_config("run:\n  game: schataxx-balanced\n", "t").rules.repetition_limit, 2);
+  EXPECT_EQ(parse_run_config("run:\n  game: schataxx\nrules:\n  repetition_limit: 3\n", "t").rules.repetition_limit, 3);
+  EXPECT_EQ(parse_run_config("", "t").rules.repetition_limit, 3);
 }
 
 // The reference page's table is the one `train --list-keys` prints: a key added, renamed or given

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "game/game.h"
-#include "game/perft.h"
-#include "game/symmetry.h"
+#include "games/ataxx/game.h"
+#include "games/ataxx/perft.h"
+#include "games/ataxx/symmetry.h"
 
 namespace ataxx {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "game/game.h"
+#include "games/ataxx/game.h"
 
 namespace ataxx {
 namespace {

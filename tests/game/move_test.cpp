@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "game/move.h"
+#include "games/ataxx/move.h"
 
 namespace ataxx {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "game/perft.h"
+#include "games/ataxx/perft.h"
 
 namespace ataxx {
 namespace {

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 
 namespace ataxx {
 namespace {

@@ -12,7 +12,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "game/game.h"
+#include "games/ataxx/game.h"
 #include "mcts/simple_evaluators.h"
 #include "tests/mcts/search_checks.h"
 

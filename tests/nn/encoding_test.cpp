@@ -4,7 +4,7 @@
 #include <random>
 #include <set>
 
-#include "game/symmetry.h"
+#include "games/ataxx/symmetry.h"
 #include "nn/encoding.h"
 
 namespace ataxx {

@@ -10,7 +10,7 @@
 #include "nn/direct_convolution.h"
 #include "nn/inference_server.h"
 #include "nn/model_file.h"
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 #include "tests/test_paths.h"
 
 namespace ataxx {

@@ -8,8 +8,8 @@
 
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
-#include "schataxx/encoding.h"
-#include "schataxx/game.h"
+#include "games/schataxx/encoding.h"
+#include "games/schataxx/game.h"
 
 namespace ataxx::schataxx {
 namespace {

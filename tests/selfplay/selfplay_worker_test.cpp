@@ -10,7 +10,7 @@
 
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
-#include "schataxx/position.h"
+#include "games/schataxx/position.h"
 
 namespace ataxx {
 namespace {

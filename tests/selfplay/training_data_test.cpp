@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "game/game.h"
-#include "schataxx/position.h"
+#include "games/ataxx/game.h"
+#include "games/schataxx/position.h"
 #include "util/read_file.h"
 
 namespace ataxx {

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "game/game.h"
+#include "games/ataxx/game.h"
 #include "selfplay/training_data.h"
 #include "server/serve.h"
 

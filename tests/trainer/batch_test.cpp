@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "game/symmetry.h"
+#include "games/ataxx/symmetry.h"
 #include "nn/encoding.h"
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 
 namespace ataxx {
 namespace {

@@ -7,7 +7,7 @@
 #include <iterator>
 #include <set>
 
-#include "schataxx/position.h"
+#include "games/schataxx/position.h"
 #include "tests/test_paths.h"
 #include "util/read_file.h"
 

@@ -8,10 +8,10 @@
 #include <utility>
 
 #include "config/run_config.h"
-#include "game/position.h"
+#include "games/ataxx/position.h"
 #include "nn/built_in_nets.h"
 #include "nn/model_file.h"
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 #include "selfplay/training_data.h"
 #include "tests/test_paths.h"
 #include "trainer/soft_policy.h"

@@ -21,7 +21,7 @@
 #include "match/openings.h"
 #include "nn/inference_server.h"
 #include "players/engine_process.h"
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 #include "tests/test_paths.h"
 #include "uai/uai_engine.h"
 

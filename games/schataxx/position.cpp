@@ -1,4 +1,4 @@
-#include "schataxx/position.h"
+#include "games/schataxx/position.h"
 
 #include <algorithm>
 #include <charconv>

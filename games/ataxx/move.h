@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "game/board.h"
-#include "game/move_list.h"
+#include "games/ataxx/board.h"
+#include "games/core/move_list.h"
 
 namespace ataxx {
 

@@ -9,15 +9,13 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
-namespace ataxx {
+#include "games/core/bitboard.h"
 
-using Bitboard = std::uint64_t;
-using Square = int;
+namespace ataxx {
 
 inline constexpr int kMaxCells = 64;
 inline constexpr int kMaxBoardSize = 9;     // rows and columns of the largest board (the hexagon)
@@ -25,16 +23,6 @@ inline constexpr int kMaxSymmetries = 12;   // the hexagon's rotations and refle
 
 enum class BoardId : std::uint8_t { k4x4, k5x5, k6x6, k7x7, k8x8, kHexagon };
 inline constexpr int kNumBoards = 6;
-
-constexpr Bitboard bit(Square sq) { return Bitboard{1} << sq; }
-constexpr int popcount(Bitboard b) { return std::popcount(b); }
-constexpr Square lsb(Bitboard b) { return std::countr_zero(b); }
-// Returns the lowest set square and clears it from b.
-constexpr Square pop_lsb(Bitboard& b) {
-  const Square sq = lsb(b);
-  b &= b - 1;
-  return sq;
-}
 
 struct Board {
   BoardId id{};

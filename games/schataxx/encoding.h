@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-#include "schataxx/position.h"
+#include "games/schataxx/position.h"
 
 namespace ataxx::schataxx {
 

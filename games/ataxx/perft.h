@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 
 namespace ataxx {
 

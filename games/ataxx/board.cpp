@@ -1,4 +1,4 @@
-#include "game/board.h"
+#include "games/ataxx/board.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "schataxx/encoding.h"
+#include "games/schataxx/encoding.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdint>
 
-#include "game/position.h"
+#include "games/ataxx/position.h"
 
 namespace ataxx {
 

@@ -1,4 +1,4 @@
-#include "schataxx/game.h"
+#include "games/schataxx/game.h"
 
 #include <algorithm>
 #include <random>

@@ -1,4 +1,4 @@
-#include "game/symmetry.h"
+#include "games/ataxx/symmetry.h"
 
 namespace ataxx {
 

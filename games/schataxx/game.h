@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "schataxx/position.h"
+#include "games/schataxx/position.h"
 
 namespace ataxx::schataxx {
 

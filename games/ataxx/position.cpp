@@ -1,4 +1,4 @@
-#include "game/position.h"
+#include "games/ataxx/position.h"
 
 #include <cctype>
 #include <charconv>
@@ -44,33 +44,6 @@ int parse_counter(std::string_view fen, std::string_view field, const char* name
                        std::to_string(minimum) + ", " + std::to_string(Position::kMaxCounter) + "]");
   return value;
 }
-
-}  // namespace
-
-std::string to_string(Result result) {
-  switch (result) {
-    case Result::kOngoing: return "*";
-    case Result::kXWins: return "1-0";
-    case Result::kOWins: return "0-1";
-    case Result::kDraw: return "1/2-1/2";
-  }
-  return "?";
-}
-
-std::string to_string(EndReason reason) {
-  switch (reason) {
-    case EndReason::kNone: return "none";
-    case EndReason::kNoPieces: return "no pieces";
-    case EndReason::kNoMoves: return "no moves";
-    case EndReason::kHalfmoveClock: return "halfmove clock";
-    case EndReason::kRepetition: return "repetition";
-    case EndReason::kKingTurned: return "king turned";
-    case EndReason::kEnclosed: return "enclosed";
-  }
-  return "?";
-}
-
-namespace {
 
 // The cells of one row in column order, the FEN's order within a rank.
 template <typename Visit>

@@ -1,4 +1,4 @@
-#include "game/game.h"
+#include "games/ataxx/game.h"
 
 #include <algorithm>
 #include <stdexcept>

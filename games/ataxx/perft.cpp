@@ -1,4 +1,4 @@
-#include "game/perft.h"
+#include "games/ataxx/perft.h"
 
 namespace ataxx {
 

@@ -1,4 +1,4 @@
-#include "game/move.h"
+#include "games/ataxx/move.h"
 
 #include <stdexcept>
 

@@ -11,9 +11,10 @@
 #include <string>
 #include <string_view>
 
-#include "game/board.h"
-#include "game/move_list.h"
-#include "game/position.h"
+#include "games/core/bitboard.h"
+#include "games/core/move_list.h"
+#include "games/core/outcome.h"
+#include "games/core/splitmix.h"
 
 namespace ataxx::schataxx {
 

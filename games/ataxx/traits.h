@@ -1,0 +1,54 @@
+// Ataxx on every board of its family, as the pipeline plays it: the types and facts of the
+// contract in games/game_type.h.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "games/ataxx/game.h"
+
+namespace ataxx {
+
+struct AtaxxGame {
+  using Game = ataxx::Game;
+  using Position = ataxx::Position;
+  using Move = ataxx::Move;
+  using MoveList = ataxx::MoveList;
+  using Rules = RuleSettings;
+  static constexpr std::string_view kName = "ataxx";
+  static constexpr std::array<std::string_view, 1> kVariants = {"ataxx"};
+  static constexpr bool kHasBoards = true;  // a run chooses them (boards:), a model file lists them
+  static constexpr int kMaxMoves = ataxx::kMaxMoves;
+  static Position start() { return Position::startpos(); }
+  // After such a move no earlier position can recur: a single adds a piece for good.
+  static bool is_irreversible(Move move) { return move.is_single(); }
+  static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
+  // Who wins when a repetition ends the game: the pieces are counted.
+  static Result result_on_repetition(const Position& pos) { return pos.result_by_count(); }
+  // Model files and run configs keep every game's end-of-game numbers as RuleSettings.
+  static Rules rules_from(const RuleSettings& settings) { return settings; }
+  static RuleSettings settings_of(const Rules& rules) { return rules; }
+  static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
+  static Move parse_move_text(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
+  static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }
+  static int cells(const Position& pos) { return pos.board().num_cells; }
+  static std::string board_name(const Position& pos) { return std::string(pos.board().name); }
+  // Whether the search should take a leaf as won by its mover without evaluating it. Ataxx's wins
+  // in one (the last enemy pieces taken) are rare, and the check would cost every leaf.
+  static std::optional<Move> winning_move(const Position&, const MoveList&) { return std::nullopt; }
+  // Positions alike in all the search and the network see: the board, the side to move, the clock.
+  static std::uint64_t transposition_key(const Position& pos) {
+    std::uint64_t clock = static_cast<std::uint64_t>(pos.halfmove_clock());
+    return pos.hash() ^ zobrist::splitmix64(clock);
+  }
+  // The sides as match reports name them: the first mover's, then the other's.
+  static constexpr std::string_view kSideNames[2] = {"x", "o"};
+  // PGN, as the Ataxx tool chain writes it: x is Black; no Variant tag.
+  static constexpr std::string_view kPgnColours[2] = {"Black", "White"};  // x's, o's
+  static std::string pgn_variant(const Position&) { return ""; }
+};
+
+}  // namespace ataxx

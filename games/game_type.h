@@ -1,0 +1,87 @@
+// The contract of a game: what the search, self-play, the trainer, the players and the views use
+// of it, checked by the compiler. A game is a struct of types and static functions (the game's
+// traits, games/<game>/traits.h) over a position, a move and a game record of its own;
+// games/registry.h lists the games the programs play.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "games/core/bitboard.h"
+#include "games/core/outcome.h"
+
+namespace ataxx {
+
+template <typename G>
+concept GameType = requires(const typename G::Position& pos, typename G::Position& next, typename G::Move move,
+                            typename G::MoveList& moves, const typename G::Game& game, typename G::Game& record,
+                            const typename G::Rules& rules, const RuleSettings& settings, std::string_view text,
+                            Color side) {
+  // The position: copied freely (the search keeps one a node it expands), played by make_move.
+  requires std::copyable<typename G::Position>;
+  { pos.side_to_move() } -> std::same_as<Color>;
+  { pos.hash() } -> std::convertible_to<std::uint64_t>;  // Zobrist: the repetition rule and the caches
+  { pos.fen() } -> std::same_as<std::string>;             // logs, chunks, UAI, the browser view
+  { pos.generate_moves(moves) };                           // every legal move, a pass where it must
+  { pos.outcome(rules) } -> std::same_as<Outcome>;         // over by the board alone (not repetition)
+  { next.make_move(move) };                                // a legal move, in place
+  // The move list: filled by generate_moves, at most kMaxMoves, read by index.
+  { moves.size() } -> std::convertible_to<int>;
+  { moves[0] } -> std::convertible_to<typename G::Move>;
+  { G::kMaxMoves } -> std::convertible_to<int>;
+
+  // The game record: its start, its moves, the rules it is played under and its outcome, the
+  // repetition rule included.
+  { game.position() } -> std::same_as<const typename G::Position&>;
+  { game.start() } -> std::same_as<const typename G::Position&>;
+  { game.moves() } -> std::same_as<const std::vector<typename G::Move>&>;
+  { game.rules() } -> std::same_as<const typename G::Rules&>;
+  { game.outcome() } -> std::same_as<Outcome>;
+  { game.recent_hashes() } -> std::convertible_to<std::span<const std::uint64_t>>;  // the search's repetitions
+  { record.play(move) };  // throws std::invalid_argument for an illegal move
+
+  // Its name in model files and chunks ("ataxx", "schataxx"), and the names its variants go by in
+  // run configs (run.game), UCI_Variant and the browser view, its own name first.
+  { G::kName } -> std::convertible_to<std::string_view>;
+  { G::kVariants[0] } -> std::convertible_to<std::string_view>;
+  requires G::kVariants[0] == G::kName;
+  { G::kHasBoards } -> std::convertible_to<bool>;  // whether a run chooses among boards (boards:)
+  { G::start() } -> std::same_as<typename G::Position>;  // the default start
+  // The end-of-game numbers: run configs and model files keep every game's as RuleSettings.
+  { G::rules_from(settings) } -> std::same_as<typename G::Rules>;
+  { G::settings_of(rules) } -> std::same_as<RuleSettings>;
+  { G::repetition_limit(rules) } -> std::convertible_to<int>;
+  { G::result_on_repetition(pos) } -> std::same_as<Result>;
+  // After such a move no earlier position can recur: the search's repetition window starts there.
+  { G::is_irreversible(move) } -> std::same_as<bool>;
+  // The search: a move that wins at once (the leaf is taken as won unevaluated), and the key under
+  // which two positions alike in all the search and the network see share a node.
+  { G::winning_move(pos, moves) } -> std::same_as<std::optional<typename G::Move>>;
+  { G::transposition_key(pos) } -> std::same_as<std::uint64_t>;
+  // Moves in the game's notation (UAI, PGN, chunks' logs, the browser view); parse throws on bad text.
+  { G::move_text(move, pos) } -> std::same_as<std::string>;
+  { G::parse_move_text(text, pos) } -> std::same_as<typename G::Move>;
+  // The men of a side and the cells of the board: the network's lead head and the score lead.
+  { G::men(pos, side) } -> std::same_as<Bitboard>;
+  { G::cells(pos) } -> std::convertible_to<int>;
+  { G::board_name(pos) } -> std::same_as<std::string>;  // "7x7", "hexagon": messages and the browser view
+  // Reports and PGN: each side's name, its PGN colour, and the Variant tag ("" for none).
+  { G::kSideNames[0] } -> std::convertible_to<std::string_view>;
+  { G::kPgnColours[0] } -> std::convertible_to<std::string_view>;
+  { G::pgn_variant(pos) } -> std::same_as<std::string>;
+};
+
+// The side to move's lead in men, (own - opponent) / cells: what the network's lead head
+// (Wdl::lead) expects at the end of the game.
+template <GameType G>
+float piece_lead(const typename G::Position& pos) {
+  const Color us = pos.side_to_move();
+  return static_cast<float>(popcount(G::men(pos, us)) - popcount(G::men(pos, ~us))) / G::cells(pos);
+}
+
+}  // namespace ataxx

@@ -1,0 +1,70 @@
+// The games the programs play, and the one dispatch from a game's name (a run's, a model's, a
+// command's) to the code written for its type. A new game: its folder, and a line in each list.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "games/ataxx/traits.h"
+#include "games/game_type.h"
+#include "games/schataxx/traits.h"
+
+namespace ataxx {
+
+// X(G) for every game, for explicit instantiations: ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE_SEARCH).
+#define ATAXX_FOR_EACH_GAME(X) X(AtaxxGame) X(SchataxxGame)
+
+template <GameType... Gs>
+struct GameList {
+  using First = std::tuple_element_t<0, std::tuple<Gs...>>;  // the default game
+
+  // Calls visit.template operator()<G>() for the game named `name` (its own name or a variant's) and
+  // returns what it returns (the same type for every game); another name throws
+  // std::invalid_argument naming them all.
+  template <typename Visit, typename Returned = decltype(std::declval<Visit>().template operator()<First>())>
+  static Returned with_game(std::string_view name, Visit&& visit) {
+    if constexpr (std::is_void_v<Returned>) {
+      if (!((plays<Gs>(name) ? (visit.template operator()<Gs>(), true) : false) || ...)) unknown(name);
+    } else {
+      std::optional<Returned> returned;
+      if (!((plays<Gs>(name) ? (returned.emplace(visit.template operator()<Gs>()), true) : false) || ...))
+        unknown(name);
+      return std::move(*returned);
+    }
+  }
+  // "ataxx, schataxx, schataxx-balanced or schataxx-unlimited": every name, for messages and --help.
+  static std::string names() {
+    std::vector<std::string_view> all;
+    (all.insert(all.end(), Gs::kVariants.begin(), Gs::kVariants.end()), ...);
+    std::string text;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      text += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + std::string(all[i]);
+    return text;
+  }
+  static bool has(std::string_view name) { return (plays<Gs>(name) || ...); }
+
+ private:
+  template <typename G>
+  static bool plays(std::string_view name) {
+    return std::ranges::find(G::kVariants, name) != G::kVariants.end();
+  }
+  [[noreturn]] static void unknown(std::string_view name) {
+    throw std::invalid_argument("unknown game '" + std::string(name) + "' (" + names() + ")");
+  }
+};
+
+using Games = GameList<AtaxxGame, SchataxxGame>;
+
+template <typename Visit>
+auto with_game(std::string_view name, Visit&& visit) {
+  return Games::with_game(name, std::forward<Visit>(visit));
+}
+
+}  // namespace ataxx

@@ -1,0 +1,51 @@
+// Schataxx and its variants, as the pipeline plays them: the types and facts of the contract in
+// games/game_type.h.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "games/schataxx/game.h"
+
+namespace ataxx {
+
+struct SchataxxGame {
+  using Game = schataxx::Game;
+  using Position = schataxx::Position;
+  using Move = schataxx::Move;
+  using MoveList = schataxx::MoveList;
+  using Rules = schataxx::Rules;
+  static constexpr std::string_view kName = "schataxx";
+  static constexpr std::array<std::string_view, 3> kVariants = {"schataxx", "schataxx-balanced", "schataxx-unlimited"};
+  static constexpr bool kHasBoards = false;  // one board
+  static constexpr int kMaxMoves = schataxx::kMaxMoves;
+  static Position start() { return Position::startpos(); }
+  static bool is_irreversible(Move move) { return move.is_drop(); }  // a stock changes for good
+  static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
+  static Result result_on_repetition(const Position& pos) { return pos.result_by_area(); }
+  // The plies since the last drop in the halfmove limit's place.
+  static Rules rules_from(const RuleSettings& s) { return {s.halfmove_limit, s.repetition_limit}; }
+  static RuleSettings settings_of(const Rules& rules) { return {rules.ply_limit, rules.repetition_limit}; }
+  static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
+  static Move parse_move_text(std::string_view text, const Position&) { return schataxx::parse_move(text); }
+  static Bitboard men(const Position& pos, Color side) { return pos.men(side); }
+  static int cells(const Position&) { return schataxx::Position::kSquares; }
+  static std::string board_name(const Position&) { return "8x8"; }
+  // A king or half the board in one move: the tactics a net at a few hundred visits misses.
+  static std::optional<Move> winning_move(const Position& pos, const MoveList& moves) { return pos.winning_move(moves); }
+  // The plies since the last drop and the ply itself (the balanced variant's first plies differ).
+  static std::uint64_t transposition_key(const Position& pos) {
+    std::uint64_t state =
+        static_cast<std::uint64_t>(pos.plies_since_drop()) << 32 | static_cast<std::uint32_t>(pos.ply());
+    return pos.hash() ^ zobrist::splitmix64(state);
+  }
+  static constexpr std::string_view kSideNames[2] = {"White", "Black"};
+  // PGN as for chess variants: White moves first, a Variant tag names the variant.
+  static constexpr std::string_view kPgnColours[2] = {"White", "Black"};
+  static std::string pgn_variant(const Position& pos) { return std::string(schataxx::variant_name(pos.variant())); }
+};
+
+}  // namespace ataxx
