@@ -321,6 +321,13 @@ std::vector<BoardPlan> board_plans(const RunConfig& config) {
   return plans;
 }
 
+std::vector<StartPlan> start_plans(const RunConfig& config) {
+  if (!with_game(config.run.game, []<typename G>() { return G::kHasBoards; })) return {{config.run.game, 1.0, ""}};
+  std::vector<StartPlan> plans;
+  for (const BoardPlan& plan : board_plans(config)) plans.push_back({std::string(plan.board->name), plan.share, plan.openings});
+  return plans;
+}
+
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source) {
   YAML::Node root;
   try {

@@ -112,6 +112,13 @@ struct BoardPlan {
   std::string openings;  // "" = 2 plies from the board's start
 };
 std::vector<BoardPlan> board_plans(const RunConfig& config);
+// Where the run's games start: each board (a game with boards), or the run's one variant.
+struct StartPlan {
+  std::string name;      // a board's ("7x7") or the variant's ("schataxx-balanced")
+  double share;          // of self-play's games
+  std::string openings;  // a file of start positions; "" = the game's own suite
+};
+std::vector<StartPlan> start_plans(const RunConfig& config);
 
 // Throws std::runtime_error: "config FILE: KEY: what is wrong".
 RunConfig load_run_config(const std::string& path);

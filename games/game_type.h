@@ -52,6 +52,10 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   requires G::kVariants[0] == G::kName;
   { G::kHasBoards } -> std::convertible_to<bool>;  // whether a run chooses among boards (boards:)
   { G::start() } -> std::same_as<typename G::Position>;  // the default start
+  // Where self-play and gating start: by the name of a board (a game with boards) or of a variant,
+  // its start position and its opening suite (a file's, or the game's own for "").
+  { G::start_of(text) } -> std::same_as<typename G::Position>;
+  { G::openings_of(text, std::string()) } -> std::same_as<std::vector<typename G::Position>>;
   // The end-of-game numbers: run configs and model files keep every game's as RuleSettings.
   { G::rules_from(settings) } -> std::same_as<typename G::Rules>;
   { G::settings_of(rules) } -> std::same_as<RuleSettings>;

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "games/ataxx/traits.h"
@@ -24,6 +25,9 @@ namespace ataxx {
 template <GameType... Gs>
 struct GameList {
   using First = std::tuple_element_t<0, std::tuple<Gs...>>;  // the default game
+  // A value of one game's T at a time: a board of the browser view, a UAI engine's session.
+  template <template <typename> class T>
+  using Variant = std::variant<T<Gs>...>;
 
   // Calls visit.template operator()<G>() for the game named `name` (its own name or a variant's) and
   // returns what it returns (the same type for every game); another name throws

@@ -114,6 +114,8 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
                                  .network_value = result.network_values[i],
                                  .search_value = after,
                                  .score_cp = centipawns(after ? after->expectation() : result.values[i]),
+                                 .mate = std::nullopt,
+                                 .depth = 0,
                                  .pv = search_.line_after(result.moves[i])});
   }
   std::stable_sort(report.candidates.begin(), report.candidates.end(),

@@ -56,7 +56,7 @@ class PlaySession final : public SocketHandler {
     std::string engine_name;
     std::vector<typename G::Position> positions;  // before each move, for the last move's turned men
   };
-  using AnyTable = std::variant<Table<AtaxxGame>, Table<SchataxxGame>>;
+  using AnyTable = Games::Variant<Table>;
 
   void handle(const std::string& type, const nlohmann::json& message);  // under mutex_
   void start_new(const nlohmann::json& message);

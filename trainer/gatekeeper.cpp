@@ -110,16 +110,12 @@ void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::fu
   }
 }
 
-// The games of a Schataxx run's matches start from its variant's suite, an Ataxx run's from every board's.
+// The games of a run's matches start from every board's suite (or its variant's).
 template <typename G>
 std::vector<typename G::Position> run_openings(const RunConfig& config) {
-  if constexpr (std::is_same_v<G, SchataxxGame>) {
-    return schataxx::opening_suite(schataxx::parse_variant(config.run.game));
-  } else {
-    std::vector<std::vector<Position>> suites;
-    for (const BoardPlan& plan : board_plans(config)) suites.push_back(board_openings(*plan.board, plan.openings));
-    return interleave(suites);  // one board after the other, so that every match plays them all
-  }
+  std::vector<std::vector<typename G::Position>> suites;
+  for (const StartPlan& plan : start_plans(config)) suites.push_back(G::openings_of(plan.name, plan.openings));
+  return interleave(suites);  // one board after the other, so that every match plays them all
 }
 
 template <typename G>

@@ -173,13 +173,12 @@ BoardSet boards_of(const RunConfig& config) {
 
 template <typename G>
 BasicReplayBuffer<G> run_replay_buffer(const RunConfig& config) {
-  if constexpr (std::is_same_v<G, AtaxxGame>) return ReplayBuffer(config.training, GameEncoder<AtaxxGame>(boards_of(config)));
-  else return BasicReplayBuffer<G>(config.training);
+  return BasicReplayBuffer<G>(config.training, GameEncoder<G>(boards_of(config)));
 }
 
-template BasicReplayBuffer<AtaxxGame> run_replay_buffer<AtaxxGame>(const RunConfig&);
-template BasicReplayBuffer<SchataxxGame> run_replay_buffer<SchataxxGame>(const RunConfig&);
-#define ATAXX_INSTANTIATE(G) template class BasicReplayBuffer<G>;
+#define ATAXX_INSTANTIATE(G) \
+  template class BasicReplayBuffer<G>; \
+  template BasicReplayBuffer<G> run_replay_buffer<G>(const RunConfig&);
 ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
 #undef ATAXX_INSTANTIATE
 

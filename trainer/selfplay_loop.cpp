@@ -21,19 +21,13 @@ namespace {
 
 constexpr auto kLiveGameInterval = std::chrono::milliseconds(250);
 
-// Ataxx's games start on each board of the run, Schataxx's in its variant; each from its start
-// position or from its opening suite.
+// The games start on each board of the run (or in its variant), from its start position or from
+// its opening suite.
 template <typename G>
 std::vector<SelfPlayStart<G>> selfplay_starts(const RunConfig& config) {
   std::vector<SelfPlayStart<G>> starts;
-  if constexpr (std::is_same_v<G, SchataxxGame>) {
-    const schataxx::Variant variant = schataxx::parse_variant(config.run.game);
-    starts.push_back({config.run.game, 1.0, schataxx::Position::startpos(variant), schataxx::opening_suite(variant)});
-  } else {
-    for (const BoardPlan& plan : board_plans(config))
-      starts.push_back({std::string(plan.board->name), plan.share, Position::startpos(*plan.board),
-                        board_openings(*plan.board, plan.openings)});
-  }
+  for (const StartPlan& plan : start_plans(config))
+    starts.push_back({plan.name, plan.share, G::start_of(plan.name), G::openings_of(plan.name, plan.openings)});
   return starts;
 }
 

@@ -169,7 +169,6 @@ struct Trainer::Impl {
   RunConfig config;
   std::string_view game;
   BoardSet boards;
-  GameEncoder<AtaxxGame> ataxx_encoder;  // Schataxx's encoder holds nothing
   std::string config_yaml;
   torch::Device device{torch::kCPU};
   AtaxxNet net{nullptr};
@@ -195,7 +194,6 @@ Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const 
   impl_->config = config;
   impl_->game = game_of(config);
   impl_->boards = boards_of(config);
-  impl_->ataxx_encoder = GameEncoder<AtaxxGame>(impl_->boards);
   impl_->config_yaml = config_yaml;
   impl_->device = torch_compat::parse_device(config.inference.device);
   torch::manual_seed(config.run.seed);
@@ -251,10 +249,7 @@ template <typename G>
 Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_share, std::mt19937_64& rng) {
   if (G::kName != impl_->game)
     throw std::logic_error("a trainer of " + std::string(impl_->game) + " given samples of " + std::string(G::kName));
-  const GameEncoder<G> encoder = [&] {
-    if constexpr (std::is_same_v<G, AtaxxGame>) return impl_->ataxx_encoder;
-    else return GameEncoder<G>();
-  }();
+  const GameEncoder<G> encoder(impl_->boards);
   const auto& t = impl_->config.training;
   const auto& device = impl_->device;
   auto& net = impl_->net;

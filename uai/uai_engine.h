@@ -132,7 +132,7 @@ class UaiEngine {
   Options options_;
   std::optional<ModelInfo> model_info_;  // the Model option's
   NetShelf nets_;
-  std::variant<Session<AtaxxGame>, Session<SchataxxGame>> session_;
+  Games::Variant<Session> session_;
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable work_ready_;

@@ -5,10 +5,13 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "games/ataxx/game.h"
+#include "games/ataxx/openings.h"
 
 namespace ataxx {
 
@@ -23,6 +26,17 @@ struct AtaxxGame {
   static constexpr bool kHasBoards = true;  // a run chooses them (boards:), a model file lists them
   static constexpr int kMaxMoves = ataxx::kMaxMoves;
   static Position start() { return Position::startpos(); }
+  // The starts of self-play and gating, one a board: its start and its opening suite (file's
+  // positions, or two plies from the start when "").
+  static Position start_of(std::string_view board) { return Position::startpos(board_named(board)); }
+  static std::vector<Position> openings_of(std::string_view board, const std::string& file) {
+    return board_openings(board_named(board), file);
+  }
+  static const Board& board_named(std::string_view name) {
+    const Board* board = find_board(name);
+    if (!board) throw std::invalid_argument("unknown board '" + std::string(name) + "'");
+    return *board;
+  }
   // After such a move no earlier position can recur: a single adds a piece for good.
   static bool is_irreversible(Move move) { return move.is_single(); }
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }

@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "games/core/opening_file.h"
 #include "games/schataxx/game.h"
 
 namespace ataxx {
@@ -23,6 +25,14 @@ struct SchataxxGame {
   static constexpr bool kHasBoards = false;  // one board
   static constexpr int kMaxMoves = schataxx::kMaxMoves;
   static Position start() { return Position::startpos(); }
+  // The starts of self-play and gating: the variant's start and its opening suite (file's
+  // positions, or the variant's own suite when "").
+  static Position start_of(std::string_view variant) { return Position::startpos(schataxx::parse_variant(variant)); }
+  static std::vector<Position> openings_of(std::string_view variant, const std::string& file) {
+    const schataxx::Variant v = schataxx::parse_variant(variant);
+    if (file.empty()) return schataxx::opening_suite(v);
+    return load_openings<Position>(file, [v](const std::string& fen) { return Position::from_fen(fen, v); });
+  }
   static bool is_irreversible(Move move) { return move.is_drop(); }  // a stock changes for good
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
   static Result result_on_repetition(const Position& pos) { return pos.result_by_area(); }

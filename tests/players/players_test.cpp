@@ -207,7 +207,9 @@ TEST(AlphaBeta, MultiPvScoresEachLineAsTheSearchAfterItsMove) {
     moves.insert(to_string(line.move, start.board()));
     EXPECT_EQ(line.depth, 3);
     EXPECT_EQ(line.pv.front(), line.move);
-    if (i > 0) EXPECT_LE(line.score_cp, report.candidates[i - 1].score_cp) << "best first";
+    if (i > 0) {
+      EXPECT_LE(line.score_cp, report.candidates[i - 1].score_cp) << "best first";
+    }
     Position after = start;
     after.make_move(line.move);
     AlphaBetaPlayer reply(depth_limit(2));
