@@ -17,6 +17,9 @@ constexpr int kProgressIntervalMs = 200;
 
 
 
+// As JSON text, whatever the strings hold: a message may quote input cut inside a UTF-8 character.
+std::string text_of(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 int get_int(const json& message, const char* key, int fallback, int min, int max) {
   if (!message.contains(key)) return fallback;
   const json& value = message[key];
@@ -214,7 +217,7 @@ void PlaySession::go(Table<G>& table, const json& message) {
       json message = report_json<G>(report, root);
       message["type"] = "think";
       message["final"] = final;
-      send_(message.dump());
+      send_(text_of(message));
     };
     engine->set_limits(limits);
     engine->on_progress([&](const BasicMoveReport<G>& report) { think(report, false); });
@@ -247,7 +250,7 @@ void PlaySession::abandon_search() {
   thinking_ = false;
 }
 
-void PlaySession::send_error(const std::string& message) { send_(json{{"type", "error"}, {"message", message}}.dump()); }
+void PlaySession::send_error(const std::string& message) { send_(text_of(json{{"type", "error"}, {"message", message}})); }
 
 void PlaySession::send_state() {
   std::visit(
@@ -291,7 +294,7 @@ void PlaySession::send_state() {
                             {"game_number", games_started_},
                             {"version", version_},
                             {"thinking", thinking_}};
-        send_(state.dump());
+        send_(text_of(state));
       },
       table_);
 }

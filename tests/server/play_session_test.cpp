@@ -117,6 +117,8 @@ TEST_F(Table, RefusesBadInputWithAMessageAndChangesNothing) {
   EXPECT_EQ(error_for(R"({"type":"new","board":"9x9"})"), "unknown board '9x9' (4x4 .. 8x8, hexagon)");
   EXPECT_NE(error_for(R"({"type":"new","fen":"x5o/7/7 x 0 1"})"), "");
   EXPECT_NE(error_for(R"({"type":"new","game":"chess"})"), "");
+  // A FEN quoted back cut inside a UTF-8 character (found by fuzz_play_session) is still sent.
+  EXPECT_NE(error_for("{\"type\":\"new\",\"fen\":\"x5o/7/2-1-2/3-3/2-1-2/7/o\xc3\x87\xdf\x87 0 1%\"}"), "");
   EXPECT_EQ(error_for(R"({"type":"undo"})"), "no move to take back");
   EXPECT_EQ(error_for(R"({"type":"go","visits":0})"), "\"visits\" must be an integer from 1 to 1000000");
   EXPECT_EQ(inbox.count(), 0U) << "no state: nothing changed";
