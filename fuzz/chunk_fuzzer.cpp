@@ -13,7 +13,7 @@
 
 #include "fuzz/check.h"
 #include "games/ataxx/symmetry.h"
-#include "nn/encoding.h"
+#include "games/ataxx/encoding.h"
 #include "games/schataxx/encoding.h"
 #include "selfplay/training_data.h"
 

@@ -13,9 +13,53 @@
 #include <vector>
 
 #include "games/core/bitboard.h"
+#include "games/core/network_io.h"
 #include "games/core/outcome.h"
+#include "games/core/symmetries.h"
 
 namespace ataxx {
+
+// How the network sees a game (nn/, trainer/): made from the boards a network plays where the game
+// has boards (kHasBoards), default-made otherwise.
+template <typename E, typename G>
+concept GameEncoderOf = requires(const E& encoder, const typename G::Position& pos, typename G::Move move,
+                                 std::span<float> planes, const std::string& model, int n) {
+  { encoder.io() } -> std::same_as<NetworkIo>;              // the network's planes and canvas
+  { encoder.plays(pos) } -> std::same_as<bool>;             // whether the network plays pos's board
+  { encoder.plays_what() } -> std::same_as<std::string>;    // what it plays, for messages
+  { encoder.check(pos, model) };                            // throws std::invalid_argument where it does not
+  { encoder.encode(pos, planes) };                          // the input planes: io().input_size() floats
+  { encoder.policy_index(pos, move) } -> std::convertible_to<int>;  // the move's entry in the policy
+  { encoder.key(pos) } -> std::convertible_to<std::uint64_t>;       // the evaluation cache's: all encode reads
+  // Training's augmentation: the symmetries a sample may be seen under, the sample under one of
+  // them, and where a cell of the board lands on the canvas then (the ownership target).
+  { encoder.augmentations(pos) } -> std::same_as<SymmetryList>;
+  { encoder.transformed(n, pos) } -> std::same_as<typename G::Position>;
+  { encoder.transformed(n, pos, move) } -> std::same_as<typename G::Move>;
+  { encoder.canvas_cell(n, pos, n) } -> std::convertible_to<int>;
+};
+
+// How players play a game (players/): the network player's defaults, measured per game
+// (docs/experiments.md), the clock's estimate, and what the baselines (greedy, alphabeta, mcts)
+// judge by.
+template <typename P, typename G>
+concept GamePlayOf = requires(const typename G::Position& pos, typename G::Move move) {
+  { P::kPolicyTemperature } -> std::convertible_to<float>;  // the network player's, unless its spec says ptemp
+  { P::kLcbStdevs } -> std::convertible_to<float>;  // its final move's lower confidence bound (0: most visits)
+  { P::c_puct(pos) } -> std::same_as<std::optional<float>>;  // its c_puct at a root (none: the search's)
+  { P::expected_moves_left(pos) } -> std::convertible_to<int>;  // the time manager's, for the side to move
+  { P::kAlphaBetaDepth } -> std::convertible_to<int>;     // alphabeta's depth unless its spec says one
+  { P::kCentipawnsAPoint } -> std::convertible_to<int>;   // a point of score in UAI's centipawns
+  { P::score(pos) } -> std::convertible_to<int>;          // alphabeta's evaluation, the side to move's view
+  { P::order_gain(pos, move) } -> std::convertible_to<int>;   // its move ordering: the larger first
+  { P::table_key(pos) } -> std::convertible_to<std::uint64_t>;  // its transposition table's key
+  { P::greedy_value(pos, move) } -> std::convertible_to<int>;   // what greedy maximises
+  // The mcts baseline's evaluator: its name (eval=NAME), a move's prior as a logit, the value as
+  // an expectation in [-1, 1] for the side to move.
+  { P::kHeuristicName } -> std::convertible_to<std::string_view>;
+  { P::heuristic_prior_logit(pos, move) } -> std::convertible_to<float>;
+  { P::heuristic_expectation(pos) } -> std::convertible_to<float>;
+};
 
 template <typename G>
 concept GameType = requires(const typename G::Position& pos, typename G::Position& next, typename G::Move move,
@@ -78,6 +122,8 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   { G::kSideNames[0] } -> std::convertible_to<std::string_view>;
   { G::kPgnColours[0] } -> std::convertible_to<std::string_view>;
   { G::pgn_variant(pos) } -> std::same_as<std::string>;
+  requires GameEncoderOf<typename G::Encoder, G>;
+  requires GamePlayOf<typename G::Play, G>;
 };
 
 // The side to move's lead in men, (own - opponent) / cells: what the network's lead head

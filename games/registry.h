@@ -32,16 +32,18 @@ struct GameList {
   // Calls visit.template operator()<G>() for the game named `name` (its own name or a variant's) and
   // returns what it returns (the same type for every game); another name throws
   // std::invalid_argument naming them all.
-  template <typename Visit, typename Returned = decltype(std::declval<Visit>().template operator()<First>())>
-  static Returned with_game(std::string_view name, Visit&& visit) {
-    if constexpr (std::is_void_v<Returned>) {
-      if (!((plays<Gs>(name) ? (visit.template operator()<Gs>(), true) : false) || ...)) unknown(name);
-    } else {
-      std::optional<Returned> returned;
-      if (!((plays<Gs>(name) ? (returned.emplace(visit.template operator()<Gs>()), true) : false) || ...))
-        unknown(name);
-      return std::move(*returned);
-    }
+  template <typename Visit>
+  static auto with_game(std::string_view name, Visit&& visit) {
+    return dispatch(name, std::forward<Visit>(visit), [](std::string_view n, const auto& variants) {
+      return std::ranges::find(variants, n) != variants.end();
+    });
+  }
+  // As with_game, by the game's own name only: what model files and chunks record.
+  template <typename Visit>
+  static auto with_game_named(std::string_view name, Visit&& visit) {
+    return dispatch(name, std::forward<Visit>(visit), [](std::string_view n, const auto& variants) {
+      return n == variants[0];
+    });
   }
   // "ataxx, schataxx, schataxx-balanced or schataxx-unlimited": every name, for messages and --help.
   static std::string names() {
@@ -53,11 +55,27 @@ struct GameList {
     return text;
   }
   static bool has(std::string_view name) { return (plays<Gs>(name) || ...); }
+  // The game whose positions are P's: for code handed a position alone.
+  template <typename P>
+  using OfPosition = std::tuple_element_t<0, decltype(std::tuple_cat(
+      std::declval<std::conditional_t<std::is_same_v<typename Gs::Position, P>, std::tuple<Gs>, std::tuple<>>>()...))>;
 
  private:
   template <typename G>
   static bool plays(std::string_view name) {
     return std::ranges::find(G::kVariants, name) != G::kVariants.end();
+  }
+  template <typename Visit, typename Matches,
+            typename Returned = decltype(std::declval<Visit>().template operator()<First>())>
+  static Returned dispatch(std::string_view name, Visit&& visit, Matches matches) {
+    if constexpr (std::is_void_v<Returned>) {
+      if (!((matches(name, Gs::kVariants) ? (visit.template operator()<Gs>(), true) : false) || ...)) unknown(name);
+    } else {
+      std::optional<Returned> returned;
+      if (!((matches(name, Gs::kVariants) ? (returned.emplace(visit.template operator()<Gs>()), true) : false) || ...))
+        unknown(name);
+      return std::move(*returned);
+    }
   }
   [[noreturn]] static void unknown(std::string_view name) {
     throw std::invalid_argument("unknown game '" + std::string(name) + "' (" + names() + ")");
@@ -65,6 +83,9 @@ struct GameList {
 };
 
 using Games = GameList<AtaxxGame, SchataxxGame>;
+
+template <typename P>
+using GameOfPosition = Games::OfPosition<P>;
 
 template <typename Visit>
 auto with_game(std::string_view name, Visit&& visit) {

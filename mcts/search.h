@@ -345,7 +345,8 @@ using SearchResult = BasicSearchResult<AtaxxGame>;
 using Search = BasicSearch<AtaxxGame>;
 
 // Compiled once, in search.cpp, for each game.
-extern template class BasicSearch<AtaxxGame>;
-extern template class BasicSearch<SchataxxGame>;
+#define ATAXX_DECLARE(G) extern template class BasicSearch<G>;
+ATAXX_FOR_EACH_GAME(ATAXX_DECLARE)
+#undef ATAXX_DECLARE
 
 }  // namespace ataxx

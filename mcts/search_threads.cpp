@@ -85,9 +85,9 @@ void run_search_threads(BasicSearch<std::type_identity_t<G>>& search, BasicEvalu
   tree.rethrow_error();
 }
 
-template void run_search_threads<AtaxxGame>(BasicSearch<AtaxxGame>&, BasicEvaluator<AtaxxGame>&, int,
-                                            const std::function<void()>&);
-template void run_search_threads<SchataxxGame>(BasicSearch<SchataxxGame>&, BasicEvaluator<SchataxxGame>&, int,
-                                               const std::function<void()>&);
+#define ATAXX_INSTANTIATE(G) \
+  template void run_search_threads<G>(BasicSearch<G>&, BasicEvaluator<G>&, int, const std::function<void()>&);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 
 #include "mcts/evaluator.h"
 
@@ -20,14 +21,26 @@ class BasicUniformEvaluator final : public BasicEvaluator<G> {
 };
 using UniformEvaluator = BasicUniformEvaluator<AtaxxGame>;
 
-// Priors favour moves that gain more pieces (softmax of the gain); the value grows with the
-// piece difference. A fair opponent for early networks.
-class MaterialEvaluator final : public Evaluator {
+// The game's heuristic (G::Play): priors the softmax of its logits, the value its expectation. A
+// fair opponent for early networks.
+template <typename G>
+class BasicHeuristicEvaluator final : public BasicEvaluator<G> {
  public:
-  void evaluate(std::span<const EvalRequest> batch) override;
+  void evaluate(std::span<const BasicEvalRequest<G>> batch) override {
+    for (const BasicEvalRequest<G>& request : batch) {
+      const typename G::Position& pos = *request.position;
+      float total = 0.0f;
+      for (std::size_t i = 0; i < request.moves.size(); ++i) {
+        request.priors[i] = std::exp(G::Play::heuristic_prior_logit(pos, request.moves[i]));
+        total += request.priors[i];
+      }
+      for (float& p : request.priors) p /= total;
+      const float expectation = G::Play::heuristic_expectation(pos);
+      *request.value = Wdl{.win = std::max(expectation, 0.0f), .draw = 1.0f - std::abs(expectation),
+                           .loss = std::max(-expectation, 0.0f)};
+    }
+  }
 };
-
-// Pieces the side to move gains by the move (captures, plus one for a single).
-int move_gain(const Position& pos, Move move);
+using MaterialEvaluator = BasicHeuristicEvaluator<AtaxxGame>;
 
 }  // namespace ataxx

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "nn/direct_convolution.h"
-#include "nn/encoding.h"
 #include "nn/model_info.h"
 #include "nn/play_file.h"
 

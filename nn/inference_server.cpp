@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "nn/game_encoder.h"
 #include "nn/network_backend.h"
-#include "games/schataxx/encoding.h"
 #include "util/clock.h"
 
 namespace ataxx {
@@ -86,7 +86,7 @@ std::shared_ptr<NetworkDevice> network_of_game(const std::string& play_file, con
 template <typename G>
 BasicInferenceServer<G>::BasicInferenceServer(const std::string& play_file, const InferenceOptions& options)
     : network_(network_of_game<G>(play_file, options)),
-      batcher_(network_, GameEncoder<G>(network_->info().boards), batching(options)) {}
+      batcher_(network_, make_encoder<G>(network_->info().boards), batching(options)) {}
 
 template <typename G>
 BasicInferenceServer<G>::~BasicInferenceServer() = default;
@@ -125,10 +125,9 @@ double measure_raw_forward(const std::string& play_file, const InferenceOptions&
   std::vector<float> inputs(batch_size * size);
   for (int i = 0; i < batch_size; ++i) {
     const std::span<float> planes{inputs.data() + i * size, size};
-    if (info.game == kSchataxxName)
-      schataxx::encode(schataxx::Position::startpos(), planes);
-    else
-      info.boards.encoding().encode(Position::startpos(*info.boards.boards.front()), planes);
+    Games::with_game_named(info.game, [&]<typename G>() {
+      make_encoder<G>(info.boards).encode(start_for<G>(info.boards), planes);
+    });
   }
   // As the server runs a batch, the inputs already encoded by the callers; each pass's outputs
   // are on the host when it returns.

@@ -77,7 +77,8 @@ struct Inputs {
 };
 
 // Files of encoding 1 (7x7 only, before the board family) carry no "boards" and, as checkpoints,
-// no encoding version: their networks have another shape. Files without a game are Ataxx's.
+// no encoding version: their networks have another shape. Files without a game are the
+// first game's (Ataxx's, the only one when they were written).
 Inputs read_encoding(const ModelFields& fields, const std::string& path) {
   const std::int64_t version =
       fields.type("encoding_version") == ModelFields::Type::kInteger ? fields.integer("encoding_version") : 1;
@@ -85,7 +86,7 @@ Inputs read_encoding(const ModelFields& fields, const std::string& path) {
     throw ModelFileError("'" + path + "' uses input encoding " + std::to_string(version) +
                          "; this build encodes version " + std::to_string(kEncodingVersion) +
                          " (a network of encoding 1 needs an older build)");
-  Inputs inputs{std::string(kAtaxxName), {}};
+  Inputs inputs{std::string(Games::First::kName), {}};
   if (fields.type("game") != ModelFields::Type::kMissing) inputs.game = get_string(fields, "game", path);
   try {
     network_io(inputs.game, {});  // a game this build plays

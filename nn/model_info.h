@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "games/ataxx/position.h"
-#include "nn/encoding.h"
-#include "games/schataxx/encoding.h"
+#include "games/ataxx/encoding.h"
+#include "games/registry.h"
+#include "nn/game_encoder.h"
 
 namespace ataxx {
 
@@ -20,42 +20,12 @@ struct ModelShape {
 // Channels of the policy and value heads' first convolutions, whatever the shape.
 inline constexpr int kHeadChannels = 32;
 
-// What a game's encoding gives the network and asks of it, on a square canvas: its input planes,
-// the one of them that marks the board's cells (the trunk is masked to it), and its policy planes
-// per cell (the pass comes after them). The network itself takes any canvas.
-struct NetworkIo {
-  int input_planes = 0;
-  int mask_plane = 0;
-  int move_planes = 0;
-  int canvas = 0;
-  int area() const { return canvas * canvas; }
-  int input_size() const { return input_planes * area(); }
-  int policy_size() const { return move_planes * area() + 1; }
-  int pass_index() const { return move_planes * area(); }
-};
-inline constexpr NetworkIo kAtaxxIo{kInputPlanes, kMaskPlane, kMoveTypes, 7};
-inline constexpr NetworkIo kSchataxxIo{schataxx::kInputPlanes, schataxx::kMaskPlane, schataxx::kMovePlanes, 8};
-
-// The games a model file can name.
-inline constexpr std::string_view kAtaxxName = "ataxx";
-inline constexpr std::string_view kSchataxxName = "schataxx";
-
-// The planes of a network of `game` (Ataxx's canvas holds its boards); throws
-// std::invalid_argument for a game no network plays.
-inline NetworkIo network_io(std::string_view game, const BoardSet& boards) {
-  if (game == kSchataxxName) return kSchataxxIo;
-  if (game != kAtaxxName) throw std::invalid_argument("unknown game '" + std::string(game) + "'");
-  NetworkIo io = kAtaxxIo;
-  io.canvas = boards.encoding().canvas();
-  return io;
-}
-
 struct ModelInfo {
-  std::string game{kAtaxxName};
+  std::string game{Games::First::kName};
   ModelShape shape;
   int encoding_version = 0;
-  BoardSet boards;           // Ataxx's; Schataxx has one board
-  RuleSettings rules;        // Schataxx's ply and repetition limits in the same two numbers
+  BoardSet boards;           // of a game with boards (GameType's kHasBoards)
+  RuleSettings rules;        // the game's end-of-game numbers (GameType's settings_of)
   std::int64_t step = 0;     // training steps behind these weights
   NetworkIo io() const { return network_io(game, boards); }
   std::string name;          // e.g. "gen-0007"
@@ -63,7 +33,7 @@ struct ModelInfo {
 };
 
 struct CheckpointInfo {
-  std::string game{kAtaxxName};
+  std::string game{Games::First::kName};
   ModelShape shape;
   BoardSet boards;
   RuleSettings rules;        // the run's, copied into play files made by export
@@ -87,6 +57,6 @@ void export_play_file(const std::string& checkpoint_path, const std::string& pla
 // benchmarks.
 void write_random_play_file(const std::string& path, const ModelShape& shape, std::uint64_t seed,
                             const BoardSet& boards = {}, const RuleSettings& rules = {},
-                            std::string_view game = kAtaxxName);
+                            std::string_view game = Games::First::kName);
 
 }  // namespace ataxx

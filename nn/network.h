@@ -3,7 +3,6 @@
 
 #include <torch/torch.h>
 
-#include "nn/encoding.h"
 #include "nn/model_info.h"
 
 namespace ataxx {
@@ -39,8 +38,8 @@ TORCH_MODULE(ResidualBlock);
 
 class AtaxxNetImpl : public torch::nn::Module {
  public:
-  // io: the game's planes (Ataxx's by default; schataxx/encoding.h has Schataxx's).
-  explicit AtaxxNetImpl(ModelShape shape, NetworkIo io = kAtaxxIo);
+  // io: the game's planes (its Encoder's, nn/game_encoder.h).
+  explicit AtaxxNetImpl(ModelShape shape, NetworkIo io = default_network_io());
   // x: [N, io.input_planes, C, C], any canvas C that holds the boards (see Encoding). The trunk is
   // masked to the board after every layer and the heads pool over the board's cells only
   // (KataGo's masked global pooling), so the board's size and shape reach the net through the mask.

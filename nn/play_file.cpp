@@ -185,7 +185,7 @@ PlayFileWeights read_play_file_weights(const std::string& path) {
 PlayFileTensors read_play_file_tensors(const std::string& path) {
   return guarded(path, [&] {
     const PlayArchive archive(path);
-    PlayFileTensors file{archive.info(), {}};
+    PlayFileTensors file{archive.info(), {}, {}};
     for (const auto& [name, tensor] : archive.tensors()) {
       if (tensor->storage_type == "LongStorage")
         file.counts[name] = archive.counts(name, *tensor);

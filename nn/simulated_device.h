@@ -25,7 +25,7 @@ struct SimulatedDeviceModel {
 
 class SimulatedDevice final : public BatchDevice {
  public:
-  SimulatedDevice(const SimulatedDeviceModel& model, int max_batch, const NetworkIo& io = kAtaxxIo);
+  SimulatedDevice(const SimulatedDeviceModel& model, int max_batch, const NetworkIo& io = default_network_io());
   Output run(int thread, const float* inputs, int n) override;
   std::uint64_t generation() const override { return 1; }
   std::string model_name() const override { return "simulated"; }

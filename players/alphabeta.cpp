@@ -6,7 +6,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "mcts/simple_evaluators.h"
 #include "players/time_manager.h"
 
 namespace ataxx {
@@ -15,36 +14,6 @@ namespace {
 constexpr int kWin = 10'000;            // a game won at the root; one won n plies below it scores kWin - n
 constexpr int kDecided = kWin - 1'000;  // from here on a score is a game's end, not an evaluation
 constexpr int kInfinity = 30'000;
-
-// What the search knows of each game: a position's score in points from the side to move's view,
-// a point's worth in centipawns, a move's gain in men (to order moves) and the table's key.
-template <typename G>
-struct Evaluation;
-
-template <>
-struct Evaluation<AtaxxGame> {
-  static constexpr int kCentipawnsAPoint = 100;  // a man
-  static int score(const Position& pos) {
-    const Color us = pos.side_to_move();
-    return popcount(pos.pieces(us)) - popcount(pos.pieces(~us));
-  }
-  static int gain(const Position& pos, Move move) { return move_gain(pos, move); }
-  static std::uint64_t key(const Position& pos) { return pos.hash(); }
-};
-
-template <>
-struct Evaluation<SchataxxGame> {
-  static constexpr int kCentipawnsAPoint = 10;  // a square of area is ten points, a hundred centipawns
-  static constexpr int kKingTurned = 50;        // below the table's move (100), above any gain in men
-  static int score(const schataxx::Position& pos) { return schataxx_evaluation(pos); }
-  static int gain(const schataxx::Position& pos, schataxx::Move move) {
-    const Bitboard turned = pos.turned_by(move);
-    if (turned & pos.men(schataxx::PieceType::kKing)) return kKingTurned;
-    return popcount(turned) + (move.is_drop() ? 1 : 0);
-  }
-  // The ply limit ends games: positions alike but for the plies since the last drop differ.
-  static std::uint64_t key(const schataxx::Position& pos) { return SchataxxGame::transposition_key(pos); }
-};
 
 template <typename P>
 int terminal_score(const P& pos, Result result, int ply) {
@@ -77,11 +46,6 @@ AlphaBetaLimits read_alphabeta_limits(PlayerSpec& spec, int default_depth) {
   limits.time_ms = spec.get_int("time", 0, 0, 3'600'000);
   limits.depth = spec.get_int("depth", limits.time_ms > 0 ? 64 : default_depth, 1, 64);
   return limits;
-}
-
-int schataxx_evaluation(const schataxx::Position& pos) {
-  const Color us = pos.side_to_move();
-  return 10 * (pos.area(us) - pos.area(~us)) + popcount(pos.men(us)) - popcount(pos.men(~us));
 }
 
 template <typename G>
@@ -128,7 +92,7 @@ int BasicAlphaBetaPlayer<G>::ordered_moves(const Position& pos, Move first, Move
   const int n = moves.size();
   for (int i = 0; i < n; ++i) {
     const Move m = moves[i];
-    scored[i] = {m == first ? 100 : Evaluation<G>::gain(pos, m), m};
+    scored[i] = {m == first ? 100 : G::Play::order_gain(pos, m), m};
   }
   if (root) std::shuffle(scored.begin(), scored.begin() + n, rng_);
   std::stable_sort(scored.begin(), scored.begin() + n, [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -152,10 +116,10 @@ int BasicAlphaBetaPlayer<G>::negamax(const Position& pos, int depth, int alpha, 
   line_lengths_[ply] = 0;
   const Outcome outcome = pos.outcome(rules_);
   if (outcome.is_over()) return terminal_score(pos, outcome.result, ply);
-  if (depth == 0) return Evaluation<G>::score(pos);
+  if (depth == 0) return G::Play::score(pos);
   if (out_of_time()) return 0;
 
-  const std::uint64_t key = Evaluation<G>::key(pos);
+  const std::uint64_t key = G::Play::table_key(pos);
   Entry& entry = table_[key & (table_.size() - 1)];
   const bool hit = entry.key == key;
   if (hit && entry.depth >= depth && ply > 0) {
@@ -199,7 +163,7 @@ typename G::Move BasicAlphaBetaPlayer<G>::choose_move(const Game& game) {
   if (root_moves_.size() == 1) return root_moves_[0];
 
   const MoveLimits& outside = this->limits_;
-  const int outside_time_ms = move_time_ms(pos, outside);
+  const int outside_time_ms = move_time_ms<G>(pos, outside);
   const int time_ms = outside_time_ms > 0 ? outside_time_ms : own_limits_.time_ms;
   // An outside limit other than depth (time, nodes, `go infinite`, `go mate`) lifts the player's own
   // depth limit. A win in N moves is at most 2N - 1 plies away.
@@ -258,7 +222,7 @@ auto BasicAlphaBetaPlayer<G>::line_found(int depth, int score) const -> Candidat
   line.pv.assign(lines_[0].begin(), lines_[0].begin() + line_lengths_[0]);
   line.move = line.pv.front();
   line.depth = depth;
-  line.score_cp = score * Evaluation<G>::kCentipawnsAPoint;
+  line.score_cp = score * G::Play::kCentipawnsAPoint;
   line.mate = mate_of(score);
   return line;
 }

@@ -1,6 +1,6 @@
-// Alpha-beta baseline of both games: iterative deepening negamax, a transposition table, the
-// table's move first and then moves by the men they gain. A depth or time limit; MultiPV. It evaluates
-// Ataxx by material, Schataxx by area and men (schataxx_evaluation).
+// Alpha-beta baseline of every game: iterative deepening negamax, a transposition table, the
+// table's move first and then the others by the game's order_gain. A depth or time limit; MultiPV.
+// It evaluates by the game's score (G::Play).
 #pragma once
 
 #include <array>
@@ -19,10 +19,6 @@ struct AlphaBetaLimits {
 
 // The `depth` and `time` options of an `alphabeta` spec: with a time and no depth, no depth limit.
 AlphaBetaLimits read_alphabeta_limits(PlayerSpec& spec, int default_depth);
-
-// The evaluation of Schataxx's alpha-beta, from the side to move's view: its area less the other
-// side's, ten points a square, plus its men less the other side's.
-int schataxx_evaluation(const schataxx::Position& pos);
 
 template <typename G>
 class BasicAlphaBetaPlayer final : public BasicPlayer<G> {

@@ -11,46 +11,60 @@
 
 namespace ataxx {
 
-Move RandomPlayer::choose_move(const Game& game) {
-  const MoveList moves = moves_to_search<AtaxxGame>(game, limits_);
+template <typename G>
+typename G::Move BasicRandomPlayer<G>::choose_move(const typename G::Game& game) {
+  const typename G::MoveList moves = moves_to_search<G>(game, this->limits_);
   return moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng_)];
 }
 
-Move GreedyPlayer::choose_move(const Game& game) {
-  const MoveList moves = moves_to_search<AtaxxGame>(game, limits_);
-  int best_gain = -1;
+template <typename G>
+typename G::Move BasicGreedyPlayer<G>::choose_move(const typename G::Game& game) {
+  const typename G::MoveList moves = moves_to_search<G>(game, this->limits_);
+  int best_value = 0;
   int ties = 0;
-  Move best;
-  for (const Move move : moves) {
-    const int gain = move_gain(game.position(), move);
-    if (gain > best_gain) {
-      best_gain = gain;
+  typename G::Move best = moves[0];
+  for (const typename G::Move move : moves) {
+    const int value = G::Play::greedy_value(game.position(), move);
+    if (ties == 0 || value > best_value) {
+      best_value = value;
       best = move;
       ties = 1;
-    } else if (gain == best_gain && std::uniform_int_distribution<int>(0, ties++)(rng_) == 0) {
+    } else if (value == best_value && std::uniform_int_distribution<int>(0, ties++)(rng_) == 0) {
       best = move;  // reservoir sampling: each tied move is kept with equal probability
     }
   }
   return best;
 }
 
-void register_builtin_players(std::map<std::string, PlayerFactory>& factories) {
-  factories["random"] = [](PlayerSpec&) { return std::make_unique<RandomPlayer>(); };
-  factories["greedy"] = [](PlayerSpec&) { return std::make_unique<GreedyPlayer>(); };
+template <typename G>
+void register_builtin_players(std::map<std::string, BasicPlayerFactory<G>>& factories) {
+  factories["random"] = [](PlayerSpec&) { return std::make_unique<BasicRandomPlayer<G>>(); };
+  factories["greedy"] = [](PlayerSpec&) { return std::make_unique<BasicGreedyPlayer<G>>(); };
   factories["alphabeta"] = [](PlayerSpec& spec) {
-    return std::make_unique<AlphaBetaPlayer>(read_alphabeta_limits(spec, 3));
+    return std::make_unique<BasicAlphaBetaPlayer<G>>(read_alphabeta_limits(spec, G::Play::kAlphaBetaDepth));
   };
   factories["mcts"] = [](PlayerSpec& spec) {
-    SearchParams params = read_search_params(spec);
-    const std::string eval = spec.get_string("eval", "material");
-    std::shared_ptr<Evaluator> evaluator;
-    if (eval == "material") evaluator = std::make_shared<MaterialEvaluator>();
-    else if (eval == "uniform") evaluator = std::make_shared<UniformEvaluator>();
-    else throw std::invalid_argument("player '" + spec.text() + "': eval must be material or uniform");
-    return std::make_unique<MctsPlayer>(params, std::move(evaluator));
+    const BasicSearchParams<G> params = read_search_params<G>(spec);
+    const std::string heuristic(G::Play::kHeuristicName);
+    const std::string eval = spec.get_string("eval", heuristic);
+    std::shared_ptr<BasicEvaluator<G>> evaluator;
+    if (eval == heuristic)
+      evaluator = std::make_shared<BasicHeuristicEvaluator<G>>();
+    else if (eval == "uniform")
+      evaluator = std::make_shared<BasicUniformEvaluator<G>>();
+    else
+      throw std::invalid_argument("player '" + spec.text() + "': eval must be " + heuristic + " or uniform");
+    return std::make_unique<BasicMctsPlayer<G>>(params, std::move(evaluator));
   };
-  factories["nn"] = [](PlayerSpec& spec) { return make_network_player(read_network_player_options(spec)); };
-  factories["uai"] = [](PlayerSpec& spec) { return make_uai_player<AtaxxGame>(spec); };
+  factories["nn"] = [](PlayerSpec& spec) { return make_network_player(read_network_player_options<G>(spec)); };
+  factories["uai"] = [](PlayerSpec& spec) { return make_uai_player<G>(spec); };
 }
+
+#define ATAXX_INSTANTIATE_BASELINES(G)                \
+  template class BasicRandomPlayer<G>;               \
+  template class BasicGreedyPlayer<G>;               \
+  template void register_builtin_players<G>(std::map<std::string, BasicPlayerFactory<G>>&);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE_BASELINES)
+#undef ATAXX_INSTANTIATE_BASELINES
 
 }  // namespace ataxx

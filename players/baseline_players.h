@@ -1,5 +1,5 @@
-// The fixed baselines every checkpoint is judged against: random, greedy, alpha-beta, and MCTS
-// with a built-in evaluator.
+// The fixed baselines every checkpoint is judged against, in every game: random, greedy,
+// alpha-beta, and MCTS with the game's heuristic evaluator.
 #pragma once
 
 #include <map>
@@ -10,26 +10,32 @@
 
 namespace ataxx {
 
-class RandomPlayer final : public Player {
+template <typename G>
+class BasicRandomPlayer final : public BasicPlayer<G> {
  public:
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
-  Move choose_move(const Game& game) override;
+  typename G::Move choose_move(const typename G::Game& game) override;
 
  private:
   std::mt19937_64 rng_;
 };
+using RandomPlayer = BasicRandomPlayer<AtaxxGame>;
 
-// The move that leaves the most own pieces; ties broken at random.
-class GreedyPlayer final : public Player {
+// The move the game's greedy_value likes best (Ataxx: the most men gained); ties broken at random.
+template <typename G>
+class BasicGreedyPlayer final : public BasicPlayer<G> {
  public:
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
-  Move choose_move(const Game& game) override;
+  typename G::Move choose_move(const typename G::Game& game) override;
 
  private:
   std::mt19937_64 rng_;
 };
+using GreedyPlayer = BasicGreedyPlayer<AtaxxGame>;
 
-// Every kind this module knows: the baselines above, mcts, nn (network_player.h) and uai (uai_player.h).
-void register_builtin_players(std::map<std::string, PlayerFactory>& factories);
+// Every kind a game's players come in: the baselines above, alphabeta, mcts, nn
+// (network_player.h) and uai (uai_player.h).
+template <typename G>
+void register_builtin_players(std::map<std::string, BasicPlayerFactory<G>>& factories);
 
 }  // namespace ataxx

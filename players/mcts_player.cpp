@@ -63,7 +63,7 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.
   constexpr int kUnlimited = 1'000'000'000;
-  const int movetime_ms = move_time_ms(game.position(), limits);
+  const int movetime_ms = move_time_ms<G>(game.position(), limits);
   const bool timed = movetime_ms > 0 || limits.infinite;
   search_.set_visits(limits.nodes > 0 ? limits.nodes : timed ? kUnlimited : base_params_.visits);
   const double limit_s = movetime_ms > 0 ? movetime_ms / 1000.0 : base_params_.time_limit_s;
@@ -146,10 +146,10 @@ BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> p
   return params;
 }
 
-#define ATAXX_INSTANTIATE(G) template class BasicMctsPlayer<G>;
+#define ATAXX_INSTANTIATE(G)       \
+  template class BasicMctsPlayer<G>; \
+  template BasicSearchParams<G> read_search_params<G>(PlayerSpec&, BasicSearchParams<G>);
 ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
 #undef ATAXX_INSTANTIATE
-template BasicSearchParams<AtaxxGame> read_search_params<AtaxxGame>(PlayerSpec&, BasicSearchParams<AtaxxGame>);
-template BasicSearchParams<SchataxxGame> read_search_params<SchataxxGame>(PlayerSpec&, BasicSearchParams<SchataxxGame>);
 
 }  // namespace ataxx

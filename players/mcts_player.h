@@ -58,8 +58,9 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
 };
 
 using MctsPlayer = BasicMctsPlayer<AtaxxGame>;
-extern template class BasicMctsPlayer<AtaxxGame>;
-extern template class BasicMctsPlayer<SchataxxGame>;
+#define ATAXX_DECLARE(G) extern template class BasicMctsPlayer<G>;
+ATAXX_FOR_EACH_GAME(ATAXX_DECLARE)
+#undef ATAXX_DECLARE
 
 // The search parameters a player accepts: policy temperature (spec `ptemp`, UAI's
 // PolicyTemperature), c_puct (`cpuct`, CPuct) and first-play reduction (`fpu`, FpuValue).

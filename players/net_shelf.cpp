@@ -8,12 +8,6 @@
 
 namespace ataxx {
 
-bool net_plays(const ModelInfo& info, const Position& pos) {
-  return info.game == AtaxxGame::kName && info.boards.contains(pos.board());
-}
-
-bool net_plays(const ModelInfo& info, const schataxx::Position&) { return info.game == SchataxxGame::kName; }
-
 NetShelf::NetShelf(const std::string& model, const std::string& nets_dir) : nets_dir_(nets_dir) {
   if (!model.empty()) nets_.push_back({model, read_model_info(model)});
   std::vector<std::string> shipped;

@@ -12,9 +12,12 @@
 
 namespace ataxx {
 
-// Whether a net plays the position: of its game and, for Ataxx, on a board it was trained on.
-bool net_plays(const ModelInfo& info, const Position& pos);
-bool net_plays(const ModelInfo& info, const schataxx::Position& pos);
+// Whether a net plays the position: of its game and trained on its board.
+template <typename P>
+bool net_plays(const ModelInfo& info, const P& pos) {
+  using G = GameOfPosition<P>;
+  return info.game == G::kName && make_encoder<G>(info.boards).plays(pos);
+}
 
 class NetShelf {
  public:

@@ -24,8 +24,8 @@ int server_threads_by_default(const std::string& device) { return device == "cpu
 template <typename G>
 BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
-  search.policy_temperature = kPlayPolicyTemperature<G>;
-  search.lcb_stdevs = kPlayLcbStdevs<G>;
+  search.policy_temperature = G::Play::kPolicyTemperature;
+  search.lcb_stdevs = G::Play::kLcbStdevs;
   inference.bf16 = bf16_by_default(inference.device);
   inference.int8 = int8_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open

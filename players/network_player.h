@@ -15,31 +15,11 @@
 
 namespace ataxx {
 
-// The policy temperature a network player of game G searches with unless its spec says `ptemp`:
-// flatter priors than the net's, measured per game (docs/experiments.md).
-template <typename G>
-inline constexpr float kPlayPolicyTemperature = 2.0f;
-template <>
-inline constexpr float kPlayPolicyTemperature<SchataxxGame> = 3.0f;
-// The standard errors of its final move's lower confidence bound unless the spec says `lcb`;
-// Schataxx's players play the most visited move (0), which scored better against alpha-beta.
-template <typename G>
-inline constexpr float kPlayLcbStdevs = 4.0f;
-template <>
-inline constexpr float kPlayLcbStdevs<SchataxxGame> = 0.0f;
-// The c_puct of its search of a position unless the spec says `cpuct`, measured per game
-// (docs/experiments.md): in Schataxx 1.0, which beat 1.5 55-45 in 400 games at 100 ms a move; in
-// Ataxx the search's 1.5, tuned on 7x7, but 1.0 on the boards of more than 7x7's 49 cells (8x8, the
-// hexagon), where it beat 1.5 at 100 ms a move and was level on 5x5 to 7x7.
-template <typename G>
-float play_c_puct(const typename G::Position&);
-template <>
-inline float play_c_puct<SchataxxGame>(const SchataxxGame::Position&) {
-  return 1.0f;
-}
-template <>
-inline float play_c_puct<AtaxxGame>(const Position& pos) {
-  return pos.board().num_cells > 49 ? 1.0f : SearchParams().c_puct;
+// The c_puct of a network player's search of a position unless its spec says `cpuct`: the
+// game's (G::Play), else the search's.
+template <GameType G>
+float play_c_puct(const typename G::Position& pos) {
+  return G::Play::c_puct(pos).value_or(BasicSearchParams<G>().c_puct);
 }
 
 template <typename G = AtaxxGame>

@@ -166,8 +166,8 @@ using PlayerFactory = BasicPlayerFactory<AtaxxGame>;
 template <typename G = AtaxxGame>
 void register_player_kind(const std::string& kind, std::type_identity_t<BasicPlayerFactory<G>> factory);
 
-// Throws std::invalid_argument for an unknown kind, unknown option or out-of-range value. Each
-// game has its own kinds (players/baseline_players.h, players/schataxx_players.h).
+// Throws std::invalid_argument for an unknown kind, unknown option or out-of-range value. Every
+// game has the kinds of players/baseline_players.h.
 template <typename G = AtaxxGame>
 std::unique_ptr<BasicPlayer<G>> make_player(std::string_view spec);
 

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "players/baseline_players.h"
-#include "players/schataxx_players.h"
 #include "players/player.h"
 #include "util/text.h"
 
@@ -26,7 +25,7 @@ template <typename G>
 Registry<G>& registry() {
   static Registry<G> instance;
   static std::once_flag builtins;
-  std::call_once(builtins, [] { register_builtin_players(instance.factories); });
+  std::call_once(builtins, [] { register_builtin_players<G>(instance.factories); });
   return instance;
 }
 
@@ -126,8 +125,9 @@ typename G::MoveList moves_to_search(const typename G::Game& game, const MoveLim
   if (named.empty()) throw std::invalid_argument("searchmoves names none of the legal moves");
   return named;
 }
-template AtaxxGame::MoveList moves_to_search<AtaxxGame>(const AtaxxGame::Game&, const MoveLimits&);
-template SchataxxGame::MoveList moves_to_search<SchataxxGame>(const SchataxxGame::Game&, const MoveLimits&);
+#define ATAXX_INSTANTIATE(G) template G::MoveList moves_to_search<G>(const G::Game&, const MoveLimits&);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 template <typename G>
 void register_player_kind(const std::string& kind, std::type_identity_t<BasicPlayerFactory<G>> factory) {
@@ -156,9 +156,10 @@ std::unique_ptr<BasicPlayer<G>> make_player(std::string_view text) {
   return player;
 }
 
-template void register_player_kind<AtaxxGame>(const std::string&, std::type_identity_t<BasicPlayerFactory<AtaxxGame>>);
-template void register_player_kind<SchataxxGame>(const std::string&, std::type_identity_t<BasicPlayerFactory<SchataxxGame>>);
-template std::unique_ptr<BasicPlayer<AtaxxGame>> make_player<AtaxxGame>(std::string_view);
-template std::unique_ptr<BasicPlayer<SchataxxGame>> make_player<SchataxxGame>(std::string_view);
+#define ATAXX_INSTANTIATE(G)                                                                            \
+  template void register_player_kind<G>(const std::string&, std::type_identity_t<BasicPlayerFactory<G>>); \
+  template std::unique_ptr<BasicPlayer<G>> make_player<G>(std::string_view);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

@@ -92,8 +92,8 @@ class UaiPlayer final : public BasicPlayer<G> {
   }
 
  private:
-  // UAI names a side's clock by its PGN colour: x's is btime in Ataxx (x moves first, like Black
-  // in chess), White's is wtime in Schataxx (White moves first, as in chess).
+  // UAI names a side's clock by its PGN colour (G::kPgnColours): x's is btime in Ataxx (x moves
+  // first, like Black in chess); in a game whose first mover is White, White's is wtime.
   static std::string go_with_clock(const GameClock& clock, Color mover) {
     const bool first = mover == Color::kX;  // the side that moves first
     const int first_ms = first ? clock.own_ms : clock.opponent_ms, second_ms = first ? clock.opponent_ms : clock.own_ms;
@@ -108,8 +108,8 @@ class UaiPlayer final : public BasicPlayer<G> {
     return go;
   }
 
-  // A game's variant, where it has one the start's FEN cannot say (Schataxx's balanced and
-  // unlimited), as UCI_Variant; sent again only when it changes.
+  // A game's variant, where it has one the start's FEN cannot say (G::pgn_variant), as
+  // UCI_Variant; sent again only when it changes.
   void send_variant(const std::string& variant) {
     if (variant.empty() || variant == variant_sent_) return;
     engine_->send("setoption name UCI_Variant value " + variant);
@@ -151,7 +151,8 @@ std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec) {
   return std::make_unique<UaiPlayer<G>>(command, spec.take_rest(), go, timeout + movetime);
 }
 
-template std::unique_ptr<BasicPlayer<AtaxxGame>> make_uai_player<AtaxxGame>(PlayerSpec& spec);
-template std::unique_ptr<BasicPlayer<SchataxxGame>> make_uai_player<SchataxxGame>(PlayerSpec& spec);
+#define ATAXX_INSTANTIATE(G) template std::unique_ptr<BasicPlayer<G>> make_uai_player<G>(PlayerSpec& spec);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

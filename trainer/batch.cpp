@@ -42,7 +42,7 @@ void fill_row(const BasicTrainingSample<G>& s, int symmetry, int i, const BatchR
   wdl[0] = (1 - share) * (s.result > 0) + share * (1 + s.root_value) / 2;
   wdl[1] = (1 - share) * (s.result == 0);
   wdl[2] = (1 - share) * (s.result < 0) + share * (1 - s.root_value) / 2;
-  const int cells = encoder.cells(s.position);
+  const int cells = G::cells(s.position);
   float* mask = rows.board_mask + i * io.area();
   for (int sq = 0; sq < cells; ++sq) mask[encoder.canvas_cell(symmetry, s.position, sq)] = 1.0f;
   rows.final_board_known[i] = s.final_board_known ? 1.0f : 0.0f;

@@ -173,7 +173,7 @@ BoardSet boards_of(const RunConfig& config) {
 
 template <typename G>
 BasicReplayBuffer<G> run_replay_buffer(const RunConfig& config) {
-  return BasicReplayBuffer<G>(config.training, GameEncoder<G>(boards_of(config)));
+  return BasicReplayBuffer<G>(config.training, make_encoder<G>(boards_of(config)));
 }
 
 #define ATAXX_INSTANTIATE(G) \

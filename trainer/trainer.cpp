@@ -62,7 +62,7 @@ void check_fits_run(const std::string& what, const NetworkOfRun& file, const Net
                          " (a run starts from a net of its channels)");
   if (fit == Fit::kResume && (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels))
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
-  if (game != kAtaxxName) return;
+  if (!Games::with_game_named(game, []<typename G>() { return G::kHasBoards; })) return;
   if (fit == Fit::kStart) {
     for (const Board* board : boards.boards)
       if (!run_boards.contains(*board))
@@ -249,7 +249,7 @@ template <typename G>
 Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_share, std::mt19937_64& rng) {
   if (G::kName != impl_->game)
     throw std::logic_error("a trainer of " + std::string(impl_->game) + " given samples of " + std::string(G::kName));
-  const GameEncoder<G> encoder(impl_->boards);
+  const GameEncoder<G> encoder = make_encoder<G>(impl_->boards);
   const auto& t = impl_->config.training;
   const auto& device = impl_->device;
   auto& net = impl_->net;

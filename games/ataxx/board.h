@@ -14,12 +14,12 @@
 #include <string_view>
 
 #include "games/core/bitboard.h"
+#include "games/core/symmetries.h"
 
 namespace ataxx {
 
 inline constexpr int kMaxCells = 64;
 inline constexpr int kMaxBoardSize = 9;     // rows and columns of the largest board (the hexagon)
-inline constexpr int kMaxSymmetries = 12;   // the hexagon's rotations and reflections
 
 enum class BoardId : std::uint8_t { k4x4, k5x5, k6x6, k7x7, k8x8, kHexagon };
 inline constexpr int kNumBoards = 6;

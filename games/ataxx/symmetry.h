@@ -3,10 +3,8 @@
 // augmentation uses those that keep the position's gaps (Hexxagon's removed cells) in place.
 #pragma once
 
-#include <array>
-#include <cstdint>
-
 #include "games/ataxx/position.h"
+#include "games/core/symmetries.h"
 
 namespace ataxx {
 
@@ -14,10 +12,6 @@ Bitboard transform_bitboard(const Board& board, int symmetry, Bitboard b);
 Move transform_move(const Board& board, int symmetry, Move move);
 Position transform_position(int symmetry, const Position& pos);
 
-struct SymmetryList {
-  std::array<std::uint8_t, kMaxSymmetries> symmetries{};
-  int count = 0;
-};
 // The symmetries that training may apply to pos: every symmetry of a square board; on the
 // hexagon those that map its gaps onto themselves (6 for the standard removed cells, 12 without).
 SymmetryList augmentation_symmetries(const Position& pos);

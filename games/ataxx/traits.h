@@ -10,8 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "games/ataxx/encoder.h"
 #include "games/ataxx/game.h"
 #include "games/ataxx/openings.h"
+#include "games/ataxx/play.h"
 
 namespace ataxx {
 
@@ -21,6 +23,8 @@ struct AtaxxGame {
   using Move = ataxx::Move;
   using MoveList = ataxx::MoveList;
   using Rules = RuleSettings;
+  using Encoder = AtaxxEncoder;
+  using Play = AtaxxPlay;
   static constexpr std::string_view kName = "ataxx";
   static constexpr std::array<std::string_view, 1> kVariants = {"ataxx"};
   static constexpr bool kHasBoards = true;  // a run chooses them (boards:), a model file lists them

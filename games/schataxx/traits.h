@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "games/core/opening_file.h"
+#include "games/schataxx/encoder.h"
 #include "games/schataxx/game.h"
+#include "games/schataxx/play.h"
 
 namespace ataxx {
 
@@ -20,6 +22,8 @@ struct SchataxxGame {
   using Move = schataxx::Move;
   using MoveList = schataxx::MoveList;
   using Rules = schataxx::Rules;
+  using Encoder = schataxx::Encoder;
+  using Play = schataxx::Play;
   static constexpr std::string_view kName = "schataxx";
   static constexpr std::array<std::string_view, 3> kVariants = {"schataxx", "schataxx-balanced", "schataxx-unlimited"};
   static constexpr bool kHasBoards = false;  // one board
@@ -46,12 +50,7 @@ struct SchataxxGame {
   static std::string board_name(const Position&) { return "8x8"; }
   // A king or half the board in one move: the tactics a net at a few hundred visits misses.
   static std::optional<Move> winning_move(const Position& pos, const MoveList& moves) { return pos.winning_move(moves); }
-  // The plies since the last drop and the ply itself (the balanced variant's first plies differ).
-  static std::uint64_t transposition_key(const Position& pos) {
-    std::uint64_t state =
-        static_cast<std::uint64_t>(pos.plies_since_drop()) << 32 | static_cast<std::uint32_t>(pos.ply());
-    return pos.hash() ^ zobrist::splitmix64(state);
-  }
+  static std::uint64_t transposition_key(const Position& pos) { return schataxx::transposition_key(pos); }
   static constexpr std::string_view kSideNames[2] = {"White", "Black"};
   // PGN as for chess variants: White moves first, a Variant tag names the variant.
   static constexpr std::string_view kPgnColours[2] = {"White", "Black"};

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "match/openings.h"
-#include "nn/encoding.h"
+#include "games/ataxx/encoding.h"
 #include "nn/simulated_device.h"
 
 namespace ataxx {
@@ -53,7 +53,7 @@ class CountingDevice final : public BatchDevice {
   int most_running = 0;                  // batches on the device at once, at most
   bool hold_each_batch = false;          // 2 ms a batch: callers at once would overlap
   bool fail = false;
-  const NetworkIo io_ = kAtaxxIo;
+  const NetworkIo io_ = AtaxxGame::Encoder().io();
   std::vector<float> logits = std::vector<float>(4096 * io_.policy_size(), 0.0f);
 };
 
@@ -252,7 +252,7 @@ class EquivariantDevice final : public BatchDevice {
   NetworkIo io() const override { return io_; }
 
   std::vector<std::vector<float>> seen;
-  const NetworkIo io_ = kAtaxxIo;
+  const NetworkIo io_ = AtaxxGame::Encoder().io();
 };
 
 // Each position goes to the device under a random symmetry, and its answer comes back to the
@@ -300,7 +300,7 @@ TEST(SimulatedDevice, AnswersUniformPriorsAndAnEvenValue) {
 
 // The same batching for Schataxx's positions: its planes in, its 4,417 policy entries out.
 TEST(SimulatedDevice, AnswersSchataxxPositionsThroughTheSameBatching) {
-  auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 8, kSchataxxIo);
+  auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 8, SchataxxGame::Encoder::io());
   BasicBatchedEvaluator<SchataxxGame> evaluator(device, GameEncoder<SchataxxGame>{}, {8, 1000, 1, 0});
   const schataxx::Position pos = schataxx::Position::startpos();
   schataxx::MoveList moves;
@@ -314,12 +314,12 @@ TEST(SimulatedDevice, AnswersSchataxxPositionsThroughTheSameBatching) {
 }
 
 TEST(BatchedEvaluator, RefusesADeviceOfAnotherGamesPlanes) {
-  auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 8, kSchataxxIo);
+  auto device = std::make_shared<SimulatedDevice>(SimulatedDeviceModel{5, 10}, 8, SchataxxGame::Encoder::io());
   try {
     BatchedEvaluator evaluator(device, GameEncoder<AtaxxGame>{}, {8, 1000, 1, 0});
     FAIL() << "an Ataxx evaluator took a Schataxx device";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("takes " + std::to_string(kSchataxxIo.input_size()) +
+    EXPECT_NE(std::string(e.what()).find("takes " + std::to_string(SchataxxGame::Encoder::io().input_size()) +
                                           " inputs and gives 4417 policy entries; the game's encoding has 294 and 932"), std::string::npos) << e.what();
   }
 }

@@ -287,7 +287,7 @@ INSTANTIATE_TEST_SUITE_P(ChannelsPrecision, EigenPath,
 // A play file names its game: a Schataxx network is served for Schataxx, on the Eigen path as on
 // LibTorch's, and an Ataxx server refuses it by name.
 TEST(InferenceServer, ServesASchataxxNetworkForSchataxxOnly) {
-  write_random_play_file(temp_path("schataxx.net"), {1, 8}, 11, {}, {100, 2}, kSchataxxName);
+  write_random_play_file(temp_path("schataxx.net"), {1, 8}, 11, {}, {100, 2}, SchataxxGame::kName);
   InferenceOptions eigen, torch_path;
   eigen.cpu_path = CpuPath::kEigen;
   torch_path.cpu_path = CpuPath::kTorch;

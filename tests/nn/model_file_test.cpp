@@ -124,7 +124,9 @@ TEST(Network, ACutNetworkKeepsItsSourcesFirstBlocksAndHeads) {
   for (const auto& p : source->named_parameters()) {
     const bool later_block = p.key().starts_with("tower.1.") || p.key().starts_with("tower.2.");
     EXPECT_EQ(kept.contains(p.key()), !later_block) << p.key();
-    if (!later_block) EXPECT_TRUE(torch::equal(kept[p.key()], p.value())) << p.key();
+    if (!later_block) {
+      EXPECT_TRUE(torch::equal(kept[p.key()], p.value())) << p.key();
+    }
   }
 }
 

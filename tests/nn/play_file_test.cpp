@@ -114,7 +114,7 @@ TEST(PlayFile, ReadsFreshNetsOfEveryGameAsLibTorchDoes) {
   write_random_play_file(temp_path("square.net"), {2, 16}, 3);
   write_random_play_file(temp_path("family.net"), {1, 8}, 4, BoardSet::parse("4x4,7x7,hexagon"),
                          {.halfmove_limit = 80});
-  write_random_play_file(temp_path("schataxx.net"), {1, 8}, 5, {}, {}, kSchataxxName);
+  write_random_play_file(temp_path("schataxx.net"), {1, 8}, 5, {}, {}, SchataxxGame::kName);
   for (const char* net : {"square.net", "family.net", "schataxx.net"}) expect_read_as_libtorch_reads(temp_path(net));
 }
 

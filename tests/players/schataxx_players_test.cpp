@@ -1,4 +1,4 @@
-#include "players/schataxx_players.h"
+#include "players/baseline_players.h"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ double play_games(const std::string& first, const std::string& second, int games
     schataxx::Game game;
     while (!game.outcome().is_over()) {
       const bool white_to_move = game.position().side_to_move() == schataxx::kWhite;
-      SchataxxPlayer& mover = white_to_move == first_is_white ? *a : *b;
+      BasicPlayer<SchataxxGame>& mover = white_to_move == first_is_white ? *a : *b;
       game.play(mover.choose_move(game));
     }
     points += (result_for(first_is_white ? Color::kX : Color::kO, game.outcome().result) + 1) / 2.0;
@@ -45,7 +45,7 @@ TEST(SchataxxPlayers, SpecsMakeTheBaselinesAndRefuseOthers) {
 TEST(SchataxxPlayers, TheNetworkPlayerTakesASchataxxModelOnly) {
   const std::string schataxx_net = testing::TempDir() + "/schataxx-player.net";
   const std::string ataxx_net = testing::TempDir() + "/ataxx-player.net";
-  write_random_play_file(schataxx_net, {1, 8}, 5, {}, {100, 2}, kSchataxxName);
+  write_random_play_file(schataxx_net, {1, 8}, 5, {}, {100, 2}, SchataxxGame::kName);
   write_random_play_file(ataxx_net, {1, 8}, 5);
   auto player = make_player<SchataxxGame>("nn:model=" + schataxx_net + ",visits=16");
   player->new_game(1);
@@ -84,7 +84,7 @@ TEST(SchataxxPlayers, AlphaBetaReportsItsScoreAndMove) {
   for (const auto m : moves) {
     schataxx::Position after = start;
     after.make_move(m);
-    best = std::max(best, -schataxx_evaluation(after));
+    best = std::max(best, -SchataxxGame::Play::score(after));
   }
   const auto report = player->last_report();
   EXPECT_EQ(report.score_cp, 10 * best);
@@ -120,7 +120,7 @@ TEST(SchataxxPlayers, AlphaBetaReportsTheLineItExpects) {
     }
     if (std::ssize(report.pv) < depth || pos.outcome().is_over()) continue;
     ++whole;
-    const int from_the_mover = pos.side_to_move() == us ? schataxx_evaluation(pos) : -schataxx_evaluation(pos);
+    const int from_the_mover = pos.side_to_move() == us ? SchataxxGame::Play::score(pos) : -SchataxxGame::Play::score(pos);
     EXPECT_EQ(report.score_cp, 10 * from_the_mover) << depth;
   }
   EXPECT_GE(whole, 2) << "lines cut short at every depth";

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "games/ataxx/symmetry.h"
-#include "nn/encoding.h"
+#include "games/ataxx/encoding.h"
 #include "games/schataxx/encoding.h"
 
 namespace ataxx {

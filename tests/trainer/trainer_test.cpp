@@ -315,7 +315,7 @@ TEST(Trainer, ATeacherMustPlayEveryBoardOfTheRunAndMayPlayMore) {
 
   ModelInfo family_info;
   family_info.boards = BoardSet::parse("4x4,7x7,hexagon");
-  AtaxxNet family(ModelShape{2, 8}, network_io(kAtaxxName, family_info.boards));
+  AtaxxNet family(ModelShape{2, 8}, network_io(AtaxxGame::kName, family_info.boards));
   save_play_file(temp_path("family-teacher.net"), family, family_info);
   config.boards.names = {"7x7"};
   config.training.teacher = temp_path("family-teacher.net");

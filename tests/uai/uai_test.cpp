@@ -314,7 +314,7 @@ TEST(Uai, PlaysSchataxxFromItsFenOrItsVariant) {
 
 TEST(Uai, AModelPlaysItsOwnGameAndSaysSoForTheOther) {
   const std::string model = testing::TempDir() + "/schataxx-uai.net";
-  write_random_play_file(model, {1, 8}, 3, {}, {}, kSchataxxName);
+  write_random_play_file(model, {1, 8}, 3, {}, {}, SchataxxGame::kName);
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Model value " + model), "");  // an Ataxx position at hand: taken all the same
   uai.send("position startpos");

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "games/ataxx/symmetry.h"
-#include "nn/encoding.h"
+#include "games/ataxx/encoding.h"
 
 namespace ataxx {
 namespace {

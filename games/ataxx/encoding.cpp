@@ -1,4 +1,4 @@
-#include "nn/encoding.h"
+#include "games/ataxx/encoding.h"
 
 #include <algorithm>
 #include <array>
