@@ -64,7 +64,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"run.seed", Bound<std::uint64_t>{&r.seed, 0, std::numeric_limits<std::uint64_t>::max()}, "random seed"},
       {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget of the run, over all its starts (a resumed run spends what is left)"},
       {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "candidates to train"},
-      {"run.game", &r.game, "ataxx, schataxx, schataxx-balanced or schataxx-unlimited"},
+      {"run.game", &r.game, Games::names()},
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
       {"network.channels", Bound<int>{&n.channels, 8, 1024}, "channels per block"},
       {"network.init_from", &n.init_from,
@@ -345,7 +345,7 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
   } catch (const YAML::Exception& e) {
     throw std::runtime_error("config " + source + ": " + e.msg);
   }
-  // The game's own default (a Schataxx position that recurs once ends the game).
+  // The game's own default (in some games a position that recurs once ends the game).
   if (Games::has(config.run.game) && !(root["rules"] && root["rules"]["repetition_limit"]))
     config.rules.repetition_limit = with_game(config.run.game, []<typename G>() {
       return G::settings_of(typename G::Rules{}).repetition_limit;

@@ -17,7 +17,7 @@ struct RunConfig {
     std::uint64_t seed = 1;
     double max_minutes = 30;   // wall-time budget for `train`, counted over every session of the run
     int max_generations = 1000;
-    // The game of the run: ataxx (on boards:), or schataxx, schataxx-balanced, schataxx-unlimited.
+    // The game of the run, or a variant of one (games/registry.h): ataxx plays on boards:.
     std::string game = "ataxx";
   } run;
   struct Network {
@@ -114,7 +114,7 @@ struct BoardPlan {
 std::vector<BoardPlan> board_plans(const RunConfig& config);
 // Where the run's games start: each board (a game with boards), or the run's one variant.
 struct StartPlan {
-  std::string name;      // a board's ("7x7") or the variant's ("schataxx-balanced")
+  std::string name;      // a board's ("7x7") or the variant's (the run's game)
   double share;          // of self-play's games
   std::string openings;  // a file of start positions; "" = the game's own suite
 };

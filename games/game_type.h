@@ -4,6 +4,8 @@
 // games/registry.h lists the games the programs play.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <concepts>
 #include <cstdint>
 #include <optional>
@@ -61,6 +63,20 @@ concept GamePlayOf = requires(const typename G::Position& pos, typename G::Move 
   { P::heuristic_expectation(pos) } -> std::convertible_to<float>;
 };
 
+// What the browser view draws (server/), as JSON: the page knows no rules, every move it offers
+// comes from here. (Checked by the functions' types: the JSON type is only declared here.)
+template <typename V, typename G, typename Json = nlohmann::json, typename P = typename G::Position>
+concept GameViewOf = requires(typename G::Move move) {
+  { V::kColours[0] } -> std::convertible_to<const char*>;  // the sides as the page names them
+  // {"name", "hexagonal", "size", "cells": [{"index", "column", "row", "name"}, ...]}
+  requires std::same_as<decltype(&V::board), Json (*)(const P&)>;
+  requires std::same_as<decltype(&V::men), Json (*)(const P&)>;  // {"CELL": what stands there, ...}
+  // The ways the page offers to make the move: [{"from", "to", "kind"}, ...]
+  requires std::same_as<decltype(&V::ways), Json (*)(typename G::Move, const P&)>;
+  requires std::same_as<decltype(&V::counts), Json (*)(const P&)>;  // what the page shows beside the board
+  { V::destination(move) } -> std::convertible_to<int>;  // the cell it lands on (-1: none)
+};
+
 template <typename G>
 concept GameType = requires(const typename G::Position& pos, typename G::Position& next, typename G::Move move,
                             typename G::MoveList& moves, const typename G::Game& game, typename G::Game& record,
@@ -100,6 +116,9 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   // its start position and its opening suite (a file's, or the game's own for "").
   { G::start_of(text) } -> std::same_as<typename G::Position>;
   { G::openings_of(text, std::string()) } -> std::same_as<std::vector<typename G::Position>>;
+  // A position from its FEN, of the board or variant named (where the FEN does not say it: UAI's
+  // UCI_Variant, the browser view); throws std::invalid_argument for a bad FEN or name.
+  { G::from_fen(text, text) } -> std::same_as<typename G::Position>;
   // The end-of-game numbers: run configs and model files keep every game's as RuleSettings.
   { G::rules_from(settings) } -> std::same_as<typename G::Rules>;
   { G::settings_of(rules) } -> std::same_as<RuleSettings>;
@@ -124,6 +143,7 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   { G::pgn_variant(pos) } -> std::same_as<std::string>;
   requires GameEncoderOf<typename G::Encoder, G>;
   requires GamePlayOf<typename G::Play, G>;
+  requires GameViewOf<typename G::View, G>;
 };
 
 // The side to move's lead in men, (own - opponent) / cells: what the network's lead head

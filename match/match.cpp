@@ -294,9 +294,10 @@ std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, c
   return pgn;
 }
 
-template std::string to_pgn<AtaxxGame>(const BasicGameRecord<AtaxxGame>&, const std::string&, const std::string&,
-                                       const std::string&, const std::optional<TimeControl>&);
-template std::string to_pgn<SchataxxGame>(const BasicGameRecord<SchataxxGame>&, const std::string&, const std::string&,
-                                          const std::string&, const std::optional<TimeControl>&);
+#define ATAXX_INSTANTIATE(G)                                                                             \
+  template std::string to_pgn<G>(const BasicGameRecord<G>&, const std::string&, const std::string&, const std::string&, \
+                                 const std::optional<TimeControl>&);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

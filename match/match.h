@@ -16,7 +16,7 @@
 namespace ataxx {
 
 // Everything below is written once for every game (mcts/games.h); the names without "Basic" are
-// Ataxx's. x is the side that moves first (White in Schataxx).
+// Ataxx's. x is the side that moves first (G::kSideNames[0]).
 // What the mover said of its move, for the PGN (cutechess-cli's comments, {+0.25/12 0.512s}): its
 // search's score from its view and depth, where it searched, and the time the move took.
 struct MoveComment {
@@ -121,8 +121,8 @@ BasicMatchResult<G> run_match(
 template <typename G>
 std::optional<double> nodes_per_second(const BasicMatchResult<G>& result, bool player1);
 
-// A game as PGN, as its game's tools write it (mcts/games.h: Ataxx's x is Black and moves first,
-// Schataxx's White, with a Variant tag); a TimeControl tag when the game was played on a clock;
+// A game as PGN, as its game's tools write it (G::kPgnColours, G::pgn_variant: Ataxx's x is Black
+// and moves first); a TimeControl tag when the game was played on a clock;
 // each move's comment after it.
 template <typename G>
 std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, const std::string& player2,

@@ -43,11 +43,11 @@ using SelfPlayBatch = BasicSelfPlayBatch<AtaxxGame>;
 template <typename G>
 BasicTrainingSample<G> policy_sample(const typename G::Position& pos, const BasicSearchResult<G>& result);
 
-// Where a run's games start: a start position (Ataxx's board, Schataxx's variant) with its share
+// Where a run's games start: a start position (a board's, or the run's variant's) with its share
 // of games and its opening suite.
 template <typename G>
 struct SelfPlayStart {
-  std::string name;  // "7x7", "schataxx-balanced"
+  std::string name;  // a board's ("7x7") or the variant's
   double share = 1.0;
   typename G::Position start;
   std::vector<typename G::Position> openings;

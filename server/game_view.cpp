@@ -3,118 +3,23 @@
 #include <algorithm>
 #include <cmath>
 
+#include "games/core/view_json.h"
+
 namespace ataxx::server {
 namespace {
-
-json cells_of(Bitboard cells) {
-  json list = json::array();
-  for (Bitboard b = cells; b;) list.push_back(pop_lsb(b));
-  return list;
-}
 
 json wdl_json(const std::optional<Wdl>& wdl) {
   if (!wdl) return nullptr;
   return json::array({wdl->win, wdl->draw, wdl->loss});
 }
 
-json way(int from, int to, const char* kind) {
-  return {{"from", from < 0 ? json(nullptr) : json(from)}, {"to", to < 0 ? json(nullptr) : json(to)}, {"kind", kind}};
-}
-
 }  // namespace
-
-json GameView<AtaxxGame>::board(const Position& pos) {
-  const Board& board = pos.board();
-  json cells = json::array();
-  for (int cell = 0; cell < kMaxCells; ++cell) {
-    if (!board.has_cell(cell)) continue;
-    cells.push_back({{"index", cell}, {"column", board.column[cell]}, {"row", board.row[cell]},
-                     {"name", square_name(cell, board)}});
-  }
-  return {{"name", board.name}, {"hexagonal", board.hexagonal}, {"size", board.size}, {"cells", cells}};
-}
-
-json GameView<AtaxxGame>::men(const Position& pos) {
-  json men = json::object();
-  for (Bitboard b = pos.board().cells; b;) {
-    const Square cell = pop_lsb(b);
-    const char* man = pos.pieces(Color::kX) & bit(cell) ? "x" : pos.pieces(Color::kO) & bit(cell) ? "o"
-                    : pos.gaps() & bit(cell)            ? "#"
-                                                        : "";
-    men[std::to_string(cell)] = man;
-  }
-  return men;
-}
-
-json GameView<AtaxxGame>::ways(Move move, const Position& pos) {
-  json list = json::array();
-  if (move.is_pass()) {
-    list.push_back(way(-1, -1, "pass"));
-  } else if (move.is_jump()) {
-    list.push_back(way(move.from, move.to, "jump"));
-  } else {
-    for (Bitboard from = pos.board().clone_targets[move.to] & pos.pieces(pos.side_to_move()); from;)
-      list.push_back(way(pop_lsb(from), move.to, "clone"));
-  }
-  return list;
-}
-
-json GameView<AtaxxGame>::counts(const Position& pos) {
-  return {{"pieces", {popcount(pos.pieces(Color::kX)), popcount(pos.pieces(Color::kO))}}};
-}
-
-json GameView<SchataxxGame>::board(const schataxx::Position&) {
-  json cells = json::array();
-  for (int cell = 0; cell < 64; ++cell)
-    cells.push_back({{"index", cell}, {"column", cell % 8}, {"row", cell / 8}, {"name", schataxx::square_name(cell)}});
-  return {{"name", "8x8"}, {"hexagonal", false}, {"size", 8}, {"cells", cells}};
-}
-
-json GameView<SchataxxGame>::men(const schataxx::Position& pos) {
-  json men = json::object();
-  for (int cell = 0; cell < 64; ++cell) {
-    std::string man;
-    if (pos.occupied() & bit(cell)) {
-      const char letter = schataxx::piece_letter(pos.type_on(cell));
-      man = pos.men(schataxx::kWhite) & bit(cell) ? letter : static_cast<char>(std::tolower(letter));
-    }
-    men[std::to_string(cell)] = man;
-  }
-  return men;
-}
-
-json GameView<SchataxxGame>::ways(schataxx::Move move, const schataxx::Position&) {
-  if (move.is_pass()) return json::array({way(-1, -1, "pass")});
-  if (!move.is_drop()) return json::array({way(move.from, move.to, "move")});
-  json drop = way(-1, move.to, "drop");
-  drop["piece"] = std::string(1, schataxx::piece_letter(move.drop));
-  return json::array({drop});
-}
-
-json GameView<SchataxxGame>::counts(const schataxx::Position& pos) {
-  using schataxx::PieceType;
-  json stocks = json::array();
-  for (const Color side : {schataxx::kWhite, schataxx::kBlack}) {
-    json stock = json::object();
-    for (int i = 0; i < schataxx::kStockTypes; ++i) {
-      const PieceType type = schataxx::stock_type(i);
-      const int count = pos.stock(side, type);
-      const bool unlimited = pos.variant() == schataxx::Variant::kUnlimited && type == PieceType::kSoldier;
-      stock[std::string(1, schataxx::piece_letter(type))] = unlimited ? -1 : count;
-    }
-    stocks.push_back(stock);
-  }
-  return {{"area", {pos.area(schataxx::kWhite), pos.area(schataxx::kBlack)}},
-          {"territory", {cells_of(pos.territory(schataxx::kWhite)), cells_of(pos.territory(schataxx::kBlack))}},
-          {"stocks", stocks},
-          {"variant", schataxx::variant_name(pos.variant())}};
-}
 
 template <typename G>
 json turned_cells(const typename G::Position& before, const typename G::Position& after) {
   const Bitboard turned = (G::men(before, Color::kX) & G::men(after, Color::kO)) |
                           (G::men(before, Color::kO) & G::men(after, Color::kX));
-  return cells_of(turned);
+  return view::cells_of(turned);
 }
 
 template <typename G>
@@ -191,7 +96,7 @@ json positions_json(const std::vector<typename G::Position>& positions, const js
       const std::string text = (*best)[0];
       frame["move"] = text;
       frame["visits"] = (*best)[1];
-      frame["ways"] = GameView<G>::ways(GameView<G>::parse(text, pos), pos);
+      frame["ways"] = GameView<G>::ways(G::parse_move_text(text, pos), pos);
     }
     frames.push_back(frame);
   }
@@ -201,14 +106,12 @@ json positions_json(const std::vector<typename G::Position>& positions, const js
           {"outcome", nullptr}};
 }
 
-template json positions_json<AtaxxGame>(const std::vector<Position>&, const json&);
-template json positions_json<SchataxxGame>(const std::vector<schataxx::Position>&, const json&);
-template json replay_json<AtaxxGame>(const Position&, const std::vector<std::string>&, const AtaxxGame::Rules&);
-template json replay_json<SchataxxGame>(const schataxx::Position&, const std::vector<std::string>&,
-                                        const SchataxxGame::Rules&);
-template json turned_cells<AtaxxGame>(const Position&, const Position&);
-template json turned_cells<SchataxxGame>(const schataxx::Position&, const schataxx::Position&);
-template json report_json<AtaxxGame>(const BasicMoveReport<AtaxxGame>&, const Position&);
-template json report_json<SchataxxGame>(const BasicMoveReport<SchataxxGame>&, const schataxx::Position&);
+#define ATAXX_INSTANTIATE(G)                                                                     \
+  template json positions_json<G>(const std::vector<G::Position>&, const json&);                 \
+  template json replay_json<G>(const G::Position&, const std::vector<std::string>&, const G::Rules&); \
+  template json turned_cells<G>(const G::Position&, const G::Position&);                         \
+  template json report_json<G>(const BasicMoveReport<G>&, const G::Position&);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx::server

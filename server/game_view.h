@@ -1,6 +1,7 @@
-// What the page draws, as JSON, for each game of mcts/games.h: the board's cells and where they
-// lie, what stands on them, the legal moves (from, to, kind), the stocks and counts, and a
-// search's report. The page knows no rules: every move it offers comes from here.
+// What the page draws, as JSON, for every game: its view (the board's cells and where they lie,
+// what stands on them, the ways to make a move, the counts beside the board, games/<game>/view.h),
+// a game replayed, and a search's report. The page knows no rules: every move it offers comes
+// from here.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,37 +15,9 @@ namespace ataxx::server {
 
 using nlohmann::json;
 
-template <typename G>
-struct GameView;
-
-template <>
-struct GameView<AtaxxGame> {
-  static constexpr const char* kColours[2] = {"x", "o"};
-  // {"name", "hexagonal", "size", "cells": [{"column", "row", "name"}, ...]}: cells by index.
-  static json board(const Position& pos);
-  // Per cell: "x", "o", "#" (a gap) or "".
-  static json men(const Position& pos);
-  // The ways to make the move: a clone once per piece that can make it (the page shows a
-  // piece's moves when it is selected), a jump once, the pass with no squares.
-  static json ways(Move move, const Position& pos);
-  static json counts(const Position& pos);  // pieces of each side
-  static int destination(Move move) { return move.is_pass() ? -1 : move.to; }
-  static Move parse(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
-};
-
-template <>
-struct GameView<SchataxxGame> {
-  static constexpr const char* kColours[2] = {"white", "black"};
-  static json board(const schataxx::Position& pos);
-  // Per cell: "" or a FEN letter ("K" White's king, "p" a Black soldier).
-  static json men(const schataxx::Position& pos);
-  static json ways(schataxx::Move move, const schataxx::Position& pos);
-  // Areas of each side and the stocks: {"area": [w, b], "stocks": [{"Q": 1, ...}, {...}]}, an
-  // unlimited count as -1.
-  static json counts(const schataxx::Position& pos);
-  static int destination(schataxx::Move move) { return move.is_pass() ? -1 : move.to; }
-  static schataxx::Move parse(std::string_view text, const schataxx::Position&) { return schataxx::parse_move(text); }
-};
+// The game's view (G::View, games/game_type.h): its board, men, the ways to make a move, its counts.
+template <GameType G>
+using GameView = typename G::View;
 
 // The cells whose men changed colour between two positions (the turned ones).
 template <typename G>

@@ -109,7 +109,7 @@ void PlaySession::play_human(Table<G>& table, const std::string& text) {
   if (thinking_) throw std::invalid_argument("the engine is thinking: stop it first");
   if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
   const auto& pos = table.game.position();
-  const auto move = GameView<G>::parse(text, pos);
+  const auto move = G::parse_move_text(text, pos);
   typename G::MoveList moves;
   pos.generate_moves(moves);
   if (std::find(moves.begin(), moves.end(), move) == moves.end())
@@ -131,23 +131,14 @@ void PlaySession::undo(Table<G>& table, int plies) {
 }
 
 void PlaySession::start_new(const json& message) {
-  const std::string game = get_string(message, "game", "ataxx");
+  const std::string game = get_string(message, "game", std::string(Games::First::kName));
   const std::string fen = get_string(message, "fen", "");
-  AnyTable table = [&]() -> AnyTable {
-    if (game == AtaxxGame::kName) {
-      if (!fen.empty()) return make_table<AtaxxGame>(Game(Position::from_fen(fen)));
-      const std::string name = get_string(message, "board", "7x7");
-      const Board* board = find_board(name);
-      if (!board) throw std::invalid_argument("unknown board '" + name + "' (4x4 .. 8x8, hexagon)");
-      return make_table<AtaxxGame>(Game(Position::startpos(*board)));
-    }
-    if (game == SchataxxGame::kName) {
-      const schataxx::Variant variant = schataxx::parse_variant(get_string(message, "variant", "schataxx"));
-      const auto start = fen.empty() ? schataxx::Position::startpos(variant) : schataxx::Position::from_fen(fen, variant);
-      return make_table<SchataxxGame>(schataxx::Game(start));
-    }
-    throw std::invalid_argument("unknown game '" + game + "' (ataxx, schataxx)");
-  }();
+  AnyTable table = Games::with_game_named(game, [&]<typename G>() -> AnyTable {
+    // A game with boards names one, another its variant; a FEN says the rest.
+    const std::string name = G::kHasBoards ? get_string(message, "board", G::board_name(G::start()))
+                                           : get_string(message, "variant", std::string(G::kName));
+    return make_table<G>(typename G::Game(fen.empty() ? G::start_of(name) : G::from_fen(fen, name)));
+  });
   abandon_search();
   table_ = std::move(table);
   ++version_;

@@ -2,7 +2,7 @@
 // of the session, reporting as they go). JSON messages, one per WebSocket message:
 //
 //   in   {"type":"new","game":"ataxx","board":"hexagon"}   a board's start ("fen" instead: any position)
-//        {"type":"new","game":"schataxx","variant":"schataxx-balanced"}
+//        {"type":"new","game":G,"variant":V}                a game without boards: its variant's start
 //        {"type":"move","move":"b6"}                        a legal move in the game's notation
 //        {"type":"undo","plies":2}                          takes back moves (1 when not given)
 //        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move;

@@ -170,8 +170,7 @@ json RunView::chunk_game(std::string_view name, int index) const {
     throw std::invalid_argument("'" + std::string(name) + "' is not a chunk of this run");
   const std::string path = root_ + "/games/" + std::string(name);
   if (!fs::is_regular_file(path)) throw std::invalid_argument("'" + std::string(name) + "' is not a chunk of this run");
-  return chunk_counts(path).game == SchataxxGame::kName ? game_json<SchataxxGame>(path, index)
-                                                        : game_json<AtaxxGame>(path, index);
+  return Games::with_game_named(chunk_counts(path).game, [&]<typename G>() { return game_json<G>(path, index); });
 }
 
 json RunView::live_game() const {

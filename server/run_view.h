@@ -27,7 +27,7 @@ class RunView {
   // The newest self-play game being played (or the last one played), as the self-play processes
   // publish it in live/: {"game", "start_fen", "moves": [...], "model", "rules": {"halfmove_limit",
   // "repetition_limit"} (the run's), "age_seconds"}; null
-  // when there is none. A game is "ataxx" or a Schataxx variant's name, as in chunk_game.
+  // when there is none. A game is a game's or a variant's name, as in chunk_game.
   nlohmann::json live_game() const;
   // The newest self-play chunks of games/, at most `count`: [{"name", "games", "samples"}].
   nlohmann::json chunks(int count) const;

@@ -38,10 +38,9 @@ json live_json(const RunView& run) {
   const auto moves = live["moves"].get<std::vector<std::string>>();
   const std::string game = live["game"], fen = live["start_fen"];
   const RuleSettings rules{live["rules"]["halfmove_limit"].get<int>(), live["rules"]["repetition_limit"].get<int>()};
-  json replay = game == AtaxxGame::kName
-                    ? replay_json<AtaxxGame>(Position::from_fen(fen), moves, AtaxxGame::rules_from(rules))
-                    : replay_json<SchataxxGame>(schataxx::Position::from_fen(fen, schataxx::parse_variant(game)), moves,
-                                                SchataxxGame::rules_from(rules));
+  json replay = with_game(game, [&]<typename G>() {
+    return replay_json<G>(G::from_fen(fen, game), moves, G::rules_from(rules));
+  });
   replay["model"] = live["model"];
   replay["age_seconds"] = live["age_seconds"];
   replay["game"] = game;
@@ -50,19 +49,12 @@ json live_json(const RunView& run) {
 
 json chunk_game_json(const RunView& run, std::string_view name, int index) {
   const json game = run.chunk_game(name, index);
-  auto frames = [&](auto parse) {
-    std::vector<decltype(parse(std::string()))> positions;
-    for (const auto& fen : game["fens"]) positions.push_back(parse(fen.get<std::string>()));
-    return positions;
-  };
-  json replay;
-  if (game["game"] == AtaxxGame::kName) {
-    replay = positions_json<AtaxxGame>(frames([](const std::string& f) { return Position::from_fen(f); }), game["searched"]);
-  } else {
-    const schataxx::Variant variant = schataxx::parse_variant(game["game"].get<std::string>());
-    replay = positions_json<SchataxxGame>(
-        frames([variant](const std::string& f) { return schataxx::Position::from_fen(f, variant); }), game["searched"]);
-  }
+  const std::string played = game["game"];  // the game's or its variant's name
+  json replay = with_game(played, [&]<typename G>() {
+    std::vector<typename G::Position> positions;
+    for (const auto& fen : game["fens"]) positions.push_back(G::from_fen(fen.get<std::string>(), played));
+    return positions_json<G>(positions, game["searched"]);
+  });
   replay["game"] = game["game"];
   replay["games"] = game["games"];
   return replay;

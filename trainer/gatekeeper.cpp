@@ -11,7 +11,6 @@
 #include "match/openings.h"
 #include "players/network_player.h"
 #include "players/player.h"
-#include "games/schataxx/game.h"
 #include "util/clock.h"
 
 namespace ataxx {

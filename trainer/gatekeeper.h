@@ -25,7 +25,7 @@ template <typename G = AtaxxGame>
 BasicPlayerSource<G> run_network_player(const RunConfig& config, const std::string& name,
                                         const std::string& model_path, int visits);
 // A gating or ladder match under the run's rules: the openings of every board of an Ataxx run, the
-// variant's suite of a Schataxx one.
+// variant's suite of a game without boards.
 template <typename G>
 BasicMatchConfig<G> run_match_config(const RunConfig& config, BasicPlayerSource<G> first, BasicPlayerSource<G> second,
                                      int games, std::uint64_t seed);

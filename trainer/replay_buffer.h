@@ -86,7 +86,7 @@ class BasicReplayBuffer {
 };
 using ReplayBuffer = BasicReplayBuffer<AtaxxGame>;
 
-// The boards the run's network learns (Ataxx's; a Schataxx run has its one board).
+// The boards the run's network learns (of a game with boards; others ignore them).
 BoardSet boards_of(const RunConfig& config);
 // A run's buffer: its training settings, and the boards it trains.
 template <typename G>

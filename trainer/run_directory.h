@@ -55,7 +55,7 @@ class RunDirectory {
   void set_best(const std::string& name) const;
   // A path no writer has used or will use: host, process, a random token and a counter.
   std::string new_chunk_path(const std::string& model) const;
-  // This process's live game: its game's name (a Schataxx variant's for Schataxx), start FEN,
+  // This process's live game: its game's name (the variant's, for a game with variants), start FEN,
   // model and moves, a line each.
   void write_live_game(std::string_view game, const std::string& start_fen, const std::string& model,
                        const std::string& moves) const;

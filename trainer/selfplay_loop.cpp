@@ -11,7 +11,6 @@
 
 #include "match/openings.h"
 #include "nn/inference_server.h"
-#include "games/schataxx/game.h"
 #include "selfplay/recent_games.h"
 #include "util/clock.h"
 #include "util/parallel.h"
@@ -134,7 +133,7 @@ class LiveGamePublisher {
     std::string moves;
     for (const auto& move : game.moves()) moves += G::move_text(move, game.start()) + ' ';
     try {
-      const std::string variant = G::pgn_variant(game.start());  // Schataxx's, which its FEN does not say
+      const std::string variant = G::pgn_variant(game.start());  // what its FEN does not say
       dir_.write_live_game(variant.empty() ? G::kName : variant, game.start().fen(), server_.model_name(), moves);
     } catch (const std::exception& e) {
       failed_ = true;

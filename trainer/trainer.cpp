@@ -303,8 +303,9 @@ Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_
   return mean;
 }
 
-template Losses Trainer::train<AtaxxGame>(const BasicReplayBuffer<AtaxxGame>&, int, double, std::mt19937_64&);
-template Losses Trainer::train<SchataxxGame>(const BasicReplayBuffer<SchataxxGame>&, int, double, std::mt19937_64&);
+#define ATAXX_INSTANTIATE(G) template Losses Trainer::train<G>(const BasicReplayBuffer<G>&, int, double, std::mt19937_64&);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 void Trainer::save_checkpoint(const std::string& path) const {
   CheckpointInfo info;

@@ -18,7 +18,7 @@ struct Losses {
   int steps = 0;
 };
 
-// The game the run's network plays, as model files name it: "ataxx" or "schataxx".
+// The game the run's network plays, as model files name it (G::kName).
 std::string_view game_of(const RunConfig& config);
 
 // The learning rate of the step after `step`, when run_share of the run's wall time is used:

@@ -87,10 +87,10 @@ std::string verbose_move_stats(const BasicMoveReport<G>& r, const typename G::Po
                              stats(static_cast<int>(r.nodes), r.search_value, r.value, "-", r.network_value));
 }
 
-template std::string info_lines<AtaxxGame>(const BasicMoveReport<AtaxxGame>&, const Position&, const InfoDisplay&);
-template std::string info_lines<SchataxxGame>(const BasicMoveReport<SchataxxGame>&, const schataxx::Position&,
-                                              const InfoDisplay&);
-template std::string verbose_move_stats<AtaxxGame>(const BasicMoveReport<AtaxxGame>&, const Position&);
-template std::string verbose_move_stats<SchataxxGame>(const BasicMoveReport<SchataxxGame>&, const schataxx::Position&);
+#define ATAXX_INSTANTIATE(G)                                                                                       \
+  template std::string info_lines<G>(const BasicMoveReport<G>&, const G::Position&, const InfoDisplay&); \
+  template std::string verbose_move_stats<G>(const BasicMoveReport<G>&, const G::Position&);
+ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
+#undef ATAXX_INSTANTIATE
 
 }  // namespace ataxx

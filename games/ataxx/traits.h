@@ -14,6 +14,7 @@
 #include "games/ataxx/game.h"
 #include "games/ataxx/openings.h"
 #include "games/ataxx/play.h"
+#include "games/ataxx/view.h"
 
 namespace ataxx {
 
@@ -25,6 +26,7 @@ struct AtaxxGame {
   using Rules = RuleSettings;
   using Encoder = AtaxxEncoder;
   using Play = AtaxxPlay;
+  using View = AtaxxView;
   static constexpr std::string_view kName = "ataxx";
   static constexpr std::array<std::string_view, 1> kVariants = {"ataxx"};
   static constexpr bool kHasBoards = true;  // a run chooses them (boards:), a model file lists them
@@ -36,9 +38,11 @@ struct AtaxxGame {
   static std::vector<Position> openings_of(std::string_view board, const std::string& file) {
     return board_openings(board_named(board), file);
   }
+  // The FEN says the board.
+  static Position from_fen(std::string_view fen, std::string_view) { return Position::from_fen(fen); }
   static const Board& board_named(std::string_view name) {
     const Board* board = find_board(name);
-    if (!board) throw std::invalid_argument("unknown board '" + std::string(name) + "'");
+    if (!board) throw std::invalid_argument("unknown board '" + std::string(name) + "' (4x4 .. 8x8, hexagon)");
     return *board;
   }
   // After such a move no earlier position can recur: a single adds a piece for good.

@@ -13,6 +13,7 @@
 #include "games/schataxx/encoder.h"
 #include "games/schataxx/game.h"
 #include "games/schataxx/play.h"
+#include "games/schataxx/view.h"
 
 namespace ataxx {
 
@@ -24,6 +25,7 @@ struct SchataxxGame {
   using Rules = schataxx::Rules;
   using Encoder = schataxx::Encoder;
   using Play = schataxx::Play;
+  using View = schataxx::View;
   static constexpr std::string_view kName = "schataxx";
   static constexpr std::array<std::string_view, 3> kVariants = {"schataxx", "schataxx-balanced", "schataxx-unlimited"};
   static constexpr bool kHasBoards = false;  // one board
@@ -36,6 +38,9 @@ struct SchataxxGame {
     const schataxx::Variant v = schataxx::parse_variant(variant);
     if (file.empty()) return schataxx::opening_suite(v);
     return load_openings<Position>(file, [v](const std::string& fen) { return Position::from_fen(fen, v); });
+  }
+  static Position from_fen(std::string_view fen, std::string_view variant) {
+    return Position::from_fen(fen, schataxx::parse_variant(variant));
   }
   static bool is_irreversible(Move move) { return move.is_drop(); }  // a stock changes for good
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
