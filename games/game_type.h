@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "games/core/bitboard.h"
@@ -51,6 +52,7 @@ concept GamePlayOf = requires(const typename G::Position& pos, typename G::Move 
   { P::c_puct(pos) } -> std::same_as<std::optional<float>>;  // its c_puct at a root (none: the search's)
   { P::expected_moves_left(pos) } -> std::convertible_to<int>;  // the time manager's, for the side to move
   { P::kAlphaBetaDepth } -> std::convertible_to<int>;     // alphabeta's depth unless its spec says one
+  { P::kTerminalDepth } -> std::convertible_to<int>;      // its depth in `play` where no net plays the position
   { P::kCentipawnsAPoint } -> std::convertible_to<int>;   // a point of score in UAI's centipawns
   { P::score(pos) } -> std::convertible_to<int>;          // alphabeta's evaluation, the side to move's view
   { P::order_gain(pos, move) } -> std::convertible_to<int>;   // its move ordering: the larger first
@@ -75,6 +77,7 @@ concept GameViewOf = requires(typename G::Move move) {
   requires std::same_as<decltype(&V::ways), Json (*)(typename G::Move, const P&)>;
   requires std::same_as<decltype(&V::counts), Json (*)(const P&)>;  // what the page shows beside the board
   { V::destination(move) } -> std::convertible_to<int>;  // the cell it lands on (-1: none)
+  requires std::same_as<decltype(&V::diagram), std::string (*)(const P&)>;  // the terminal's (`play`)
 };
 
 template <typename G>
@@ -108,6 +111,8 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   // Its name in model files and chunks ("ataxx", "schataxx"), and the names its variants go by in
   // run configs (run.game), UCI_Variant and the browser view, its own name first.
   { G::kName } -> std::convertible_to<std::string_view>;
+  { G::kTitle } -> std::convertible_to<std::string_view>;  // in prose: "Ataxx"
+  { G::kMoveHelp } -> std::convertible_to<std::string_view>;  // its notation by example, for help texts
   { G::kVariants[0] } -> std::convertible_to<std::string_view>;
   requires G::kVariants[0] == G::kName;
   { G::kHasBoards } -> std::convertible_to<bool>;  // whether a run chooses among boards (boards:)
@@ -117,8 +122,10 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   { G::start_of(text) } -> std::same_as<typename G::Position>;
   { G::openings_of(text, std::string()) } -> std::same_as<std::vector<typename G::Position>>;
   // A position from its FEN, of the board or variant named (where the FEN does not say it: UAI's
-  // UCI_Variant, the browser view); throws std::invalid_argument for a bad FEN or name.
+  // UCI_Variant, the browser view); throws std::invalid_argument for a bad FEN or name. Whether a
+  // FEN is this game's by its look (UAI's `position fen` takes the first game that claims it).
   { G::from_fen(text, text) } -> std::same_as<typename G::Position>;
+  { G::claims_fen(text) } -> std::same_as<bool>;
   // The end-of-game numbers: run configs and model files keep every game's as RuleSettings.
   { G::rules_from(settings) } -> std::same_as<typename G::Rules>;
   { G::settings_of(rules) } -> std::same_as<RuleSettings>;
@@ -130,6 +137,10 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   // which two positions alike in all the search and the network see share a node.
   { G::winning_move(pos, moves) } -> std::same_as<std::optional<typename G::Move>>;
   { G::transposition_key(pos) } -> std::same_as<std::uint64_t>;
+  // The leaves of the legal move tree below pos, in all and below each move (perft; the
+  // repetition rule, which needs the game's history, is left out).
+  { G::perft(pos, 1) } -> std::convertible_to<std::uint64_t>;
+  { G::perft_split(pos, 1) } -> std::same_as<std::vector<std::pair<typename G::Move, std::uint64_t>>>;
   // Moves in the game's notation (UAI, PGN, chunks' logs, the browser view); parse throws on bad text.
   { G::move_text(move, pos) } -> std::same_as<std::string>;
   { G::parse_move_text(text, pos) } -> std::same_as<typename G::Move>;
@@ -145,6 +156,15 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   requires GamePlayOf<typename G::Play, G>;
   requires GameViewOf<typename G::View, G>;
 };
+
+// The start of the game or variant named `name`: a game with boards starts on its default board.
+template <GameType G>
+typename G::Position start_of_variant(std::string_view name) {
+  if constexpr (G::kHasBoards)
+    return G::start();
+  else
+    return G::start_of(name);
+}
 
 // The side to move's lead in men, (own - opponent) / cells: what the network's lead head
 // (Wdl::lead) expects at the end of the game.

@@ -34,45 +34,60 @@ struct GameList {
   // std::invalid_argument naming them all.
   template <typename Visit>
   static auto with_game(std::string_view name, Visit&& visit) {
-    return dispatch(name, std::forward<Visit>(visit), [](std::string_view n, const auto& variants) {
-      return std::ranges::find(variants, n) != variants.end();
-    });
+    return dispatch(name, std::forward<Visit>(visit), []<typename G>(std::string_view n) { return plays<G>(n); });
   }
   // As with_game, by the game's own name only: what model files and chunks record.
   template <typename Visit>
   static auto with_game_named(std::string_view name, Visit&& visit) {
-    return dispatch(name, std::forward<Visit>(visit), [](std::string_view n, const auto& variants) {
-      return n == variants[0];
-    });
+    return dispatch(name, std::forward<Visit>(visit), []<typename G>(std::string_view n) { return n == G::kName; });
+  }
+  // As with_game, for the first game whose FEN `fen` looks like (G::claims_fen): UAI's `position fen`.
+  template <typename Visit>
+  static auto with_game_of_fen(std::string_view fen, Visit&& visit) {
+    return dispatch(fen, std::forward<Visit>(visit), []<typename G>(std::string_view f) { return G::claims_fen(f); });
+  }
+  // Every game's name and its variants', the games in order.
+  static std::vector<std::string_view> all_names() {
+    std::vector<std::string_view> all;
+    (all.insert(all.end(), Gs::kVariants.begin(), Gs::kVariants.end()), ...);
+    return all;
   }
   // "ataxx, schataxx, schataxx-balanced or schataxx-unlimited": every name, for messages and --help.
   static std::string names() {
-    std::vector<std::string_view> all;
-    (all.insert(all.end(), Gs::kVariants.begin(), Gs::kVariants.end()), ...);
+    const std::vector<std::string_view> all = all_names();
     std::string text;
     for (std::size_t i = 0; i < all.size(); ++i)
       text += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + std::string(all[i]);
     return text;
   }
   static bool has(std::string_view name) { return (plays<Gs>(name) || ...); }
+  // Calls visit.template operator()<G>() for every game, in order.
+  template <typename Visit>
+  static void for_each(Visit&& visit) {
+    (visit.template operator()<Gs>(), ...);
+  }
   // The game whose positions are P's: for code handed a position alone.
   template <typename P>
   using OfPosition = std::tuple_element_t<0, decltype(std::tuple_cat(
       std::declval<std::conditional_t<std::is_same_v<typename Gs::Position, P>, std::tuple<Gs>, std::tuple<>>>()...))>;
 
- private:
+  // Whether `name` is game G's or one of its variants'.
   template <typename G>
   static bool plays(std::string_view name) {
     return std::ranges::find(G::kVariants, name) != G::kVariants.end();
   }
+
+ private:
   template <typename Visit, typename Matches,
             typename Returned = decltype(std::declval<Visit>().template operator()<First>())>
   static Returned dispatch(std::string_view name, Visit&& visit, Matches matches) {
     if constexpr (std::is_void_v<Returned>) {
-      if (!((matches(name, Gs::kVariants) ? (visit.template operator()<Gs>(), true) : false) || ...)) unknown(name);
+      if (!((matches.template operator()<Gs>(name) ? (visit.template operator()<Gs>(), true) : false) || ...))
+        unknown(name);
     } else {
       std::optional<Returned> returned;
-      if (!((matches(name, Gs::kVariants) ? (returned.emplace(visit.template operator()<Gs>()), true) : false) || ...))
+      if (!((matches.template operator()<Gs>(name) ? (returned.emplace(visit.template operator()<Gs>()), true) : false) ||
+            ...))
         unknown(name);
       return std::move(*returned);
     }

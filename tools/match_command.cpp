@@ -7,9 +7,9 @@
 
 #include "match/match.h"
 #include "match/openings.h"
-#include "games/schataxx/game.h"
 #include "tools/commands.h"
 #include "tools/output_option.h"
+#include "tools/variant_option.h"
 
 namespace ataxx::cli {
 namespace {
@@ -20,8 +20,8 @@ struct MatchOptions {
   int games = 100;
   int concurrency = 1;
   std::uint64_t seed = 1;
-  std::string variant;  // "": Ataxx; else a Schataxx variant
-  std::string board;    // "": 7x7; else the Ataxx board of the family to play on
+  std::string variant;  // "": the first game; else a variant of a game without boards
+  std::string board;    // "": the default board, or the openings file's; else a board to play on
   std::string openings_path;
   int opening_start = 1;  // the match's first opening, from 1
   std::string pgn_path;
@@ -114,29 +114,17 @@ std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& op
   };
 }
 
-// Schataxx: the variant's opening suite (every distinct position two plies in), or a file's
-// positions in the variant.
-void run_schataxx(const MatchOptions& options) {
-  const schataxx::Variant variant = schataxx::parse_variant(options.variant);
-  auto openings = options.openings_path.empty()
-                      ? schataxx::opening_suite(variant)
-                      : load_openings<schataxx::Position>(options.openings_path, [variant](const std::string& fen) {
-                          return schataxx::Position::from_fen(fen, variant);
-                        });
-  play_match<SchataxxGame>(options, std::move(openings), pgn_writer<SchataxxGame>(options));
-}
-
+// The openings of the game of --variant (else the first game): a game with boards on the board
+// named ("": a file's positions on any of its boards, else the default board's suite), another
+// the variant's suite or a file's positions in the variant.
 void run(const MatchOptions& options) {
-  if (!options.variant.empty()) return run_schataxx(options);
-  std::vector<Position> openings;
-  if (options.board.empty()) {  // the file's positions on any boards, else the 7x7 suite
-    openings = options.openings_path.empty() ? default_openings() : load_openings(options.openings_path);
-  } else {
-    const Board* board = find_board(options.board);
-    if (!board) throw std::runtime_error("unknown board '" + options.board + "' (4x4, 5x5, 6x6, 7x7, 8x8 or hexagon)");
-    openings = board_openings(*board, options.openings_path);
-  }
-  play_match<AtaxxGame>(options, std::move(openings), pgn_writer<AtaxxGame>(options));
+  const std::string game = options.variant.empty() ? std::string(Games::First::kName) : options.variant;
+  with_game(game, [&]<typename G>() {
+    if (!G::kHasBoards && !options.board.empty())
+      throw std::runtime_error("--board: " + std::string(G::kTitle) + " is played on one board");
+    const std::string start = G::kHasBoards ? options.board : game;
+    play_match<G>(options, G::openings_of(start, options.openings_path), pgn_writer<G>(options));
+  });
 }
 
 }  // namespace
@@ -156,10 +144,7 @@ void add_match_command(CLI::App& app) {
   auto* board = cmd->add_option("--board", options->board,
                                 "Play on this board of the family (4x4 .. 8x8, hexagon; default 7x7), from its 2-ply "
                                 "suite or --openings (each opening must be on it)");
-  cmd->add_option("--variant", options->variant,
-                  "Play Schataxx: schataxx, schataxx-balanced or schataxx-unlimited, from its 2-ply suite or --openings "
-                  "(the specs are Schataxx's: random, greedy, alphabeta:depth=D, mcts, nn)")
-      ->excludes(board);
+  add_variant_option(*cmd, options->variant)->excludes(board);
   cmd->add_option("--concurrency", options->concurrency, "Games played at once")->check(CLI::Range(1, 1024));
   cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
   cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");

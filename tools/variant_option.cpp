@@ -1,26 +1,32 @@
 #include "tools/variant_option.h"
 
-#include <stdexcept>
 #include <vector>
-
-#include "games/schataxx/position.h"
 
 namespace ataxx::cli {
 
-CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant, const std::string& description) {
+CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant) {
   std::vector<std::string> names;
-  for (const auto v : {schataxx::Variant::kStandard, schataxx::Variant::kBalanced, schataxx::Variant::kUnlimited})
-    names.emplace_back(schataxx::variant_name(v));
-  return cmd.add_option("--variant", variant, description)->check(CLI::IsMember(names));
+  for (const std::string_view name : Games::all_names())
+    if (!with_game(name, []<typename G>() { return G::kHasBoards; })) names.emplace_back(name);
+  std::string listed;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    listed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return cmd.add_option("--variant", variant, "Play this variant, from its start or a FEN of its game: " + listed)
+      ->check(CLI::IsMember(names));
 }
 
-bool settle_schataxx_fen(std::string& fen, bool fen_given, bool variant_given) {
-  if (variant_given && !fen_given) fen = schataxx::Position::kStartFen;
-  const bool schataxx = fen.find('[') != std::string::npos;
-  if (variant_given && !schataxx)
-    throw std::runtime_error("--variant plays Schataxx, but the FEN '" + fen +
-                             "' is an Ataxx position (a Schataxx FEN ends its board with the stocks in brackets)");
-  return schataxx;
+std::string fen_help() {
+  std::string examples;
+  Games::for_each([&]<typename G>() {
+    examples += (examples.empty() ? "" : ", ") + std::string(G::kTitle) + "'s start " + G::start().fen();
+  });
+  return "Start position in the FEN of any game (" + examples + "); default: " + std::string(Games::First::kTitle) +
+         "'s start";
+}
+
+std::string position_of(std::string_view title) {
+  const bool vowel = !title.empty() && std::string_view("AEIOU").find(title.front()) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + std::string(title) + " position";
 }
 
 }  // namespace ataxx::cli

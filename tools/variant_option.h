@@ -1,18 +1,44 @@
 // `--variant` of the commands that start from a position (play, perft), and the one rule both
-// follow: a FEN with its stocks in brackets is Schataxx's, --variant alone starts Schataxx's start
-// position in that variant, and --variant beside an Ataxx FEN is an error.
+// follow: the game is the FEN's (the first game that claims it, games/registry.h), else
+// --variant's, else the first game; --variant alone starts its variant's start position, and
+// --variant beside a FEN of another game is an error.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <stdexcept>
 #include <string>
+
+#include "games/registry.h"
 
 namespace ataxx::cli {
 
-// Adds `--variant` to `cmd`, checked against Schataxx's variant names, into `variant`.
-CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant, const std::string& description);
+// Adds `--variant` to `cmd`, checked against the variants a FEN does not say (those of the games
+// without boards), into `variant`.
+CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant);
+// The help of a command's start position: any game's FEN.
+std::string fen_help();
 
-// Whether the command plays Schataxx: applies the rule above to `fen` (Schataxx's start where the
-// variant came alone); `fen_given` and `variant_given` say which of the two the command line set.
-bool settle_schataxx_fen(std::string& fen, bool fen_given, bool variant_given);
+// "an Ataxx position": for messages.
+std::string position_of(std::string_view title);
+
+// Calls start.template operator()<G>(position) with the command's start position by the rule
+// above: `fen` and `variant` as given ("" for one not given). Throws std::runtime_error for a FEN
+// of another game than --variant's.
+template <typename Start>
+void with_start_position(const std::string& fen, const std::string& variant, Start&& start) {
+  if (fen.empty()) {
+    with_game(variant.empty() ? Games::First::kName : variant, [&]<typename G>() {
+      start.template operator()<G>(start_of_variant<G>(variant.empty() ? G::kName : variant));
+    });
+    return;
+  }
+  Games::with_game_of_fen(fen, [&]<typename G>() {
+    if (!variant.empty() && !Games::plays<G>(variant)) {
+      const std::string title = with_game(variant, []<typename V>() { return std::string(V::kTitle); });
+      throw std::runtime_error("--variant plays " + title + ", but the FEN '" + fen + "' is " + position_of(G::kTitle));
+    }
+    start.template operator()<G>(G::from_fen(fen, variant.empty() ? G::kName : variant));
+  });
+}
 
 }  // namespace ataxx::cli

@@ -42,8 +42,6 @@ std::vector<std::string> legal_search_moves(const std::vector<std::string>& name
   return legal;
 }
 
-bool is_schataxx(const std::string& variant) { return variant != "ataxx"; }
-
 // The evaluation cache's slots are made at once, and each holds a position's priors once filled
 // (about 300 bytes on 7x7): CacheSize takes at most a quarter of the machine's memory.
 constexpr std::int64_t kCacheEntryBytes = 320;
@@ -54,12 +52,20 @@ std::int64_t machine_memory_bytes() {
 int largest_cache_size() {
   return static_cast<int>(std::min<std::int64_t>(1 << 26, machine_memory_bytes() / 4 / kCacheEntryBytes));
 }
-// The Schataxx variant a Schataxx FEN is read in: UCI_Variant's, or the standard game under "ataxx".
-schataxx::Variant schataxx_variant(const std::string& variant) {
-  return is_schataxx(variant) ? schataxx::parse_variant(variant) : schataxx::Variant::kStandard;
+// The variant a FEN of game G is read in: UCI_Variant's where it is one of G's, else G's own.
+template <typename G>
+std::string_view variant_of(const std::string& uci_variant) {
+  return std::ranges::find(G::kVariants, uci_variant) != G::kVariants.end() ? std::string_view(uci_variant) : G::kName;
 }
 
-// UAI's colours are PGN's: Ataxx's first mover, x, is Black; Schataxx's is White, as in chess.
+// The combo of UCI_Variant: every game and variant, the first game the default.
+std::string variant_option() {
+  std::string option = "option name UCI_Variant type combo default " + std::string(Games::First::kName);
+  for (const std::string_view name : Games::all_names()) option += " var " + std::string(name);
+  return option;
+}
+
+// UAI's colours are PGN's (G::kPgnColours): Ataxx's first mover, x, is Black.
 template <typename G>
 bool mover_is_white(Color mover) {
   return G::kPgnColours[index(mover)] == "White";
@@ -196,8 +202,7 @@ void UaiEngine::execute(const Command& command) {
     if (name == "uai") {
       say("id name ataxx-zero");
       say("id author the ataxx-zero developers");
-      say("option name UCI_Variant type combo default ataxx var ataxx var schataxx var schataxx-balanced var "
-          "schataxx-unlimited");
+      say(variant_option());
       say("option name Model type string default <empty>");
       say("option name Player type string default alphabeta");
       say("option name Visits type spin default 800 min 1 max 100000000");  // for go depth; time and nodes rule
@@ -269,7 +274,8 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
                                           const std::string& value) {
   if (key == "uci_variant") {
     next.variant = lower_case(value);
-    if (is_schataxx(next.variant)) schataxx::parse_variant(next.variant);  // throws for an unknown one
+    if (!Games::has(next.variant))
+      throw std::invalid_argument("unknown variant '" + next.variant + "' (" + Games::names() + ")");
   } else if (key == "model")
     next.model = value == "<empty>" ? "" : value;
   else if (key == "player")
@@ -341,10 +347,9 @@ void UaiEngine::remake_player() {
 }
 
 void UaiEngine::new_game() {
-  if (is_schataxx(options_.variant))
-    set_game<SchataxxGame>(schataxx::Game(schataxx::Position::startpos(schataxx_variant(options_.variant))));
-  else
-    set_game<AtaxxGame>(Game());
+  with_game(options_.variant, [&]<typename G>() {
+    set_game<G>(typename G::Game(start_of_variant<G>(options_.variant)));
+  });
   std::visit([](auto& session) { if (session.player) session.player->new_game(1); }, session_);
 }
 
@@ -415,14 +420,16 @@ void UaiEngine::handle_position(std::string_view args) {
       for (++i; i < tokens.size(); ++i) game.play(tokens[i]);
     return game;
   };
-  const bool schataxx = fen.empty() ? is_schataxx(options_.variant) : fen.find('[') != std::string::npos;
-  if (schataxx) {
-    const schataxx::Variant variant = schataxx_variant(options_.variant);
-    const auto start = fen.empty() ? schataxx::Position::startpos(variant) : schataxx::Position::from_fen(fen, variant);
-    set_game<SchataxxGame>(play_moves(schataxx::Game(start)));
-  } else {
-    set_game<AtaxxGame>(play_moves(Game(fen.empty() ? Position::startpos() : Position::from_fen(fen))));
-  }
+  // The variant's start, or the FEN in the game it looks like (in UCI_Variant's variant of it).
+  auto set_position = [&]<typename G>() {
+    const auto start = fen.empty() ? start_of_variant<G>(options_.variant)
+                                   : G::from_fen(fen, variant_of<G>(options_.variant));
+    set_game<G>(play_moves(typename G::Game(start)));
+  };
+  if (fen.empty())
+    with_game(options_.variant, set_position);
+  else
+    Games::with_game_of_fen(fen, set_position);
 }
 
 template <typename G>

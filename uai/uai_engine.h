@@ -1,8 +1,8 @@
 // The UAI protocol, as the Ataxx tool chain speaks it, over any player: a model's MCTS, or a
 // baseline when no model is set. Malformed input gets an `info string error` and changes nothing.
-// Every game of mcts/games.h: the game comes from the FEN (stocks in brackets: Schataxx) or from
-// the UCI_Variant option, as Fairy-Stockfish's GUIs send it (ataxx, schataxx, schataxx-balanced,
-// schataxx-unlimited); the clocks follow chess's colours there (wtime is White's, who moves first).
+// Every game of games/registry.h: the game comes from the FEN (the first game that claims it) or
+// from the UCI_Variant option, as Fairy-Stockfish's GUIs send it (every game's and variant's
+// name); the clocks follow each game's PGN colours (wtime is White's).
 //
 // Two threads: the caller's feeds input lines to handle(), which never waits for a search, and
 // the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
@@ -23,10 +23,9 @@
 #include <thread>
 #include <variant>
 
-#include "games/ataxx/game.h"
+#include "games/registry.h"
 #include "players/net_shelf.h"
 #include "players/player.h"
-#include "games/schataxx/game.h"
 #include "uai/search_info.h"
 
 namespace ataxx {

@@ -26,6 +26,7 @@ struct AtaxxPlay {
   static int expected_moves_left(const Position& pos);
 
   static constexpr int kAlphaBetaDepth = 3;
+  static constexpr int kTerminalDepth = 4;
   static constexpr int kCentipawnsAPoint = 100;  // a man
   static int score(const Position& pos) {
     const Color us = pos.side_to_move();

@@ -13,6 +13,7 @@
 #include "games/ataxx/encoder.h"
 #include "games/ataxx/game.h"
 #include "games/ataxx/openings.h"
+#include "games/ataxx/perft.h"
 #include "games/ataxx/play.h"
 #include "games/ataxx/view.h"
 
@@ -28,18 +29,23 @@ struct AtaxxGame {
   using Play = AtaxxPlay;
   using View = AtaxxView;
   static constexpr std::string_view kName = "ataxx";
+  static constexpr std::string_view kTitle = "Ataxx";
+  static constexpr std::string_view kMoveHelp = "g2 (clone), a7c5 (jump), 0000 (pass)";
   static constexpr std::array<std::string_view, 1> kVariants = {"ataxx"};
   static constexpr bool kHasBoards = true;  // a run chooses them (boards:), a model file lists them
   static constexpr int kMaxMoves = ataxx::kMaxMoves;
   static Position start() { return Position::startpos(); }
   // The starts of self-play and gating, one a board: its start and its opening suite (file's
-  // positions, or two plies from the start when "").
+  // positions, or two plies from the start when ""). With no board named, a file's positions on
+  // any boards, or the 7x7 suite.
   static Position start_of(std::string_view board) { return Position::startpos(board_named(board)); }
   static std::vector<Position> openings_of(std::string_view board, const std::string& file) {
+    if (board.empty()) return file.empty() ? default_openings() : load_openings(file);
     return board_openings(board_named(board), file);
   }
-  // The FEN says the board.
+  // The FEN says the board. Any FEN without brackets (which no Ataxx FEN has) is taken for Ataxx's.
   static Position from_fen(std::string_view fen, std::string_view) { return Position::from_fen(fen); }
+  static bool claims_fen(std::string_view fen) { return fen.find('[') == std::string_view::npos; }
   static const Board& board_named(std::string_view name) {
     const Board* board = find_board(name);
     if (!board) throw std::invalid_argument("unknown board '" + std::string(name) + "' (4x4 .. 8x8, hexagon)");
@@ -53,6 +59,10 @@ struct AtaxxGame {
   // Model files and run configs keep every game's end-of-game numbers as RuleSettings.
   static Rules rules_from(const RuleSettings& settings) { return settings; }
   static RuleSettings settings_of(const Rules& rules) { return rules; }
+  static std::uint64_t perft(const Position& pos, int depth) { return ataxx::perft(pos, depth); }
+  static std::vector<std::pair<Move, std::uint64_t>> perft_split(const Position& pos, int depth) {
+    return ataxx::perft_split(pos, depth);
+  }
   static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
   static Move parse_move_text(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
   static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
+
 #include "games/ataxx/position.h"
 
 namespace ataxx {
@@ -18,6 +20,10 @@ struct AtaxxView {
   static nlohmann::json ways(Move move, const Position& pos);
   static nlohmann::json counts(const Position& pos);  // {"pieces": [x's, o's]}
   static int destination(Move move) { return move.is_pass() ? -1 : move.to; }
+  // The position as text, for the terminal: rows from the top (on the hexagon each row shifted
+  // half a cell a row from the middle, so that a cell's six neighbours sit around it), the men
+  // of each side, the side to move and the FEN.
+  static std::string diagram(const Position& pos);
 };
 
 }  // namespace ataxx

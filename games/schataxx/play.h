@@ -27,6 +27,7 @@ struct Play {
   static int expected_moves_left(const Position& pos);
 
   static constexpr int kAlphaBetaDepth = 2;
+  static constexpr int kTerminalDepth = 2;
   static constexpr int kCentipawnsAPoint = 10;  // a square of area is ten points, a hundred centipawns
   // The side to move's area less the other side's, ten points a square, plus its men less the
   // other side's.

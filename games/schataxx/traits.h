@@ -27,6 +27,8 @@ struct SchataxxGame {
   using Play = schataxx::Play;
   using View = schataxx::View;
   static constexpr std::string_view kName = "schataxx";
+  static constexpr std::string_view kTitle = "Schataxx";
+  static constexpr std::string_view kMoveHelp = "a1b2, drops Q@g8, 0000 (pass)";
   static constexpr std::array<std::string_view, 3> kVariants = {"schataxx", "schataxx-balanced", "schataxx-unlimited"};
   static constexpr bool kHasBoards = false;  // one board
   static constexpr int kMaxMoves = schataxx::kMaxMoves;
@@ -42,12 +44,17 @@ struct SchataxxGame {
   static Position from_fen(std::string_view fen, std::string_view variant) {
     return Position::from_fen(fen, schataxx::parse_variant(variant));
   }
+  static bool claims_fen(std::string_view fen) { return fen.find('[') != std::string_view::npos; }  // the stocks
   static bool is_irreversible(Move move) { return move.is_drop(); }  // a stock changes for good
   static int repetition_limit(const Rules& rules) { return rules.repetition_limit; }
   static Result result_on_repetition(const Position& pos) { return pos.result_by_area(); }
   // The plies since the last drop in the halfmove limit's place.
   static Rules rules_from(const RuleSettings& s) { return {s.halfmove_limit, s.repetition_limit}; }
   static RuleSettings settings_of(const Rules& rules) { return {rules.ply_limit, rules.repetition_limit}; }
+  static std::uint64_t perft(const Position& pos, int depth) { return schataxx::perft(pos, depth); }
+  static std::vector<std::pair<Move, std::uint64_t>> perft_split(const Position& pos, int depth) {
+    return schataxx::perft_split(pos, depth);
+  }
   static std::string move_text(Move move, const Position&) { return schataxx::to_string(move); }
   static Move parse_move_text(std::string_view text, const Position&) { return schataxx::parse_move(text); }
   static Bitboard men(const Position& pos, Color side) { return pos.men(side); }

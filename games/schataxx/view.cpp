@@ -36,6 +36,36 @@ json View::ways(Move move, const Position&) {
   return json::array({drop});
 }
 
+std::string View::diagram(const Position& pos) {
+  std::string text = "\n";
+  for (int rank = 7; rank >= 0; --rank) {
+    std::string line;
+    for (int file = 0; file < 8; ++file) {
+      const int sq = rank * 8 + file;
+      const PieceType type = pos.type_on(sq);
+      const char letter = type == PieceType::kNone ? '.' : piece_letter(type);
+      line += (pos.men(kBlack) & bit(sq)) ? static_cast<char>(letter - 'A' + 'a') : letter;
+      line += ' ';
+    }
+    text += std::to_string(rank + 1) + "   " + line + "\n";
+  }
+  text += "    a b c d e f g h\n";
+  for (const Color side : {kWhite, kBlack}) {
+    std::string stock;
+    for (int i = 0; i < kStockTypes; ++i) {
+      const PieceType type = stock_type(i);
+      const int count = pos.stock(side, type);
+      if (count == Position::kUnlimitedSoldiers)
+        stock += std::string(" ") + piece_letter(type) + "x*";
+      else if (count > 0)
+        stock += std::string(" ") + piece_letter(type) + (count > 1 ? "x" + std::to_string(count) : "");
+    }
+    text += std::string(side == kWhite ? "White" : "Black") + ": area " + std::to_string(pos.area(side)) + ", stock" +
+            (stock.empty() ? " empty" : stock) + "\n";
+  }
+  return text + (pos.side_to_move() == kWhite ? "White" : "Black") + " to move   " + pos.fen() + "\n";
+}
+
 json View::counts(const Position& pos) {
   json stocks = json::array();
   for (const Color side : {kWhite, kBlack}) {

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
+
 #include "games/schataxx/position.h"
 
 namespace ataxx::schataxx {
@@ -17,6 +19,9 @@ struct View {
   // [[cells], [cells]], "stocks": [{"Q": 1, ...}, {...}], "variant"}, an unlimited count as -1.
   static nlohmann::json counts(const Position& pos);
   static int destination(Move move) { return move.is_pass() ? -1 : move.to; }
+  // The position as text, for the terminal: the board with White's men in capitals, then both
+  // stocks and areas, the side to move and the FEN.
+  static std::string diagram(const Position& pos);
 };
 
 }  // namespace ataxx::schataxx
