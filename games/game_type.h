@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "games/core/bitboard.h"
+#include "games/core/chunk_bytes.h"
 #include "games/core/network_io.h"
 #include "games/core/outcome.h"
 #include "games/core/symmetries.h"
@@ -78,6 +79,22 @@ concept GameViewOf = requires(typename G::Move move) {
   requires std::same_as<decltype(&V::counts), Json (*)(const P&)>;  // what the page shows beside the board
   { V::destination(move) } -> std::convertible_to<int>;  // the cell it lands on (-1: none)
   requires std::same_as<decltype(&V::diagram), std::string (*)(const P&)>;  // the terminal's (`play`)
+};
+
+// How self-play's chunks (selfplay/training_data.h) hold a game's positions and moves, in each
+// version of its chunks; what every game's samples share is written by the chunk's writer.
+template <typename C, typename G>
+concept GameChunkOf = requires(const typename G::Position& pos, typename G::Move move, std::string& out,
+                               ByteReader& in, std::string_view magic, int version) {
+  { C::kMagic } -> std::convertible_to<std::string_view>;  // of the chunks it writes: 4 bytes
+  { C::version_of(magic) } -> std::convertible_to<int>;    // of a chunk's magic; 0: another game's
+  { C::layout(version) } -> std::same_as<ChunkLayout>;
+  { C::put_position(out, pos) };
+  { C::read_position(in, version) } -> std::same_as<typename G::Position>;  // throws std::invalid_argument
+  { C::cells(pos) } -> std::same_as<Bitboard>;             // where final men may stand
+  { C::put_move(out, move) };
+  // A sample's moves, each checked against its position (throws std::invalid_argument).
+  { typename C::MoveReader(pos, version).read(in) } -> std::same_as<typename G::Move>;
 };
 
 template <typename G>
@@ -155,6 +172,7 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   requires GameEncoderOf<typename G::Encoder, G>;
   requires GamePlayOf<typename G::Play, G>;
   requires GameViewOf<typename G::View, G>;
+  requires GameChunkOf<typename G::Chunk, G>;
 };
 
 // The start of the game or variant named `name`: a game with boards starts on its default board.

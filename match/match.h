@@ -15,7 +15,7 @@
 
 namespace ataxx {
 
-// Everything below is written once for every game (mcts/games.h); the names without "Basic" are
+// Everything below is written once for every game (games/registry.h); the names without "Basic" are
 // Ataxx's. x is the side that moves first (G::kSideNames[0]).
 // What the mover said of its move, for the PGN (cutechess-cli's comments, {+0.25/12 0.512s}): its
 // search's score from its view and depth, where it searched, and the time the move took.

@@ -1,5 +1,5 @@
 // The seam between search and whatever judges positions (a network, a heuristic, a fake), for
-// each game (mcts/games.h). Search hands over a batch of leaves and waits; it never owns a device.
+// each game (games/registry.h). Search hands over a batch of leaves and waits; it never owns a device.
 #pragma once
 
 #include <span>

@@ -97,7 +97,7 @@ struct BasicMoveReport {
   }
 };
 
-// A player of one game (mcts/games.h).
+// A player of one game (games/registry.h).
 template <typename G>
 class BasicPlayer {
  public:

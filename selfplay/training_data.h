@@ -1,12 +1,11 @@
 // Training samples from self-play and the compressed chunk files that carry them, for each game.
-// A chunk is its game's magic ("AXZ4" Ataxx, "SXZ1" Schataxx), the number of games and of samples
-// it holds, then one zstd frame (with its content checksum) holding the names of the models that
-// played, then the samples: Ataxx's of a fixed layout naming its board, Schataxx's with the
-// position's FEN and variant.
+// A chunk is its game's magic (G::Chunk::kMagic, "AXZ4" for Ataxx), the number of games and of
+// samples it holds, then one zstd frame (with its content checksum) holding the names of the
+// models that played, then the samples: each its position in the game's bytes, its root value,
+// result, flags, model and final men, then its visited moves in the game's bytes with their
+// counts (games/<game>/chunk.h, which also reads its game's older chunks).
 // Chunks are written atomically, so a reader sees whole chunks or none; everything read is
-// checked, so a damaged chunk is an error, never a wrong sample. Older chunks (all 7x7) still
-// load: version 3 (policy indices of the 7x7 layout instead of moves), 2 ("AXZ2": no model names)
-// and 1 ("AXZ1": no checksum, no final-board flag).
+// checked, so a damaged chunk is an error, never a wrong sample.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +49,7 @@ std::vector<BasicTrainingSample<G>> read_chunk(const std::string& path);
 template <typename G = AtaxxGame>
 std::vector<BasicTrainingSample<G>> parse_chunk(std::string_view bytes, const std::string& name);
 struct ChunkCounts {
-  std::string game;  // "ataxx" or "schataxx"
+  std::string game;  // G::kName of the chunk's game
   int games = 0;
   int samples = 0;
 };

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "games/ataxx/chunk.h"
 #include "games/ataxx/encoder.h"
 #include "games/ataxx/game.h"
 #include "games/ataxx/openings.h"
@@ -28,6 +29,7 @@ struct AtaxxGame {
   using Encoder = AtaxxEncoder;
   using Play = AtaxxPlay;
   using View = AtaxxView;
+  using Chunk = AtaxxChunk;
   static constexpr std::string_view kName = "ataxx";
   static constexpr std::string_view kTitle = "Ataxx";
   static constexpr std::string_view kMoveHelp = "g2 (clone), a7c5 (jump), 0000 (pass)";

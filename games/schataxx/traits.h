@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "games/core/opening_file.h"
+#include "games/schataxx/chunk.h"
 #include "games/schataxx/encoder.h"
 #include "games/schataxx/game.h"
 #include "games/schataxx/play.h"
@@ -26,6 +27,7 @@ struct SchataxxGame {
   using Encoder = schataxx::Encoder;
   using Play = schataxx::Play;
   using View = schataxx::View;
+  using Chunk = schataxx::Chunk;
   static constexpr std::string_view kName = "schataxx";
   static constexpr std::string_view kTitle = "Schataxx";
   static constexpr std::string_view kMoveHelp = "a1b2, drops Q@g8, 0000 (pass)";
