@@ -67,12 +67,9 @@ void PlaySession::run_jobs() {
 }
 
 void PlaySession::on_message(std::string_view text) {
-  json message;
-  try {
-    message = json::parse(text);
-  } catch (const json::parse_error&) {
-    return send_error("a message must be JSON");
-  }
+  // Without exceptions: the parser's other errors (a number past a double's range) are refused too.
+  const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (message.is_discarded()) return send_error("a message must be JSON");
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
     return send_error("a message is a JSON object with a \"type\"");
   std::lock_guard lock(mutex_);
