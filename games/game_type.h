@@ -132,6 +132,7 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   { G::kMoveHelp } -> std::convertible_to<std::string_view>;  // its notation by example, for help texts
   { G::kVariants[0] } -> std::convertible_to<std::string_view>;
   requires G::kVariants[0] == G::kName;
+  requires G::kVariantTitles.size() == G::kVariants.size();  // each variant in the browser view's words
   { G::kHasBoards } -> std::convertible_to<bool>;  // whether a run chooses among boards (boards:)
   { G::start() } -> std::same_as<typename G::Position>;  // the default start
   // Where self-play and gating start: by the name of a board (a game with boards) or of a variant,

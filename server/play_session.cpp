@@ -34,11 +34,34 @@ std::string get_string(const json& message, const char* key, const std::string& 
   return message[key].get<std::string>();
 }
 
+// The variant a game is played in: its own name for a game without variants.
+template <typename G>
+std::string variant_played(const typename G::Position& start) {
+  const std::string variant = G::pgn_variant(start);
+  return variant.empty() ? std::string(G::kName) : variant;
+}
+
+// The games the page offers: each game's name and title, whether it is played on boards, and
+// its variants with their titles.
+json games_json() {
+  json games = json::array();
+  Games::for_each([&]<typename G>() {
+    json variants = json::array();
+    for (std::size_t i = 0; i < G::kVariants.size(); ++i)
+      variants.push_back({{"name", G::kVariants[i]}, {"title", G::kVariantTitles[i]}});
+    games.push_back({{"name", G::kName}, {"title", G::kTitle}, {"boards", G::kHasBoards}, {"variants", variants}});
+  });
+  return {{"type", "games"}, {"games", games}};
+}
+
 }  // namespace
 
 PlaySession::PlaySession(PlayOptions options, SendText send)
-    : options_(options), send_(std::move(send)), table_(make_table<AtaxxGame>(Game())) {
+    : options_(options),
+      send_(std::move(send)),
+      table_(make_table<Games::First>(typename Games::First::Game(Games::First::start()))) {
   std::lock_guard lock(mutex_);
+  send_(text_of(games_json()));
   send_state();
 }
 
@@ -128,14 +151,19 @@ void PlaySession::undo(Table<G>& table, int plies) {
 }
 
 void PlaySession::start_new(const json& message) {
-  const std::string game = get_string(message, "game", std::string(Games::First::kName));
   const std::string fen = get_string(message, "fen", "");
-  AnyTable table = Games::with_game_named(game, [&]<typename G>() -> AnyTable {
-    // A game with boards names one, another its variant; a FEN says the rest.
-    const std::string name = G::kHasBoards ? get_string(message, "board", G::board_name(G::start()))
-                                           : get_string(message, "variant", std::string(G::kName));
+  auto table_of = [&]<typename G>() -> AnyTable {
+    // A game with boards names one, another its variant; a FEN says the rest (and where it alone
+    // named the game, a variant of another game is not this one's).
+    std::string name = G::kHasBoards ? get_string(message, "board", G::board_name(G::start()))
+                                     : get_string(message, "variant", std::string(G::kName));
+    if (!G::kHasBoards && !message.contains("game") && !Games::plays<G>(name)) name = G::kName;
     return make_table<G>(typename G::Game(fen.empty() ? G::start_of(name) : G::from_fen(fen, name)));
-  });
+  };
+  // The game named, else the FEN's (the first game that claims it), else the first game.
+  AnyTable table = message.contains("game") || fen.empty()
+                       ? Games::with_game_named(get_string(message, "game", std::string(Games::First::kName)), table_of)
+                       : Games::with_game_of_fen(fen, table_of);
   abandon_search();
   table_ = std::move(table);
   ++version_;
@@ -267,6 +295,7 @@ void PlaySession::send_state() {
         }
         const json state = {{"type", "state"},
                             {"game", G::kName},
+                            {"variant", variant_played<G>(game.start())},
                             {"board", View::board(pos)},
                             {"men", View::men(pos)},
                             {"colours", {View::kColours[0], View::kColours[1]}},

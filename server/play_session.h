@@ -3,13 +3,15 @@
 //
 //   in   {"type":"new","game":"ataxx","board":"hexagon"}   a board's start ("fen" instead: any position)
 //        {"type":"new","game":G,"variant":V}                a game without boards: its variant's start
+//        {"type":"new","fen":F,"variant":V}                 the game whose FEN F is (V where it is one of its)
 //        {"type":"move","move":"b6"}                        a legal move in the game's notation
 //        {"type":"undo","plies":2}                          takes back moves (1 when not given)
 //        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move;
 //                               with "version" (a state's), dropped unless the game is still in that state
 //        {"type":"stop"}                                    the search answers now
-//   out  {"type":"state",...}   after every change: board, men, legal moves, last move, outcome, and
-//                               "version", bumped by each change
+//   out  {"type":"games",...}   first: each game's name, title, whether it has boards, its variants
+//        {"type":"state",...}   after every change: game, variant, board, men, legal moves, last move,
+//                               outcome, and "version", bumped by each change
 //        {"type":"think",...}   while the engine searches ("final": true with its move)
 //        {"type":"error","message":...}  for input refused; nothing changed
 #pragma once

@@ -34,6 +34,7 @@ struct AtaxxGame {
   static constexpr std::string_view kTitle = "Ataxx";
   static constexpr std::string_view kMoveHelp = "g2 (clone), a7c5 (jump), 0000 (pass)";
   static constexpr std::array<std::string_view, 1> kVariants = {"ataxx"};
+  static constexpr std::array<std::string_view, 1> kVariantTitles = {"standard"};
   static constexpr bool kHasBoards = true;  // a run chooses them (boards:), a model file lists them
   static constexpr int kMaxMoves = ataxx::kMaxMoves;
   static Position start() { return Position::startpos(); }

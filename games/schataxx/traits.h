@@ -32,6 +32,7 @@ struct SchataxxGame {
   static constexpr std::string_view kTitle = "Schataxx";
   static constexpr std::string_view kMoveHelp = "a1b2, drops Q@g8, 0000 (pass)";
   static constexpr std::array<std::string_view, 3> kVariants = {"schataxx", "schataxx-balanced", "schataxx-unlimited"};
+  static constexpr std::array<std::string_view, 3> kVariantTitles = {"standard", "balanced", "unlimited stock"};
   static constexpr bool kHasBoards = false;  // one board
   static constexpr int kMaxMoves = schataxx::kMaxMoves;
   static Position start() { return Position::startpos(); }

@@ -36,7 +36,7 @@ function waysOf(filter) {
 function marks() {
   const result = state.last ? moveMarks(state.last.ways, state.last.turned) : {};
   const add = (cell, mark) => (result[cell] ??= []).push(mark);
-  // Schataxx: the empty squares each side's area counts.
+  // A game that counts territory: the empty squares each side's area counts.
   (state.counts.territory ?? []).forEach((cells, side) => cells.forEach(cell => add(cell, `territory-${side}`)));
   if (typeof selected === 'number') {
     add(selected, 'selected');
@@ -61,14 +61,17 @@ function render() {
   renderStocks();
   const [first, second] = state.colours;
   // The choices follow the game the server plays (a FEN set up may change it).
+  const boards = games[state.game]?.boards ?? true;
   $('game').value = state.game;
-  $('board-choice').hidden = state.game !== 'ataxx';
-  $('variant-choice').hidden = state.game === 'ataxx';
-  if (state.game === 'ataxx') {
+  $('board-choice').hidden = !boards;
+  $('variant-choice').hidden = boards;
+  if (boards) {
     const preset = [...$('board').options].find(o => o.value === `fen:${state.start_fen}`);
     $('board').value = preset ? preset.value : state.board.name;
+  } else {
+    offerVariants(state.game);
+    $('variant').value = state.variant;
   }
-  else $('variant').value = state.counts.variant;
   $('first-name').textContent = first;
   $('second-name').textContent = second;
   const counts = state.counts.pieces ? `pieces ${state.counts.pieces.join(' – ')}` : `area ${state.counts.area.join(' – ')}`;
@@ -219,13 +222,33 @@ function onThink(report) {
   render();
 }
 
+// The games the server plays (its first message): name -> {title, boards, variants}.
+let games = {};
+
+function onGames(message) {
+  games = Object.fromEntries(message.games.map(g => [g.name, g]));
+  $('game').replaceChildren(...message.games.map(g => new Option(g.title, g.name)));
+}
+
+// The variant picker holds the variants of `game`: the one shown kept where it is one of them.
+function offerVariants(game) {
+  const variants = games[game]?.variants ?? [];
+  const names = variants.map(v => v.name);
+  if ([...$('variant').options].map(o => o.value).join() === names.join()) return;
+  $('variant').replaceChildren(...variants.map(v => new Option(v.title, v.name)));
+}
+
 function newGame() {
   const game = $('game').value;
   think = null;
   show('');
   const board = $('board').value;  // a board's name, or a layout with gaps as its FEN
-  if (game !== 'ataxx') send({ type: 'new', game, variant: $('variant').value });
-  else send(board.startsWith('fen:') ? { type: 'new', game, fen: board.slice(4) } : { type: 'new', game, board });
+  if (!games[game]?.boards) {
+    offerVariants(game);
+    send({ type: 'new', game, variant: $('variant').value });
+  } else {
+    send(board.startsWith('fen:') ? { type: 'new', game, fen: board.slice(4) } : { type: 'new', game, board });
+  }
 }
 
 function undo() {
@@ -253,7 +276,8 @@ export function startPlay() {
     };
     socket.onmessage = event => {
       const message = JSON.parse(event.data);
-      if (message.type === 'state') onState(message);
+      if (message.type === 'games') onGames(message);
+      else if (message.type === 'state') onState(message);
       else if (message.type === 'think') onThink(message);
       else if (message.type === 'error') { show(message.message, true); goSentIn = null; render(); }
     };
@@ -278,7 +302,7 @@ export function startPlay() {
     const fen = $('fen-input').value.trim();
     if (!fen) return;
     paused = true;
-    send({ type: 'new', game: fen.includes('[') ? 'schataxx' : 'ataxx', fen, variant: $('variant').value });
+    send({ type: 'new', fen, variant: $('variant').value });  // the server knows the FEN's game
   });
   for (const button of document.querySelectorAll('[data-copy]')) {
     button.addEventListener('click', () => {

@@ -105,6 +105,36 @@ TEST_F(Table, PlaysALegalMoveAndMarksWhatItTurned) {
   EXPECT_EQ(state["men"][std::to_string(5 * 7 + 4)], "x");
 }
 
+// The page learns the games from a session's first message: each game's title, whether it is
+// played on boards, and its variants; every state then says the variant played.
+TEST(PlaySessionGames, TheFirstMessageListsEveryGameAndItsVariants) {
+  Inbox inbox;
+  PlaySession session{PlayOptions{}, inbox.sender()};
+  const json games = inbox.next("games", 5s);
+  ASSERT_FALSE(games.is_null());
+  ASSERT_EQ(games["games"].size(), 2U);
+  EXPECT_EQ(games["games"][0]["name"], "ataxx");
+  EXPECT_EQ(games["games"][0]["boards"], true);
+  EXPECT_EQ(games["games"][1]["title"], "Schataxx");
+  EXPECT_EQ(games["games"][1]["boards"], false);
+  EXPECT_EQ(games["games"][1]["variants"][2], json({{"name", "schataxx-unlimited"}, {"title", "unlimited stock"}}));
+  EXPECT_EQ(inbox.next("state", 5s)["variant"], "ataxx");
+}
+
+// A FEN set up alone starts the game it is a FEN of, in the variant given where it is one of
+// that game's (the page sends the variant picker's, whatever the game).
+TEST_F(Table, AFenAloneStartsTheGameItIsOf) {
+  const std::string schataxx = "k6N/8/8/8/8/8/8/K6n[QRRBBNqrrbbn] w - - 0 1";
+  json state = answer({{"type", "new"}, {"fen", schataxx}, {"variant", "schataxx-balanced"}});
+  EXPECT_EQ(state["game"], "schataxx");
+  EXPECT_EQ(state["variant"], "schataxx-balanced");
+  state = answer({{"type", "new"}, {"fen", "x5o/7/7/7/7/7/o5x x 0 1"}, {"variant", "schataxx-balanced"}});
+  EXPECT_EQ(state["game"], "ataxx");
+  state = answer({{"type", "new"}, {"fen", schataxx}, {"variant", "ataxx"}});
+  EXPECT_EQ(state["game"], "schataxx");
+  EXPECT_EQ(state["variant"], "schataxx");
+}
+
 TEST_F(Table, RefusesBadInputWithAMessageAndChangesNothing) {
   EXPECT_EQ(error_for("{not json"), "a message must be JSON");
   // A number past a double's range is no JSON either (found by fuzz_play_session: std::terminate).

@@ -199,6 +199,7 @@ TEST_F(ViewServer, AnswersOnlyForLocalhostAndOnlyGet) {
 
 TEST_F(ViewServer, PlaysOverAWebSocketAndRefusesOtherOrigins) {
   auto ws = open_play();
+  EXPECT_EQ(read_json(ws)["type"], "games");  // the games the page offers, first
   EXPECT_EQ(read_json(ws)["type"], "state");
   ws.write(net::buffer(std::string(R"({"type":"move","move":"b6"})")));
   EXPECT_EQ(read_json(ws)["history"], json::array({"b6"}));
@@ -210,7 +211,8 @@ TEST_F(ViewServer, PlaysOverAWebSocketAndRefusesOtherOrigins) {
 TEST_F(ViewServer, SurvivesHugeAndBrokenRequestsAndManyClients) {
   {
     auto ws = open_play();
-    read_json(ws);
+    read_json(ws);  // the games
+    read_json(ws);  // the state
     ws.write(net::buffer(std::string(limits_.max_message_bytes + 1, 'x')));  // closes that socket only
     beast::flat_buffer buffer;
     EXPECT_THROW(ws.read(buffer), boost::system::system_error);
@@ -234,6 +236,7 @@ TEST_F(ViewServer, SurvivesHugeAndBrokenRequestsAndManyClients) {
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(get("/api/run/table/metrics").status, 200) << "request " << i;
   EXPECT_EQ(get("/").status, 200);
   auto ws = open_play();
+  EXPECT_EQ(read_json(ws)["type"], "games");
   EXPECT_EQ(read_json(ws)["type"], "state");
 }
 
@@ -253,6 +256,7 @@ TEST_F(ViewServer, IdlePlaySocketsHeldOpenLeaveRoomForEveryoneElse) {
   for (int i = 0; i < limits_.max_connections; ++i) {
     try {
       held.push_back(open_play());
+      EXPECT_EQ(read_json(held.back())["type"], "games");
       EXPECT_EQ(read_json(held.back())["type"], "state");
     } catch (const boost::system::system_error&) {
       ++refused;
