@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "games/ataxx/position.h"
+#include "games/registry.h"
 #include "nn/inference_options.h"
 
 namespace ataxx {
@@ -18,7 +18,7 @@ struct RunConfig {
     double max_minutes = 30;   // wall-time budget for `train`, counted over every session of the run
     int max_generations = 1000;
     // The game of the run, or a variant of one (games/registry.h): ataxx plays on boards:.
-    std::string game = "ataxx";
+    std::string game{Games::First::kName};
   } run;
   struct Network {
     int blocks = 4;

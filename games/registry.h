@@ -25,6 +25,7 @@ namespace ataxx {
 template <GameType... Gs>
 struct GameList {
   using First = std::tuple_element_t<0, std::tuple<Gs...>>;  // the default game
+  static constexpr std::size_t kCount = sizeof...(Gs);
   // A value of one game's T at a time: a board of the browser view, a UAI engine's session.
   template <template <typename> class T>
   using Variant = std::variant<T<Gs>...>;
@@ -34,17 +35,23 @@ struct GameList {
   // std::invalid_argument naming them all.
   template <typename Visit>
   static auto with_game(std::string_view name, Visit&& visit) {
-    return dispatch(name, std::forward<Visit>(visit), []<typename G>(std::string_view n) { return plays<G>(n); });
+    return dispatch(
+        name, std::forward<Visit>(visit), []<typename G>(std::string_view n) { return plays<G>(n); },
+        [](std::string_view n) { return "unknown game '" + std::string(n) + "' (" + names() + ")"; });
   }
   // As with_game, by the game's own name only: what model files and chunks record.
   template <typename Visit>
   static auto with_game_named(std::string_view name, Visit&& visit) {
-    return dispatch(name, std::forward<Visit>(visit), []<typename G>(std::string_view n) { return n == G::kName; });
+    return dispatch(
+        name, std::forward<Visit>(visit), []<typename G>(std::string_view n) { return n == G::kName; },
+        [](std::string_view n) { return "unknown game '" + std::string(n) + "' (" + game_names() + ")"; });
   }
   // As with_game, for the first game whose FEN `fen` looks like (G::claims_fen): UAI's `position fen`.
   template <typename Visit>
   static auto with_game_of_fen(std::string_view fen, Visit&& visit) {
-    return dispatch(fen, std::forward<Visit>(visit), []<typename G>(std::string_view f) { return G::claims_fen(f); });
+    return dispatch(
+        fen, std::forward<Visit>(visit), []<typename G>(std::string_view f) { return G::claims_fen(f); },
+        [](std::string_view f) { return "'" + std::string(f) + "' is the FEN of no game (" + game_names() + ")"; });
   }
   // Every game's name and its variants', the games in order.
   static std::vector<std::string_view> all_names() {
@@ -53,11 +60,14 @@ struct GameList {
     return all;
   }
   // "ataxx, schataxx, schataxx-balanced or schataxx-unlimited": every name, for messages and --help.
-  static std::string names() {
-    const std::vector<std::string_view> all = all_names();
+  static std::string names() { return listed(all_names()); }
+  // "ataxx or schataxx": the games' own names.
+  static std::string game_names() { return listed({Gs::kName...}); }
+  // "a, b or c".
+  static std::string listed(const std::vector<std::string_view>& names) {
     std::string text;
-    for (std::size_t i = 0; i < all.size(); ++i)
-      text += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + std::string(all[i]);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
     return text;
   }
   static bool has(std::string_view name) { return (plays<Gs>(name) || ...); }
@@ -78,26 +88,28 @@ struct GameList {
   }
 
  private:
-  template <typename Visit, typename Matches,
+  // Visits the first game that `matches` the name; for none, throws std::invalid_argument with
+  // refusal(name).
+  template <typename Visit, typename Matches, typename Refusal,
             typename Returned = decltype(std::declval<Visit>().template operator()<First>())>
-  static Returned dispatch(std::string_view name, Visit&& visit, Matches matches) {
+  static Returned dispatch(std::string_view name, Visit&& visit, Matches matches, Refusal refusal) {
     if constexpr (std::is_void_v<Returned>) {
       if (!((matches.template operator()<Gs>(name) ? (visit.template operator()<Gs>(), true) : false) || ...))
-        unknown(name);
+        throw std::invalid_argument(refusal(name));
     } else {
       std::optional<Returned> returned;
       if (!((matches.template operator()<Gs>(name) ? (returned.emplace(visit.template operator()<Gs>()), true) : false) ||
             ...))
-        unknown(name);
+        throw std::invalid_argument(refusal(name));
       return std::move(*returned);
     }
-  }
-  [[noreturn]] static void unknown(std::string_view name) {
-    throw std::invalid_argument("unknown game '" + std::string(name) + "' (" + names() + ")");
   }
 };
 
 using Games = GameList<AtaxxGame, SchataxxGame>;
+#define ATAXX_COUNT_GAME(G) +1
+static_assert((0 ATAXX_FOR_EACH_GAME(ATAXX_COUNT_GAME)) == Games::kCount, "ATAXX_FOR_EACH_GAME lists every game of Games");
+#undef ATAXX_COUNT_GAME
 
 template <typename P>
 using GameOfPosition = Games::OfPosition<P>;

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "games/ataxx/game.h"
+#include "games/registry.h"
 #include "players/player.h"
 #include "stats/elo.h"
 

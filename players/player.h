@@ -14,7 +14,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "games/ataxx/game.h"
 #include "mcts/evaluator.h"
 #include "games/registry.h"
 

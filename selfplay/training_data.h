@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "games/ataxx/position.h"
 #include "games/registry.h"
 
 namespace ataxx {

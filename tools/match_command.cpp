@@ -144,7 +144,9 @@ void add_match_command(CLI::App& app) {
   auto* board = cmd->add_option("--board", options->board,
                                 "Play on this board of the family (4x4 .. 8x8, hexagon; default 7x7), from its 2-ply "
                                 "suite or --openings (each opening must be on it)");
-  add_variant_option(*cmd, options->variant)->excludes(board);
+  add_variant_option(*cmd, options->variant,
+                     "Play this variant, from its 2-ply suite or --openings (the players are the variant's game's)")
+      ->excludes(board);
   cmd->add_option("--concurrency", options->concurrency, "Games played at once")->check(CLI::Range(1, 1024));
   cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
   cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");

@@ -37,7 +37,7 @@ void add_perft_command(CLI::App& app) {
   cmd->add_option("depth", options->depth, "Depth in plies")->required()->check(CLI::Range(0, 20));
   cmd->add_option("fen", options->fen, fen_help());
   cmd->add_flag("--split", options->split, "Print the count below each legal move");
-  add_variant_option(*cmd, options->variant);
+  add_variant_option(*cmd, options->variant, "Count in this variant, from its start or a FEN of its game");
   cmd->callback([options] {
     with_start_position(options->fen, options->variant,
                         [&]<typename G>(const typename G::Position& pos) { print_perft<G>(pos, *options); });

@@ -138,7 +138,7 @@ void add_play_command(CLI::App& app) {
       ->check(CLI::Range(1, 3'600'000));
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
   cmd->add_option("--fen", options->fen, fen_help());
-  add_variant_option(*cmd, options->variant);
+  add_variant_option(*cmd, options->variant, "Play this variant, from its start or a --fen of its game");
   cmd->callback([options] {
     with_start_position(options->fen, options->variant, [&]<typename G>(const typename G::Position& start) {
       const typename G::Game game(start);

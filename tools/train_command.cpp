@@ -39,7 +39,8 @@ void print_next_steps(const std::string& run_dir_path, const std::string& game) 
   const std::string run_dir = shell_word(run_dir_path);
   const std::string best_path = run_dir_path + "/models/best";
   const std::string best = shell_word(best_path);
-  const std::string variant = game == "ataxx" ? "" : " --variant " + game;
+  const bool has_boards = with_game(game, []<typename G>() { return G::kHasBoards; });
+  const std::string variant = has_boards ? "" : " --variant " + game;
   // A GUI starts the engine from a folder of its own: paths in full.
   const auto in_full = [](const std::string& path) {
     std::error_code error;

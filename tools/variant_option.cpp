@@ -4,15 +4,12 @@
 
 namespace ataxx::cli {
 
-CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant) {
+CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant, const std::string& what) {
   std::vector<std::string> names;
   for (const std::string_view name : Games::all_names())
     if (!with_game(name, []<typename G>() { return G::kHasBoards; })) names.emplace_back(name);
-  std::string listed;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    listed += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return cmd.add_option("--variant", variant, "Play this variant, from its start or a FEN of its game: " + listed)
-      ->check(CLI::IsMember(names));
+  const std::vector<std::string_view> views(names.begin(), names.end());
+  return cmd.add_option("--variant", variant, what + ": " + Games::listed(views))->check(CLI::IsMember(names));
 }
 
 std::string fen_help() {

@@ -14,21 +14,22 @@ namespace ataxx::cli {
 
 // Adds `--variant` to `cmd`, checked against the variants a FEN does not say (those of the games
 // without boards), into `variant`.
-CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant);
+// `what` says what the command does with it ("Play this variant from its start or a FEN of its game").
+CLI::Option* add_variant_option(CLI::App& cmd, std::string& variant, const std::string& what);
 // The help of a command's start position: any game's FEN.
 std::string fen_help();
 
 // "an Ataxx position": for messages.
 std::string position_of(std::string_view title);
 
-// Calls start.template operator()<G>(position) with the command's start position by the rule
+// Calls visit.template operator()<G>(position) with the command's start position by the rule
 // above: `fen` and `variant` as given ("" for one not given). Throws std::runtime_error for a FEN
 // of another game than --variant's.
-template <typename Start>
-void with_start_position(const std::string& fen, const std::string& variant, Start&& start) {
+template <typename Visit>
+void with_start_position(const std::string& fen, const std::string& variant, Visit&& visit) {
   if (fen.empty()) {
     with_game(variant.empty() ? Games::First::kName : variant, [&]<typename G>() {
-      start.template operator()<G>(start_of_variant<G>(variant.empty() ? G::kName : variant));
+      visit.template operator()<G>(start_of_variant<G>(variant.empty() ? G::kName : variant));
     });
     return;
   }
@@ -37,7 +38,7 @@ void with_start_position(const std::string& fen, const std::string& variant, Sta
       const std::string title = with_game(variant, []<typename V>() { return std::string(V::kTitle); });
       throw std::runtime_error("--variant plays " + title + ", but the FEN '" + fen + "' is " + position_of(G::kTitle));
     }
-    start.template operator()<G>(G::from_fen(fen, variant.empty() ? G::kName : variant));
+    visit.template operator()<G>(G::from_fen(fen, variant.empty() ? G::kName : variant));
   });
 }
 

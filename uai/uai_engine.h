@@ -55,7 +55,7 @@ class UaiEngine {
 
  private:
   struct Options {
-    std::string variant = "ataxx";  // UCI_Variant
+    std::string variant{Games::First::kName};  // UCI_Variant
     std::string model;
     std::string player = "alphabeta";
     int visits = 800;

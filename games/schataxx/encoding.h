@@ -1,5 +1,5 @@
 // How Schataxx meets a network: input planes from the side to move's view and a policy layout
-// over every move (the symmetries are in position.h). Plain C++, like nn/encoding.h for Ataxx.
+// over every move (the symmetries are in position.h). Plain C++.
 #pragma once
 
 #include <cstdint>
