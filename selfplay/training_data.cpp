@@ -166,7 +166,8 @@ std::string read_file(const std::string& path, std::size_t at_most) {
   return bytes;
 }
 
-// What read_sample reads back, in the game's latest layout.
+// What read_sample reads back, in the game's latest layout (the one of G::Chunk::kMagic, which
+// carries every shared field: flags, model and checksum).
 template <typename G>
 void put_sample(std::string& raw, const BasicTrainingSample<G>& s, std::uint16_t model) {
   if (s.visits.size() > static_cast<std::size_t>(G::kMaxMoves))
