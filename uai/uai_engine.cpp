@@ -55,7 +55,7 @@ int largest_cache_size() {
 // The variant a FEN of game G is read in: UCI_Variant's where it is one of G's, else G's own.
 template <typename G>
 std::string_view variant_of(const std::string& uci_variant) {
-  return std::ranges::find(G::kVariants, uci_variant) != G::kVariants.end() ? std::string_view(uci_variant) : G::kName;
+  return Games::plays<G>(uci_variant) ? std::string_view(uci_variant) : G::kName;
 }
 
 // The combo of UCI_Variant: every game and variant, the first game the default.
