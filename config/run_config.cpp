@@ -231,11 +231,11 @@ void validate_boards(const RunConfig::Boards& b, const std::string& source) {
                                         std::to_string(b.names.size()) + " boards");
 }
 
-void validate(const RunConfig& c, const std::string& source) {
+void validate(const RunConfig& c, const std::string& source, const RunGames& games) {
   validate_boards(c.boards, source);
-  if (!Games::has(c.run.game)) fail(source, "run.game", "'" + c.run.game + "' is none of " + Games::names());
-  const bool has_boards = with_game(c.run.game, []<typename G>() { return G::kHasBoards; });
-  if (!has_boards && (c.boards.names != RunConfig::Boards{}.names || !c.boards.openings.empty()))
+  const std::optional<RunGames::Facts> game = games.find(c.run.game);
+  if (!game) fail(source, "run.game", "'" + c.run.game + "' is none of " + games.names);
+  if (!game->has_boards && (c.boards.names != RunConfig::Boards{}.names || !c.boards.openings.empty()))
     fail(source, "boards", "chooses Ataxx's boards; a " + c.run.game + " run has its one board");
   for (const std::string& baseline : c.ladder.baselines)
     if (baseline.empty()) fail(source, "ladder.baselines", "each entry must be one non-empty value");
@@ -321,14 +321,13 @@ std::vector<BoardPlan> board_plans(const RunConfig& config) {
   return plans;
 }
 
-std::vector<StartPlan> start_plans(const RunConfig& config) {
-  if (!with_game(config.run.game, []<typename G>() { return G::kHasBoards; })) return {{config.run.game, 1.0, ""}};
+std::vector<StartPlan> board_start_plans(const RunConfig& config) {
   std::vector<StartPlan> plans;
   for (const BoardPlan& plan : board_plans(config)) plans.push_back({std::string(plan.board->name), plan.share, plan.openings});
   return plans;
 }
 
-RunConfig parse_run_config(const std::string& yaml_text, const std::string& source) {
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& source, const RunGames& games) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -346,20 +345,18 @@ RunConfig parse_run_config(const std::string& yaml_text, const std::string& sour
     throw std::runtime_error("config " + source + ": " + e.msg);
   }
   // The game's own default (in some games a position that recurs once ends the game).
-  if (Games::has(config.run.game) && !(root["rules"] && root["rules"]["repetition_limit"]))
-    config.rules.repetition_limit = with_game(config.run.game, []<typename G>() {
-      return G::settings_of(typename G::Rules{}).repetition_limit;
-    });
-  validate(config, source);
+  const std::optional<RunGames::Facts> game = games.find(config.run.game);
+  if (game && !(root["rules"] && root["rules"]["repetition_limit"])) config.rules.repetition_limit = game->rules.repetition_limit;
+  validate(config, source, games);
   return config;
 }
 
-RunConfig load_run_config(const std::string& path) {
+RunConfig load_run_config(const std::string& path, const RunGames& games) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("config " + path + ": cannot read the file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_run_config(text.str(), path);
+  return parse_run_config(text.str(), path, games);
 }
 
 std::string to_yaml(const RunConfig& config) {

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "games/registry.h"
@@ -118,11 +121,40 @@ struct StartPlan {
   double share;          // of self-play's games
   std::string openings;  // a file of start positions; "" = the game's own suite
 };
-std::vector<StartPlan> start_plans(const RunConfig& config);
+std::vector<StartPlan> board_start_plans(const RunConfig& config);
+template <GameType G>
+std::vector<StartPlan> start_plans(const RunConfig& config) {
+  if constexpr (G::kHasBoards)
+    return board_start_plans(config);
+  else
+    return {{config.run.game, 1.0, ""}};
+}
+
+// The games a config's run.game may name: games/registry.h's, or the caller's own list (a test's
+// game), and what the config asks of each.
+struct RunGames {
+  struct Facts {
+    bool has_boards = false;  // boards: is the run's to choose
+    RuleSettings rules;       // the game's own end-of-game numbers
+  };
+  std::string names;  // every name, for messages
+  std::function<std::optional<Facts>(std::string_view name)> find;  // none: not a game of the list
+
+  template <typename List = Games>
+  static RunGames of() {
+    return {List::names(), [](std::string_view name) -> std::optional<Facts> {
+              if (!List::has(name)) return std::nullopt;
+              return List::with_game(name, []<typename G>() {
+                return Facts{G::kHasBoards, G::settings_of(typename G::Rules{})};
+              });
+            }};
+  }
+};
 
 // Throws std::runtime_error: "config FILE: KEY: what is wrong".
-RunConfig load_run_config(const std::string& path);
-RunConfig parse_run_config(const std::string& yaml_text, const std::string& source);
+RunConfig load_run_config(const std::string& path, const RunGames& games = RunGames::of());
+RunConfig parse_run_config(const std::string& yaml_text, const std::string& source,
+                           const RunGames& games = RunGames::of());
 std::string to_yaml(const RunConfig& config);
 // Every key as a Markdown table (key, default, values, meaning): docs/training.md holds it.
 std::string config_keys_table();

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const PlayFileWeights weights = read_play_file_weights(path);
     FUZZ_CHECK(read_model_info(path).name == weights.info.name);
     try {
-      const CpuNetwork network(weights.info.shape, weights.info.io(), weights.parameters);
+      const CpuNetwork network(weights.info.shape, weights.info.io, weights.parameters);
     } catch (const std::invalid_argument&) {
     }
   } catch (const ModelFileError&) {

@@ -102,14 +102,22 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
                             typename G::MoveList& moves, const typename G::Game& game, typename G::Game& record,
                             const typename G::Rules& rules, const RuleSettings& settings, std::string_view text,
                             Color side) {
-  // The position: copied freely (the search keeps one a node it expands), played by make_move.
+  // The position: copied freely (the search keeps one a node it expands), played by make_move,
+  // compared (a player's tree is kept while the game it follows goes on).
   requires std::copyable<typename G::Position>;
+  requires std::equality_comparable<typename G::Position>;
   { pos.side_to_move() } -> std::same_as<Color>;
   { pos.hash() } -> std::convertible_to<std::uint64_t>;  // Zobrist: the repetition rule and the caches
   { pos.fen() } -> std::same_as<std::string>;             // logs, chunks, UAI, the browser view
   { pos.generate_moves(moves) };                           // every legal move, a pass where it must
   { pos.outcome(rules) } -> std::same_as<Outcome>;         // over by the board alone (not repetition)
   { next.make_move(move) };                                // a legal move, in place
+  { pos.is_legal(move) } -> std::same_as<bool>;            // a match checks each player's move
+  // The move: compared; the pass, where a side with no move passes, or else a move no position
+  // allows (the search's edge before it is given one).
+  requires std::equality_comparable<typename G::Move>;
+  { G::Move::pass() } -> std::same_as<typename G::Move>;
+  { move.is_pass() } -> std::same_as<bool>;
   // The move list: filled by generate_moves, at most kMaxMoves, read by index.
   { moves.size() } -> std::convertible_to<int>;
   { moves[0] } -> std::convertible_to<typename G::Move>;
@@ -124,6 +132,7 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   { game.outcome() } -> std::same_as<Outcome>;
   { game.recent_hashes() } -> std::convertible_to<std::span<const std::uint64_t>>;  // the search's repetitions
   { record.play(move) };  // throws std::invalid_argument for an illegal move
+  { record.play(text) };  // the same, in the game's notation (UAI, the browser view)
 
   // Its name in model files and chunks ("ataxx", "schataxx"), and the names its variants go by in
   // run configs (run.game), UCI_Variant and the browser view, its own name first.

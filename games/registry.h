@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -56,7 +57,8 @@ struct GameList {
   // Every game's name and its variants', the games in order.
   static std::vector<std::string_view> all_names() {
     std::vector<std::string_view> all;
-    (all.insert(all.end(), Gs::kVariants.begin(), Gs::kVariants.end()), ...);
+    for (const auto& variants : {std::span<const std::string_view>(Gs::kVariants)...})
+      for (const std::string_view name : variants) all.push_back(name);
     return all;
   }
   // "ataxx, schataxx, schataxx-balanced or schataxx-unlimited": every name, for messages and --help.
@@ -71,6 +73,7 @@ struct GameList {
     return text;
   }
   static bool has(std::string_view name) { return (plays<Gs>(name) || ...); }
+  static bool has_game_named(std::string_view name) { return ((name == Gs::kName) || ...); }
   // Calls visit.template operator()<G>() for every game, in order.
   template <typename Visit>
   static void for_each(Visit&& visit) {

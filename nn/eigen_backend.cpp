@@ -5,12 +5,13 @@
 
 namespace ataxx {
 
-std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options) {
+std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options,
+                                            NetworkIoOf io_of) {
   if (options.device != "cpu" || options.cpu_path == CpuPath::kTorch)
     throw std::invalid_argument(
         "inference: " + (options.device != "cpu" ? "device=" + options.device : std::string("LibTorch's CPU path")) +
         " needs LibTorch, which this program (ataxx-engine) is built without: use ataxx-zero");
-  return EigenNetwork::load(play_file, options);
+  return EigenNetwork::load(play_file, options, io_of);
 }
 
 }  // namespace ataxx

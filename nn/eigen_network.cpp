@@ -16,9 +16,10 @@ void check_cpu_options(const InferenceOptions& options) {
   if (options.cuda_graphs) throw std::invalid_argument("inference: cuda_graphs needs a CUDA device");
 }
 
-std::unique_ptr<EigenNetwork> EigenNetwork::load(const std::string& play_file, const InferenceOptions& options) {
+std::unique_ptr<EigenNetwork> EigenNetwork::load(const std::string& play_file, const InferenceOptions& options,
+                                                  NetworkIoOf io_of) {
   check_cpu_options(options);
-  const PlayFileWeights weights = read_play_file_weights(play_file);
+  const PlayFileWeights weights = read_play_file_weights(play_file, io_of);
   try {
     return std::unique_ptr<EigenNetwork>(new EigenNetwork(weights.info, weights.parameters, precision_of(options)));
   } catch (const std::invalid_argument& e) {

@@ -25,7 +25,8 @@ class EigenNetwork final : public LoadedNetwork {
  public:
   // Throws ModelFileError for a bad play file; options as check_cpu_options (the device is the
   // caller's to check).
-  static std::unique_ptr<EigenNetwork> load(const std::string& play_file, const InferenceOptions& options);
+  static std::unique_ptr<EigenNetwork> load(const std::string& play_file, const InferenceOptions& options,
+                                            NetworkIoOf io_of = registered_network_io);
 
   BatchDevice::Output forward(int thread, const float* inputs, int n) override;
   // Every 3x3 convolution direct: then faster than LibTorch's at any batch.
@@ -33,7 +34,7 @@ class EigenNetwork final : public LoadedNetwork {
 
  private:
   EigenNetwork(const ModelInfo& info, const FoldedParameters& parameters, Precision precision)
-      : LoadedNetwork(info), network_(info.shape, info.io(), parameters, precision) {}
+      : LoadedNetwork(info), network_(info.shape, info.io, parameters, precision) {}
   CpuNetwork network_;
 };
 

@@ -70,16 +70,17 @@ RuleSettings read_rules(const ModelFields& fields, const std::string& path, bool
   return rules;
 }
 
-// What the network reads: its game, and Ataxx's boards.
+// What the network reads: its game, and Ataxx's boards; and its planes, by the reader's io_of.
 struct Inputs {
   std::string game;
   BoardSet boards;
+  NetworkIo io{};
 };
 
 // Files of encoding 1 (7x7 only, before the board family) carry no "boards" and, as checkpoints,
 // no encoding version: their networks have another shape. Files without a game are the
 // first game's (Ataxx's, the only one when they were written).
-Inputs read_encoding(const ModelFields& fields, const std::string& path) {
+Inputs read_encoding(const ModelFields& fields, const std::string& path, NetworkIoOf io_of) {
   const std::int64_t version =
       fields.type("encoding_version") == ModelFields::Type::kInteger ? fields.integer("encoding_version") : 1;
   if (version != kEncodingVersion)
@@ -89,10 +90,14 @@ Inputs read_encoding(const ModelFields& fields, const std::string& path) {
   Inputs inputs{std::string(Games::First::kName), {}};
   if (fields.type("game") != ModelFields::Type::kMissing) inputs.game = get_string(fields, "game", path);
   try {
-    network_io(inputs.game, {});  // a game this build plays
     inputs.boards = BoardSet::parse(get_string(fields, "boards", path));
   } catch (const std::invalid_argument& e) {
     throw ModelFileError("'" + path + "': " + e.what());
+  }
+  try {
+    inputs.io = io_of(inputs.game, inputs.boards);
+  } catch (const std::invalid_argument& e) {
+    throw ModelFileError("'" + path + "' " + e.what());
   }
   return inputs;
 }
@@ -187,11 +192,12 @@ void check_format(const ModelFields& fields, std::string_view format, const std:
                          std::to_string(kModelFileVersion));
 }
 
-ModelInfo read_play_header(const ModelFields& fields, const std::string& path) {
+ModelInfo read_play_header(const ModelFields& fields, const std::string& path, NetworkIoOf io_of) {
   ModelInfo info;
-  auto [game, boards] = read_encoding(fields, path);
+  auto [game, boards, io] = read_encoding(fields, path, io_of);
   info.game = std::move(game);
   info.boards = std::move(boards);
+  info.io = io;
   info.encoding_version = kEncodingVersion;
   info.shape = read_shape(fields, path);
   info.rules = read_rules(fields, path, true);
@@ -201,11 +207,12 @@ ModelInfo read_play_header(const ModelFields& fields, const std::string& path) {
   return info;
 }
 
-CheckpointInfo read_checkpoint_header(const ModelFields& fields, const std::string& path) {
+CheckpointInfo read_checkpoint_header(const ModelFields& fields, const std::string& path, NetworkIoOf io_of) {
   CheckpointInfo info;
-  auto [game, boards] = read_encoding(fields, path);
+  auto [game, boards, io] = read_encoding(fields, path, io_of);
   info.game = std::move(game);
   info.boards = std::move(boards);
+  info.io = io;
   info.shape = read_shape(fields, path);
   info.rules = read_rules(fields, path, false);
   info.step = get_int(fields, "step", path);

@@ -41,7 +41,7 @@ class ModelFields {
 // The format tag and file version: those of `format`.
 void check_format(const ModelFields& fields, std::string_view format, const std::string& path);
 // Everything a play file says about itself. The shape is checked against the file's size at `path`.
-ModelInfo read_play_header(const ModelFields& fields, const std::string& path);
-CheckpointInfo read_checkpoint_header(const ModelFields& fields, const std::string& path);
+ModelInfo read_play_header(const ModelFields& fields, const std::string& path, NetworkIoOf io_of);
+CheckpointInfo read_checkpoint_header(const ModelFields& fields, const std::string& path, NetworkIoOf io_of);
 
 }  // namespace ataxx

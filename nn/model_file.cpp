@@ -177,9 +177,9 @@ void fill(torch::Tensor target, const std::string& name, const PlayFileTensors& 
 
 // Read by nn/play_file.h's reader, which bounds every field, view and storage: a play file is what a
 // user is handed, and LibTorch's own unpickler trusts the file it reads.
-AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
-  const PlayFileTensors file = read_play_file_tensors(path);
-  AtaxxNet net(file.info.shape, file.info.io());
+AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out, NetworkIoOf io_of) {
+  const PlayFileTensors file = read_play_file_tensors(path, io_of);
+  AtaxxNet net(file.info.shape, file.info.io);
   {
     const torch::NoGradGuard no_grad;
     for (const auto& parameter : net->named_parameters()) fill(parameter.value(), parameter.key(), file, path);
@@ -190,9 +190,9 @@ AtaxxNet read_play_file(const std::string& path, ModelInfo* info_out) {
   return net;
 }
 
-CheckpointInfo read_checkpoint_fields(const std::string& path) {
+CheckpointInfo read_checkpoint_fields(const std::string& path, NetworkIoOf io_of) {
   auto archive = open_archive(path, kCheckpointFormat);
-  return read_checkpoint_header(ArchiveFields(archive), path);
+  return read_checkpoint_header(ArchiveFields(archive), path, io_of);
 }
 
 void load_optimizer(torch::serialize::InputArchive& archive, torch::optim::Optimizer& optimizer, const std::string& path) {
@@ -228,8 +228,8 @@ bool read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim:
 
 void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
   auto archive = open_archive(checkpoint_path, kCheckpointFormat);
-  const CheckpointInfo checkpoint = read_checkpoint_header(ArchiveFields(archive), checkpoint_path);
-  AtaxxNet net(checkpoint.shape, network_io(checkpoint.game, checkpoint.boards));
+  const CheckpointInfo checkpoint = read_checkpoint_header(ArchiveFields(archive), checkpoint_path, registered_network_io);
+  AtaxxNet net(checkpoint.shape, checkpoint.io);
   load_weights(archive, net, checkpoint_path);
   save_play_file(play_path, net,
                  {.game = checkpoint.game,
@@ -239,12 +239,12 @@ void export_checkpoint(const std::string& checkpoint_path, const std::string& pl
 
 }  // namespace
 
-AtaxxNet load_play_file(const std::string& path, ModelInfo* info_out) {
-  return guarded(path, [&] { return read_play_file(path, info_out); });
+AtaxxNet load_play_file(const std::string& path, ModelInfo* info_out, NetworkIoOf io_of) {
+  return guarded(path, [&] { return read_play_file(path, info_out, io_of); });
 }
 
-CheckpointInfo read_checkpoint_info(const std::string& path) {
-  return guarded(path, [&] { return read_checkpoint_fields(path); });
+CheckpointInfo read_checkpoint_info(const std::string& path, NetworkIoOf io_of) {
+  return guarded(path, [&] { return read_checkpoint_fields(path, io_of); });
 }
 
 bool load_checkpoint(const std::string& path, AtaxxNet& net, torch::optim::Optimizer& optimizer, torch::Device device,

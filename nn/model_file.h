@@ -18,7 +18,7 @@ void write_model_archive(torch::serialize::OutputArchive& archive, const std::st
 
 void save_play_file(const std::string& path, AtaxxNet& net, const ModelInfo& info);
 // Returns a network in eval mode on the CPU.
-AtaxxNet load_play_file(const std::string& path, ModelInfo* info = nullptr);
+AtaxxNet load_play_file(const std::string& path, ModelInfo* info = nullptr, NetworkIoOf io_of = registered_network_io);
 
 // Training state that a checkpoint holds beside the network where the run has it, and play files
 // never do: an auxiliary head (the soft policy) with its own optimizer. Empty: none.

@@ -17,21 +17,22 @@ namespace ataxx {
 // A play file's network, loaded to run batches of encoded positions.
 class LoadedNetwork {
  public:
-  explicit LoadedNetwork(ModelInfo info) : info_(std::move(info)), io_(info_.io()) {}
+  explicit LoadedNetwork(ModelInfo info) : info_(std::move(info)) {}
   virtual ~LoadedNetwork() = default;
   // The outputs of n positions, on server thread (or caller lane) `thread`, one call at a time per
   // thread; the result's generation is the caller's to fill.
   virtual BatchDevice::Output forward(int thread, const float* inputs, int n) = 0;
   const ModelInfo& info() const { return info_; }
-  const NetworkIo& io() const { return io_; }  // info().io(), worked out once: forward asks every batch
+  const NetworkIo& io() const { return info_.io; }
 
  private:
   ModelInfo info_;
-  NetworkIo io_;
 };
 
-// Throws ModelFileError for a bad play file, std::invalid_argument for options this backend cannot
-// run (a CUDA device without LibTorch, a precision the processor lacks).
-std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options);
+// Throws ModelFileError for a bad play file or one of a game io_of does not play,
+// std::invalid_argument for options this backend cannot run (a CUDA device without LibTorch, a
+// precision the processor lacks).
+std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options,
+                                            NetworkIoOf io_of = registered_network_io);
 
 }  // namespace ataxx

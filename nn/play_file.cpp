@@ -36,11 +36,11 @@ class PickleFields final : public ModelFields {
 // A play file's archive, opened and its header checked.
 class PlayArchive {
  public:
-  explicit PlayArchive(const std::string& path)
+  PlayArchive(const std::string& path, NetworkIoOf io_of)
       : path_(path), file_(read_model_file(path)), zip_(model_archive(file_, path)), folder_(archive_folder()) {
     root_ = unpickle(zip_.stored(folder_ + "data.pkl"));
     check_format(PickleFields(*root_), kPlayFormat, path);
-    info_ = read_play_header(PickleFields(*root_), path);
+    info_ = read_play_header(PickleFields(*root_), path, io_of);
     if (zip_.contains(folder_ + "byteorder") && zip_.stored(folder_ + "byteorder") != "little")
       throw ModelFileError("model file '" + path + "' was written on a big-endian machine");
   }
@@ -175,16 +175,16 @@ auto guarded(const std::string& path, Read read) -> decltype(read()) {
 
 }  // namespace
 
-PlayFileWeights read_play_file_weights(const std::string& path) {
+PlayFileWeights read_play_file_weights(const std::string& path, NetworkIoOf io_of) {
   return guarded(path, [&] {
-    const PlayArchive archive(path);
+    const PlayArchive archive(path, io_of);
     return PlayFileWeights{archive.info(), folded_parameters(archive)};
   });
 }
 
-PlayFileTensors read_play_file_tensors(const std::string& path) {
+PlayFileTensors read_play_file_tensors(const std::string& path, NetworkIoOf io_of) {
   return guarded(path, [&] {
-    const PlayArchive archive(path);
+    const PlayArchive archive(path, io_of);
     PlayFileTensors file{archive.info(), {}, {}};
     for (const auto& [name, tensor] : archive.tensors()) {
       if (tensor->storage_type == "LongStorage")
@@ -196,8 +196,8 @@ PlayFileTensors read_play_file_tensors(const std::string& path) {
   });
 }
 
-ModelInfo read_model_info(const std::string& path) {
-  return guarded(path, [&] { return PlayArchive(path).info(); });
+ModelInfo read_model_info(const std::string& path, NetworkIoOf io_of) {
+  return guarded(path, [&] { return PlayArchive(path, io_of).info(); });
 }
 
 }  // namespace ataxx

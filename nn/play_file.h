@@ -36,9 +36,9 @@ struct PlayFileTensors {
   std::map<std::string, std::vector<std::int64_t>> counts;  // int64 tensors: the norms' batches tracked
 };
 
-// Each throws ModelFileError naming `path`.
-PlayFileWeights read_play_file_weights(const std::string& path);
-PlayFileTensors read_play_file_tensors(const std::string& path);
-ModelInfo read_model_info(const std::string& path);
+// Each throws ModelFileError naming `path`, for a network of a game io_of does not play too.
+PlayFileWeights read_play_file_weights(const std::string& path, NetworkIoOf io_of = registered_network_io);
+PlayFileTensors read_play_file_tensors(const std::string& path, NetworkIoOf io_of = registered_network_io);
+ModelInfo read_model_info(const std::string& path, NetworkIoOf io_of = registered_network_io);
 
 }  // namespace ataxx

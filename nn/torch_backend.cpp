@@ -78,8 +78,9 @@ void check_torch_options(const InferenceOptions& options) {
 // CUDA device.
 class TorchNetwork final : public LoadedNetwork {
  public:
-  TorchNetwork(const std::string& play_file, const InferenceOptions& options, std::unique_ptr<EigenNetwork> cpu)
-      : TorchNetwork(options, std::move(cpu), load_with_info(play_file)) {}
+  TorchNetwork(const std::string& play_file, const InferenceOptions& options, std::unique_ptr<EigenNetwork> cpu,
+               NetworkIoOf io_of)
+      : TorchNetwork(options, std::move(cpu), load_with_info(play_file, io_of)) {}
 
   BatchDevice::Output forward(int thread, const float* inputs, int n) override {
     if (cpu_ && n <= kEigenMaxBatch) return cpu_->forward(thread, inputs, n);
@@ -109,9 +110,9 @@ class TorchNetwork final : public LoadedNetwork {
     AtaxxNet net{nullptr};
     ModelInfo info;
   };
-  static PlayFile load_with_info(const std::string& play_file) {
+  static PlayFile load_with_info(const std::string& play_file, NetworkIoOf io_of) {
     PlayFile loaded;
-    loaded.net = load_play_file(play_file, &loaded.info);
+    loaded.net = load_play_file(play_file, &loaded.info, io_of);
     return loaded;
   }
 
@@ -164,13 +165,14 @@ class TorchNetwork final : public LoadedNetwork {
 
 }  // namespace
 
-std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options) {
+std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options,
+                                            NetworkIoOf io_of) {
   check_torch_options(options);
   if (torch_compat::parse_device(options.device).is_cuda() || options.cpu_path == CpuPath::kTorch)
-    return std::make_unique<TorchNetwork>(play_file, options, nullptr);
-  auto cpu = EigenNetwork::load(play_file, options);
+    return std::make_unique<TorchNetwork>(play_file, options, nullptr, io_of);
+  auto cpu = EigenNetwork::load(play_file, options, io_of);
   if (cpu->convolves_directly()) return cpu;
-  return std::make_unique<TorchNetwork>(play_file, options, std::move(cpu));
+  return std::make_unique<TorchNetwork>(play_file, options, std::move(cpu), io_of);
 }
 
 }  // namespace ataxx

@@ -52,7 +52,9 @@ struct ChunkCounts {
   int games = 0;
   int samples = 0;
 };
-// The numbers of games and samples in a chunk, from its header alone (throws as read_chunk does).
+// The numbers of games and samples in a chunk, from its header alone (throws as read_chunk does):
+// a chunk of games/registry.h's games, or of Gs (a caller's own game).
+template <typename... Gs>
 ChunkCounts chunk_counts(const std::string& path);
 
 }  // namespace ataxx

@@ -58,12 +58,14 @@ class RatingsAndPlots {
 // passed over), and plays the ladder of each new best model. Returns once the run's last
 // candidate (run.max_generations) is decided, or when stopped() says so. Within gating.time_share
 // of the wall time: candidates exported while it rests are passed over.
+template <typename G>
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log);
 
 // Throws std::invalid_argument naming the baseline when a spec of the ladder cannot be made into a
 // player (a model file not found from where the run started, say): at the run's start rather than
 // at its first ladder. Nothing to check when the ladder plays no games.
+template <typename G>
 void check_ladder_baselines(const RunConfig& config);
 
 // The ratings of every model and baseline from all rated games so far, headed by the player rated

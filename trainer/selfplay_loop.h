@@ -38,6 +38,7 @@ int busy_inference_threads(const RunConfig& config);
 
 // Plays until limits say stop, then writes the games already finished (those in progress are
 // dropped). Waits for the run's first model when it has none yet.
+template <typename G>
 SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, const SelfPlayLimits& limits,
                               spdlog::logger& log);
 

@@ -1,4 +1,4 @@
-#include "trainer/trainer.h"
+#include "trainer/trainer_impl.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -38,10 +38,15 @@ void pin_memory(TrainingBatch& b) {
 }
 
 // What a file's network must share with the run's.
-struct NetworkOfRun {
+struct Network {
   std::string_view game;
   ModelShape shape;
   const BoardSet& boards;
+};
+struct NetworkOfRun {
+  Network network;
+  bool has_boards = false;  // the run's game's: whether the boards are compared
+  NetworkIoOf io_of;        // what reads the run's game's model files
 };
 
 // A file's network must have the run's game, shape and boards to resume it; to start it, the run's
@@ -51,10 +56,10 @@ struct NetworkOfRun {
 // every board of the run (its outputs on the run's canvas are those on its own). `what` names the
 // file in the error.
 enum class Fit { kResume, kStart, kTeach };
-void check_fits_run(const std::string& what, const NetworkOfRun& file, const NetworkOfRun& run, Fit fit = Fit::kResume) {
+void check_fits_run(const std::string& what, const Network& file, const NetworkOfRun& run, Fit fit = Fit::kResume) {
   auto text = [](const ModelShape& s) { return std::to_string(s.blocks) + "x" + std::to_string(s.channels); };
   const auto& [game, shape, boards] = file;
-  const auto& [run_game, run_shape, run_boards] = run;
+  const auto& [run_game, run_shape, run_boards] = run.network;
   if (game != run_game)
     throw ModelFileError(what + " holds a network of " + std::string(game) + "; the run plays " + std::string(run_game));
   if (fit == Fit::kStart && shape.channels != run_shape.channels)
@@ -62,7 +67,7 @@ void check_fits_run(const std::string& what, const NetworkOfRun& file, const Net
                          " (a run starts from a net of its channels)");
   if (fit == Fit::kResume && (shape.blocks != run_shape.blocks || shape.channels != run_shape.channels))
     throw ModelFileError(what + " holds a " + text(shape) + " network; the config asks for " + text(run_shape));
-  if (!Games::with_game_named(game, []<typename G>() { return G::kHasBoards; })) return;
+  if (!run.has_boards) return;
   if (fit == Fit::kStart) {
     for (const Board* board : boards.boards)
       if (!run_boards.contains(*board))
@@ -79,15 +84,19 @@ void check_fits_run(const std::string& what, const NetworkOfRun& file, const Net
   }
 }
 
-// The network a run's config asks for.
-NetworkOfRun network_of_run(const RunConfig& config, const BoardSet& boards) {
-  return {game_of(config), {config.network.blocks, config.network.channels}, boards};
+// The play file a config key names, read as one of the run's game (the key heads any error).
+AtaxxNet load_play_file_of_key(const std::string& key, const std::string& path, ModelInfo& info, NetworkIoOf io_of) {
+  try {
+    return load_play_file(path, &info, io_of);
+  } catch (const ModelFileError& e) {
+    throw ModelFileError(key + ": " + e.what());
+  }
 }
 
 // The header of a checkpoint of this run: its game, shape and boards must be the run's.
-CheckpointInfo checked_checkpoint(const std::string& path, const RunConfig& config, const BoardSet& boards) {
-  const CheckpointInfo info = read_checkpoint_info(path);
-  check_fits_run("checkpoint '" + path + "'", {info.game, info.shape, info.boards}, network_of_run(config, boards));
+CheckpointInfo checked_checkpoint(const std::string& path, const NetworkOfRun& run) {
+  const CheckpointInfo info = read_checkpoint_info(path, run.io_of);
+  check_fits_run("checkpoint '" + path + "'", {info.game, info.shape, info.boards}, run);
   return info;
 }
 
@@ -155,10 +164,6 @@ StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, AtaxxNet& teach
 }  // namespace
 
 
-std::string_view game_of(const RunConfig& config) {
-  return with_game(config.run.game, []<typename G>() { return G::kName; });
-}
-
 double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, double run_share) {
   const double warmup = t.warmup_steps > 0 ? std::min(1.0, (step + 1.0) / t.warmup_steps) : 1.0;
   const double drop = t.lr_drop_at < 1 && run_share >= t.lr_drop_at ? t.lr_drop_factor : 1.0;
@@ -167,8 +172,12 @@ double scheduled_learning_rate(const RunConfig::Training& t, std::int64_t step, 
 
 struct Trainer::Impl {
   RunConfig config;
-  std::string_view game;
+  TrainedGame game;
   BoardSet boards;
+  // The network the run's config asks for.
+  NetworkOfRun network_of_run() const {
+    return {{game.name, {config.network.blocks, config.network.channels}, boards}, game.has_boards, game.io_of};
+  }
   std::string config_yaml;
   torch::Device device{torch::kCPU};
   AtaxxNet net{nullptr};
@@ -189,32 +198,33 @@ struct Trainer::Impl {
   std::optional<c10::Stream> stream;
 };
 
-Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path)
+Trainer::Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path,
+                 const TrainedGame& game)
     : impl_(std::make_unique<Impl>()) {
   impl_->config = config;
-  impl_->game = game_of(config);
+  impl_->game = game;
   impl_->boards = boards_of(config);
   impl_->config_yaml = config_yaml;
   impl_->device = torch_compat::parse_device(config.inference.device);
   torch::manual_seed(config.run.seed);
   ModelShape shape{config.network.blocks, config.network.channels};
-  if (!checkpoint_path.empty()) impl_->step = checked_checkpoint(checkpoint_path, config, impl_->boards).step;
+  if (!checkpoint_path.empty()) impl_->step = checked_checkpoint(checkpoint_path, impl_->network_of_run()).step;
   const std::string& init_from = config.network.init_from;
   if (checkpoint_path.empty() && !init_from.empty()) {
     ModelInfo info;
-    const AtaxxNet start = load_play_file(init_from, &info);
+    const AtaxxNet start = load_play_file_of_key("network.init_from", init_from, info, game.io_of);
     check_fits_run("network.init_from: play file '" + init_from + "'", {info.game, info.shape, info.boards},
-                   network_of_run(config, impl_->boards), Fit::kStart);
+                   impl_->network_of_run(), Fit::kStart);
     impl_->net = with_blocks(start, config.network.blocks);
   } else {
-    impl_->net = AtaxxNet(shape, network_io(impl_->game, impl_->boards));
+    impl_->net = AtaxxNet(shape, game.io);
   }
   impl_->net->to(impl_->device);
   if (const std::string& teacher = config.training.teacher; !teacher.empty()) {
     ModelInfo info;
-    impl_->teacher = load_play_file(teacher, &info);
+    impl_->teacher = load_play_file_of_key("training.teacher", teacher, info, game.io_of);
     check_fits_run("training.teacher: play file '" + teacher + "'", {info.game, info.shape, info.boards},
-                   network_of_run(config, impl_->boards), Fit::kTeach);
+                   impl_->network_of_run(), Fit::kTeach);
     impl_->teacher->to(impl_->device);
     impl_->teacher->eval();
   }
@@ -234,7 +244,7 @@ Trainer::~Trainer() = default;
 
 bool Trainer::resume_if_further(const std::string& checkpoint_path) {
   if (!std::filesystem::exists(checkpoint_path)) return false;
-  const CheckpointInfo info = checked_checkpoint(checkpoint_path, impl_->config, impl_->boards);
+  const CheckpointInfo info = checked_checkpoint(checkpoint_path, impl_->network_of_run());
   if (info.step <= impl_->step) return false;
   const torch_compat::OnStream on_stream(impl_->stream);
   load_checkpoint(checkpoint_path, impl_->net, *impl_->optimizer, impl_->device, impl_->auxiliary());
@@ -245,11 +255,9 @@ bool Trainer::resume_if_further(const std::string& checkpoint_path) {
 
 std::int64_t Trainer::step() const { return impl_->step; }
 
-template <typename G>
-Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_share, std::mt19937_64& rng) {
-  if (G::kName != impl_->game)
-    throw std::logic_error("a trainer of " + std::string(impl_->game) + " given samples of " + std::string(G::kName));
-  const GameEncoder<G> encoder = make_encoder<G>(impl_->boards);
+Losses Trainer::train_batches(std::string_view game, int steps, double run_share, const BatchSampler& sample) {
+  if (game != impl_->game.name)
+    throw std::logic_error("a trainer of " + std::string(impl_->game.name) + " given samples of " + std::string(game));
   const auto& t = impl_->config.training;
   const auto& device = impl_->device;
   auto& net = impl_->net;
@@ -265,7 +273,7 @@ Losses Trainer::train(const BasicReplayBuffer<G>& buffer, int steps, double run_
   // The next batch is assembled on another thread while this one trains.
   auto assemble = [&] {
     return std::async(std::launch::async, [&] {
-      TrainingBatch batch = sample_batch<G>(encoder, buffer, t.batch_size, static_cast<float>(t.search_value_share), rng);
+      TrainingBatch batch = sample(t.batch_size, static_cast<float>(t.search_value_share));
       if (device.is_cuda()) pin_memory(batch);  // so that the copies to the device are asynchronous
       return batch;
     });
@@ -309,7 +317,7 @@ ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
 
 void Trainer::save_checkpoint(const std::string& path) const {
   CheckpointInfo info;
-  info.game = impl_->game;
+  info.game = impl_->game.name;
   info.boards = impl_->boards;
   info.shape = impl_->net->shape();
   info.rules = impl_->config.rules;
@@ -327,7 +335,7 @@ void Trainer::save_checkpoint(const std::string& path) const {
 
 void Trainer::save_play_file(const std::string& path, const ModelInfo& info) const {
   ModelInfo with_step = info;
-  with_step.game = impl_->game;
+  with_step.game = impl_->game.name;
   with_step.boards = impl_->boards;
   with_step.shape = impl_->net->shape();
   with_step.step = impl_->step;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -18,8 +19,19 @@ struct Losses {
   int steps = 0;
 };
 
-// The game the run's network plays, as model files name it (G::kName).
-std::string_view game_of(const RunConfig& config);
+struct TrainingBatch;  // trainer/batch.h
+
+// What the trainer needs of its run's game.
+struct TrainedGame {
+  std::string_view name;  // as model files name it
+  bool has_boards = false;
+  NetworkIo io;           // of the run's network
+  NetworkIoOf io_of;      // what reads its checkpoints and play files (init_from, the teacher)
+};
+template <GameType G>
+TrainedGame trained_game(const BoardSet& boards) {
+  return {G::kName, G::kHasBoards, make_encoder<G>(boards).io(), network_io_of<G>};
+}
 
 // The learning rate of the step after `step`, when run_share of the run's wall time is used:
 // a linear warm-up, then learning_rate, then learning_rate x lr_drop_factor from lr_drop_at on.
@@ -29,7 +41,8 @@ class Trainer {
  public:
   // The state in checkpoint_path when it is not empty, else a new network: the weights of the
   // config's network.init_from play file where it names one, else random ones.
-  Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path);
+  Trainer(const RunConfig& config, const std::string& config_yaml, const std::string& checkpoint_path,
+          const TrainedGame& game);
   ~Trainer();
 
   // The state in checkpoint_path when it holds more steps than this one's (a run's state where
@@ -37,7 +50,7 @@ class Trainer {
   bool resume_if_further(const std::string& checkpoint_path);
 
   // `steps` steps at the scheduled learning rate for run_share of the run's wall time used. G is
-  // the run's game (std::logic_error otherwise).
+  // the run's game (std::logic_error otherwise). Defined in trainer_impl.h.
   template <typename G>
   Losses train(const BasicReplayBuffer<G>& buffer, int steps, double run_share, std::mt19937_64& rng);
   std::int64_t step() const;
@@ -45,6 +58,10 @@ class Trainer {
   void save_play_file(const std::string& path, const ModelInfo& info) const;
 
  private:
+  // A batch of batch_size samples, search_value_share of each value target the search's.
+  using BatchSampler = std::function<TrainingBatch(int batch_size, float search_value_share)>;
+  Losses train_batches(std::string_view game, int steps, double run_share, const BatchSampler& sample);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

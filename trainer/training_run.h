@@ -25,6 +25,11 @@ struct TrainingSummary {
 // have it already. stop ends it early.
 TrainingSummary run_training(const std::string& config_path, const std::string& run_dir,
                              std::optional<std::uint64_t> seed, const std::atomic<bool>& stop);
+// The same for the games of List (a GameList, games/registry.h): a caller's own game, as the tests'
+// tic-tac-toe. Defined in training_run_impl.h.
+template <typename List>
+TrainingSummary run_training_of(const std::string& config_path, const std::string& run_dir,
+                                std::optional<std::uint64_t> seed, const std::atomic<bool>& stop);
 
 // Self-play only, for more processes sharing the run directory (on this or other machines):
 // plays with whatever model is best until stop is set or `games` games are written (0: no

@@ -42,7 +42,8 @@ TEST(TicTacToe, FenRoundTripsAndBadFensAreRefused) {
   const Position pos = after("b2 a1 c3");
   EXPECT_EQ(pos.fen(), "..x/.x./o.. o");
   EXPECT_EQ(Position::from_fen(pos.fen()).hash(), pos.hash());
-  for (const char* bad : {"", "..x/.x./o..  o", "..x/.x./o.q o", "..x/.x./o.. z", "xxx/.../... x", "ooo/.../... o"})
+  for (const char* bad : {"", "..x/.x./o..  o", "..x/.x./o.q o", "..x/.x./o.. z", "xxx/.../... x", "ooo/.../... o",
+                          "xxx/ooo/... x"})
     EXPECT_THROW(Position::from_fen(bad), std::invalid_argument) << bad;
   EXPECT_TRUE(G::claims_fen("..x/.x./o.. o"));
   EXPECT_FALSE(G::claims_fen("x5o/7/7/7/7/7/o5x x 0 1"));
@@ -52,11 +53,20 @@ TEST(TicTacToe, MovesReadAsTheyAreWrittenAndIllegalOnesAreRefused) {
   for (int cell = 0; cell < tictactoe::kCells; ++cell) {
     const tictactoe::Move move{static_cast<std::int8_t>(cell)};
     EXPECT_EQ(tictactoe::parse_move(tictactoe::to_string(move)), move);
+    EXPECT_FALSE(move.is_pass());
   }
+  EXPECT_EQ(tictactoe::parse_move(tictactoe::to_string(tictactoe::Move::pass())), tictactoe::Move::pass());
   EXPECT_THROW(tictactoe::parse_move("d1"), std::invalid_argument);
   G::Game game;
-  game.play(tictactoe::parse_move("b2"));
-  EXPECT_THROW(game.play(tictactoe::parse_move("b2")), std::invalid_argument);
+  game.play("b2");
+  EXPECT_EQ(game.position(), after("b2"));
+  EXPECT_FALSE(game.position() == G::start());
+  EXPECT_FALSE(game.position().is_legal(tictactoe::parse_move("b2")));
+  EXPECT_TRUE(game.position().is_legal(tictactoe::parse_move("a1")));
+  EXPECT_THROW(game.play("b2"), std::invalid_argument);
+  EXPECT_THROW(game.play(tictactoe::Move::pass()), std::invalid_argument);  // no side ever passes
+  const Position won = after("a1 a2 b1 b2 c1");
+  EXPECT_FALSE(won.is_legal(tictactoe::parse_move("c3")));  // the game is over
 }
 
 TEST(TicTacToe, TheSearchesShortcutsFindTheWinAndTheBlock) {

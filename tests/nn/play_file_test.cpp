@@ -130,7 +130,7 @@ TEST(PlayFile, TheNetworkWithoutLibTorchAnswersAsLibTorchsDoes) {
 
   const auto plain = EigenNetwork::load(path, InferenceOptions{});  // float32
   const BatchDevice::Output out = plain->forward(0, planes.data_ptr<float>(), 2);
-  const int policy_size = plain->info().io().policy_size();
+  const int policy_size = plain->io().policy_size();
   for (int p = 0; p < 2; ++p) {
     for (int i = 0; i < policy_size; ++i)
       ASSERT_NEAR(out.policy_logits[p * policy_size + i], expected.policy_logits[p][i].item<float>(), 1e-3f)

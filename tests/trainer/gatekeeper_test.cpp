@@ -19,7 +19,7 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
   RunConfig config;
   config.ladder.baselines = {"random", "nn:model=/nonexistent/anchor.net,visits=8"};
   try {
-    check_ladder_baselines(config);
+    check_ladder_baselines<AtaxxGame>(config);
     ADD_FAILURE() << "a missing model was accepted as a ladder baseline";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("ladder.baselines: 'nn:model=/nonexistent/anchor.net,visits=8'"),
@@ -27,10 +27,10 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
         << e.what();
   }
   config.ladder.games = 0;  // a ladder that plays nothing has nothing to check
-  EXPECT_NO_THROW(check_ladder_baselines(config));
+  EXPECT_NO_THROW(check_ladder_baselines<AtaxxGame>(config));
   config.ladder.games = 10;
   config.ladder.baselines = {"random", "greedy", "alphabeta:depth=2"};
-  EXPECT_NO_THROW(check_ladder_baselines(config));
+  EXPECT_NO_THROW(check_ladder_baselines<AtaxxGame>(config));
 }
 
 // PATH set to one folder for the test's lifetime, then restored.

@@ -55,7 +55,7 @@ TEST(SelfPlayLoop, WarnsOnceWhenItsGamesTurnToDraws) {
   const auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(1000);
   spdlog::logger log("selfplay", sink);
   const SelfPlaySession session =
-      play_selfplay(config, dir, {.stopped = [] { return false; }, .games = 3 * RecentGames::kGames}, log);
+      play_selfplay<AtaxxGame>(config, dir, {.stopped = [] { return false; }, .games = 3 * RecentGames::kGames}, log);
   EXPECT_GE(session.stats.games, 3 * RecentGames::kGames);
   EXPECT_EQ(session.stats.draws, session.stats.games);
   const std::vector<std::string> said = sink->last_formatted();

@@ -19,18 +19,23 @@
 namespace ataxx {
 namespace {
 
+// What the trainer needs of the config's game.
+TrainedGame game_of(const RunConfig& config) {
+  return with_game(config.run.game, [&]<typename G>() { return trained_game<G>(boards_of(config)); });
+}
+
 TEST(Trainer, RefusesADeviceItCannotUse) {
   RunConfig config;
   config.network.blocks = 1;
   config.network.channels = 8;
   config.inference.device = "tpu";
-  EXPECT_THROW(Trainer(config, "", ""), std::invalid_argument);
+  EXPECT_THROW(Trainer(config, "", "", game_of(config)), std::invalid_argument);
   config.inference.device = "cuda";
   if (!std::filesystem::exists("/dev/nvidia0")) {
-    EXPECT_THROW(Trainer(config, "", ""), std::invalid_argument);
+    EXPECT_THROW(Trainer(config, "", "", game_of(config)), std::invalid_argument);
   }
   config.inference.device = "cpu";
-  EXPECT_NO_THROW(Trainer(config, "", ""));
+  EXPECT_NO_THROW(Trainer(config, "", "", game_of(config)));
 }
 
 TEST(Trainer, LearningRateWarmsUpThenDropsLateInTheRun) {
@@ -63,7 +68,7 @@ bool same_weights(const AtaxxNet& a, const AtaxxNet& b) {
 // whose message holds `message`.
 void expect_refused(const RunConfig& config, const std::string& checkpoint, const std::string& message) {
   try {
-    Trainer(config, "", checkpoint);
+    Trainer(config, "", checkpoint, game_of(config));
     ADD_FAILURE() << "started, though it should be refused with: " << message;
   } catch (const ModelFileError& e) {
     EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
@@ -80,12 +85,12 @@ TEST(Trainer, ANewRunStartsFromTheWeightsOfItsInitFromPlayFile) {
   RunConfig config;
   config.network.blocks = 1;
   config.network.channels = 8;
-  Trainer random_start(config, "", "");
+  Trainer random_start(config, "", "", game_of(config));
   random_start.save_play_file(temp_path("random.net"), ModelInfo{});
   EXPECT_FALSE(same_weights(load_play_file(temp_path("random.net")), source));
 
   config.network.init_from = temp_path("source.net");
-  Trainer started(config, "", "");
+  Trainer started(config, "", "", game_of(config));
   started.save_play_file(temp_path("started.net"), ModelInfo{});
   EXPECT_TRUE(same_weights(load_play_file(temp_path("started.net")), source));
 }
@@ -99,7 +104,7 @@ TEST(Trainer, AnInitFromFileOfOtherChannelsOrMissingIsRefusedByName) {
   config.network.init_from = temp_path("wide.net");
   expect_refused(config, "", "network.init_from: play file '" + temp_path("wide.net") + "' holds a 2x16");
   config.network.init_from = temp_path("no_such.net");
-  EXPECT_THROW(Trainer(config, "", ""), ModelFileError);
+  EXPECT_THROW(Trainer(config, "", "", game_of(config)), ModelFileError);
 }
 
 TEST(Trainer, AnInitFromFileOfFewerBlocksStartsADeeperRunThatPlaysAsItDoes) {
@@ -110,7 +115,7 @@ TEST(Trainer, AnInitFromFileOfFewerBlocksStartsADeeperRunThatPlaysAsItDoes) {
   config.network.blocks = 3;
   config.network.channels = 8;
   config.network.init_from = temp_path("one_block.net");
-  Trainer deeper(config, "", "");
+  Trainer deeper(config, "", "", game_of(config));
   deeper.save_play_file(temp_path("deeper.net"), ModelInfo{});
   ModelInfo info;
   AtaxxNet loaded = load_play_file(temp_path("deeper.net"), &info);
@@ -138,7 +143,7 @@ TEST(Trainer, AnInitFromNetOfSomeOfTheRunsBoardsStartsIt) {
   config.network.channels = 8;
   config.boards.names = {"7x7", "hexagon", "4x4"};
   config.network.init_from = temp_path("seven.net");
-  Trainer family(config, "", "");
+  Trainer family(config, "", "", game_of(config));
   family.save_play_file(temp_path("family.net"), ModelInfo{});
   EXPECT_TRUE(same_weights(load_play_file(temp_path("family.net")), seven));
 
@@ -168,7 +173,7 @@ TEST(Trainer, EveryShippedConfigStartsFromTheNetItNames) {
     from_checkout(config.network.init_from);
     from_checkout(config.training.teacher);
     config.inference.device = "cpu";
-    EXPECT_NO_THROW(Trainer(config, "", "")) << entry.path();
+    EXPECT_NO_THROW(Trainer(config, "", "", game_of(config))) << entry.path();
     ++starting;
   }
   EXPECT_GE(starting, 1);
@@ -227,7 +232,7 @@ TEST(Trainer, Bf16TrainingLearnsWithTheWeightsOfEachStep) {
     if (device == "cuda" && !torch::cuda::is_available()) continue;
     SCOPED_TRACE(device);
     config.inference.device = device;
-    Trainer trainer(config, "", "");
+    Trainer trainer(config, "", "", game_of(config));
     std::mt19937_64 rng(1);
     const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
     // 5.9 -> 0.85 here; 6.7 -> 3.4 with the first step's cached weights.
@@ -261,7 +266,7 @@ double largest_policy_distance(const std::string& a, const std::string& b) {
 // largest distance between its policy and its teacher's.
 double taught_policy_distance(const RunConfig& config, const std::string& name) {
   const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path(name + "-games"));
-  Trainer student(config, "", "");
+  Trainer student(config, "", "", game_of(config));
   std::mt19937_64 rng(1);
   student.train(buffer, 50, 0, rng);
   student.save_play_file(temp_path(name + "-student.net"), ModelInfo{});
@@ -290,11 +295,11 @@ TEST(Trainer, AStudentLearnsItsTeachersPolicyInTheTeachersShare) {
 TEST(Trainer, ATeacherOfAnotherGameOrBoardIsRefusedByName) {
   RunConfig config = memorising_run();
   config.run.game = "schataxx";
-  Trainer(config, "", "").save_play_file(temp_path("schataxx-teacher.net"), ModelInfo{});
+  Trainer(config, "", "", game_of(config)).save_play_file(temp_path("schataxx-teacher.net"), ModelInfo{});
   config.run.game = "ataxx";
   config.training.teacher = temp_path("schataxx-teacher.net");
   expect_refused(config, "",
-                 "training.teacher: play file '" + temp_path("schataxx-teacher.net") + "' holds a network of schataxx");
+                 "training.teacher: '" + temp_path("schataxx-teacher.net") + "' is a network of schataxx, not of ataxx");
 }
 
 // A teacher must play every board the run trains: its targets on a board it never saw would be
@@ -341,7 +346,7 @@ RunConfig soft_policy_run() {
 TEST(SoftPolicy, TheHeadLearnsItsTargets) {
   const RunConfig config = soft_policy_run();
   const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("soft-games"));
-  Trainer trainer(config, "", "");
+  Trainer trainer(config, "", "", game_of(config));
   std::mt19937_64 rng(1);
   const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
   EXPECT_LT(last.soft_policy, 0.25 * first.soft_policy) << first.soft_policy << " -> " << last.soft_policy;
@@ -352,7 +357,7 @@ TEST(SoftPolicy, TheHeadLearnsItsTargets) {
 
   RunConfig without = config;
   without.training.soft_policy_weight = 0;
-  Trainer plain(without, "", "");
+  Trainer plain(without, "", "", game_of(without));
   EXPECT_EQ(plain.train(buffer, 2, 0, rng).soft_policy, 0.0);
 }
 
@@ -361,25 +366,25 @@ TEST(SoftPolicy, TheHeadLearnsItsTargets) {
 TEST(SoftPolicy, ACheckpointResumesTheHeadExactly) {
   const RunConfig config = soft_policy_run();
   const ReplayBuffer buffer = memorisable_buffer(config.training, temp_path("soft-resume-games"));
-  Trainer trainer(config, "", "");
+  Trainer trainer(config, "", "", game_of(config));
   std::mt19937_64 rng(1);
   trainer.train(buffer, 10, 0, rng);
   trainer.save_checkpoint(temp_path("soft.ckpt"));
   std::mt19937_64 rng_then(2), rng_resumed(2);
   const Losses then = trainer.train(buffer, 3, 0, rng_then);
-  const Losses resumed = Trainer(config, "", temp_path("soft.ckpt")).train(buffer, 3, 0, rng_resumed);
+  const Losses resumed = Trainer(config, "", temp_path("soft.ckpt"), game_of(config)).train(buffer, 3, 0, rng_resumed);
   EXPECT_NEAR(resumed.soft_policy, then.soft_policy, 1e-5);
   EXPECT_NEAR(resumed.policy, then.policy, 1e-5);
 
   RunConfig without = config;
   without.training.soft_policy_weight = 0;
-  Trainer plain(without, "", "");
+  Trainer plain(without, "", "", game_of(without));
   plain.train(buffer, 10, 0, rng);
   plain.save_checkpoint(temp_path("plain.ckpt"));
-  Trainer gains_head(config, "", temp_path("plain.ckpt"));
+  Trainer gains_head(config, "", temp_path("plain.ckpt"), game_of(config));
   EXPECT_EQ(gains_head.step(), 10);
   EXPECT_GT(gains_head.train(buffer, 1, 0, rng).soft_policy, 0.0);
-  EXPECT_EQ(Trainer(without, "", temp_path("soft.ckpt")).step(), 10);  // a run that drops the head resumes too
+  EXPECT_EQ(Trainer(without, "", temp_path("soft.ckpt"), game_of(without)).step(), 10);  // a run that drops the head resumes too
 
   export_play_file(temp_path("soft.ckpt"), temp_path("soft.net"), "soft");  // play files hold the network alone
   ModelInfo info;
@@ -415,7 +420,7 @@ TEST(Trainer, TrainsASchataxxNetworkAndItsFilesNameTheGame) {
   RunConfig config = memorising_run();
   config.run.game = "schataxx";
   const auto buffer = memorisable_schataxx_buffer(config.training, temp_path("schataxx-games"));
-  Trainer trainer(config, "", "");
+  Trainer trainer(config, "", "", game_of(config));
   std::mt19937_64 rng(1);
   const auto [first, last] = first_and_last_losses(trainer, buffer, rng);
   EXPECT_LT(last.policy, 0.25 * first.policy) << first.policy << " -> " << last.policy;
@@ -425,14 +430,14 @@ TEST(Trainer, TrainsASchataxxNetworkAndItsFilesNameTheGame) {
   ModelInfo info;
   load_play_file(temp_path("schataxx.net"), &info);
   EXPECT_EQ(info.game, "schataxx");
-  EXPECT_EQ(info.io().policy_size(), schataxx::kPolicySize);
+  EXPECT_EQ(info.io.policy_size(), schataxx::kPolicySize);
   trainer.save_checkpoint(temp_path("schataxx.ckpt"));
   EXPECT_EQ(read_checkpoint_info(temp_path("schataxx.ckpt")).game, "schataxx");
-  EXPECT_EQ(Trainer(config, "", temp_path("schataxx.ckpt")).step(), 50);
+  EXPECT_EQ(Trainer(config, "", temp_path("schataxx.ckpt"), game_of(config)).step(), 50);
 
   RunConfig ataxx_run = config;
   ataxx_run.run.game = "ataxx";
-  expect_refused(ataxx_run, temp_path("schataxx.ckpt"), "holds a network of schataxx; the run plays ataxx");
+  expect_refused(ataxx_run, temp_path("schataxx.ckpt"), "'" + temp_path("schataxx.ckpt") + "' is a network of schataxx, not of ataxx");
 }
 
 }  // namespace

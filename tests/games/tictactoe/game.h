@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <stdexcept>
 #include <vector>
 
@@ -22,14 +23,11 @@ class Game {
   std::span<const std::uint64_t> recent_hashes() const { return {}; }
   // Throws std::invalid_argument when the move is not legal here (or the game is over).
   void play(Move move) {
-    MoveList legal;
-    position_.generate_moves(legal);
-    bool found = false;
-    for (const Move m : legal) found = found || m == move;
-    if (!found) throw std::invalid_argument("illegal move " + to_string(move) + " in " + position_.fen());
+    if (!position_.is_legal(move)) throw std::invalid_argument("illegal move " + to_string(move) + " in " + position_.fen());
     position_.make_move(move);
     moves_.push_back(move);
   }
+  void play(std::string_view move_text) { play(parse_move(move_text)); }
 
  private:
   Position start_;

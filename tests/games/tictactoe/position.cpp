@@ -40,6 +40,7 @@ Position Position::from_fen(std::string_view fen) {
 
 Position Position::from_men(Bitboard x, Bitboard o, Color side) {
   if ((x | o) & ~kBoard || x & o) throw std::invalid_argument("tic-tac-toe men off the board or two on a cell");
+  if (tictactoe::has_line(x) && tictactoe::has_line(o)) throw std::invalid_argument("both sides have three in a row");
   if (popcount(x) - popcount(o) != (side == Color::kX ? 0 : 1))
     throw std::invalid_argument("x moves first, so x has as many men as o, or one more");
   Position pos;
@@ -90,10 +91,12 @@ void Position::make_move(Move move) {
 }
 
 std::string to_string(Move move) {
+  if (move.is_pass()) return "0000";
   return {static_cast<char>('a' + column_of(move.cell)), static_cast<char>('1' + row_of(move.cell))};
 }
 
 Move parse_move(std::string_view text) {
+  if (text == "0000") return Move::pass();
   if (text.size() != 2 || text[0] < 'a' || text[0] > 'c' || text[1] < '1' || text[1] > '3')
     throw std::invalid_argument("'" + std::string(text) + "' is not a tic-tac-toe move (a1 to c3)");
   return {static_cast<std::int8_t>(3 * (text[1] - '1') + text[0] - 'a')};

@@ -20,6 +20,9 @@ inline constexpr Bitboard kBoard = (Bitboard{1} << kCells) - 1;
 
 struct Move {
   std::int8_t cell = -1;
+  // No side ever passes: the pass is the move no position allows.
+  static constexpr Move pass() { return {}; }
+  constexpr bool is_pass() const { return cell < 0; }
   friend bool operator==(const Move&, const Move&) = default;
 };
 
@@ -49,7 +52,11 @@ class Position {
   void generate_moves(MoveList& moves) const;
   Outcome outcome(const Rules& = {}) const;
   bool has_line(Color side) const { return tictactoe::has_line(men(side)); }
+  bool is_legal(Move move) const {
+    return !move.is_pass() && move.cell < kCells && (empty() & Bitboard{1} << move.cell) && !outcome().is_over();
+  }
   void make_move(Move move);
+  friend bool operator==(const Position&, const Position&) = default;
 
  private:
   std::array<Bitboard, 2> men_{};
@@ -57,7 +64,7 @@ class Position {
 };
 
 std::string to_string(Move move);
-Move parse_move(std::string_view text);  // "a1".."c3"; throws std::invalid_argument
+Move parse_move(std::string_view text);  // "a1".."c3", "0000" the pass; throws std::invalid_argument
 
 // The eight symmetries of the square, 0 the identity: where a cell goes under each.
 int transform_cell(int symmetry, int cell);

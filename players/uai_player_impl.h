@@ -1,0 +1,158 @@
+// The template definitions of players/uai_player.h: included by uai_player.cpp, which compiles them for
+// every game of games/registry.h, and by code that plays a game of its own (the tests').
+#pragma once
+
+#include "players/uai_player.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "players/engine_process.h"
+#include "util/text.h"
+
+namespace ataxx {
+namespace {
+
+// Reads what an info line says of the search into report: depth, nodes, nps, time and score (`cp N`, `mate N`,
+// or a bare `N` as some Ataxx engines send, taken as centipawns). A line without a score (info
+// string, currmove) or of a MultiPV line but the first changes nothing.
+template <typename Report>
+void read_info(const std::string& line, Report& report) {
+  const std::vector<std::string> words = split_words(line);
+  if (words.empty() || words[0] != "info") return;
+  Report read = report;
+  bool scored = false;
+  const auto number_at = [&](std::size_t i) { return i < words.size() ? parse_integer(words[i]) : std::nullopt; };
+  for (std::size_t i = 1; i < words.size() && words[i] != "pv" && words[i] != "string"; ++i) {
+    if (words[i] == "depth" && number_at(i + 1)) {
+      read.depth = static_cast<int>(*number_at(++i));
+    } else if (words[i] == "multipv" && number_at(i + 1) != 1) {
+      return;  // another line than the best's
+    } else if (words[i] == "nodes" && number_at(i + 1)) {
+      read.nodes = static_cast<std::uint64_t>(std::max(0LL, *number_at(++i)));
+    } else if (words[i] == "nps" && number_at(i + 1)) {
+      read.engine_nps = static_cast<double>(std::max(0LL, *number_at(++i)));
+    } else if (words[i] == "time" && number_at(i + 1)) {
+      read.seconds = static_cast<double>(std::max(0LL, *number_at(++i))) / 1000;
+    } else if (words[i] == "score") {
+      const std::string kind = i + 1 < words.size() ? words[i + 1] : "";
+      const bool named = kind == "cp" || kind == "mate";  // else a bare number
+      const std::optional<long long> value = number_at(named ? i + 2 : i + 1);
+      if (!value) continue;
+      i += named ? 2 : 1;
+      read.mate = kind == "mate" ? std::optional(static_cast<int>(*value)) : std::nullopt;
+      read.score_cp = read.mate ? 0 : static_cast<int>(std::clamp<long long>(*value, -1'000'000, 1'000'000));
+      scored = true;
+    }
+  }
+  if (scored) report = read;
+}
+
+template <typename G>
+class UaiPlayer final : public BasicPlayer<G> {
+ public:
+  using Game = typename G::Game;
+  using Move = typename G::Move;
+  using MoveReport = BasicMoveReport<G>;
+
+  UaiPlayer(std::string command, std::map<std::string, std::string> engine_options, std::string go, int timeout_ms)
+      : command_(std::move(command)), engine_options_(std::move(engine_options)), go_(std::move(go)), timeout_ms_(timeout_ms) {}
+
+  void new_game(std::uint64_t) override {
+    if (!engine_) start();
+    engine_->send("uainewgame");
+    engine_->send("isready");
+    engine_->expect("readyok", timeout_ms_);
+  }
+
+  MoveReport last_report() const override { return report_; }
+
+  Move choose_move(const Game& game) override {
+    if (!engine_) start();
+    report_ = {};
+    std::string position = "position fen " + game.start().fen();
+    if (!game.moves().empty()) {
+      position += " moves";
+      for (const Move m : game.moves()) position.append(" ").append(G::move_text(m, game.position()));
+    }
+    try {
+      send_variant(G::pgn_variant(game.start()));
+      engine_->send(position);
+      const GameClock& clock = this->limits_.clock;
+      std::string go = clock.timed() ? go_with_clock(clock, game.position().side_to_move()) : go_;
+      if (!this->limits_.search_moves.empty()) go += " searchmoves";
+      for (const std::string& move : this->limits_.search_moves) go += " " + move;
+      engine_->send(go);
+      const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, clock.own_ms),
+                                               [this](const std::string& info) { read_info(info, report_); });
+      const auto space = line.find(' ');
+      if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
+      const std::string text = line.substr(space + 1, line.find(' ', space + 1) - space - 1);
+      return G::parse_move_text(text, game.position());
+    } catch (...) {
+      engine_.reset();  // restarted for the next game
+      throw;
+    }
+  }
+
+ private:
+  // UAI names a side's clock by its PGN colour (G::kPgnColours): x's is btime in Ataxx (x moves
+  // first, like Black in chess); in a game whose first mover is White, White's is wtime.
+  static std::string go_with_clock(const GameClock& clock, Color mover) {
+    const bool first = mover == Color::kX;  // the side that moves first
+    const int first_ms = first ? clock.own_ms : clock.opponent_ms, second_ms = first ? clock.opponent_ms : clock.own_ms;
+    const int first_inc = first ? clock.own_increment_ms : clock.opponent_increment_ms;
+    const int second_inc = first ? clock.opponent_increment_ms : clock.own_increment_ms;
+    const std::string first_name = G::kPgnColours[0] == "Black" ? "b" : "w";
+    const std::string second_name = first_name == "b" ? "w" : "b";
+    std::string go = "go " + first_name + "time " + std::to_string(std::max(0, first_ms)) + " " + second_name +
+                     "time " + std::to_string(std::max(0, second_ms)) + " " + first_name + "inc " +
+                     std::to_string(first_inc) + " " + second_name + "inc " + std::to_string(second_inc);
+    if (clock.moves_to_go > 0) go += " movestogo " + std::to_string(clock.moves_to_go);
+    return go;
+  }
+
+  // A game's variant, where it has one the start's FEN cannot say (G::pgn_variant), as
+  // UCI_Variant; sent again only when it changes.
+  void send_variant(const std::string& variant) {
+    if (variant.empty() || variant == variant_sent_) return;
+    engine_->send("setoption name UCI_Variant value " + variant);
+    variant_sent_ = variant;
+  }
+
+  void start() {
+    variant_sent_.clear();
+    engine_ = std::make_unique<EngineProcess>(command_);
+    engine_->send("uai");
+    engine_->expect("uaiok", timeout_ms_);
+    for (const auto& [name, value] : engine_options_) engine_->send("setoption name " + name + " value " + value);
+    engine_->send("isready");
+    engine_->expect("readyok", timeout_ms_);
+  }
+
+  std::string command_;
+  std::map<std::string, std::string> engine_options_;
+  std::string go_;
+  int timeout_ms_;
+  std::unique_ptr<EngineProcess> engine_;
+  std::string variant_sent_;
+  MoveReport report_;  // of the last move, from the engine's last info line with a score
+};
+
+}  // namespace
+
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec) {
+  const std::string command = spec.get_string("cmd", "");
+  if (command.empty()) throw std::invalid_argument("player '" + spec.text() + "': uai needs cmd=PATH");
+  const int movetime = spec.get_int("movetime", 0, 0, 3'600'000);
+  const int nodes = spec.get_int("nodes", 0, 0, 2'000'000'000);
+  const int depth = spec.get_int("depth", 0, 0, 1000);
+  const int timeout = spec.get_int("timeout", 10'000, 1, 3'600'000);
+  std::string go = "go movetime " + std::to_string(movetime > 0 ? movetime : 100);
+  if (nodes > 0) go = "go nodes " + std::to_string(nodes);
+  if (depth > 0) go = "go depth " + std::to_string(depth);
+  return std::make_unique<UaiPlayer<G>>(command, spec.take_rest(), go, timeout + movetime);
+}
+
+}  // namespace ataxx

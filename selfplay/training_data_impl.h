@@ -1,0 +1,263 @@
+// The template definitions of selfplay/training_data.h: included by training_data.cpp, which compiles them for
+// every game of games/registry.h, and by code that plays a game of its own (the tests').
+#pragma once
+
+#include "selfplay/training_data.h"
+
+#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: the frame's checksum flag
+#include <zstd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+
+#include "util/atomic_file.h"
+
+namespace ataxx {
+namespace {
+
+constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
+// The model table: a count of 2 bytes, then each name as a length byte and its text.
+constexpr std::size_t kMaxModelTableSize = 2 + kMaxChunkModels * (1 + kMaxModelNameLength);
+// Output grows by at most this much at a time as it comes.
+constexpr std::size_t kDecompressionStep = std::size_t{1} << 20;
+
+[[noreturn]] void fail(const std::string& name, const std::string& what) {
+  throw std::runtime_error("chunk '" + name + "': " + what);
+}
+
+struct Header {
+  std::string_view game;  // its codec's game (G::Chunk::version_of)
+  int version = 0;
+  std::uint32_t games = 0;
+  std::uint32_t samples = 0;
+};
+
+// The header of a chunk of the games Gs... (one a caller plays, if any) or of games/registry.h's.
+template <typename... Gs>
+Header parse_header(std::string_view bytes, const std::string& name) {
+  if (bytes.size() < kHeaderSize) fail(name, "not an ataxx-zero game chunk (too short)");
+  Header header;
+  auto claim = [&]<typename G>() {
+    if (const int version = G::Chunk::version_of(bytes.substr(0, 4)); version > 0 && header.version == 0)
+      header = {G::kName, version};
+  };
+  (claim.template operator()<Gs>(), ...);
+  Games::for_each(claim);
+  if (header.version == 0) fail(name, "not an ataxx-zero game chunk");
+  std::memcpy(&header.games, bytes.data() + 4, 4);
+  std::memcpy(&header.samples, bytes.data() + 8, 4);
+  if (header.games > kMaxChunkGames || header.samples > kMaxChunkSamples)
+    fail(name, "claims " + std::to_string(header.games) + " games and " + std::to_string(header.samples) +
+                   " samples, more than a chunk may hold");
+  return header;
+}
+
+// The frame's content, which must be `claimed` bytes long. Memory grows with what the frame
+// really holds as it is decompressed, never with the claim: a frame of a few bytes that claims
+// gigabytes fails after at most a block's worth (what zstd's run-length blocks can make of them).
+std::string decompress_frame(std::string_view frame, std::size_t claimed, const std::string& name) {
+  std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!context) throw std::bad_alloc();
+  std::string raw;
+  ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+  std::size_t left = 1;  // ZSTD_decompressStream's hint: 0 once the frame is whole
+  while (left != 0) {
+    const std::size_t used = raw.size();
+    raw.resize(used + std::min(kDecompressionStep, claimed + 1 - used));  // one byte more: a longer frame shows
+    ZSTD_outBuffer out{raw.data(), raw.size(), used};
+    left = ZSTD_decompressStream(context.get(), &out, &in);
+    raw.resize(out.pos);
+    if (ZSTD_isError(left)) fail(name, std::string("the compressed data is damaged (") + ZSTD_getErrorName(left) + ")");
+    if (raw.size() > claimed) fail(name, "the compressed data is longer than it says");
+    if (left != 0 && in.pos == in.size && out.pos < out.size) fail(name, "the compressed data is truncated");
+  }
+  if (raw.size() != claimed) fail(name, "the compressed data is shorter than it says");
+  if (in.pos != in.size) fail(name, "trailing data after the compressed data");
+  return raw;
+}
+
+// The decompressed samples, after checking the frame's claimed size against what the header
+// allows and that the frame carries its checksum where the layout asks (verified by zstd on the way).
+std::string decompress(std::string_view frame, const Header& header, const ChunkLayout& layout, const std::string& name) {
+  ZSTD_frameHeader info;
+  if (ZSTD_getFrameHeader(&info, frame.data(), frame.size()) != 0 || info.frameType != ZSTD_frame)
+    fail(name, "the compressed data is damaged");
+  if (info.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) fail(name, "the compressed data has no size");
+  const std::size_t table = layout.models ? kMaxModelTableSize : 0;
+  if (info.frameContentSize < header.samples * layout.least_sample_bytes ||
+      info.frameContentSize > header.samples * layout.most_sample_bytes + table)
+    fail(name, "the compressed size does not fit " + std::to_string(header.samples) + " samples");
+  if (layout.checksum && !info.checksumFlag) fail(name, "the compressed data has no checksum");
+  return decompress_frame(frame, info.frameContentSize, name);
+}
+
+// A search's visits name each move once: a sample that names one twice was not written by self-play.
+template <typename Visits>
+void refuse_repeated_moves(const Visits& visits) {
+  for (std::size_t i = 1; i < visits.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (visits[i].first == visits[j].first) throw std::invalid_argument("a sample lists the same move twice");
+}
+
+std::vector<std::string> read_models(ByteReader& in) {
+  const std::size_t count = in.get<std::uint16_t>();
+  if (count > kMaxChunkModels) throw std::invalid_argument("names " + std::to_string(count) + " models");
+  std::vector<std::string> models(count);
+  for (std::string& model : models) {
+    const std::size_t length = in.get<std::uint8_t>();
+    if (length > kMaxModelNameLength)
+      throw std::invalid_argument("a model name has " + std::to_string(length) + " characters");
+    for (std::size_t i = 0; i < length; ++i) {
+      const char c = in.get<char>();
+      if (c < '!' || c > '~') throw std::invalid_argument("a model name holds a character that is not printable");
+      model += c;
+    }
+  }
+  return models;
+}
+
+// A sample: the game's position, what every game's samples carry (root value, result, the
+// layout's flags and model, final men), then the visited moves in the game's bytes.
+template <typename G>
+BasicTrainingSample<G> read_sample(ByteReader& in, int version, const ChunkLayout& layout,
+                                   const std::vector<std::string>& models) {
+  using Chunk = typename G::Chunk;
+  BasicTrainingSample<G> s;
+  s.position = Chunk::read_position(in, version);
+  s.root_value = in.get<float>();
+  if (!(std::abs(s.root_value) <= 1.0f)) throw std::invalid_argument("a sample's root value is not in [-1, 1]");
+  s.result = in.get<std::int8_t>();
+  if (s.result < -1 || s.result > 1) throw std::invalid_argument("a sample's result is not -1, 0 or 1");
+  if (layout.flags) {
+    const std::uint8_t flags = in.get<std::uint8_t>();
+    if (flags > 1) throw std::invalid_argument("a sample has unknown flags");
+    s.final_board_known = flags == 1;
+  }
+  if (layout.models) {
+    const std::size_t model = in.get<std::uint16_t>();
+    if (model >= models.size())
+      throw std::invalid_argument("a sample's model " + std::to_string(model) + " is not in the chunk's table");
+    s.model = models[model];
+  }
+  s.final_x = in.get<Bitboard>();
+  s.final_o = in.get<Bitboard>();
+  if ((s.final_x & s.final_o) || ((s.final_x | s.final_o) & ~Chunk::cells(s.position)))
+    throw std::invalid_argument("a sample's final board is impossible");
+  const int count = in.get<std::uint16_t>();
+  if (count > G::kMaxMoves) throw std::invalid_argument("a sample has " + std::to_string(count) + " visited moves");
+  s.visits.resize(count);
+  const typename Chunk::MoveReader moves(s.position, version);
+  for (auto& [move, visits] : s.visits) {
+    move = moves.read(in);
+    visits = in.get<std::uint16_t>();
+    if (visits == 0) throw std::invalid_argument("a sample lists a move with no visits");
+  }
+  refuse_repeated_moves(s.visits);
+  return s;
+}
+
+std::string read_file(const std::string& path, std::size_t at_most) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read chunk '" + path + "'");
+  std::string bytes(at_most, '\0');
+  if (at_most == 0) {
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  } else {
+    in.read(bytes.data(), static_cast<std::streamsize>(at_most));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+  }
+  return bytes;
+}
+
+// What read_sample reads back, in the game's latest layout (the one of G::Chunk::kMagic, which
+// carries every shared field: flags, model and checksum).
+template <typename G>
+void put_sample(std::string& raw, const BasicTrainingSample<G>& s, std::uint16_t model) {
+  if (s.visits.size() > static_cast<std::size_t>(G::kMaxMoves))
+    throw std::invalid_argument("a sample lists " + std::to_string(s.visits.size()) + " moves");
+  G::Chunk::put_position(raw, s.position);
+  put_bytes(raw, s.root_value);
+  put_bytes(raw, s.result);
+  put_bytes<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
+  put_bytes(raw, model);
+  put_bytes(raw, s.final_x);
+  put_bytes(raw, s.final_o);
+  put_bytes<std::uint16_t>(raw, static_cast<std::uint16_t>(s.visits.size()));
+  for (const auto& [move, count] : s.visits) {
+    G::Chunk::put_move(raw, move);
+    put_bytes(raw, count);
+  }
+}
+
+}  // namespace
+
+template <typename G>
+void write_chunk(const std::string& path, int games, const std::vector<BasicTrainingSample<G>>& samples) {
+  std::vector<std::string> models;
+  for (const auto& s : samples)
+    if (std::find(models.begin(), models.end(), s.model) == models.end()) models.push_back(s.model);
+  if (models.size() > kMaxChunkModels) throw std::invalid_argument("a chunk holds games of too many models");
+  std::string raw;
+  raw.reserve(samples.size() * G::Chunk::layout(G::Chunk::version_of(G::Chunk::kMagic)).least_sample_bytes);
+  put_bytes<std::uint16_t>(raw, static_cast<std::uint16_t>(models.size()));
+  for (const std::string& model : models) {
+    if (model.size() > kMaxModelNameLength ||
+        std::any_of(model.begin(), model.end(), [](char c) { return c < '!' || c > '~'; }))
+      throw std::invalid_argument("model name '" + model + "' cannot go into a chunk");
+    put_bytes<std::uint8_t>(raw, static_cast<std::uint8_t>(model.size()));
+    raw += model;
+  }
+  for (const auto& s : samples)
+    put_sample(raw, s, static_cast<std::uint16_t>(std::find(models.begin(), models.end(), s.model) - models.begin()));
+  std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, 3);
+  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
+  std::string compressed(ZSTD_compressBound(raw.size()), '\0');
+  const std::size_t size = ZSTD_compress2(context.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
+  if (ZSTD_isError(size)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
+  compressed.resize(size);
+  std::string file(G::Chunk::kMagic);
+  put_bytes<std::uint32_t>(file, static_cast<std::uint32_t>(games));
+  put_bytes<std::uint32_t>(file, static_cast<std::uint32_t>(samples.size()));
+  file += compressed;
+  write_file_atomically(path, file);
+}
+
+template <typename G>
+std::vector<BasicTrainingSample<G>> parse_chunk(std::string_view bytes, const std::string& name) {
+  const Header header = parse_header<G>(bytes, name);
+  if (header.game != G::kName)
+    fail(name, "holds games of " + std::string(header.game) + ", not of " + std::string(G::kName));
+  const ChunkLayout layout = G::Chunk::layout(header.version);
+  const std::string raw = decompress(bytes.substr(kHeaderSize), header, layout, name);
+  ByteReader reader(raw);
+  std::vector<BasicTrainingSample<G>> samples;
+  try {
+    const std::vector<std::string> models = layout.models ? read_models(reader) : std::vector<std::string>{};
+    samples.reserve(header.samples);
+    for (std::uint32_t i = 0; i < header.samples; ++i)
+      samples.push_back(read_sample<G>(reader, header.version, layout, models));
+  } catch (const std::invalid_argument& e) {
+    fail(name, e.what());
+  }
+  if (!reader.done()) fail(name, "trailing data after the samples");
+  return samples;
+}
+
+template <typename G>
+std::vector<BasicTrainingSample<G>> read_chunk(const std::string& path) {
+  return parse_chunk<G>(read_file(path, 0), path);
+}
+
+template <typename... Gs>
+ChunkCounts chunk_counts(const std::string& path) {
+  const Header header = parse_header<Gs...>(read_file(path, kHeaderSize), path);
+  return {std::string(header.game), static_cast<int>(header.games), static_cast<int>(header.samples)};
+}
+
+}  // namespace ataxx
