@@ -114,6 +114,10 @@ using Games = GameList<AtaxxGame, SchataxxGame>;
 static_assert((0 ATAXX_FOR_EACH_GAME(ATAXX_COUNT_GAME)) == Games::kCount, "ATAXX_FOR_EACH_GAME lists every game of Games");
 #undef ATAXX_COUNT_GAME
 
+// The game the programs play unless told another: what the pipeline's short names (Search, Player,
+// MatchConfig, ...) are of.
+using DefaultGame = Games::First;
+
 template <typename P>
 using GameOfPosition = Games::OfPosition<P>;
 

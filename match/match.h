@@ -40,7 +40,7 @@ struct BasicGameRecord {
   // From player 1's view: 1 win, 0.5 draw, 0 loss.
   double player1_score() const { return (result_for(player1_is_x ? Color::kX : Color::kO, outcome.result) + 1) / 2.0; }
 };
-using GameRecord = BasicGameRecord<AtaxxGame>;
+using GameRecord = BasicGameRecord<DefaultGame>;
 
 // A game clock for each side: base time, plus the increment after each move.
 struct TimeControl {
@@ -71,7 +71,7 @@ struct BasicMatchConfig {
   std::function<bool()> stopped;
 };
 
-using MatchConfig = BasicMatchConfig<AtaxxGame>;
+using MatchConfig = BasicMatchConfig<DefaultGame>;
 
 template <typename G>
 struct BasicMatchResult {
@@ -81,7 +81,7 @@ struct BasicMatchResult {
   double llr = 0.0;               // the SPRT's log-likelihood ratio when it decided (or at the end)
   bool stopped = false;           // config.stopped ended it before its games were played
 };
-using MatchResult = BasicMatchResult<AtaxxGame>;
+using MatchResult = BasicMatchResult<DefaultGame>;
 
 // The running score of a match. The SPRT verdict, once reached, is final: games that were still
 // being played when it came count in the score but cannot take it back.

@@ -46,7 +46,7 @@ class BasicEvaluator {
   virtual std::string model_name() const { return {}; }
 };
 
-using EvalRequest = BasicEvalRequest<AtaxxGame>;
-using Evaluator = BasicEvaluator<AtaxxGame>;
+using EvalRequest = BasicEvalRequest<DefaultGame>;
+using Evaluator = BasicEvaluator<DefaultGame>;
 
 }  // namespace ataxx

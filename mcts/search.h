@@ -339,10 +339,10 @@ BasicSearchResult<G> run_search(BasicSearch<G>& search, BasicEvaluator<G>& evalu
 template <typename G>
 typename G::Move choose_move(const BasicSearchResult<G>& result, float temperature, std::mt19937_64& rng);
 
-// Ataxx's names, which everything outside the search uses.
-using SearchParams = BasicSearchParams<AtaxxGame>;
-using SearchResult = BasicSearchResult<AtaxxGame>;
-using Search = BasicSearch<AtaxxGame>;
+// The default game's short names (games/registry.h), which the tests and tools use.
+using SearchParams = BasicSearchParams<DefaultGame>;
+using SearchResult = BasicSearchResult<DefaultGame>;
+using Search = BasicSearch<DefaultGame>;
 
 // Compiled once, in search.cpp, for each game.
 #define ATAXX_DECLARE(G) extern template class BasicSearch<G>;

@@ -19,7 +19,7 @@ class BasicUniformEvaluator final : public BasicEvaluator<G> {
     }
   }
 };
-using UniformEvaluator = BasicUniformEvaluator<AtaxxGame>;
+using UniformEvaluator = BasicUniformEvaluator<DefaultGame>;
 
 // The game's heuristic (G::Play): priors the softmax of its logits, the value its expectation. A
 // fair opponent for early networks.
@@ -41,6 +41,6 @@ class BasicHeuristicEvaluator final : public BasicEvaluator<G> {
     }
   }
 };
-using MaterialEvaluator = BasicHeuristicEvaluator<AtaxxGame>;
+using MaterialEvaluator = BasicHeuristicEvaluator<DefaultGame>;
 
 }  // namespace ataxx

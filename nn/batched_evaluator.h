@@ -81,6 +81,6 @@ class BasicBatchedEvaluator final : public BasicEvaluator<G> {
   std::unique_ptr<Impl> impl_;
 };
 
-using BatchedEvaluator = BasicBatchedEvaluator<AtaxxGame>;
+using BatchedEvaluator = BasicBatchedEvaluator<DefaultGame>;
 
 }  // namespace ataxx

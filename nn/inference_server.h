@@ -39,7 +39,7 @@ class BasicInferenceServer final : public BasicEvaluator<G> {
   BasicBatchedEvaluator<G> batcher_;
 };
 
-using InferenceServer = BasicInferenceServer<AtaxxGame>;
+using InferenceServer = BasicInferenceServer<DefaultGame>;
 
 // Evaluations per second of the raw forward pass at one batch size, one intra-op thread.
 double measure_raw_forward(const std::string& play_file, const InferenceOptions& options, int batch_size,

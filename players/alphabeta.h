@@ -81,6 +81,6 @@ class BasicAlphaBetaPlayer final : public BasicPlayer<G> {
   std::array<int, kMaxPly + 1> line_lengths_{};
 };
 
-using AlphaBetaPlayer = BasicAlphaBetaPlayer<AtaxxGame>;
+using AlphaBetaPlayer = BasicAlphaBetaPlayer<DefaultGame>;
 
 }  // namespace ataxx

@@ -19,7 +19,7 @@ class BasicRandomPlayer final : public BasicPlayer<G> {
  private:
   std::mt19937_64 rng_;
 };
-using RandomPlayer = BasicRandomPlayer<AtaxxGame>;
+using RandomPlayer = BasicRandomPlayer<DefaultGame>;
 
 // The move the game's greedy_value likes best (Ataxx: the most men gained); ties broken at random.
 template <typename G>
@@ -31,7 +31,7 @@ class BasicGreedyPlayer final : public BasicPlayer<G> {
  private:
   std::mt19937_64 rng_;
 };
-using GreedyPlayer = BasicGreedyPlayer<AtaxxGame>;
+using GreedyPlayer = BasicGreedyPlayer<DefaultGame>;
 
 // Every kind a game's players come in: the baselines above, alphabeta, mcts, nn
 // (network_player.h) and uai (uai_player.h).

@@ -57,7 +57,7 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   MoveReport report_;
 };
 
-using MctsPlayer = BasicMctsPlayer<AtaxxGame>;
+using MctsPlayer = BasicMctsPlayer<DefaultGame>;
 #define ATAXX_DECLARE(G) extern template class BasicMctsPlayer<G>;
 ATAXX_FOR_EACH_GAME(ATAXX_DECLARE)
 #undef ATAXX_DECLARE
@@ -73,7 +73,7 @@ inline constexpr double kMaxFpuReduction = 10.0;  // the smallest is its negativ
 // visits, time (ms), cpuct, fpu, ptemp (policy temperature), batch (leaves per round), reuse (0/1),
 // solver (0/1), lcb (standard errors of the final move's bound), lead (the expected final piece
 // lead's weight beside the expected result); `defaults` for those the spec does not give.
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 BasicSearchParams<G> read_search_params(PlayerSpec& spec, BasicSearchParams<G> defaults = {});
 
 }  // namespace ataxx

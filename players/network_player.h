@@ -22,7 +22,7 @@ float play_c_puct(const typename G::Position& pos) {
   return G::Play::c_puct(pos).value_or(BasicSearchParams<G>().c_puct);
 }
 
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 struct BasicNetworkPlayerOptions {
   std::string model;                // play file
   BasicSearchParams<G> search;      // its rules are replaced by the model's
@@ -33,7 +33,7 @@ struct BasicNetworkPlayerOptions {
   // Searches on `threads` threads, each selecting leaves_per_round_by_default(threads) a round.
   void use_search_threads(int threads);
 };
-using NetworkPlayerOptions = BasicNetworkPlayerOptions<AtaxxGame>;
+using NetworkPlayerOptions = BasicNetworkPlayerOptions<DefaultGame>;
 
 // Whether a player on `device` searches in bfloat16 when its spec does not say: on the CPU where
 // the processor has AVX512-BF16 (the direct convolutions' bfloat16 path, docs/experiments.md),
@@ -51,7 +51,7 @@ int leaves_per_round_by_default(int search_threads);
 int server_threads_by_default(const std::string& device);
 
 // Reads the options of an `nn` spec.
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec);
 // The spec fields that set `options` (all but deadline_us and cpu_path, which specs leave alone).
 std::string inference_spec(const InferenceOptions& options);
@@ -63,7 +63,7 @@ std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOpti
 // One inference server per model file and options while any player holds it: every game of a
 // match, and every match at once, batches its leaves into the same server, and the model is
 // loaded once.
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 std::shared_ptr<BasicInferenceServer<G>> shared_inference_server(const std::string& model,
                                                                  const InferenceOptions& options);
 

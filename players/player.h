@@ -124,8 +124,8 @@ class BasicPlayer {
   MoveLimits limits_;
 };
 
-using MoveReport = BasicMoveReport<AtaxxGame>;
-using Player = BasicPlayer<AtaxxGame>;
+using MoveReport = BasicMoveReport<DefaultGame>;
+using Player = BasicPlayer<DefaultGame>;
 
 // "kind:key=value,key=value". Each option must be read exactly once by the player's factory;
 // finish() rejects the ones nobody read, naming them.
@@ -160,14 +160,14 @@ typename G::MoveList moves_to_search(const typename G::Game& game, const MoveLim
 // A factory for a player kind of a game: consumes the options it knows from the spec.
 template <typename G>
 using BasicPlayerFactory = std::function<std::unique_ptr<BasicPlayer<G>>(PlayerSpec&)>;
-using PlayerFactory = BasicPlayerFactory<AtaxxGame>;
+using PlayerFactory = BasicPlayerFactory<DefaultGame>;
 // Adds a kind (tests add scripted players this way).
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 void register_player_kind(const std::string& kind, std::type_identity_t<BasicPlayerFactory<G>> factory);
 
 // Throws std::invalid_argument for an unknown kind, unknown option or out-of-range value. Every
 // game has the kinds of players/baseline_players.h.
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 std::unique_ptr<BasicPlayer<G>> make_player(std::string_view spec);
 
 // Where a match gets its players, one for each of its threads: a spec, as users write them, or
@@ -185,6 +185,6 @@ struct BasicPlayerSource {
   BasicPlayerSource(std::string name, std::function<std::unique_ptr<BasicPlayer<G>>()> make)
       : name(std::move(name)), make(std::move(make)) {}
 };
-using PlayerSource = BasicPlayerSource<AtaxxGame>;
+using PlayerSource = BasicPlayerSource<DefaultGame>;
 
 }  // namespace ataxx

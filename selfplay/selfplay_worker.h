@@ -36,7 +36,7 @@ struct BasicSelfPlayBatch {
   int draws = 0;
   std::vector<BasicTrainingSample<G>> samples;
 };
-using SelfPlayBatch = BasicSelfPlayBatch<AtaxxGame>;
+using SelfPlayBatch = BasicSelfPlayBatch<DefaultGame>;
 
 // A full search's sample: its policy target as visit counts, scaled down (never clipped) so that
 // the largest fits a chunk's kMaxRecordedVisits, and every visited move keeps at least one.
@@ -76,7 +76,7 @@ class BasicSelfPlayWorker {
   std::uint64_t seed_;
   GameWatcher watcher_;
 };
-using SelfPlayWorker = BasicSelfPlayWorker<AtaxxGame>;
+using SelfPlayWorker = BasicSelfPlayWorker<DefaultGame>;
 
 // Plays `games` games on config.selfplay.threads workers sharing the evaluator (worker w seeded
 // with seed + w); `emit` may be called from any of them at once, `watch` (when given) from the

@@ -29,7 +29,7 @@ struct BasicTrainingSample {
   Bitboard final_o = 0;
   std::string model;        // the network that played this move's search ("": unknown, as in old chunks)
 };
-using TrainingSample = BasicTrainingSample<AtaxxGame>;
+using TrainingSample = BasicTrainingSample<DefaultGame>;
 
 // Limits a reader enforces before it allocates anything.
 inline constexpr std::uint32_t kMaxChunkGames = 1u << 20;
@@ -42,10 +42,10 @@ template <typename G>
 void write_chunk(const std::string& path, int games, const std::vector<BasicTrainingSample<G>>& samples);
 // Throws std::runtime_error naming the file and the fault when it is not a whole, valid chunk of
 // game G (a chunk of another game says which).
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 std::vector<BasicTrainingSample<G>> read_chunk(const std::string& path);
 // The same for a chunk's bytes; `name` goes into the messages.
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 std::vector<BasicTrainingSample<G>> parse_chunk(std::string_view bytes, const std::string& name);
 struct ChunkCounts {
   std::string game;  // G::kName of the chunk's game

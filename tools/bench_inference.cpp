@@ -147,7 +147,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   std::function<InferenceStats()> stats;
   if (o.simulated) {
     auto device = std::make_shared<SimulatedDevice>(o.model, o.max_batch);
-    auto batched = std::make_unique<BatchedEvaluator>(device, GameEncoder<AtaxxGame>{}, batching);
+    auto batched = std::make_unique<BatchedEvaluator>(device, GameEncoder<DefaultGame>{}, batching);
     stats = [e = batched.get()] { return e->stats(); };
     evaluator = std::move(batched);
     std::printf("selfplay on a %s (SIMULATED figures)\n", o.model.describe().c_str());
@@ -168,8 +168,8 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
   const SteadyClock::time_point begin = SteadyClock::now();
   SelfPlayStats played;
   run_for(o.seconds, stop, [&] {
-    const std::vector<SelfPlayStart<AtaxxGame>> starts = {{"7x7", 1.0, Position::startpos(), default_openings()}};
-    played = play_selfplay_games<AtaxxGame>(config, starts, 1, *evaluator, std::numeric_limits<int>::max(), stop,
+    const std::vector<SelfPlayStart<DefaultGame>> starts = {{"7x7", 1.0, Position::startpos(), default_openings()}};
+    played = play_selfplay_games<DefaultGame>(config, starts, 1, *evaluator, std::numeric_limits<int>::max(), stop,
                                             [](SelfPlayBatch&&) {});
   });
   const double seconds = seconds_since(begin);

@@ -58,7 +58,7 @@ void bench_train(const TrainBenchOptions& o) {
   config.training.batch_size = o.batch;
   ReplayBuffer buffer(config.training);
   buffer.refresh(games);
-  Trainer trainer(config, "", "", trained_game<AtaxxGame>(boards_of(config)));
+  Trainer trainer(config, "", "", trained_game<DefaultGame>(boards_of(config)));
   std::mt19937_64 rng(1);
   constexpr int kStepsPerCall = 10;
   trainer.train(buffer, kStepsPerCall, 0, rng);  // warm-up: the first steps build the kernels

@@ -19,9 +19,9 @@ namespace ataxx {
 // Written once for every game; G is the run's (run.game).
 // A run's model in gating and ladder matches: the run's inference device and server settings,
 // `visits` per move. Made by code, never through a spec: the run's path may hold ',' or '='.
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 BasicNetworkPlayerOptions<G> run_network_options(const RunConfig& config, const std::string& model_path, int visits);
-template <typename G = AtaxxGame>
+template <typename G = DefaultGame>
 BasicPlayerSource<G> run_network_player(const RunConfig& config, const std::string& name,
                                         const std::string& model_path, int visits);
 // A gating or ladder match under the run's rules: the openings of every board of an Ataxx run, the

@@ -84,7 +84,7 @@ class BasicReplayBuffer {
   std::int64_t held_ = 0;                           // samples in chunks_
   std::int64_t skipped_ = 0;                        // damaged chunks left out
 };
-using ReplayBuffer = BasicReplayBuffer<AtaxxGame>;
+using ReplayBuffer = BasicReplayBuffer<DefaultGame>;
 
 // The boards the run's network learns (of a game with boards; others ignore them).
 BoardSet boards_of(const RunConfig& config);
