@@ -5,9 +5,10 @@
 #   tools/fuzz.sh NAME [SECONDS] [RUNS]
 #
 # NAME is fen, move, uai, run_config, chunk, model_file, play_file, schataxx, play_session or all; each runs for SECONDS (default 60)
-# or RUNS executions, whichever ends first. An input that crashes, hangs (10 s) or breaks a
+# or RUNS executions, whichever ends first. An input that crashes, hangs or breaks a
 # property is saved under build-fuzz*/artifacts/NAME/ and the script fails. ATAXX_FUZZ_WHOLE_MODELS=1
-# adds whole model files to model_file's seeds (deeper, far slower).
+# adds whole model files to model_file's seeds (deeper, far slower); ATAXX_FUZZ_TIMEOUT sets the
+# seconds after which an input counts as a hang (default 10: raise it on a machine busy with more).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,7 +48,7 @@ for n in "${selected[@]}"; do
   export LSAN_OPTIONS=suppressions=$PWD/tools/sanitizers/lsan.supp:print_suppressions=0
   log=$build/fuzz_$n.log
   status=0
-  ASAN_OPTIONS=$asan_options "$build"/fuzz/fuzz_"$n" "$work" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=4096 \
+  ASAN_OPTIONS=$asan_options "$build"/fuzz/fuzz_"$n" "$work" -max_total_time="$seconds" -runs="$runs" -timeout="${ATAXX_FUZZ_TIMEOUT:-10}" -rss_limit_mb=4096 \
     -artifact_prefix="$artifacts"/ -print_final_stats=1 "${extra[@]}" >"$log" 2>&1 || status=$?
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^Done|ERROR|SUMMARY|property failed" "$log" || true
   if ((status != 0)) || compgen -G "$artifacts/*" >/dev/null; then
