@@ -20,6 +20,7 @@ void add_selfplay_command(CLI::App& app);
 void add_pack_command(CLI::App& app);
 void add_export_command(CLI::App& app);
 void add_uai_command(CLI::App& app);
+void add_analysis_command(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_serve_command(CLI::App& app);  // with ATAXX_SERVER
 

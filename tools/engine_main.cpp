@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.name("ataxx-engine");
   app.require_subcommand(1);
   ataxx::cli::add_uai_command(app);
+  ataxx::cli::add_analysis_command(app);
   ataxx::cli::add_play_command(app);
   ataxx::cli::add_match_command(app);
   ataxx::cli::add_openings_command(app);

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   ataxx::cli::add_pack_command(app);
   ataxx::cli::add_export_command(app);
   ataxx::cli::add_uai_command(app);
+  ataxx::cli::add_analysis_command(app);
   ataxx::cli::add_play_command(app);
 #ifdef ATAXX_SERVER
   ataxx::cli::add_serve_command(app);

@@ -1,11 +1,13 @@
 // ataxx-engine, the engine built without LibTorch, against ataxx-zero's own UAI engine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tests/tools/run_binary.h"
 
@@ -46,6 +48,28 @@ TEST(Engine, SearchesEveryGameExactlyAsAtaxxZerosUaiEngine) {
   for (const char* net : {"ataxx-7x7.net", "ataxx-family.net", "schataxx.net"})
     EXPECT_NE(engine.output.find(std::string("searching with built-in:") + net), std::string::npos) << engine.output;
   EXPECT_EQ(searched(engine.output), searched(zero.output));
+}
+
+// The analysis engine for tools, in both programs: the same answers, by id and turn.
+TEST(Engine, AnalysesForToolsExactlyAsAtaxxZeroDoes) {
+  const std::string typed =
+      R"({"id":"q","moves":["g2"],"analyzeTurns":[0,1],"maxVisits":100}\n)"
+      R"({"id":"s","variant":"schataxx","maxVisits":50}\n{"id":"bad","moves":["a1a1"]}\n)";
+  const Ran engine = fed(std::string(ATAXX_ENGINE_BINARY) + " analysis --threads 1", typed);
+  const Ran zero = fed(std::string(ATAXX_ZERO_BINARY) + " analysis --threads 1", typed);
+  ASSERT_EQ(engine.status, 0) << engine.output;
+  ASSERT_EQ(zero.status, 0) << zero.output;
+  for (const char* start : {R"({"id":"q","turnNumber":0,"isDuringSearch":false,"moveInfos":[{"move":")",
+                            R"({"id":"q","turnNumber":1,)", R"({"id":"s","turnNumber":0,)", R"({"id":"bad","error":)"})
+    EXPECT_NE(engine.output.find(start), std::string::npos) << start << "\n" << engine.output;
+  const auto sorted_lines = [](const std::string& output) {  // refusals come at once, answers as searches end
+    std::istringstream in(output);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    std::ranges::sort(lines);
+    return lines;
+  };
+  EXPECT_EQ(sorted_lines(engine.output), sorted_lines(zero.output));
 }
 
 TEST(Engine, LinksNoLibTorch) {

@@ -1,0 +1,309 @@
+#include "analysis/analysis_engine.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <optional>
+#include <set>
+
+#include "games/registry.h"
+#include "players/network_player.h"
+#include "util/text.h"
+
+namespace ataxx::analysis {
+
+using json = nlohmann::ordered_json;
+
+struct Engine::Task {
+  std::string id;
+  int turn = 0;
+  std::atomic<bool> stop{false};
+  std::function<void(const std::atomic<bool>&)> run;  // searches the turn and answers
+};
+
+namespace {
+
+double rounded(double x, double steps = 1e4) { return std::round(x * steps) / steps; }
+
+// A value from the view of the side to move: its win rate counts a draw as half a win (KataGo's),
+// its lead in men.
+void put_value(json& info, const Wdl& value, int cells) {
+  info["winrate"] = rounded(value.win + value.draw / 2);
+  info["drawrate"] = rounded(value.draw);
+  info["scoreLead"] = rounded(value.lead * cells, 100);
+}
+
+json no_results(const std::string& id, int turn) {
+  return {{"id", id}, {"turnNumber", turn}, {"isDuringSearch", false}, {"noResults", true}};
+}
+
+template <typename G>
+json move_info(const BasicCandidateMove<G>& candidate, const typename G::Position& pos, int order) {
+  json info = {{"move", G::move_text(candidate.move, pos)},
+               {"visits", candidate.visits},
+               {"prior", rounded(candidate.prior)},
+               {"order", order}};
+  const float expectation = candidate.value;
+  put_value(info, candidate.search_value.value_or(Wdl{.win = (1 + expectation) / 2, .draw = 0, .loss = (1 - expectation) / 2}),
+            G::cells(pos));
+  json pv = json::array();
+  typename G::Position after = pos;
+  for (const auto move : candidate.pv) {
+    pv.push_back(G::move_text(move, after));
+    after.make_move(move);
+  }
+  info["pv"] = std::move(pv);
+  return info;
+}
+
+// The answer for a turn: the moves searched, the one the engine would play first (`chosen`, where
+// the search is over, else the most visited), then by visits.
+template <typename G>
+json answer_of(const Query& query, const typename G::Position& pos, int turn, const BasicMoveReport<G>& report,
+               std::optional<typename G::Move> chosen, bool during_search) {
+  std::vector<const BasicCandidateMove<G>*> searched;
+  for (const auto& candidate : report.candidates)
+    if (candidate.visits > 0) searched.push_back(&candidate);
+  if (chosen) {
+    const auto first = std::ranges::find_if(searched, [&](const auto* c) { return c->move == *chosen; });
+    if (first != searched.end()) std::rotate(searched.begin(), first, first + 1);
+  }
+  json infos = json::array();
+  for (const auto* candidate : searched) infos.push_back(move_info<G>(*candidate, pos, static_cast<int>(infos.size())));
+  json root = {{"visits", report.nodes},
+               {"currentPlayer", std::string(G::kSideNames[index(pos.side_to_move())])}};
+  if (const auto value = report.search_value ? report.search_value : report.network_value)
+    put_value(root, *value, G::cells(pos));
+  json answer = {{"id", query.id},
+                 {"turnNumber", turn},
+                 {"isDuringSearch", during_search},
+                 {"moveInfos", std::move(infos)},
+                 {"rootInfo", std::move(root)}};
+  if (query.include_policy) {
+    json policy = json::object();
+    for (const auto& candidate : report.candidates) policy[G::move_text(candidate.move, pos)] = rounded(candidate.prior);
+    answer["policy"] = std::move(policy);
+  }
+  return answer;
+}
+
+template <typename G>
+BasicNetworkPlayerOptions<G> player_options(const std::string& model, int search_threads) {
+  BasicNetworkPlayerOptions<G> options;
+  options.model = model;
+  options.use_search_threads(search_threads);
+  return options;
+}
+
+// Calls make.template operator()<G>(start) with the query's start position: its FEN's, else its
+// variant's start (the first game's without either).
+template <typename Make>
+auto at_start(const Query& query, Make&& make) {
+  const std::string_view variant = query.variant.empty() ? Games::First::kName : std::string_view(query.variant);
+  const char* field = query.initial_fen.empty() ? "variant" : "initialFen";
+  auto visit = [&]<typename G>() {
+    const typename G::Position start = [&] {
+      try {
+        const std::string_view name = Games::plays<G>(variant) ? variant : G::kName;
+        return query.initial_fen.empty() ? start_of_variant<G>(name) : G::from_fen(query.initial_fen, name);
+      } catch (const std::invalid_argument& e) {
+        throw QueryError(field, e.what());
+      }
+    }();
+    return make.template operator()<G>(start);
+  };
+  try {
+    if (query.initial_fen.empty() || !query.variant.empty()) return Games::with_game(variant, visit);
+    return Games::with_game_of_fen(query.initial_fen, visit);
+  } catch (const QueryError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw QueryError(query.variant.empty() ? field : "variant", e.what());
+  }
+}
+
+}  // namespace
+
+Engine::Engine(Options options, Send send) : options_(options), send_(std::move(send)) {
+  for (int i = 0; i < std::max(options_.threads, 1); ++i) workers_.emplace_back([this] { work(); });
+}
+
+Engine::~Engine() {
+  std::deque<TaskPtr> dropped;
+  {
+    const std::lock_guard lock(mutex_);
+    dropped.swap(queued_);
+    for (const TaskPtr& task : running_) task->stop = true;
+    closing_ = true;
+  }
+  task_ready_.notify_all();
+  for (const TaskPtr& task : dropped) send(no_results(task->id, task->turn));
+  for (std::thread& worker : workers_) worker.join();
+}
+
+void Engine::send(const json& answer) {
+  const std::string line = answer.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::lock_guard lock(send_mutex_);
+  send_(line);
+}
+
+void Engine::handle(std::string_view line) {
+  if (trim(line).empty()) return;
+  const json parsed = json::parse(line, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    send({{"error", "not a JSON object on one line: " + std::string(line.substr(0, 200))}});
+    return;
+  }
+  try {
+    if (parsed.contains("action")) {
+      terminate(read_action(parsed));
+      send(parsed);
+    } else {
+      std::vector<std::string> unknown;
+      const Query query = read_query(parsed, unknown);
+      for (const std::string& field : unknown)
+        send({{"id", query.id}, {"warning", "unknown field, left out"}, {"field", field}});
+      queue_query(query);
+    }
+  } catch (const std::exception& e) {
+    json answer = json::object();
+    if (parsed.contains("id") && parsed["id"].is_string()) answer["id"] = parsed["id"];
+    answer["error"] = e.what();
+    if (const auto* error = dynamic_cast<const QueryError*>(&e); error && !error->field().empty())
+      answer["field"] = error->field();
+    send(answer);
+  }
+}
+
+void Engine::queue_query(const Query& query) {
+  std::vector<TaskPtr> tasks =
+      at_start(query, [&]<typename G>(const typename G::Position& start) { return tasks_of<G>(query, start); });
+  if (query.include_ownership)
+    send({{"id", query.id},
+          {"warning", "no ownership in the answers: play files carry no ownership head"},
+          {"field", "includeOwnership"}});
+  {
+    const std::lock_guard lock(mutex_);
+    queued_.insert(queued_.end(), tasks.begin(), tasks.end());
+  }
+  task_ready_.notify_all();
+}
+
+template <typename G>
+std::vector<Engine::TaskPtr> Engine::tasks_of(const Query& query, const typename G::Position& start) {
+  const NetShelf::Net* net = options_.nets ? options_.nets->net_for(start) : nullptr;
+  if (!net)
+    throw QueryError(query.initial_fen.empty() ? "variant" : "initialFen",
+                     "no net plays " + std::string(G::kTitle) + " on " + G::board_name(start));
+  const int last = static_cast<int>(query.moves.size());
+  const std::vector<int> turns = query.analyze_turns.empty() ? std::vector<int>{last} : query.analyze_turns;
+  for (const int turn : turns)
+    if (turn > last)
+      throw QueryError("analyzeTurns", "turn " + std::to_string(turn) + " is not in the game: its turns are 0 to " +
+                                           std::to_string(last));
+  typename G::Game game(start, G::rules_from(net->info.rules));
+  std::map<int, typename G::Game> at_turn;
+  const std::set<int> wanted(turns.begin(), turns.end());
+  for (int i = 0;; ++i) {
+    if (wanted.contains(i)) at_turn.emplace(i, game);
+    if (i == last) break;
+    const std::string& text = query.moves[i];
+    const std::string which = "move " + std::to_string(i + 1) + " ('" + text + "')";
+    if (game.outcome().is_over()) throw QueryError("moves", which + " comes after the end of the game");
+    try {
+      game.play(text);
+    } catch (const std::invalid_argument& e) {
+      throw QueryError("moves", which + ": " + e.what());
+    }
+  }
+  {
+    const std::lock_guard lock(mutex_);
+    std::shared_ptr<void>& evaluator = evaluators_[net->path];
+    if (!evaluator)
+      evaluator = shared_inference_server<G>(net->path, player_options<G>(net->path, options_.search_threads).inference);
+  }
+  std::vector<TaskPtr> tasks;
+  for (const int turn : turns) {
+    auto task = std::make_shared<Task>();
+    task->id = query.id;
+    task->turn = turn;
+    task->run = [this, query, model = net->path, game = at_turn.at(turn), turn](const std::atomic<bool>& stop) {
+      analyse<G>(query, model, game, turn, stop);
+    };
+    tasks.push_back(std::move(task));
+  }
+  return tasks;
+}
+
+template <typename G>
+void Engine::analyse(const Query& query, const std::string& model, const typename G::Game& game, int turn,
+                     const std::atomic<bool>& stop) {
+  const Outcome outcome = game.outcome();
+  if (outcome.is_over())
+    throw std::invalid_argument("the game is over at this turn: " + to_string(outcome.result) + " (" +
+                                to_string(outcome.reason) + ")");
+  auto player = make_network_player<G>(player_options<G>(model, options_.search_threads));
+  player->new_game(0);
+  MoveLimits limits;
+  limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;
+  limits.stop = &stop;
+  const auto& pos = game.position();
+  if (query.report_every_s > 0) {
+    limits.progress_interval_ms = std::max(1, static_cast<int>(std::lround(query.report_every_s * 1000)));
+    player->on_progress([&](const BasicMoveReport<G>& report) {
+      send(answer_of<G>(query, pos, turn, report, std::nullopt, true));
+    });
+  }
+  player->set_limits(limits);
+  const auto chosen = player->choose_move(game);
+  send(answer_of<G>(query, pos, turn, player->last_report(), chosen, false));
+}
+
+void Engine::terminate(const Action& action) {
+  auto matches = [&](const TaskPtr& task) {
+    return action.name == "terminate_all" ||
+           (task->id == action.terminate_id && (action.turns.empty() || std::ranges::count(action.turns, task->turn) > 0));
+  };
+  std::vector<TaskPtr> dropped;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const TaskPtr& task : running_)
+      if (matches(task)) task->stop = true;
+    const auto kept = std::stable_partition(queued_.begin(), queued_.end(), [&](const TaskPtr& t) { return !matches(t); });
+    dropped.assign(kept, queued_.end());
+    queued_.erase(kept, queued_.end());
+    if (queued_.empty() && running_.empty()) idle_.notify_all();
+  }
+  for (const TaskPtr& task : dropped) send(no_results(task->id, task->turn));
+}
+
+void Engine::work() {
+  for (;;) {
+    TaskPtr task;
+    {
+      std::unique_lock lock(mutex_);
+      task_ready_.wait(lock, [&] { return closing_ || !queued_.empty(); });
+      if (queued_.empty()) return;
+      task = queued_.front();
+      queued_.pop_front();
+      running_.push_back(task);
+    }
+    try {
+      task->run(task->stop);
+    } catch (const std::exception& e) {
+      send({{"id", task->id}, {"turnNumber", task->turn}, {"isDuringSearch", false}, {"error", e.what()}});
+    }
+    const std::lock_guard lock(mutex_);
+    std::erase(running_, task);
+    if (queued_.empty() && running_.empty()) idle_.notify_all();
+  }
+}
+
+void Engine::finish() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [&] { return queued_.empty() && running_.empty(); });
+}
+
+}  // namespace ataxx::analysis

@@ -1,0 +1,91 @@
+#include "analysis/query.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace ataxx::analysis {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string id_of(const json& line) {
+  if (!line.contains("id")) throw QueryError("id", "a query needs an \"id\"");
+  if (!line["id"].is_string()) throw QueryError("id", "\"id\" must be a string");
+  return line["id"];
+}
+
+std::string string_field(const json& line, const char* field) {
+  if (!line.contains(field)) return {};
+  if (!line[field].is_string()) throw QueryError(field, std::string("\"") + field + "\" must be a string");
+  return line[field];
+}
+
+bool bool_field(const json& line, const char* field) {
+  if (!line.contains(field)) return false;
+  if (!line[field].is_boolean()) throw QueryError(field, std::string("\"") + field + "\" must be true or false");
+  return line[field];
+}
+
+int int_in(const json& value, const char* field, int min, int max) {
+  const bool whole = value.is_number_integer() || value.is_number_unsigned();
+  if (!whole || value.get<double>() < min || value.get<double>() > max)
+    throw QueryError(field, std::string("\"") + field + "\" must be a whole number from " + std::to_string(min) +
+                                " to " + std::to_string(max));
+  return value.get<int>();
+}
+
+std::vector<int> turns_field(const json& line, const char* field) {
+  if (!line.contains(field)) return {};
+  if (!line[field].is_array()) throw QueryError(field, std::string("\"") + field + "\" must be a list of turn numbers");
+  std::vector<int> turns;
+  for (const json& turn : line[field]) turns.push_back(int_in(turn, field, 0, 1'000'000));
+  return turns;
+}
+
+}  // namespace
+
+Query read_query(const json& line, std::vector<std::string>& unknown) {
+  constexpr std::array<std::string_view, 9> kFields = {"id",         "initialFen",       "variant",
+                                                        "moves",      "analyzeTurns",     "maxVisits",
+                                                        "includePolicy", "includeOwnership", "reportDuringSearchEvery"};
+  Query query;
+  query.id = id_of(line);
+  for (const auto& [field, value] : line.items())
+    if (std::ranges::find(kFields, field) == kFields.end()) unknown.push_back(field);
+  query.initial_fen = string_field(line, "initialFen");
+  query.variant = string_field(line, "variant");
+  if (line.contains("moves")) {
+    if (!line["moves"].is_array()) throw QueryError("moves", "\"moves\" must be a list of moves");
+    for (const json& move : line["moves"]) {
+      if (!move.is_string()) throw QueryError("moves", "\"moves\" must be a list of moves, each a string");
+      query.moves.push_back(move);
+    }
+  }
+  query.analyze_turns = turns_field(line, "analyzeTurns");
+  if (line.contains("maxVisits")) query.max_visits = int_in(line["maxVisits"], "maxVisits", 1, kMostVisits);
+  query.include_policy = bool_field(line, "includePolicy");
+  query.include_ownership = bool_field(line, "includeOwnership");
+  if (line.contains("reportDuringSearchEvery")) {
+    const json& every = line["reportDuringSearchEvery"];
+    if (!every.is_number() || every.get<double>() < 0.01 || every.get<double>() > 3600)
+      throw QueryError("reportDuringSearchEvery", "\"reportDuringSearchEvery\" must be seconds from 0.01 to 3600");
+    query.report_every_s = every;
+  }
+  return query;
+}
+
+Action read_action(const json& line) {
+  Action action;
+  action.id = id_of(line);
+  action.name = string_field(line, "action");
+  if (action.name != "terminate" && action.name != "terminate_all")
+    throw QueryError("action", "unknown action '" + action.name + "' (terminate or terminate_all)");
+  action.terminate_id = line.contains("terminateId") ? string_field(line, "terminateId") : action.id;
+  action.turns = turns_field(line, "turnNumbers");
+  return action;
+}
+
+}  // namespace ataxx::analysis

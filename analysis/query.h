@@ -1,0 +1,51 @@
+// A query of the analysis engine (analysis/analysis_engine.h) as its JSON line gives it, checked
+// field by field before the game it names is known.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ataxx::analysis {
+
+struct Query {
+  std::string id;
+  std::string initial_fen;  // "": the start of `variant`
+  std::string variant;      // a game's or a variant's name; "": the game whose FEN initial_fen is
+  std::vector<std::string> moves;   // in the game's notation, from initial_fen
+  std::vector<int> analyze_turns;   // 0 before the first move; empty: after the last one
+  int max_visits = 0;               // 0: the engine's default
+  bool include_policy = false;      // every legal move's prior at each turn
+  bool include_ownership = false;
+  double report_every_s = 0;        // reportDuringSearchEvery: interim answers; 0 for none
+};
+
+// A query or action refused, naming the field at fault ("" for the line as a whole).
+class QueryError : public std::invalid_argument {
+ public:
+  QueryError(std::string field, const std::string& message) : std::invalid_argument(message), field_(std::move(field)) {}
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string field_;
+};
+
+// {"id":"t1","action":"terminate","terminateId":"q1","turnNumbers":[2]}: the turns of the queries
+// with id terminate_id (all of them where turns is empty) stop; terminate_all stops every query.
+struct Action {
+  std::string id;
+  std::string name;          // "terminate" or "terminate_all"
+  std::string terminate_id;  // the query's id; without terminateId, the action's own id
+  std::vector<int> turns;
+};
+
+constexpr int kMostVisits = 100'000'000;
+
+// Throws QueryError for a field of the wrong type or out of range; `unknown` gets the names of the
+// fields it does not know (answered with a warning: a misspelt field is not silently dropped).
+Query read_query(const nlohmann::ordered_json& line, std::vector<std::string>& unknown);
+Action read_action(const nlohmann::ordered_json& line);
+
+}  // namespace ataxx::analysis

@@ -1,0 +1,282 @@
+#include "analysis/analysis_engine.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "games/registry.h"
+#include "nn/model_info.h"
+#include "tests/test_paths.h"
+
+namespace ataxx::analysis {
+namespace {
+
+using json = nlohmann::json;
+
+// Small random nets: 7x7 and the hexagon, and Schataxx.
+const NetShelf& test_nets() {
+  static const NetShelf nets = [] {
+    const std::string dir = temp_path("analysis-nets");
+    std::filesystem::create_directories(dir);
+    write_random_play_file(dir + "/a-ataxx.net", {1, 8}, 3, BoardSet::parse("7x7,hexagon"));
+    write_random_play_file(dir + "/b-schataxx.net", {1, 8}, 4, {}, {}, SchataxxGame::kName);
+    return NetShelf("", dir);
+  }();
+  return nets;
+}
+
+// An engine whose answers the test reads as they come.
+class Session {
+ public:
+  explicit Session(int threads = 1)
+      : engine_({.nets = &test_nets(), .threads = threads, .default_visits = 16}, [this](const std::string& line) {
+          const std::lock_guard lock(mutex_);
+          answers_.push_back(json::parse(line));
+          arrived_.notify_all();
+        }) {}
+
+  void send(std::string_view line) { engine_.handle(line); }
+  void send_json(const json& line) { engine_.handle(line.dump()); }
+  // Every answer once the engine has answered every turn asked.
+  std::vector<json> finish() {
+    engine_.finish();
+    return answers();
+  }
+  std::vector<json> answers() {
+    const std::lock_guard lock(mutex_);
+    return answers_;
+  }
+  // Waits for an answer that `wanted` says yes to (a minute at most).
+  json wait_for(const std::function<bool(const json&)>& wanted) {
+    std::unique_lock lock(mutex_);
+    std::optional<json> found;
+    arrived_.wait_for(lock, std::chrono::minutes(1), [&] {
+      for (const json& answer : answers_)
+        if (wanted(answer)) found = answer;
+      return found.has_value();
+    });
+    if (!found) throw std::runtime_error("no such answer came");
+    return *found;
+  }
+  Engine& engine() { return engine_; }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<json> answers_;
+  Engine engine_;  // last: its workers answer into the members above
+};
+
+std::vector<json> with_id(const std::vector<json>& answers, const std::string& id) {
+  std::vector<json> kept;
+  for (const json& answer : answers)
+    if (answer.value("id", "") == id) kept.push_back(answer);
+  return kept;
+}
+
+// The position after the first `turn` of `moves` from the 7x7 start.
+AtaxxGame::Position after(const std::vector<std::string>& moves, int turn) {
+  AtaxxGame::Game game(AtaxxGame::start());
+  for (int i = 0; i < turn; ++i) game.play(moves[i]);
+  return game.position();
+}
+
+TEST(Analysis, AnswersEachTurnAskedByIdAndTurnWithItsSearch) {
+  Session session;
+  const std::vector<std::string> moves = {"b6", "f6", "a7c5"};
+  session.send_json(json{{"id", "q1"}, {"moves", moves}, {"analyzeTurns", {3, 0}}, {"maxVisits", 64}});
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 2U) << json(answers).dump();
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    const json& answer = answers[i];
+    SCOPED_TRACE(answer.dump());
+    EXPECT_EQ(answer["id"], "q1");
+    const int turn = answer["turnNumber"];
+    EXPECT_EQ(turn, i == 0 ? 3 : 0);  // one thread: in the order asked
+    EXPECT_FALSE(answer["isDuringSearch"]);
+    const AtaxxGame::Position pos = after(moves, turn);
+    EXPECT_EQ(answer["rootInfo"]["currentPlayer"], turn == 0 ? "x" : "o");
+    const int visits = answer["rootInfo"]["visits"];
+    EXPECT_GE(visits, 64);
+    EXPECT_LT(visits, 64 + 8);  // a round's leaves past the limit at most
+    int children = 0;
+    const json& infos = answer["moveInfos"];
+    ASSERT_GE(infos.size(), 2U);
+    for (std::size_t order = 0; order < infos.size(); ++order) {
+      const json& info = infos[order];
+      EXPECT_EQ(info["order"], order);
+      EXPECT_TRUE(pos.is_legal(AtaxxGame::parse_move_text(info["move"].get<std::string>(), pos))) << info;
+      EXPECT_EQ(info["pv"][0], info["move"]);
+      EXPECT_GE(info["winrate"].get<double>(), 0.0);
+      EXPECT_LE(info["winrate"].get<double>(), 1.0);
+      EXPECT_GT(info["prior"].get<double>(), 0.0);
+      EXPECT_GE(info["visits"].get<int>(), 1);
+      if (order > 1) {
+        EXPECT_LE(info["visits"], infos[order - 1]["visits"]);  // after the first, by visits
+      }
+      children += info["visits"].get<int>();
+    }
+    EXPECT_EQ(children, visits - 1);  // every visit but the root's own first
+  }
+}
+
+TEST(Analysis, TheLastTurnUnlessAskedAndThePolicyOfEveryLegalMove) {
+  Session session;
+  session.send(R"({"id":"q","moves":["b6"],"includePolicy":true})");
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 1U);
+  EXPECT_EQ(answers[0]["turnNumber"], 1);
+  AtaxxGame::MoveList legal;
+  after({"b6"}, 1).generate_moves(legal);
+  const json& policy = answers[0]["policy"];
+  ASSERT_EQ(policy.size(), static_cast<std::size_t>(legal.size())) << policy;
+  double sum = 0;
+  for (const auto& [move, prior] : policy.items()) sum += prior.get<double>();
+  EXPECT_NEAR(sum, 1.0, 0.01);
+  EXPECT_GE(answers[0]["rootInfo"]["visits"], 16);  // the engine's default visits
+}
+
+TEST(Analysis, RefusesABadLineNamingTheFieldAndGoesOn) {
+  Session session;
+  session.send("not json");
+  session.send(R"({"moves":["b6"]})");
+  session.send(R"({"id":"illegal","moves":["b6","a7c5"]})");
+  session.send(R"({"id":"turns","moves":["b6"],"analyzeTurns":[2]})");
+  session.send(R"({"id":"visits","maxVisits":0})");
+  session.send(R"({"id":"fen","initialFen":"x5o/7/7/7/7/7/o5"})");
+  session.send(R"({"id":"variant","variant":"chess"})");
+  session.send(R"({"id":"board","initialFen":"x6o/8/8/8/8/8/8/o6x x 0 1"})");
+  session.send(R"({"id":"good","maxVisits":8})");
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 9U) << json(answers).dump();
+  EXPECT_FALSE(answers[0].contains("id"));
+  EXPECT_NE(answers[0]["error"].get<std::string>().find("not a JSON object"), std::string::npos);
+  EXPECT_EQ(answers[1]["field"], "id");
+  const auto error_of = [&](const std::string& id) { return with_id(answers, id).at(0); };
+  EXPECT_EQ(error_of("illegal")["field"], "moves");
+  EXPECT_NE(error_of("illegal")["error"].get<std::string>().find("move 2 ('a7c5')"), std::string::npos);
+  EXPECT_EQ(error_of("turns")["field"], "analyzeTurns");
+  EXPECT_EQ(error_of("visits")["field"], "maxVisits");
+  EXPECT_EQ(error_of("fen")["field"], "initialFen");
+  EXPECT_EQ(error_of("variant")["field"], "variant");
+  EXPECT_EQ(error_of("board")["error"], "no net plays Ataxx on 8x8");
+  EXPECT_EQ(error_of("good")["isDuringSearch"], false);
+  EXPECT_TRUE(error_of("good").contains("moveInfos"));
+}
+
+TEST(Analysis, WarnsOfFieldsItDoesNotKnowAndOfOwnershipItCannotGive) {
+  Session session;
+  session.send(R"({"id":"q","maxvisits":5,"includeOwnership":true,"maxVisits":8})");
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 3U) << json(answers).dump();
+  EXPECT_EQ(answers[0]["field"], "maxvisits");
+  EXPECT_EQ(answers[1]["field"], "includeOwnership");
+  EXPECT_TRUE(answers[0].contains("warning") && answers[1].contains("warning"));
+  EXPECT_LT(answers[2]["rootInfo"]["visits"], 8 + 8);
+}
+
+TEST(Analysis, ATurnAtTheEndOfTheGameIsAnsweredWithAnErrorAndTheOthersGoOn) {
+  Session session;
+  // x takes the last o man: the game is over after the move.
+  session.send(R"({"id":"q","initialFen":"xo5/7/7/7/7/7/7 x 0 1","moves":["b6"],"analyzeTurns":[0,1],"maxVisits":8})");
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 2U) << json(answers).dump();
+  EXPECT_TRUE(answers[0].contains("moveInfos"));
+  EXPECT_EQ(answers[1]["turnNumber"], 1);
+  EXPECT_EQ(answers[1]["isDuringSearch"], false);
+  EXPECT_NE(answers[1]["error"].get<std::string>().find("the game is over"), std::string::npos);
+}
+
+TEST(Analysis, EveryGameAndBoardGoesToTheNetThatPlaysIt) {
+  Session session;
+  session.send_json(json{{"id", "hexagon"}, {"initialFen", AtaxxGame::start_of("hexagon").fen()}, {"maxVisits", 8}});
+  session.send(R"({"id":"schataxx","variant":"schataxx-balanced","maxVisits":8})");
+  session.send_json(json{{"id", "fen"}, {"initialFen", SchataxxGame::start().fen()}, {"maxVisits", 8}});
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 3U) << json(answers).dump();
+  const auto hexagon = AtaxxGame::start_of("hexagon");
+  for (const json& info : with_id(answers, "hexagon").at(0)["moveInfos"])
+    EXPECT_TRUE(hexagon.is_legal(AtaxxGame::parse_move_text(info["move"].get<std::string>(), hexagon))) << info;
+  const auto balanced = SchataxxGame::start_of("schataxx-balanced");
+  for (const json& info : with_id(answers, "schataxx").at(0)["moveInfos"])
+    EXPECT_TRUE(balanced.is_legal(SchataxxGame::parse_move_text(info["move"].get<std::string>(), balanced))) << info;
+  EXPECT_EQ(with_id(answers, "fen").at(0)["rootInfo"]["currentPlayer"], "White");
+}
+
+TEST(Analysis, ReportsDuringASearchAndATerminatedSearchAnswersWithWhatItFound) {
+  Session session;  // one thread: turn 1 waits while turn 0 searches
+  session.send(R"({"id":"q","moves":["b6"],"analyzeTurns":[0,1],"maxVisits":100000000,"reportDuringSearchEvery":0.05})");
+  const json interim = session.wait_for([](const json& a) { return a.value("isDuringSearch", false); });
+  EXPECT_EQ(interim["turnNumber"], 0);
+  EXPECT_GE(interim["moveInfos"].size(), 1U);
+  session.send(R"({"id":"q","action":"terminate"})");  // no terminateId: the query of its own id
+  const std::vector<json> answers = session.finish();
+  std::vector<json> finals;
+  for (const json& answer : answers)
+    if (answer.contains("turnNumber") && !answer["isDuringSearch"]) finals.push_back(answer);
+  ASSERT_EQ(finals.size(), 2U) << json(answers).dump();
+  EXPECT_EQ(finals[0]["turnNumber"], 1);  // dropped unstarted, answered at once
+  EXPECT_EQ(finals[0]["noResults"], true);
+  EXPECT_EQ(finals[1]["turnNumber"], 0);
+  EXPECT_LT(finals[1]["rootInfo"]["visits"], 100000000);
+  EXPECT_GE(finals[1]["rootInfo"]["visits"], interim["rootInfo"]["visits"]);
+  EXPECT_EQ(with_id(answers, "q").size(), answers.size());
+  EXPECT_NE(std::find(answers.begin(), answers.end(), json::parse(R"({"id":"q","action":"terminate"})")), answers.end());
+}
+
+TEST(Analysis, TerminatesOnlyTheTurnsNamedAndTerminateAllStopsTheRest) {
+  Session session;  // one thread: the short query waits while the long one searches
+  session.send(R"({"id":"long","maxVisits":100000000,"reportDuringSearchEvery":0.05})");
+  session.wait_for([](const json& a) { return a.value("isDuringSearch", false); });
+  session.send(R"({"id":"short","moves":["b6"],"analyzeTurns":[0,1],"maxVisits":16})");
+  session.send(R"({"id":"t1","action":"terminate","terminateId":"short","turnNumbers":[1]})");
+  session.send(R"({"id":"t2","action":"terminate_all"})");
+  const std::vector<json> answers = session.finish();
+  const auto at = [&](const std::string& id, int turn) {
+    for (std::size_t i = 0; i < answers.size(); ++i)
+      if (answers[i].value("id", "") == id && answers[i].value("turnNumber", -1) == turn) return i;
+    return answers.size();
+  };
+  const auto acknowledged = [&](const std::string& id) {
+    for (std::size_t i = 0; i < answers.size(); ++i)
+      if (answers[i].value("id", "") == id && answers[i].contains("action")) return i;
+    return answers.size();
+  };
+  ASSERT_EQ(with_id(answers, "short").size(), 2U) << json(answers).dump();
+  EXPECT_EQ(answers.at(at("short", 1))["noResults"], true);
+  EXPECT_LT(at("short", 1), acknowledged("t1"));
+  EXPECT_EQ(answers.at(at("short", 0))["noResults"], true);  // left by t1, dropped by t2
+  EXPECT_GT(at("short", 0), acknowledged("t1"));
+  EXPECT_LT(at("short", 0), acknowledged("t2"));
+  const json long_final = with_id(answers, "long").back();
+  EXPECT_EQ(long_final["isDuringSearch"], false);
+  EXPECT_LT(long_final["rootInfo"]["visits"], 100000000);
+}
+
+TEST(Analysis, AnEngineClosedWithTurnsQueuedAnswersEachOfThem) {
+  std::vector<std::string> lines;
+  std::mutex mutex;
+  {
+    Engine engine({.nets = &test_nets(), .threads = 1},
+                  [&](const std::string& line) {
+                    const std::lock_guard lock(mutex);
+                    lines.push_back(line);
+                  });
+    engine.handle(R"({"id":"q","analyzeTurns":[0,0,0],"maxVisits":100000000})");
+  }
+  ASSERT_EQ(lines.size(), 3U);
+  for (const std::string& line : lines) EXPECT_EQ(json::parse(line)["isDuringSearch"], false) << line;
+}
+
+}  // namespace
+}  // namespace ataxx::analysis
