@@ -62,7 +62,7 @@ json move_info(const BasicCandidateMove<G>& candidate, const typename G::Positio
 // the search is over, else the most visited), then by visits.
 template <typename G>
 json answer_of(const Query& query, const typename G::Position& pos, int turn, const BasicMoveReport<G>& report,
-               std::optional<typename G::Move> chosen, bool during_search) {
+               std::optional<typename G::Move> chosen, bool during_search, const std::vector<float>& ownership) {
   std::vector<const BasicCandidateMove<G>*> searched;
   for (const auto& candidate : report.candidates)
     if (candidate.visits > 0) searched.push_back(&candidate);
@@ -85,6 +85,11 @@ json answer_of(const Query& query, const typename G::Position& pos, int turn, co
     json policy = json::object();
     for (const auto& candidate : report.candidates) policy[G::move_text(candidate.move, pos)] = rounded(candidate.prior);
     answer["policy"] = std::move(policy);
+  }
+  if (query.include_ownership) {
+    json owners = json::array();
+    for (const float owner : ownership) owners.push_back(rounded(owner));
+    answer["ownership"] = std::move(owners);
   }
   return answer;
 }
@@ -180,10 +185,6 @@ void Engine::handle(std::string_view line) {
 void Engine::queue_query(const Query& query) {
   std::vector<TaskPtr> tasks =
       at_start(query, [&]<typename G>(const typename G::Position& start) { return tasks_of<G>(query, start); });
-  if (query.include_ownership)
-    send({{"id", query.id},
-          {"warning", "no ownership in the answers: play files carry no ownership head"},
-          {"field", "includeOwnership"}});
   {
     const std::lock_guard lock(mutex_);
     queued_.insert(queued_.end(), tasks.begin(), tasks.end());
@@ -244,21 +245,24 @@ void Engine::analyse(const Query& query, const std::string& model, const typenam
   if (outcome.is_over())
     throw std::invalid_argument("the game is over at this turn: " + to_string(outcome.result) + " (" +
                                 to_string(outcome.reason) + ")");
-  auto player = make_network_player<G>(player_options<G>(model, options_.search_threads));
+  const BasicNetworkPlayerOptions<G> options = player_options<G>(model, options_.search_threads);
+  const auto& pos = game.position();
+  const std::vector<float> ownership =
+      query.include_ownership ? shared_inference_server<G>(model, options.inference)->ownership(pos) : std::vector<float>{};
+  auto player = make_network_player<G>(options);
   player->new_game(0);
   MoveLimits limits;
   limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;
   limits.stop = &stop;
-  const auto& pos = game.position();
   if (query.report_every_s > 0) {
     limits.progress_interval_ms = std::max(1, static_cast<int>(std::lround(query.report_every_s * 1000)));
     player->on_progress([&](const BasicMoveReport<G>& report) {
-      send(answer_of<G>(query, pos, turn, report, std::nullopt, true));
+      send(answer_of<G>(query, pos, turn, report, std::nullopt, true, ownership));
     });
   }
   player->set_limits(limits);
   const auto chosen = player->choose_move(game);
-  send(answer_of<G>(query, pos, turn, player->last_report(), chosen, false));
+  send(answer_of<G>(query, pos, turn, player->last_report(), chosen, false, ownership));
 }
 
 void Engine::terminate(const Action& action) {

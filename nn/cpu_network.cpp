@@ -89,7 +89,7 @@ struct CpuNetwork::Impl {
   NetworkIo io;
   Layer input;
   std::vector<Layer> tower;  // two per block
-  Layer policy_conv, policy_out, pass_out, value_conv, value_hidden, wdl_out, lead_out;
+  Layer policy_conv, policy_out, pass_out, value_conv, value_hidden, wdl_out, lead_out, ownership_out;
 
   // For each cell and 3x3 tap (row-major, dy then dx), the cell it reads, or -1 off the canvas:
   // what im2col and the direct convolutions read.
@@ -137,8 +137,9 @@ struct CpuNetwork::Impl {
     }
   }
 
-  void forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead, Scratch& s) const {
-    const int area = io.area(), policy_size = io.policy_size(), planes = io.input_planes;
+  // The tower: s.trunk, each position's cells its rows, and s.mask; returns the largest activation.
+  float trunk(const float* inputs, int n, Scratch& s) const {
+    const int area = io.area(), planes = io.input_planes;
     // Planes [n, planes, cells] -> rows [n x cells, planes].
     s.input.resize(static_cast<Eigen::Index>(n) * area, planes);
     for (int p = 0; p < n; ++p)
@@ -154,7 +155,13 @@ struct CpuNetwork::Impl {
       const float largest_hidden = convolve(tower[i], s.trunk, n, s, s.hidden, masked, largest);
       largest = convolve(tower[i + 1], s.hidden, n, s, s.trunk, {s.trunk.data(), s.mask.data(), true}, largest_hidden);
     }
+    return largest;
+  }
 
+  void forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead, Scratch& s) const {
+    const int area = io.area(), policy_size = io.policy_size();
+    const float largest = trunk(inputs, n, s);
+    const ConvolutionEpilogue masked{.mask = s.mask.data(), .relu = true};
     const float largest_policy = convolve(policy_conv, s.trunk, n, s, s.hidden, {.relu = true}, largest);
     convolve(policy_out, s.hidden, n, s, s.policy, {}, largest_policy);  // [n x cells, move types, padding]
     convolve(value_conv, s.trunk, n, s, s.value, masked, largest);
@@ -183,11 +190,18 @@ struct CpuNetwork::Impl {
       lead[p] = std::tanh(s.head.row(p).dot(lead_out.weight.col(0)) + lead_out.bias(0));
     }
   }
+
+  void ownership(const float* inputs, int n, float* out, Scratch& s) const {
+    const float largest = trunk(inputs, n, s);
+    convolve(value_conv, s.trunk, n, s, s.value, {.mask = s.mask.data(), .relu = true}, largest);
+    convolve(ownership_out, s.value, n, s, s.head);  // [n x cells, 1]
+    for (Eigen::Index row = 0; row < s.head.rows(); ++row) out[row] = std::tanh(s.head(row, 0));
+  }
 };
 
 CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const FoldedParameters& parameters,
                        Precision precision)
-    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{io, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}})) {
   const int c = shape.channels;
   Impl& m = *impl_;
   m.input = make_layer(parameters, "input_conv", io.input_planes, c, 3, precision);
@@ -204,6 +218,7 @@ CpuNetwork::CpuNetwork(const ModelShape& shape, const NetworkIo& io, const Folde
   m.value_hidden = make_layer(parameters, "value_hidden", 3 * kHeadChannels, kValueHidden, 0);
   m.wdl_out = make_layer(parameters, "wdl_out", kValueHidden, 3, 0);
   m.lead_out = make_layer(parameters, "piece_diff_out", kValueHidden, 1, 0);
+  m.ownership_out = make_layer(parameters, "ownership_out", kHeadChannels, 1, 1, Precision::kFloat);
   m.neighbours = DirectConvolution::neighbour_table(io.canvas);
   m.centre = DirectConvolution::centre_table(io.canvas);
 }
@@ -219,6 +234,11 @@ bool CpuNetwork::convolves_directly() const {
 void CpuNetwork::forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead) const {
   thread_local Scratch scratch;
   impl_->forward(inputs, n, policy_logits, wdl, lead, scratch);
+}
+
+void CpuNetwork::ownership(const float* inputs, int n, float* out) const {
+  thread_local Scratch scratch;
+  impl_->ownership(inputs, n, out, scratch);
 }
 
 }  // namespace ataxx

@@ -4,8 +4,8 @@
 // directly (nn/direct_convolution.h, in float, bfloat16 or int8; the heads' 1x1 ones in float), its
 // ReLU, mask and residual as it stores each block of rows, any other one GEMM over the whole batch
 // (im2col), activations as [positions x cells, channels] row-major matrices. Plain C++: no torch.
-// The same outputs as AtaxxNet::forward's policy logits, win/draw/loss and piece lead (a test
-// compares them).
+// The same outputs as AtaxxNet::forward's policy logits, win/draw/loss, piece lead and ownership (a
+// test compares them).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,9 @@ class CpuNetwork {
   // win, draw, loss probabilities; lead: n expected final piece leads (AtaxxNet's piece_diff).
   // Safe from several threads at once (scratch is per thread).
   void forward(const float* inputs, int n, float* policy_logits, float* wdl, float* lead) const;
+  // out: n rows of io.area(), each canvas cell's final owner from the side to move's view, in
+  // [-1, 1] (AtaxxNet's ownership head; cells off the board mean nothing).
+  void ownership(const float* inputs, int n, float* out) const;
   // Every 3x3 convolution direct (32 or 64 channels): then faster than LibTorch at any batch.
   bool convolves_directly() const;
 

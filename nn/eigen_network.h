@@ -29,6 +29,7 @@ class EigenNetwork final : public LoadedNetwork {
                                             NetworkIoOf io_of = registered_network_io);
 
   BatchDevice::Output forward(int thread, const float* inputs, int n) override;
+  void ownership(const float* inputs, int n, float* out) override { network_.ownership(inputs, n, out); }
   // Every 3x3 convolution direct: then faster than LibTorch's at any batch.
   bool convolves_directly() const { return network_.convolves_directly(); }
 

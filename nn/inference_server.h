@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nn/batched_evaluator.h"
 #include "nn/inference_options.h"
@@ -33,6 +34,10 @@ class BasicInferenceServer final : public BasicEvaluator<G> {
   ModelInfo info() const;
   std::string model_name() const override;
   InferenceStats stats() const;
+  // The network's ownership head at pos, one value per cell of its board (G::cells, in the cells'
+  // order): the cell's final owner from the view of the side to move, from -1 to 1. Throws
+  // std::invalid_argument for a board the network was not trained on.
+  std::vector<float> ownership(const typename G::Position& pos) const;
 
  private:
   std::shared_ptr<NetworkDevice> network_;

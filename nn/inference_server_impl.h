@@ -34,6 +34,7 @@ class NetworkDevice final : public BatchDevice {
     return output;
   }
   std::uint64_t generation() const override { return current().number; }
+  void ownership(const float* inputs, int n, float* out) const { current().network->ownership(inputs, n, out); }
   std::string model_name() const override { return info().name; }
   ModelInfo info() const { return current().network->info(); }
   void load(const std::string& play_file);
@@ -86,6 +87,18 @@ std::string BasicInferenceServer<G>::model_name() const {
 template <typename G>
 InferenceStats BasicInferenceServer<G>::stats() const {
   return batcher_.stats();
+}
+template <typename G>
+std::vector<float> BasicInferenceServer<G>::ownership(const typename G::Position& pos) const {
+  const GameEncoder<G> encoder = make_encoder<G>(network_->info().boards);
+  encoder.check(pos, network_->model_name());
+  const NetworkIo io = encoder.io();
+  std::vector<float> planes(io.input_size()), canvas(io.area());
+  encoder.encode(pos, planes);
+  network_->ownership(planes.data(), 1, canvas.data());
+  std::vector<float> cells(G::cells(pos));
+  for (int cell = 0; cell < static_cast<int>(cells.size()); ++cell) cells[cell] = canvas[encoder.canvas_cell(0, pos, cell)];
+  return cells;
 }
 
 }  // namespace ataxx

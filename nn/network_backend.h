@@ -22,6 +22,9 @@ class LoadedNetwork {
   // The outputs of n positions, on server thread (or caller lane) `thread`, one call at a time per
   // thread; the result's generation is the caller's to fill.
   virtual BatchDevice::Output forward(int thread, const float* inputs, int n) = 0;
+  // The ownership head's: n rows of io().area(), each canvas cell's final owner from the side to
+  // move's view, in [-1, 1]. From any thread, outside the batches (the analysis of a position).
+  virtual void ownership(const float* inputs, int n, float* out) = 0;
   const ModelInfo& info() const { return info_; }
   const NetworkIo& io() const { return info_.io; }
 

@@ -156,7 +156,7 @@ FoldedParameters folded_parameters(const PlayArchive& archive) {
   }
   folder.fold("policy_conv", "policy_bn", parameters);
   folder.fold("value_conv", "value_bn", parameters);
-  for (const char* layer : {"policy_out", "pass_out", "value_hidden", "wdl_out", "piece_diff_out"})
+  for (const char* layer : {"policy_out", "pass_out", "value_hidden", "wdl_out", "piece_diff_out", "ownership_out"})
     folder.copy(layer, parameters);
   return parameters;
 }

@@ -105,6 +105,17 @@ class TorchNetwork final : public LoadedNetwork {
     return host_outputs(flat_outputs(*net_, planes, device_, dtype_), n, rows, io.policy_size());
   }
 
+  void ownership(const float* inputs, int n, float* out) override {
+    if (cpu_) return cpu_->ownership(inputs, n, out);
+    c10::InferenceMode inference_mode;
+    const std::lock_guard no_capture_meanwhile(torch_compat::capture_mutex());
+    const NetworkIo& io = this->io();
+    const auto planes = torch::from_blob(const_cast<float*>(inputs), {n, io.input_planes, io.canvas, io.canvas});
+    const torch::Tensor owners = net_->forward(to_inference_input(planes, device_, dtype_)).ownership;
+    const torch::Tensor host = owners.to(torch::kCPU, torch::kFloat32).contiguous();
+    std::memcpy(out, host.data_ptr<float>(), sizeof(float) * n * io.area());
+  }
+
  private:
   struct PlayFile {
     AtaxxNet net{nullptr};

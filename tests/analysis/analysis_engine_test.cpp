@@ -174,15 +174,44 @@ TEST(Analysis, RefusesABadLineNamingTheFieldAndGoesOn) {
   EXPECT_TRUE(error_of("good").contains("moveInfos"));
 }
 
-TEST(Analysis, WarnsOfFieldsItDoesNotKnowAndOfOwnershipItCannotGive) {
+TEST(Analysis, WarnsOfAFieldItDoesNotKnowAndGoesOn) {
   Session session;
-  session.send(R"({"id":"q","maxvisits":5,"includeOwnership":true,"maxVisits":8})");
+  session.send(R"({"id":"q","maxvisits":5,"maxVisits":8})");
   const std::vector<json> answers = session.finish();
-  ASSERT_EQ(answers.size(), 3U) << json(answers).dump();
+  ASSERT_EQ(answers.size(), 2U) << json(answers).dump();
   EXPECT_EQ(answers[0]["field"], "maxvisits");
-  EXPECT_EQ(answers[1]["field"], "includeOwnership");
-  EXPECT_TRUE(answers[0].contains("warning") && answers[1].contains("warning"));
-  EXPECT_LT(answers[2]["rootInfo"]["visits"], 8 + 8);
+  EXPECT_TRUE(answers[0].contains("warning"));
+  EXPECT_LT(answers[1]["rootInfo"]["visits"], 8 + 8);
+}
+
+// The shipped 7x7 net's ownership head: x, to move, holds most of the board and o a corner.
+TEST(Analysis, OwnershipIsTheNetsCellByCellFromTheMoversView) {
+  const NetShelf shipped(std::string(ATAXX_SOURCE_DIR) + "/nets/ataxx-7x7.net", "");
+  std::vector<std::string> lines;
+  {
+    Engine engine({.nets = &shipped}, [&](const std::string& line) { lines.push_back(line); });
+    engine.handle(R"({"id":"q","initialFen":"xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxx2/xxxx3/xxxx1oo x 0 1",)"
+                  R"("maxVisits":8,"includeOwnership":true})");
+    engine.finish();
+  }
+  ASSERT_EQ(lines.size(), 1U);
+  const json answer = json::parse(lines[0]);
+  const json& ownership = answer.at("ownership");
+  const auto pos = AtaxxGame::Position::from_fen("xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/xxxxx2/xxxx3/xxxx1oo x 0 1");
+  ASSERT_EQ(ownership.size(), 49U);
+  float x_cells = 0;
+  for (int cell = 0; cell < 49; ++cell) {
+    const float owner = ownership[cell];
+    EXPECT_GE(owner, -1.0f);
+    EXPECT_LE(owner, 1.0f);
+    if (pos.pieces(Color::kX) & bit(static_cast<Square>(cell))) x_cells += owner / popcount(pos.pieces(Color::kX));
+  }
+  EXPECT_GT(x_cells, 0.7f);  // x's men stay x's, but for those o may still turn (d1, g4)
+  for (const char* far_from_o : {"a7", "d7", "g7", "a4"}) {
+    const int cell = AtaxxGame::parse_move_text(far_from_o, pos).to;
+    EXPECT_GT(ownership[cell].get<float>(), 0.8f) << far_from_o;
+  }
+  EXPECT_GT(answer["rootInfo"]["scoreLead"].get<double>(), 30.0);  // of 49 cells: x's 42 men less o's 2
 }
 
 TEST(Analysis, ATurnAtTheEndOfTheGameIsAnsweredWithAnErrorAndTheOthersGoOn) {

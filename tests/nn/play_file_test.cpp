@@ -52,9 +52,9 @@ void expect_read_as_libtorch_reads(const std::string& path) {
   EXPECT_EQ(plain.info.step, expected_info.step);
   EXPECT_EQ(plain.info.name, expected_info.name);
   EXPECT_EQ(plain.info.parent, expected_info.parent);
-  // Each convolution and linear layer's weight and bias but the ownership head's, which play does
-  // not read (LibTorch's folded net keeps its norms' parameters beside).
-  EXPECT_EQ(plain.parameters.size(), 2u * (8 + 2 * expected_info.shape.blocks));
+  // Each convolution and linear layer's weight and bias (LibTorch's folded net keeps its norms'
+  // parameters beside).
+  EXPECT_EQ(plain.parameters.size(), 2u * (9 + 2 * expected_info.shape.blocks));
   // Bit for bit: the engine then searches as it did when LibTorch read its nets.
   for (const auto& [name, tensor] : plain.parameters) {
     ASSERT_TRUE(expected.contains(name)) << name;
