@@ -1,11 +1,12 @@
 // The network as a player: MCTS whose leaves go to an inference server, reached through the
 // search's Evaluator seam, for the game of its model. Spec: `nn:model=FILE[,visits=N,
 // search_threads=N,device=cpu|cuda|cuda:N,bf16=0|1,int8=0|1,cuda_graphs=0|1,threads=N,max_batch=N,
-// cache=ENTRIES,symmetry=0|1 (each leaf seen under a random symmetry), the mcts options]`; bf16
+// cache=ENTRIES,symmetry=0|1 (each leaf seen under a random symmetry),skill=0..100, the mcts options]`; bf16
 // and int8 default to bf16_by_default(device) and int8_by_default(device); where both are on, int8.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "mcts/search.h"
@@ -28,6 +29,7 @@ struct BasicNetworkPlayerOptions {
   BasicSearchParams<G> search;      // its rules are replaced by the model's
   int search_threads = 1;           // threads that search the tree at once, each with its own batches
   bool c_puct_by_board = true;      // play_c_puct<G> of each root in search.c_puct's place
+  std::optional<int> skill;         // a level a person can beat (players/level_player.h); none: full strength
   InferenceOptions inference;
   BasicNetworkPlayerOptions();
   // Searches on `threads` threads, each selecting leaves_per_round_by_default(threads) a round.

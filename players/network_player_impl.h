@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "nn/direct_convolution.h"
+#include "players/level_player.h"
 #include "players/mcts_player.h"
 
 namespace ataxx {
@@ -41,6 +42,7 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
   if (options.model.empty()) throw std::invalid_argument("player '" + spec.text() + "': nn needs model=FILE");
   options.use_search_threads(spec.get_int("search_threads", options.search_threads, 1, 64));
   options.c_puct_by_board = !spec.has("cpuct");
+  if (spec.has("skill")) options.skill = spec.get_int("skill", kMaxSkill, 0, kMaxSkill);
   options.search = read_search_params<G>(spec, options.search);
   InferenceOptions& inference = options.inference;
   inference.device = spec.get_string("device", inference.device);
@@ -61,6 +63,7 @@ std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOpti
   search.rules = G::rules_from(server->info().rules);
   auto player = std::make_unique<BasicMctsPlayer<G>>(search, std::move(server), options.search_threads);
   if (options.c_puct_by_board) player->set_c_puct_of(play_c_puct<G>);
+  if (options.skill) return std::make_unique<BasicLevelPlayer<G>>(std::move(player), *options.skill);
   return player;
 }
 
