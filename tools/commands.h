@@ -14,6 +14,7 @@ namespace ataxx::cli {
 void add_perft_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_match_command(CLI::App& app);
+void add_ratings_command(CLI::App& app);
 void add_openings_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);

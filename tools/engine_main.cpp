@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   ataxx::cli::add_analysis_command(app);
   ataxx::cli::add_play_command(app);
   ataxx::cli::add_match_command(app);
+  ataxx::cli::add_ratings_command(app);
   ataxx::cli::add_openings_command(app);
   ataxx::cli::add_perft_command(app);
   std::vector<char*> args(argv, argv + argc);

@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
   ataxx::cli::add_perft_command(app);
   ataxx::cli::add_bench_command(app);
   ataxx::cli::add_match_command(app);
+  ataxx::cli::add_ratings_command(app);
   ataxx::cli::add_openings_command(app);
   ataxx::cli::add_train_command(app);
   ataxx::cli::add_selfplay_command(app);

@@ -1,0 +1,85 @@
+#include "match/pgn_results.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "match/match.h"
+
+namespace ataxx {
+namespace {
+
+std::vector<PairResult> results_of(const std::string& pgn) {
+  std::vector<PairResult> results;
+  std::istringstream in(pgn);
+  add_pgn_results(in, "games.pgn", results);
+  return results;
+}
+
+TEST(PgnResults, CountEachPairsGamesFromTheFirstMoversResult) {
+  // Ataxx's x is Black and moves first: 1-0 is Black's win; Schataxx's first mover is White.
+  const std::vector<PairResult> results = results_of(R"([Black "a"]
+[White "b"]
+[Result "1-0"]
+
+1. g2 a1b3 1-0
+
+[Black "b"]
+[White "a"]
+[Result "1/2-1/2"]
+
+1. g2 1/2-1/2
+[Black "a \"the\" one"]
+[White "b"]
+[Result "*"]
+
+[White "a"]
+[Black "c"]
+[Result "1-0"]
+[Variant "schataxx"]
+
+1. Q@d4 *
+)");
+  ASSERT_EQ(results.size(), 2U);
+  EXPECT_EQ(results[0].first, "a");
+  EXPECT_EQ(results[0].second, "b");
+  EXPECT_EQ(results[0].first_wins, 1);
+  EXPECT_EQ(results[0].draws, 1);
+  EXPECT_EQ(results[0].second_wins, 0);
+  EXPECT_EQ(results[1].first, "a");  // White, who moves first in Schataxx
+  EXPECT_EQ(results[1].first_wins, 1);
+}
+
+TEST(PgnResults, RefuseAGameWithoutItsPlayersOrWithAnUnknownResult) {
+  EXPECT_THROW(results_of("[White \"a\"]\n[Result \"1-0\"]\n\n1. g2\n"), std::runtime_error);
+  EXPECT_THROW(results_of("[White \"a\"]\n[Black \"b\"]\n\n1. g2\n"), std::runtime_error);  // no Result
+  try {
+    results_of("[Black \"a\"]\n[White \"b\"]\n[Result \"1-0\"]\n\n[Black \"a\"]\n[White \"b\"]\n[Result \"2-0\"]\n");
+    FAIL() << "a result 2-0 was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("games.pgn:5: result '2-0'"), std::string::npos) << e.what();
+  }
+}
+
+// A match's own PGN read back: the match's score.
+TEST(PgnResults, AMatchsPgnGivesTheMatchsScore) {
+  MatchConfig config;
+  config.player1 = "greedy";
+  config.player2 = "random";
+  config.games = 8;
+  config.openings = {AtaxxGame::start()};
+  const MatchResult match = run_match(config);
+  std::string pgn;
+  for (const GameRecord& game : match.games) pgn += to_pgn(game, "greedy", "random", "test") + "\n";
+  const std::vector<PairResult> results = results_of(pgn);
+  ASSERT_EQ(results.size(), 1U);
+  const int greedy_wins = results[0].first == "greedy" ? results[0].first_wins : results[0].second_wins;
+  EXPECT_EQ(greedy_wins, match.score.wins);
+  EXPECT_EQ(results[0].draws, match.score.draws);
+}
+
+}  // namespace
+}  // namespace ataxx
