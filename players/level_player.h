@@ -4,6 +4,7 @@
 // level, rather than playing its best moves and throwing games at random.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -21,6 +22,26 @@ struct SkillSettings {
   float temperature = 0;    // of the draw among the moves; 0: the search's move
 };
 SkillSettings skill_settings(int skill);
+
+// The rating of every tenth skill with the shipped 7x7 net, on the scale where random is 0 Elo
+// (docs/levels.md has the matches): what UCI_Elo asks for.
+struct LevelRating {
+  int skill;
+  int elo;
+};
+inline constexpr std::array<LevelRating, 11> kLevelRatings = {{{0, 293},
+                                                                {10, 537},
+                                                                {20, 841},
+                                                                {30, 932},
+                                                                {40, 1101},
+                                                                {50, 1551},
+                                                                {60, 2001},
+                                                                {70, 2319},
+                                                                {80, 2745},
+                                                                {90, 3011},
+                                                                {100, 3315}}};
+// The skill whose rating is elo, between the measured ones (from the lowest to the highest).
+int skill_for_elo(int elo);
 
 template <typename G>
 class BasicLevelPlayer final : public BasicPlayer<G> {

@@ -222,6 +222,9 @@ void UaiEngine::execute(const Command& command) {
       say("option name CPuct type string default auto");
       say("option name FpuValue type string default auto");
       say("option name Transpositions type check default false");
+      say("option name UCI_LimitStrength type check default false");
+      say("option name UCI_Elo type spin default " + std::to_string(kLevelRatings.front().elo) + " min " +
+          std::to_string(kLevelRatings.front().elo) + " max " + std::to_string(kLevelRatings.back().elo));
       say("uaiok");
     } else if (name == "isready") {
       say("readyok");
@@ -308,6 +311,10 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
     next.fpu_reduction = read_search_parameter("FpuValue", value, -kMaxFpuReduction, kMaxFpuReduction);
   else if (key == "transpositions")
     next.transpositions = read_check("Transpositions", value);
+  else if (key == "uci_limitstrength")
+    next.limit_strength = read_check("UCI_LimitStrength", value);
+  else if (key == "uci_elo")
+    next.elo = std::clamp(read_integer(value, "UCI_Elo"), kLevelRatings.front().elo, kLevelRatings.back().elo);
   else
     throw std::invalid_argument("unknown option '" + name + "'");
   return next;
@@ -398,6 +405,7 @@ std::unique_ptr<BasicPlayer<G>> UaiEngine::make_engine_player(const std::string&
   network.use_search_threads(options_.threads);
   const bool cpu = options_.device == "cpu";
   network.inference.threads = cpu ? 0 : options_.threads;
+  if (options_.limit_strength) network.skill = skill_for_elo(options_.elo);
   return make_network_player<G>(network);
 }
 

@@ -24,6 +24,7 @@
 #include <variant>
 
 #include "games/registry.h"
+#include "players/level_player.h"
 #include "players/net_shelf.h"
 #include "players/player.h"
 #include "uai/search_info.h"
@@ -71,6 +72,8 @@ class UaiEngine {
     std::optional<float> c_puct;
     std::optional<float> fpu_reduction;
     bool transpositions = false;  // the search's SearchParams::transpositions
+    bool limit_strength = false;  // UCI_LimitStrength: the level of UCI_Elo (players/level_player.h)
+    int elo = kLevelRatings.front().elo;
   };
   // The game being played and its player, made at the first `go` after the options or the game changed.
   template <typename G>

@@ -27,6 +27,15 @@ TEST(Skill, FromOneVisitAndAWideDrawToTheSearchsOwnMove) {
   EXPECT_THROW(skill_settings(kMaxSkill + 1), std::invalid_argument);
 }
 
+TEST(Skill, ForAnEloBetweenTheMeasuredLevels) {
+  for (const LevelRating& level : kLevelRatings) EXPECT_EQ(skill_for_elo(level.elo), level.skill);
+  EXPECT_EQ(skill_for_elo(0), 0);
+  EXPECT_EQ(skill_for_elo(100'000), kMaxSkill);
+  EXPECT_EQ(skill_for_elo((kLevelRatings[3].elo + kLevelRatings[4].elo) / 2), 35);
+  for (int elo = kLevelRatings.front().elo; elo < kLevelRatings.back().elo; elo += 7)
+    EXPECT_LE(skill_for_elo(elo), skill_for_elo(elo + 7));
+}
+
 // The moves a level plays from the start in `games` fresh games.
 std::set<std::string> first_moves(int skill, int games) {
   std::set<std::string> moves;

@@ -133,6 +133,37 @@ TEST(Uai, AModelAskedForABoardItWasNotTrainedOnLeavesItToThePlayerOption) {
   EXPECT_NE(out.find("info string searching with " + model), std::string::npos) << "back on its board: " << out;
 }
 
+// The nodes of a search's last info line.
+long long last_nodes(const std::string& output) {
+  long long nodes = -1;
+  const std::regex pattern(" nodes ([0-9]+)");
+  for (auto it = std::sregex_iterator(output.begin(), output.end(), pattern); it != std::sregex_iterator(); ++it)
+    nodes = std::stoll((*it)[1]);
+  return nodes;
+}
+
+TEST(Uai, UciLimitStrengthPlaysTheLevelOfUciElo) {
+  UaiSession uai;
+  const std::string handshake = uai.send("uai");
+  const std::string elo_option = "option name UCI_Elo type spin default " + std::to_string(kLevelRatings.front().elo) +
+                                 " min " + std::to_string(kLevelRatings.front().elo) + " max " +
+                                 std::to_string(kLevelRatings.back().elo) + "\n";
+  EXPECT_NE(handshake.find("option name UCI_LimitStrength type check default false\n"), std::string::npos) << handshake;
+  EXPECT_NE(handshake.find(elo_option), std::string::npos) << handshake;
+  load_random_model(uai, "levels.net");
+  uai.send("position startpos");
+  EXPECT_GE(last_nodes(uai.go("go nodes 400")), 400);
+  uai.send("setoption name UCI_LimitStrength value true");
+  uai.send("setoption name UCI_Elo value 0");  // below the lowest: the lowest, 1 visit
+  EXPECT_LE(last_nodes(uai.go("go nodes 400")), 8);
+  uai.send("setoption name UCI_Elo value " + std::to_string(kLevelRatings[5].elo));  // skill 50: 32 visits
+  const long long middle = last_nodes(uai.go("go nodes 400"));
+  EXPECT_GE(middle, 32);
+  EXPECT_LT(middle, 32 + 8);
+  uai.send("setoption name UCI_LimitStrength value false");
+  EXPECT_GE(last_nodes(uai.go("go nodes 400")), 400);
+}
+
 TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
   const std::string dir = testing::TempDir() + "/shelf";
   std::filesystem::remove_all(dir);
