@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
+#include "players/level_player.h"
 #include "players/network_player.h"
 #include "server/game_view.h"
 
@@ -14,6 +17,8 @@ namespace ataxx::server {
 namespace {
 
 constexpr int kProgressIntervalMs = 200;
+// A level's move comes no sooner than this after it was asked for: at a person's pace.
+constexpr auto kLevelPace = std::chrono::milliseconds(1000);
 
 
 
@@ -51,7 +56,9 @@ json games_json() {
       variants.push_back({{"name", G::kVariants[i]}, {"title", G::kVariantTitles[i]}});
     games.push_back({{"name", G::kName}, {"title", G::kTitle}, {"boards", G::kHasBoards}, {"variants", variants}});
   });
-  return {{"type", "games"}, {"games", games}};
+  json levels = json::array();
+  for (const LevelRating& level : kLevelRatings) levels.push_back({{"elo", level.elo}, {"skill", level.skill}});
+  return {{"type", "games"}, {"games", games}, {"levels", levels}};
 }
 
 }  // namespace
@@ -189,16 +196,19 @@ PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
 }
 
 template <typename G>
-void PlaySession::ready_engine(Table<G>& table) const {
-  if (table.engine) return;
+void PlaySession::ready_engine(Table<G>& table, std::optional<int> skill) const {
+  if (table.engine_model.empty()) skill.reset();  // alphabeta plays at its own strength
+  if (table.engine && table.engine_skill == skill) return;
   if (table.engine_model.empty()) {
     table.engine = make_player<G>("alphabeta");
   } else {
     BasicNetworkPlayerOptions<G> network;
     network.model = table.engine_model;
     network.use_search_threads(options_.threads);
+    network.skill = skill;
     table.engine = make_network_player<G>(network);
   }
+  table.engine_skill = skill;
   table.engine->new_game(1);
 }
 
@@ -221,13 +231,16 @@ void PlaySession::go(Table<G>& table, const json& message) {
   limits.movetime_ms = get_int(message, "movetime", 0, 1, options_.max_movetime_ms);
   if (limits.nodes == 0 && limits.movetime_ms == 0) limits.nodes = 800;
   limits.progress_interval_ms = kProgressIntervalMs;
-  ready_engine(table);
+  const int elo = get_int(message, "elo", 0, 0, kLevelRatings.back().elo);
+  ready_engine(table, elo > 0 ? std::optional<int>(skill_for_elo(elo)) : std::nullopt);
+  const bool at_a_level = elo > 0 && !table.engine_model.empty();
   if (!thread_.joinable()) thread_ = std::thread([this] { run_jobs(); });
   auto stop = std::make_shared<std::atomic<bool>>(false);
   limits.stop = stop.get();
   current_stop_ = stop;
   thinking_ = true;
-  jobs_.push_back([this, engine = table.engine, game = table.game, version = version_, stop, limits] {
+  jobs_.push_back([this, engine = table.engine, game = table.game, version = version_, stop, limits, at_a_level] {
+    const auto asked = std::chrono::steady_clock::now();
     const auto& root = game.position();
     auto think = [&](const BasicMoveReport<G>& report, bool final) {
       json message = report_json<G>(report, root);
@@ -245,6 +258,9 @@ void PlaySession::go(Table<G>& table, const json& message) {
       error = e.what();
     }
     engine->on_progress(nullptr);
+    if (at_a_level)
+      while (!*stop && std::chrono::steady_clock::now() < asked + kLevelPace)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
     std::lock_guard lock(mutex_);
     if (version != version_ || closing_) return;  // the game changed meanwhile: the move is dropped
     thinking_ = false;

@@ -7,9 +7,12 @@
 //        {"type":"move","move":"b6"}                        a legal move in the game's notation
 //        {"type":"undo","plies":2}                          takes back moves (1 when not given)
 //        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move;
-//                               with "version" (a state's), dropped unless the game is still in that state
+//                               with "version" (a state's), dropped unless the game is still in that state;
+//                               with "elo" (one of the games message's levels), at that level, its move
+//                               no sooner than a second after (a net's only: alphabeta plays as it is)
 //        {"type":"stop"}                                    the search answers now
-//   out  {"type":"games",...}   first: each game's name, title, whether it has boards, its variants
+//   out  {"type":"games",...}   first: each game's name, title, whether it has boards, its variants;
+//                               the levels ({"elo", "skill"}: players/level_player.h)
 //        {"type":"state",...}   after every change: game, variant, board, men, legal moves, last move,
 //                               outcome, and "version", bumped by each change
 //        {"type":"think",...}   while the engine searches ("final": true with its move)
@@ -23,6 +26,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -54,6 +58,7 @@ class PlaySession final : public SocketHandler {
     using GameType = G;
     typename G::Game game;
     std::shared_ptr<BasicPlayer<G>> engine;  // made at the first go, shared with a search that runs
+    std::optional<int> engine_skill;         // its level (players/level_player.h); none: full strength
     std::string engine_model;                // the net that plays the board, "" for alpha-beta
     std::string engine_name;
     std::vector<typename G::Position> positions;  // before each move, for the last move's turned men
@@ -72,8 +77,9 @@ class PlaySession final : public SocketHandler {
   void undo(Table<G>& table, int plies);
   template <typename G>
   void go(Table<G>& table, const nlohmann::json& message);
+  // The engine at that skill (none: full strength), made again where the table's is another.
   template <typename G>
-  void ready_engine(Table<G>& table) const;
+  void ready_engine(Table<G>& table, std::optional<int> skill) const;
   void send_state();  // under mutex_
   void send_error(const std::string& message);
   void abandon_search();  // under mutex_: a running search stops and its move is dropped

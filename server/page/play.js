@@ -24,9 +24,11 @@ function show(text, isError = false) {
 
 const isEngine = side => $(`player-${side}`).value === 'engine';
 
+// The engine's budget, and its level where one is chosen (the level keeps to fewer visits).
 function budget() {
   const value = Math.max(1, parseInt($('budget').value, 10) || 1);
-  return $('budget-kind').value === 'visits' ? { visits: value } : { movetime: value };
+  const level = $('level').value ? { elo: Number($('level').value) } : {};
+  return { ...level, ...($('budget-kind').value === 'visits' ? { visits: value } : { movetime: value }) };
 }
 
 function waysOf(filter) {
@@ -228,6 +230,8 @@ let games = {};
 function onGames(message) {
   games = Object.fromEntries(message.games.map(g => [g.name, g]));
   $('game').replaceChildren(...message.games.map(g => new Option(g.title, g.name)));
+  $('level').replaceChildren(new Option('full strength', ''),
+    ...message.levels.map(l => new Option(`Elo ${l.elo} (skill ${l.skill})`, String(l.elo))));
 }
 
 // The variant picker holds the variants of `game`: the one shown kept where it is one of them.

@@ -102,6 +102,26 @@ test('a human move on 7x7 is played and the engine answers', async () => {
   await shoot('play-7x7');
 });
 
+test('the engine plays at the level picked, weakest first', async () => {
+  await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'human', 'player-1': 'engine', 'budget-kind': 'visits' });
+  const levels = await page.$$eval('[data-testid=level] option', options => options.map(o => o.value));
+  assert.equal(levels[0], '', 'full strength first');
+  assert.ok(levels.length >= 3, `levels offered: ${levels}`);
+  await page.selectOption('[data-testid=level]', levels[1]);  // the weakest: one visit a move
+  await page.fill('[data-testid=budget]', '400');
+  for (const [from, to, ply] of [['a7', 'b6', 2], ['g1', 'f2', 4]]) {
+    await page.waitForSelector(`${cell(from)} [data-man=x]`);
+    await page.click(cell(from));
+    await page.click(cell(to));
+    await page.waitForFunction(n => document.querySelector('[data-testid=moves]').value.split(' ')
+      .filter(t => t && !/^\d+\.$/.test(t)).length >= n, ply);
+    const nodes = Number(await page.$eval('[data-testid=think-summary]', e => e.dataset.nodes));
+    assert.ok(nodes >= 1 && nodes <= 8, `the level searched ${nodes} nodes, not its one visit (a round's leaves at most)`);
+  }
+  await shoot('play-level');
+  await page.selectOption('[data-testid=level]', '');
+});
+
 test('an illegal click is refused by the server with a message', async () => {
   const fen = await page.inputValue('[data-testid=fen]');
   await page.click(cell('a7'));
