@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "analysis/analysis_engine.h"
 #include "players/level_player.h"
 #include "players/network_player.h"
 #include "server/game_view.h"
@@ -19,8 +20,8 @@ namespace {
 constexpr int kProgressIntervalMs = 200;
 // A level's move comes no sooner than this after it was asked for: at a person's pace.
 constexpr auto kLevelPace = std::chrono::milliseconds(1000);
-
-
+// How often the analysis of the position shown reports while it searches.
+constexpr double kAnalysisReportSeconds = 0.3;
 
 // As JSON text, whatever the strings hold: a message may quote input cut inside a UTF-8 character.
 std::string text_of(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
@@ -73,6 +74,7 @@ PlaySession::PlaySession(PlayOptions options, SendText send)
 }
 
 PlaySession::~PlaySession() {
+  analysis_.reset();  // its searches stopped, its last answers sent
   {
     std::lock_guard lock(mutex_);
     closing_ = true;
@@ -115,6 +117,13 @@ void PlaySession::handle(const std::string& type, const json& message) {
   if (type == "stop") {
     if (current_stop_) *current_stop_ = true;
     return;
+  }
+  if (type == "analyze") {
+    if (!message.contains("on") || !message["on"].is_boolean()) throw std::invalid_argument("\"on\" must be true or false");
+    analysing_ = message["on"].get<bool>();
+    analysed_version_ = -1;
+    if (!analysing_ && analysis_) analysis_->handle(R"({"id":"stop","action":"terminate_all"})");
+    return analyse_shown();
   }
   std::visit(
       [&](auto& table) {
@@ -159,13 +168,30 @@ void PlaySession::undo(Table<G>& table, int plies) {
 
 void PlaySession::start_new(const json& message) {
   const std::string fen = get_string(message, "fen", "");
+  std::vector<std::string> moves;
+  if (message.contains("moves")) {
+    if (!message["moves"].is_array()) throw std::invalid_argument("\"moves\" must be a list of moves");
+    for (const json& move : message["moves"]) {
+      if (!move.is_string()) throw std::invalid_argument("\"moves\" must be a list of moves, each a string");
+      moves.push_back(move.get<std::string>());
+    }
+  }
   auto table_of = [&]<typename G>() -> AnyTable {
     // A game with boards names one, another its variant; a FEN says the rest (and where it alone
     // named the game, a variant of another game is not this one's).
     std::string name = G::kHasBoards ? get_string(message, "board", G::board_name(G::start()))
                                      : get_string(message, "variant", std::string(G::kName));
     if (!G::kHasBoards && !message.contains("game") && !Games::plays<G>(name)) name = G::kName;
-    return make_table<G>(typename G::Game(fen.empty() ? G::start_of(name) : G::from_fen(fen, name)));
+    Table<G> table = make_table<G>(typename G::Game(fen.empty() ? G::start_of(name) : G::from_fen(fen, name)));
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      try {
+        if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over before it");
+        play(table, G::parse_move_text(moves[i], table.game.position()));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("move " + std::to_string(i + 1) + " ('" + moves[i] + "'): " + e.what());
+      }
+    }
+    return AnyTable(std::move(table));
   };
   // The game named, else the FEN's (the first game that claims it), else the first game.
   AnyTable table = message.contains("game") || fen.empty()
@@ -328,6 +354,38 @@ void PlaySession::send_state() {
                             {"version", version_},
                             {"thinking", thinking_}};
         send_(text_of(state));
+      },
+      table_);
+  analyse_shown();
+}
+
+void PlaySession::analyse_shown() {
+  if (!analysing_ || analysed_version_ == version_) return;
+  analysed_version_ = version_;
+  if (!analysis_)
+    analysis_ = std::make_unique<analysis::Engine>(
+        analysis::Options{.nets = options_.nets, .threads = 1, .search_threads = options_.threads},
+        [this](const std::string& line) {
+          json answer = json::parse(line);
+          if (answer.contains("action")) return;  // the engine's word that it stopped the last query
+          answer["type"] = "analysis";
+          send_(text_of(answer));
+        });
+  analysis_->handle(R"({"id":"stop","action":"terminate_all"})");
+  std::visit(
+      [&](const auto& table) {
+        using G = typename std::decay_t<decltype(table)>::GameType;
+        json moves = json::array();
+        for (std::size_t i = 0; i < table.game.moves().size(); ++i)
+          moves.push_back(G::move_text(table.game.moves()[i], table.positions[i]));
+        const json query = {{"id", std::to_string(version_)},
+                            {"initialFen", table.game.start().fen()},
+                            {"variant", variant_played<G>(table.game.start())},
+                            {"moves", moves},
+                            {"maxVisits", options_.max_visits},
+                            {"reportDuringSearchEvery", kAnalysisReportSeconds},
+                            {"includeOwnership", true}};
+        analysis_->handle(text_of(query));
       },
       table_);
 }

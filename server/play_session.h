@@ -11,11 +11,15 @@
 //                               with "elo" (one of the games message's levels), at that level, its move
 //                               no sooner than a second after (a net's only: alphabeta plays as it is)
 //        {"type":"stop"}                                    the search answers now
+//        {"type":"analyze","on":true}   the position shown is analysed, again after each change, until
+//                               {"type":"analyze","on":false} (the analysis engine's, analysis/)
 //   out  {"type":"games",...}   first: each game's name, title, whether it has boards, its variants;
 //                               the levels ({"elo", "skill"}: players/level_player.h)
 //        {"type":"state",...}   after every change: game, variant, board, men, legal moves, last move,
 //                               outcome, and "version", bumped by each change
 //        {"type":"think",...}   while the engine searches ("final": true with its move)
+//        {"type":"analysis",...}  the analysis engine's answer for the position shown (its "id": the
+//                               state's version), as it searches and when it ends
 //        {"type":"error","message":...}  for input refused; nothing changed
 #pragma once
 
@@ -34,6 +38,7 @@
 
 #include "games/registry.h"
 #include "players/player.h"
+#include "analysis/analysis_engine.h"
 #include "players/net_shelf.h"
 #include "server/web_server.h"
 
@@ -80,7 +85,8 @@ class PlaySession final : public SocketHandler {
   // The engine at that skill (none: full strength), made again where the table's is another.
   template <typename G>
   void ready_engine(Table<G>& table, std::optional<int> skill) const;
-  void send_state();  // under mutex_
+  void send_state();  // under mutex_; and analyse_shown()
+  void analyse_shown();  // under mutex_: with analysis on, the position shown, unless it is already
   void send_error(const std::string& message);
   void abandon_search();  // under mutex_: a running search stops and its move is dropped
   void run_jobs();        // the search thread
@@ -97,6 +103,9 @@ class PlaySession final : public SocketHandler {
   std::condition_variable jobs_ready_;
   bool closing_ = false;
   std::shared_ptr<std::atomic<bool>> current_stop_;  // the stop flag of the search asked for last
+  bool analysing_ = false;     // the position shown is analysed while it is shown
+  int analysed_version_ = -1;  // the version analysed last
+  std::unique_ptr<analysis::Engine> analysis_;  // made at the first analyze
 
   std::thread thread_;  // last; started by the first go, so that an idle board holds no thread nor engine
 };

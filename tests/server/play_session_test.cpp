@@ -215,6 +215,50 @@ TEST_F(Table, AMoveWhileTheEngineThinksIsRefusedAndStopAnswersAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - asked, 10s);
 }
 
+// An imported game: a start and its moves, refused whole where a move is not legal.
+TEST_F(Table, ANewGameTakesTheMovesPlayedFromItsStart) {
+  const json state = answer({{"type", "new"}, {"fen", "x5o/7/7/7/7/7/o5x x 0 1"}, {"moves", {"b6", "f6", "a7c5"}}});
+  EXPECT_EQ(state["history"], json::array({"b6", "f6", "a7c5"}));
+  EXPECT_EQ(state["start_fen"], "x5o/7/7/7/7/7/o5x x 0 1");
+  const std::string refused = error_for(json{{"type", "new"}, {"moves", json::array({"b6", "b6"})}}.dump());
+  EXPECT_EQ(refused.rfind("move 2 ('b6')", 0), 0U) << refused;
+  EXPECT_EQ(answer({{"type", "undo"}})["history"], json::array({"b6", "f6"}));  // the game before the refusal
+}
+
+// The analysis of the position shown: the analysis engine's answers, again after each change,
+// until it is turned off.
+TEST(PlaySession, AnalysesThePositionShownUntilToldNotTo) {
+  const std::string dir = testing::TempDir() + "/play-session-analysis";
+  std::filesystem::create_directories(dir);
+  write_random_play_file(dir + "/seven.net", {1, 8}, 5);
+  const NetShelf nets("", dir);
+  Inbox inbox;
+  PlaySession session(PlayOptions{.nets = &nets, .max_visits = 2000}, inbox.sender());
+  const json start = inbox.next("state");
+  session.on_message(R"({"type":"analyze","on":true})");
+  json analysis = inbox.next("analysis");
+  ASSERT_FALSE(analysis.is_null());
+  EXPECT_EQ(analysis["id"], std::to_string(start["version"].get<int>()));
+  EXPECT_EQ(analysis["turnNumber"], 0);
+  EXPECT_EQ(analysis["ownership"].size(), 49U);
+  EXPECT_FALSE(analysis["moveInfos"].empty());
+  session.on_message(R"({"type":"move","move":"b6"})");
+  const json moved = inbox.next("state");
+  do analysis = inbox.next("analysis");
+  while (!analysis.is_null() && analysis["id"] != std::to_string(moved["version"].get<int>()));
+  ASSERT_FALSE(analysis.is_null()) << "no analysis of the position after b6";
+  EXPECT_EQ(analysis["turnNumber"], 1);
+  EXPECT_EQ(analysis["rootInfo"]["currentPlayer"], "o");
+  session.on_message(R"({"type":"analyze","on":false})");
+  std::this_thread::sleep_for(500ms);  // the last answers of the search stopped
+  inbox.count();
+  while (!inbox.next("analysis", 1s).is_null()) {
+  }
+  session.on_message(R"({"type":"move","move":"f6"})");
+  inbox.next("state");
+  EXPECT_TRUE(inbox.next("analysis", 2s).is_null()) << "analysed with analysis off";
+}
+
 TEST(PlaySession, ClosesAtOnceWhileTheEngineThinks) {
   Inbox inbox;
   auto session = std::make_unique<PlaySession>(PlayOptions{}, inbox.sender());
