@@ -39,7 +39,8 @@ function layout(board) {
   return cells;
 }
 
-// options: men {cell: text}, marks {cell: [class, ...]}, heat {cell: 0..1}, onCell(cell), labels
+// options: men {cell: text}, marks {cell: [class, ...]}, heat {cell: 0..1}, onCell(cell), labels,
+// ownership {cell: -1..1, the first side's at 1}, pv {cell: [number, side]} (a line's moves, numbered)
 export function drawBoard(svg, board, options) {
   const cells = layout(board);
   const all = [...cells.values()].flatMap(c => c.points);
@@ -57,6 +58,8 @@ export function drawBoard(svg, board, options) {
     element('polygon', { points: cell.points.map(p => p.join(',')).join(' '), class: man === '#' ? 'gap' : 'square' }, group);
     const heat = options.heat?.[cell.index];
     if (heat > 0) element('polygon', { points: cell.points.map(p => p.join(',')).join(' '), class: 'heat', 'fill-opacity': Math.min(0.85, 0.1 + heat) }, group);
+    const owner = options.ownership?.[cell.index];
+    if (owner) element('polygon', { points: cell.points.map(p => p.join(',')).join(' '), class: owner > 0 ? 'own-0' : 'own-1', 'fill-opacity': 0.55 * Math.abs(owner), 'data-owner': owner.toFixed(2) }, group);
     if (man === 'x' || man === 'o') {
       element('circle', { cx: cell.x, cy: cell.y, r: cell.radius, class: `man ${man}`, 'data-man': man }, group);
     } else if (man && man !== '#') {
@@ -68,6 +71,8 @@ export function drawBoard(svg, board, options) {
     if (marks.includes('clone') || marks.includes('jump') || marks.includes('target'))
       element('circle', { cx: cell.x, cy: cell.y, r: cell.radius * 0.35, class: 'dot' }, group);
     if (marks.includes('turned')) element('circle', { cx: cell.x, cy: cell.y, r: cell.radius * 0.18, class: 'turned-dot' }, group);
+    const step = options.pv?.[cell.index];
+    if (step) element('text', { x: cell.x, y: cell.y, class: `pv-label side-${step[1]}` }, group).textContent = step[0];
     if (options.labels) {
       const label = element('text', { x: cell.points[0][0] + 3, y: cell.points[0][1] + 11, class: 'label' }, group);
       label.textContent = board.hexagonal ? '' : cell.name;

@@ -12,6 +12,9 @@ let selected = null;      // a cell, or {drop: 'Q'}
 let paused = false;
 let goSentIn = null;  // the version of the state the last go was sent in: one go per state
 const winChance = new Map();  // ply -> the first side's expected score (0..1) by the engine's search there
+let analysis = null;     // with analysis on: the analysis engine's latest answer for the state shown
+let hoveredLine = null;  // the analysis line under the pointer: its moves on the board
+let pinnedLine = null;   // the line clicked: shown while no other is hovered
 
 function send(message) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -57,9 +60,36 @@ function heat() {
   return sums;
 }
 
+// Who the net expects to hold each cell at the end, the first side at 1 (the answer's view is the
+// side to move's).
+function ownership() {
+  if (!$('ownership').checked || !analysis?.ownership) return null;
+  const sign = state.side === 0 ? 1 : -1;
+  return Object.fromEntries(analysis.ownership.map((owner, cell) => [cell, sign * owner]));
+}
+
+// Where a move lands, from its text: the last cell it names (b6, a7c5, Q@g8, e7e8q).
+function destination(text) {
+  const name = /([a-z][0-9]{1,2})[a-z]?$/.exec(text)?.[1];
+  return state.board.cells.find(c => c.name === name)?.index;
+}
+
+// The hovered line's moves on the board, numbered, each in its mover's colour.
+function lineMarks() {
+  const line = analysis?.moveInfos?.[hoveredLine ?? pinnedLine];
+  if (!line) return null;
+  const steps = {};
+  line.pv.slice(0, 9).forEach((move, i) => {
+    const cell = destination(move);
+    if (cell !== undefined && !(cell in steps)) steps[cell] = [i + 1, (state.side + i) % 2];
+  });
+  return steps;
+}
+
 function render() {
   if (!state) return;
-  drawBoard($('board-svg'), state.board, { men: state.men, marks: marks(), heat: heat(), onCell: clickCell, labels: true });
+  drawBoard($('board-svg'), state.board,
+    { men: state.men, marks: marks(), heat: heat(), onCell: clickCell, labels: true, ownership: ownership(), pv: lineMarks() });
   renderStocks();
   const [first, second] = state.colours;
   // The choices follow the game the server plays (a FEN set up may change it).
@@ -167,7 +197,19 @@ function maybeEngineMove() {
 function onState(next) {
   // A move or a new game clears the message about the last one refused.
   if (state && (state.game_number !== next.game_number || state.history.length !== next.history.length)) show('');
-  if (state?.game_number !== next.game_number) winChance.clear();
+  if (state?.game_number !== next.game_number) {  // a new game: nothing of the last one's searches
+    winChance.clear();
+    think = null;
+    $('think-summary').textContent = '—';
+    $('pv').textContent = '';
+    $('wdl').hidden = true;
+    $('candidates').tBodies[0].replaceChildren();
+  }
+  if (state?.version !== next.version) {  // the analysis shown was of another position
+    analysis = null;
+    hoveredLine = pinnedLine = null;
+    $('lines').tBodies[0].replaceChildren();
+  }
   for (const ply of winChance.keys()) if (ply > next.history.length) winChance.delete(ply);  // taken back
   state = next;
   drawWinChance();
@@ -188,6 +230,79 @@ function drawWinChance() {
     scales: { x: { time: false }, y: { range: [0, 100] } },
     axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100, 200] }, { values: (u, ticks) => ticks.map(t => `${t}%`) }],
   }, [plies, plies.map(p => 100 * winChance.get(p))]);
+}
+
+function onAnalysis(message) {
+  if (!state || message.id !== String(state.version) || message.noResults) return;  // of a position left since
+  if (message.error) {
+    $('analysis-summary').textContent = message.error;
+    return;
+  }
+  analysis = message;
+  const root = message.rootInfo;
+  winChance.set(state.history.length, state.side === 0 ? root.winrate : 1 - root.winrate);
+  drawWinChance();
+  const signed = x => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
+  $('analysis-summary').textContent = `${message.isDuringSearch ? 'searching' : 'searched'}: ${root.visits} visits; ` +
+    `${state.colours[state.side]} to move wins ${(100 * root.winrate).toFixed(1)}%, lead ${signed(root.scoreLead)} men`;
+  $('analysis-summary').dataset.visits = root.visits;
+  // The rows are kept from one answer to the next (only their text changes), so that the one under
+  // the pointer stays hovered while the search goes on.
+  const body = $('lines').tBodies[0];
+  const lines = message.moveInfos.slice(0, 8);
+  while (body.rows.length > lines.length) body.deleteRow(-1);
+  while (body.rows.length < lines.length) {
+    const row = body.insertRow();
+    const i = row.sectionRowIndex;
+    for (let k = 0; k < 5; ++k) row.insertCell();
+    row.addEventListener('mouseenter', () => { hoveredLine = i; render(); });
+    row.addEventListener('mouseleave', () => { hoveredLine = null; render(); });
+    row.addEventListener('click', () => {
+      pinnedLine = pinnedLine === i ? null : i;
+      for (const other of body.rows) other.classList.toggle('pinned', other.sectionRowIndex === pinnedLine);
+      render();
+    });
+  }
+  lines.forEach((line, i) => {
+    const texts = [line.move, line.visits, (100 * line.winrate).toFixed(1), signed(line.scoreLead), line.pv.join(' ')];
+    texts.forEach((text, k) => { body.rows[i].cells[k].textContent = text; });
+  });
+  render();
+}
+
+// The game as PGN, as the Ataxx tool chain writes it: its start's FEN, the result from the side
+// that moves first (Ataxx's x).
+function exportPgn() {
+  const winner = state.outcome?.winner;
+  const result = !state.outcome ? '*' : !winner ? '1/2-1/2' : winner === state.colours[0] ? '1-0' : '0-1';
+  const tags = { Event: 'ataxx-zero', Date: new Date().toISOString().slice(0, 10).replaceAll('-', '.'), FEN: state.start_fen };
+  if (state.game !== 'ataxx') tags.Variant = state.variant;
+  tags.Result = result;
+  const moves = state.history.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m).join(' ');
+  $('pgn').value = Object.entries(tags).map(([k, v]) => `[${k} "${v.replace(/[\\"]/g, c => '\\' + c)}"]`).join('\n') +
+    `\n\n${moves} ${result}\n`;
+}
+
+// A PGN's game (its FEN and Variant tags, its main line; comments, variations, move numbers and
+// annotations left out) becomes the game shown; the server refuses a move that is not legal.
+function importPgn() {
+  const text = $('pgn').value;
+  const tags = {};
+  for (const m of text.matchAll(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]/gm)) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
+  let body = text.replace(/^\s*\[.*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
+  while (/\([^()]*\)/.test(body)) body = body.replace(/\([^()]*\)/g, ' ');
+  const moves = body.split(/\s+/).map(t => t.replace(/^\d+\.(\.\.)?/, '').replace(/[!?]+$/, ''))
+    .filter(t => t && !/^\$\d+$/.test(t) && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(t));
+  const message = { type: 'new', moves };
+  if (tags.FEN) message.fen = tags.FEN;
+  const variant = tags.Variant?.toLowerCase();
+  if (variant) {
+    message.variant = variant;
+    const game = Object.values(games).find(g => g.variants.some(v => v.name === variant));
+    if (game && !tags.FEN) message.game = game.name;
+  }
+  paused = true;  // the game is to study: the engine waits for Resume
+  send(message);
 }
 
 function onThink(report) {
@@ -283,6 +398,7 @@ export function startPlay() {
       if (message.type === 'games') onGames(message);
       else if (message.type === 'state') onState(message);
       else if (message.type === 'think') onThink(message);
+      else if (message.type === 'analysis') onAnalysis(message);
       else if (message.type === 'error') { show(message.message, true); goSentIn = null; render(); }
     };
   };
@@ -302,6 +418,18 @@ export function startPlay() {
   $('pause').addEventListener('click', () => { paused = !paused; render(); maybeEngineMove(); });
   for (const side of [0, 1]) $(`player-${side}`).addEventListener('change', () => { selected = null; render(); maybeEngineMove(); });
   $('heat').addEventListener('change', render);
+  $('ownership').addEventListener('change', render);
+  $('analyze').addEventListener('change', () => {
+    send({ type: 'analyze', on: $('analyze').checked });
+    if (!$('analyze').checked) {
+      analysis = null;
+      $('analysis-summary').textContent = 'off';
+      $('lines').tBodies[0].replaceChildren();
+      render();
+    }
+  });
+  $('pgn-export').addEventListener('click', exportPgn);
+  $('pgn-import').addEventListener('click', importPgn);
   $('load-fen').addEventListener('click', () => {
     const fen = $('fen-input').value.trim();
     if (!fen) return;

@@ -219,6 +219,36 @@ test('a Schataxx drop is dragged from the stock', async () => {
   await shoot('play-schataxx');
 });
 
+test('a PGN imported is analysed: its lines, one shown on the board, ownership and the win chance', async () => {
+  await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'human', 'player-1': 'human' });
+  await page.fill('[data-testid=pgn]',
+    '[Event "study"]\n[FEN "xxxo3/xxoo3/xxo4/xo5/7/7/o5x x 0 1"]\n\n1. c4 {a clone} e6 2. c7e7!? (2. d5 e5) a1b3 *\n');
+  await page.click('[data-testid=pgn-import]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=moves]').value === '1. c4 e6 2. c7e7 a1b3');
+  await page.check('[data-testid=analyze]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=lines] tbody tr').length >= 2);
+  const owned = await page.$$eval('[data-testid=board-svg] [data-owner]', cells => cells.length);
+  assert.ok(owned >= 40, `ownership shown on ${owned} of 49 cells`);
+  await page.hover('[data-testid=lines] tbody tr:first-child');
+  await page.waitForSelector('[data-testid=board-svg] .pv-label');
+  await page.click('[data-testid=lines] tbody tr:first-child');  // pinned: shown with the pointer elsewhere
+  await page.mouse.move(0, 0);
+  assert.ok(await chartPoints('plot-winrate') >= 1, 'the analysis feeds the win chance');
+  await shoot('analysis');
+  assert.ok(await page.$('[data-testid=board-svg] .pv-label'), 'the line stays shown while the search goes on');
+  await page.click('[data-testid=pgn-export]');
+  const pgn = await page.inputValue('[data-testid=pgn]');
+  assert.match(pgn, /\[FEN "xxxo3\/xxoo3\/xxo4\/xo5\/7\/7\/o5x x 0 1"\]/);
+  assert.match(pgn, /1\. c4 e6 2\. c7e7 a1b3 \*/);
+  await page.fill('[data-testid=pgn]', '1. b6 b6 *');  // the second b6 is not o's
+  await page.click('[data-testid=pgn-import]');
+  await page.waitForFunction(() => /move 2 \('b6'\)/.test(document.querySelector('[data-testid=message]').textContent));
+  assert.equal(await page.inputValue('[data-testid=moves]'), '1. c4 e6 2. c7e7 a1b3', 'the game shown stays');
+  await page.uncheck('[data-testid=analyze]');
+  await page.click('[data-testid=pause]');  // resumed, and o the engine again, for the tests after
+  await page.selectOption('[data-testid=player-1]', 'engine');
+});
+
 test('two tabs play at once, and one closed while its engine thinks leaves the other playing', async () => {
   const second = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await second.goto(address);
