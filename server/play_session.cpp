@@ -118,11 +118,12 @@ void PlaySession::handle(const std::string& type, const json& message) {
     if (current_stop_) *current_stop_ = true;
     return;
   }
+  if (type == "review") return review(get_int(message, "visits", 200, 1, options_.max_visits));
   if (type == "analyze") {
     if (!message.contains("on") || !message["on"].is_boolean()) throw std::invalid_argument("\"on\" must be true or false");
     analysing_ = message["on"].get<bool>();
     analysed_version_ = -1;
-    if (!analysing_ && analysis_) analysis_->handle(R"({"id":"stop","action":"terminate_all"})");
+    if (!analysing_) stop_query(shown_query_);
     return analyse_shown();
   }
   std::visit(
@@ -362,32 +363,58 @@ void PlaySession::send_state() {
 void PlaySession::analyse_shown() {
   if (!analysing_ || analysed_version_ == version_) return;
   analysed_version_ = version_;
-  if (!analysis_)
-    analysis_ = std::make_unique<analysis::Engine>(
-        analysis::Options{.nets = options_.nets, .threads = 1, .search_threads = options_.threads},
-        [this](const std::string& line) {
-          json answer = json::parse(line);
-          if (answer.contains("action")) return;  // the engine's word that it stopped the last query
-          answer["type"] = "analysis";
-          send_(text_of(answer));
-        });
-  analysis_->handle(R"({"id":"stop","action":"terminate_all"})");
-  std::visit(
+  stop_query(shown_query_);
+  shown_query_ = "shown-" + std::to_string(version_);
+  json query = game_query(shown_query_);
+  query["maxVisits"] = options_.max_visits;
+  query["reportDuringSearchEvery"] = kAnalysisReportSeconds;
+  query["includeOwnership"] = true;
+  analyse(text_of(query));
+}
+
+void PlaySession::review(int visits) {
+  stop_query(review_query_);
+  review_query_ = "review-" + std::to_string(version_);
+  json query = game_query(review_query_);
+  const int turns = static_cast<int>(query["moves"].size());
+  for (int turn = 0; turn <= turns; ++turn) query["analyzeTurns"].push_back(turn);
+  query["maxVisits"] = visits;
+  analyse(text_of(query));
+}
+
+void PlaySession::stop_query(std::string& id) {
+  if (id.empty()) return;
+  analyse(text_of(json{{"id", "stop"}, {"action", "terminate"}, {"terminateId", id}}));
+  id.clear();
+}
+
+json PlaySession::game_query(const std::string& id) const {
+  return std::visit(
       [&](const auto& table) {
         using G = typename std::decay_t<decltype(table)>::GameType;
         json moves = json::array();
         for (std::size_t i = 0; i < table.game.moves().size(); ++i)
           moves.push_back(G::move_text(table.game.moves()[i], table.positions[i]));
-        const json query = {{"id", std::to_string(version_)},
-                            {"initialFen", table.game.start().fen()},
-                            {"variant", variant_played<G>(table.game.start())},
-                            {"moves", moves},
-                            {"maxVisits", options_.max_visits},
-                            {"reportDuringSearchEvery", kAnalysisReportSeconds},
-                            {"includeOwnership", true}};
-        analysis_->handle(text_of(query));
+        return json{{"id", id},
+                    {"initialFen", table.game.start().fen()},
+                    {"variant", variant_played<G>(table.game.start())},
+                    {"moves", moves}};
       },
       table_);
+}
+
+void PlaySession::analyse(const std::string& line) {
+  if (!analysis_)
+    analysis_ = std::make_unique<analysis::Engine>(
+        // Two turns at once: a review's beside the position shown's, which searches until it changes.
+        analysis::Options{.nets = options_.nets, .threads = 2, .search_threads = options_.threads},
+        [this](const std::string& answer_line) {
+          json answer = json::parse(answer_line);
+          if (answer.contains("action")) return;  // the engine's word that it stopped a query
+          answer["type"] = "analysis";
+          send_(text_of(answer));
+        });
+  analysis_->handle(line);
 }
 
 }  // namespace ataxx::server

@@ -13,13 +13,14 @@
 //        {"type":"stop"}                                    the search answers now
 //        {"type":"analyze","on":true}   the position shown is analysed, again after each change, until
 //                               {"type":"analyze","on":false} (the analysis engine's, analysis/)
+//        {"type":"review","visits":200}  every turn of the game analysed, for a review of its moves
 //   out  {"type":"games",...}   first: each game's name, title, whether it has boards, its variants;
 //                               the levels ({"elo", "skill"}: players/level_player.h)
 //        {"type":"state",...}   after every change: game, variant, board, men, legal moves, last move,
 //                               outcome, and "version", bumped by each change
 //        {"type":"think",...}   while the engine searches ("final": true with its move)
-//        {"type":"analysis",...}  the analysis engine's answer for the position shown (its "id": the
-//                               state's version), as it searches and when it ends
+//        {"type":"analysis",...}  the analysis engine's answers: "id" "shown-VERSION" for the position
+//                               shown in that state, "review-VERSION" for each turn of a review
 //        {"type":"error","message":...}  for input refused; nothing changed
 #pragma once
 
@@ -87,6 +88,10 @@ class PlaySession final : public SocketHandler {
   void ready_engine(Table<G>& table, std::optional<int> skill) const;
   void send_state();  // under mutex_; and analyse_shown()
   void analyse_shown();  // under mutex_: with analysis on, the position shown, unless it is already
+  void review(int visits);  // under mutex_: every turn of the game, at `visits` each
+  nlohmann::json game_query(const std::string& id) const;  // the game as an analysis query
+  void analyse(const std::string& line);  // to the analysis engine, made at the first line
+  void stop_query(std::string& id);  // terminates the query of that id (none: "") and forgets it
   void send_error(const std::string& message);
   void abandon_search();  // under mutex_: a running search stops and its move is dropped
   void run_jobs();        // the search thread
@@ -105,7 +110,9 @@ class PlaySession final : public SocketHandler {
   std::shared_ptr<std::atomic<bool>> current_stop_;  // the stop flag of the search asked for last
   bool analysing_ = false;     // the position shown is analysed while it is shown
   int analysed_version_ = -1;  // the version analysed last
-  std::unique_ptr<analysis::Engine> analysis_;  // made at the first analyze
+  std::unique_ptr<analysis::Engine> analysis_;  // made at the first analyze or review
+  std::string shown_query_;   // the id of the analysis of the position shown: "shown-VERSION"
+  std::string review_query_;  // of the last review: "review-VERSION"
 
   std::thread thread_;  // last; started by the first go, so that an idle board holds no thread nor engine
 };

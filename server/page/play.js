@@ -15,6 +15,8 @@ const winChance = new Map();  // ply -> the first side's expected score (0..1) b
 let analysis = null;     // with analysis on: the analysis engine's latest answer for the state shown
 let hoveredLine = null;  // the analysis line under the pointer: its moves on the board
 let pinnedLine = null;   // the line clicked: shown while no other is hovered
+let review = null;       // the review asked for: {id, turns: Map(turn -> final answer)}
+const mistakes = new Set();  // plies a reviewed move lost a tenth of its mover's chance or more at
 
 function send(message) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -199,6 +201,7 @@ function onState(next) {
   if (state && (state.game_number !== next.game_number || state.history.length !== next.history.length)) show('');
   if (state?.game_number !== next.game_number) {  // a new game: nothing of the last one's searches
     winChance.clear();
+    mistakes.clear();
     think = null;
     $('think-summary').textContent = '—';
     $('pv').textContent = '';
@@ -226,14 +229,16 @@ function drawWinChance() {
   plot('plot-winrate', {
     height: 160,
     legend: { show: false },
-    series: [{ label: 'ply' }, { label: state.colours[0], stroke: '#2c7be5', width: 1.5, points: { show: true, size: 4 } }],
+    series: [{ label: 'ply' }, { label: state.colours[0], stroke: '#2c7be5', width: 1.5, points: { show: true, size: 4 } },
+      { label: 'mistakes', stroke: '#c0392b', width: 0, points: { show: true, size: 10, fill: '#c0392b' } }],
     scales: { x: { time: false }, y: { range: [0, 100] } },
     axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100, 200] }, { values: (u, ticks) => ticks.map(t => `${t}%`) }],
-  }, [plies, plies.map(p => 100 * winChance.get(p))]);
+  }, [plies, plies.map(p => 100 * winChance.get(p)), plies.map(p => (mistakes.has(p) ? 100 * winChance.get(p) : null))]);
 }
 
 function onAnalysis(message) {
-  if (!state || message.id !== String(state.version) || message.noResults) return;  // of a position left since
+  if (review && message.id === review.id) return onReviewed(message);
+  if (!state || message.id !== `shown-${state.version}` || message.noResults) return;  // of a position left since
   if (message.error) {
     $('analysis-summary').textContent = message.error;
     return;
@@ -268,6 +273,62 @@ function onAnalysis(message) {
     texts.forEach((text, k) => { body.rows[i].cells[k].textContent = text; });
   });
   render();
+}
+
+function startReview() {
+  review = { id: `review-${state.version}`, turns: new Map(), plies: state.history.length };
+  $('review-summary').textContent = `reviewing ${review.plies} moves…`;
+  $('review-moves').tBodies[0].replaceChildren();
+  send({ type: 'review', visits: 200 });
+}
+
+// A turn of the review: once every turn is in, each move's cost to its mover's win chance (a draw
+// half), the moves that lost a tenth or more named, the graph redrawn from the review's searches.
+function onReviewed(answer) {
+  if (answer.isDuringSearch) return;
+  review.turns.set(answer.turnNumber, answer);
+  if (review.turns.size < review.plies + 1) return;
+  const first = state.colours[0];
+  // The first side's chance at a turn: the search's, or the result where the game is over there.
+  const firstChance = turn => {
+    const a = review.turns.get(turn);
+    if (a.rootInfo) return a.rootInfo.currentPlayer === first ? a.rootInfo.winrate : 1 - a.rootInfo.winrate;
+    const winner = state.outcome?.winner;
+    return !winner ? 0.5 : winner === first ? 1 : 0;
+  };
+  const counts = { 0: { blunder: 0, mistake: 0 }, 1: { blunder: 0, mistake: 0 } };
+  mistakes.clear();
+  const rows = [];
+  for (let ply = 0; ply < review.plies; ++ply) {
+    const before = review.turns.get(ply);
+    if (!before.rootInfo) continue;
+    const moverIsFirst = before.rootInfo.currentPlayer === first;
+    const mover = moverIsFirst ? 0 : 1;
+    const [was, is] = [firstChance(ply), firstChance(ply + 1)].map(c => (moverIsFirst ? c : 1 - c));
+    const loss = was - is;
+    const kind = loss >= 0.2 ? 'blunder' : loss >= 0.1 ? 'mistake' : '';
+    if (kind) {
+      counts[mover][kind] += 1;
+      mistakes.add(ply + 1);
+    }
+    const best = before.moveInfos[0]?.move;
+    const played = state.history[ply];
+    const row = document.createElement('tr');
+    if (kind) row.classList.add(kind);
+    for (const text of [`${Math.floor(ply / 2) + 1}${ply % 2 ? '…' : '.'} ${played}`, before.rootInfo.currentPlayer,
+      `${(100 * was).toFixed(0)}% → ${(100 * is).toFixed(0)}%`, kind, best && best !== played ? best : '']) {
+      const cell = row.insertCell();
+      cell.textContent = text;
+    }
+    rows.push(row);
+  }
+  for (let turn = 0; turn <= review.plies; ++turn) winChance.set(turn, firstChance(turn));
+  drawWinChance();
+  $('review-moves').tBodies[0].replaceChildren(...rows);
+  const many = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const said = side => `${state.colours[side]}: ${many(counts[side].blunder, 'blunder')}, ${many(counts[side].mistake, 'mistake')}`;
+  $('review-summary').textContent = `${said(0)}; ${said(1)} (a blunder loses a fifth of the mover's chance, a mistake a tenth)`;
+  $('review-summary').dataset.done = 'true';
 }
 
 // The game as PGN, as the Ataxx tool chain writes it: its start's FEN, the result from the side
@@ -429,6 +490,7 @@ export function startPlay() {
     }
   });
   $('pgn-export').addEventListener('click', exportPgn);
+  $('review').addEventListener('click', startReview);
   $('pgn-import').addEventListener('click', importPgn);
   $('load-fen').addEventListener('click', () => {
     const fen = $('fen-input').value.trim();

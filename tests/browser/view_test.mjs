@@ -240,6 +240,11 @@ test('a PGN imported is analysed: its lines, one shown on the board, ownership a
   const pgn = await page.inputValue('[data-testid=pgn]');
   assert.match(pgn, /\[FEN "xxxo3\/xxoo3\/xxo4\/xo5\/7\/7\/o5x x 0 1"\]/);
   assert.match(pgn, /1\. c4 e6 2\. c7e7 a1b3 \*/);
+  await page.click('[data-testid=review]');
+  await page.waitForSelector('[data-testid=review-summary][data-done=true]', { timeout: 120000 });
+  assert.equal(await page.$$eval('[data-testid=review-moves] tbody tr', rows => rows.length), 4, 'a row a move');
+  assert.match(await page.textContent('[data-testid=review-summary]'), /x: \d+ blunders?, \d+ mistakes?; o: /);
+  await shoot('review');
   await page.fill('[data-testid=pgn]', '1. b6 b6 *');  // the second b6 is not o's
   await page.click('[data-testid=pgn-import]');
   await page.waitForFunction(() => /move 2 \('b6'\)/.test(document.querySelector('[data-testid=message]').textContent));

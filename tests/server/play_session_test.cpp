@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -215,6 +216,30 @@ TEST_F(Table, AMoveWhileTheEngineThinksIsRefusedAndStopAnswersAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - asked, 10s);
 }
 
+// A review: every turn of the game searched, each answered once, while the position shown is
+// analysed beside it.
+TEST(PlaySession, ReviewsEveryTurnOfTheGame) {
+  const std::string dir = testing::TempDir() + "/play-session-review";
+  std::filesystem::create_directories(dir);
+  write_random_play_file(dir + "/seven.net", {1, 8}, 5);
+  const NetShelf nets("", dir);
+  Inbox inbox;
+  PlaySession session(PlayOptions{.nets = &nets, .max_visits = 100'000}, inbox.sender());
+  inbox.next("state");
+  session.on_message(R"({"type":"analyze","on":true})");
+  session.on_message(R"({"type":"new","moves":["b6","f6","a7c5"]})");
+  const std::string id = "review-" + std::to_string(inbox.next("state")["version"].get<int>());
+  session.on_message(R"({"type":"review","visits":32})");
+  std::set<int> turns;
+  for (json answer = inbox.next("analysis"); !answer.is_null() && turns.size() < 4; answer = inbox.next("analysis")) {
+    if (answer["id"] != id) continue;
+    ASSERT_FALSE(answer["isDuringSearch"]) << answer;
+    EXPECT_TRUE(turns.insert(answer["turnNumber"].get<int>()).second) << "answered twice: " << answer;
+    EXPECT_GE(answer["rootInfo"]["visits"].get<int>(), 32);
+  }
+  EXPECT_EQ(turns, (std::set<int>{0, 1, 2, 3}));
+}
+
 // An imported game: a start and its moves, refused whole where a move is not legal.
 TEST_F(Table, ANewGameTakesTheMovesPlayedFromItsStart) {
   const json state = answer({{"type", "new"}, {"fen", "x5o/7/7/7/7/7/o5x x 0 1"}, {"moves", {"b6", "f6", "a7c5"}}});
@@ -238,14 +263,14 @@ TEST(PlaySession, AnalysesThePositionShownUntilToldNotTo) {
   session.on_message(R"({"type":"analyze","on":true})");
   json analysis = inbox.next("analysis");
   ASSERT_FALSE(analysis.is_null());
-  EXPECT_EQ(analysis["id"], std::to_string(start["version"].get<int>()));
+  EXPECT_EQ(analysis["id"], "shown-" + std::to_string(start["version"].get<int>()));
   EXPECT_EQ(analysis["turnNumber"], 0);
   EXPECT_EQ(analysis["ownership"].size(), 49U);
   EXPECT_FALSE(analysis["moveInfos"].empty());
   session.on_message(R"({"type":"move","move":"b6"})");
   const json moved = inbox.next("state");
   do analysis = inbox.next("analysis");
-  while (!analysis.is_null() && analysis["id"] != std::to_string(moved["version"].get<int>()));
+  while (!analysis.is_null() && analysis["id"] != "shown-" + std::to_string(moved["version"].get<int>()));
   ASSERT_FALSE(analysis.is_null()) << "no analysis of the position after b6";
   EXPECT_EQ(analysis["turnNumber"], 1);
   EXPECT_EQ(analysis["rootInfo"]["currentPlayer"], "o");
