@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "nn/direct_convolution.h"
-#include "players/level_player.h"
+#include "players/level_player_impl.h"
 #include "players/mcts_player.h"
 
 namespace ataxx {
