@@ -4,7 +4,8 @@
 #
 #   tools/fuzz.sh NAME [SECONDS] [RUNS]
 #
-# NAME is fen, move, uai, run_config, chunk, model_file, play_file, schataxx, play_session or all; each runs for SECONDS (default 60)
+# NAME is fen, move, uai, run_config, chunk, model_file, play_file, schataxx, play_session, analysis or
+# all; each runs for SECONDS (default 60)
 # or RUNS executions, whichever ends first. An input that crashes, hangs or breaks a
 # property is saved under build-fuzz*/artifacts/NAME/ and the script fails. ATAXX_FUZZ_WHOLE_MODELS=1
 # adds whole model files to model_file's seeds (deeper, far slower); ATAXX_FUZZ_TIMEOUT sets the
@@ -12,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-names=(fen move uai run_config chunk model_file play_file schataxx play_session)
+names=(fen move uai run_config chunk model_file play_file schataxx play_session analysis)
 name=${1:?usage: tools/fuzz.sh NAME [SECONDS] [RUNS] (NAME: ${names[*]} or all)}
 seconds=${2:-60}
 runs=${3:--1}
@@ -23,7 +24,7 @@ done
 
 bash tools/setup.sh clang libclang-rt-14-dev >/dev/null
 # The harnesses that link torch have a build of their own (GCC): see fuzz/CMakeLists.txt.
-build_of() { [[ $1 == model_file || $1 == uai || $1 == play_session ]] && echo fuzz-torch || echo fuzz; }
+build_of() { [[ $1 == model_file || $1 == uai || $1 == play_session || $1 == analysis ]] && echo fuzz-torch || echo fuzz; }
 for preset in $(for n in "${selected[@]}"; do build_of "$n"; done | sort -u); do
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" --target fuzzers
