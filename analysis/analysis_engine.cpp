@@ -19,6 +19,7 @@ using json = nlohmann::ordered_json;
 struct Engine::Task {
   std::string id;
   int turn = 0;
+  int priority = 0;
   std::atomic<bool> stop{false};
   std::function<void(const std::atomic<bool>&)> run;  // searches the turn and answers
 };
@@ -187,7 +188,9 @@ void Engine::queue_query(const Query& query) {
       at_start(query, [&]<typename G>(const typename G::Position& start) { return tasks_of<G>(query, start); });
   {
     const std::lock_guard lock(mutex_);
-    queued_.insert(queued_.end(), tasks.begin(), tasks.end());
+    // After every queued turn of the same priority or higher, before the rest.
+    const auto place = std::ranges::find_if(queued_, [&](const TaskPtr& t) { return t->priority < query.priority; });
+    queued_.insert(place, tasks.begin(), tasks.end());
   }
   task_ready_.notify_all();
 }
@@ -219,19 +222,21 @@ std::vector<Engine::TaskPtr> Engine::tasks_of(const Query& query, const typename
       throw QueryError("moves", which + ": " + e.what());
     }
   }
+  // The net loads outside the lock (terminate and the workers go on meanwhile); held, it loads once.
+  auto evaluator = shared_inference_server<G>(net->path, player_options<G>(net->path, options_.search_threads).inference);
   {
     const std::lock_guard lock(mutex_);
-    std::shared_ptr<void>& evaluator = evaluators_[net->path];
-    if (!evaluator)
-      evaluator = shared_inference_server<G>(net->path, player_options<G>(net->path, options_.search_threads).inference);
+    evaluators_.emplace(net->path, std::move(evaluator));
   }
+  const auto shared_query = std::make_shared<const Query>(query);
   std::vector<TaskPtr> tasks;
   for (const int turn : turns) {
     auto task = std::make_shared<Task>();
     task->id = query.id;
     task->turn = turn;
-    task->run = [this, query, model = net->path, game = at_turn.at(turn), turn](const std::atomic<bool>& stop) {
-      analyse<G>(query, model, game, turn, stop);
+    task->priority = query.priority;
+    task->run = [this, shared_query, model = net->path, game = at_turn.at(turn), turn](const std::atomic<bool>& stop) {
+      analyse<G>(*shared_query, model, game, turn, stop);
     };
     tasks.push_back(std::move(task));
   }

@@ -48,9 +48,10 @@ std::vector<int> turns_field(const json& line, const char* field) {
 }  // namespace
 
 Query read_query(const json& line, std::vector<std::string>& unknown) {
-  constexpr std::array<std::string_view, 9> kFields = {"id",         "initialFen",       "variant",
-                                                        "moves",      "analyzeTurns",     "maxVisits",
-                                                        "includePolicy", "includeOwnership", "reportDuringSearchEvery"};
+  constexpr std::array<std::string_view, 10> kFields = {"id",         "initialFen",       "variant",
+                                                         "moves",      "analyzeTurns",     "maxVisits",
+                                                         "includePolicy", "includeOwnership", "reportDuringSearchEvery",
+                                                         "priority"};
   Query query;
   query.id = id_of(line);
   for (const auto& [field, value] : line.items())
@@ -65,6 +66,9 @@ Query read_query(const json& line, std::vector<std::string>& unknown) {
     }
   }
   query.analyze_turns = turns_field(line, "analyzeTurns");
+  std::ranges::sort(query.analyze_turns);  // each turn once, in order
+  query.analyze_turns.erase(std::ranges::unique(query.analyze_turns).begin(), query.analyze_turns.end());
+  if (line.contains("priority")) query.priority = int_in(line["priority"], "priority", -1'000'000, 1'000'000);
   if (line.contains("maxVisits")) query.max_visits = int_in(line["maxVisits"], "maxVisits", 1, kMostVisits);
   query.include_policy = bool_field(line, "includePolicy");
   query.include_ownership = bool_field(line, "includeOwnership");

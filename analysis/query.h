@@ -20,6 +20,7 @@ struct Query {
   bool include_policy = false;      // every legal move's prior at each turn
   bool include_ownership = false;
   double report_every_s = 0;        // reportDuringSearchEvery: interim answers; 0 for none
+  int priority = 0;                 // turns of higher priority are searched first (KataGo's)
 };
 
 // A query or action refused, naming the field at fault ("" for the line as a whole).

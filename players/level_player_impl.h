@@ -33,11 +33,15 @@ typename G::Move BasicLevelPlayer<G>::choose_move(const Game& game) {
   if (settings_.temperature <= 0 || report_.candidates.empty()) return searched;
   // Each move's share of the visits, a visit's worth of it from the policy (so that the policy
   // alone decides where the search made no visit), at the level's temperature.
+  // In logarithms, relative to the largest share: near the top level the power 1/T is in the
+  // thousands, and the shares themselves would underflow to zero.
   constexpr double kPriorVisits = 2.0;
-  const double total = static_cast<double>(report_.nodes) + kPriorVisits;
-  std::vector<double> weights;
+  std::vector<double> logs;
   for (const auto& candidate : report_.candidates)
-    weights.push_back(std::pow((candidate.visits + kPriorVisits * candidate.prior) / total, 1.0 / settings_.temperature));
+    logs.push_back(std::log(candidate.visits + kPriorVisits * candidate.prior + 1e-12));
+  const double largest = *std::max_element(logs.begin(), logs.end());
+  std::vector<double> weights;
+  for (const double log_share : logs) weights.push_back(std::exp((log_share - largest) / settings_.temperature));
   const std::size_t chosen = std::discrete_distribution<std::size_t>(weights.begin(), weights.end())(rng_);
   report_.pv = report_.candidates[chosen].pv;
   return report_.candidates[chosen].move;

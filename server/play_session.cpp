@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <random>
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
@@ -74,15 +75,17 @@ PlaySession::PlaySession(PlayOptions options, SendText send)
 }
 
 PlaySession::~PlaySession() {
-  analysis_.reset();  // its searches stopped, its last answers sent
+  std::unique_ptr<analysis::Engine> analysis;
   {
     std::lock_guard lock(mutex_);
-    closing_ = true;
+    closing_ = true;  // a search ending now sends no state and starts no analysis
     jobs_.clear();
     if (current_stop_) *current_stop_ = true;
+    analysis = std::move(analysis_);
   }
   jobs_ready_.notify_all();
   if (thread_.joinable()) thread_.join();
+  analysis.reset();  // its searches stopped, its last answers sent
 }
 
 void PlaySession::run_jobs() {
@@ -118,7 +121,11 @@ void PlaySession::handle(const std::string& type, const json& message) {
     if (current_stop_) *current_stop_ = true;
     return;
   }
-  if (type == "review") return review(get_int(message, "visits", 200, 1, options_.max_visits));
+  if (type == "review") {
+    const std::string id = get_string(message, "id", "");
+    if (id.size() > 64) throw std::invalid_argument("a review's \"id\" is at most 64 characters");
+    return review(id, get_int(message, "visits", 200, 1, options_.max_visits));
+  }
   if (type == "analyze") {
     if (!message.contains("on") || !message["on"].is_boolean()) throw std::invalid_argument("\"on\" must be true or false");
     analysing_ = message["on"].get<bool>();
@@ -236,7 +243,7 @@ void PlaySession::ready_engine(Table<G>& table, std::optional<int> skill) const 
     table.engine = make_network_player<G>(network);
   }
   table.engine_skill = skill;
-  table.engine->new_game(1);
+  table.engine->new_game(std::random_device{}());  // a level's draws differ from game to game
 }
 
 template <typename G>
@@ -361,7 +368,7 @@ void PlaySession::send_state() {
 }
 
 void PlaySession::analyse_shown() {
-  if (!analysing_ || analysed_version_ == version_) return;
+  if (!analysing_ || analysed_version_ == version_ || closing_) return;
   analysed_version_ = version_;
   stop_query(shown_query_);
   shown_query_ = "shown-" + std::to_string(version_);
@@ -369,12 +376,13 @@ void PlaySession::analyse_shown() {
   query["maxVisits"] = options_.max_visits;
   query["reportDuringSearchEvery"] = kAnalysisReportSeconds;
   query["includeOwnership"] = true;
+  query["priority"] = 1;  // before a review's turns still queued
   analyse(text_of(query));
 }
 
-void PlaySession::review(int visits) {
+void PlaySession::review(const std::string& id, int visits) {
   stop_query(review_query_);
-  review_query_ = "review-" + std::to_string(version_);
+  review_query_ = "review-" + (id.empty() ? std::to_string(version_) : id);
   json query = game_query(review_query_);
   const int turns = static_cast<int>(query["moves"].size());
   for (int turn = 0; turn <= turns; ++turn) query["analyzeTurns"].push_back(turn);
@@ -404,9 +412,11 @@ json PlaySession::game_query(const std::string& id) const {
 }
 
 void PlaySession::analyse(const std::string& line) {
+  if (closing_) return;
   if (!analysis_)
     analysis_ = std::make_unique<analysis::Engine>(
-        // Two turns at once: a review's beside the position shown's, which searches until it changes.
+        // Two turns at once: a review's beside the position shown's, which searches until it changes
+        // (and whose query goes first).
         analysis::Options{.nets = options_.nets, .threads = 2, .search_threads = options_.threads},
         [this](const std::string& answer_line) {
           json answer = json::parse(answer_line);

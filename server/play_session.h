@@ -13,7 +13,8 @@
 //        {"type":"stop"}                                    the search answers now
 //        {"type":"analyze","on":true}   the position shown is analysed, again after each change, until
 //                               {"type":"analyze","on":false} (the analysis engine's, analysis/)
-//        {"type":"review","visits":200}  every turn of the game analysed, for a review of its moves
+//        {"type":"review","visits":200,"id":"7"}  every turn of the game analysed, for a review of its
+//                               moves (answers' id "review-7"; without an id, "review-VERSION")
 //   out  {"type":"games",...}   first: each game's name, title, whether it has boards, its variants;
 //                               the levels ({"elo", "skill"}: players/level_player.h)
 //        {"type":"state",...}   after every change: game, variant, board, men, legal moves, last move,
@@ -88,7 +89,7 @@ class PlaySession final : public SocketHandler {
   void ready_engine(Table<G>& table, std::optional<int> skill) const;
   void send_state();  // under mutex_; and analyse_shown()
   void analyse_shown();  // under mutex_: with analysis on, the position shown, unless it is already
-  void review(int visits);  // under mutex_: every turn of the game, at `visits` each
+  void review(const std::string& id, int visits);  // under mutex_: every turn of the game, `visits` each
   nlohmann::json game_query(const std::string& id) const;  // the game as an analysis query
   void analyse(const std::string& line);  // to the analysis engine, made at the first line
   void stop_query(std::string& id);  // terminates the query of that id (none: "") and forgets it
@@ -112,7 +113,7 @@ class PlaySession final : public SocketHandler {
   int analysed_version_ = -1;  // the version analysed last
   std::unique_ptr<analysis::Engine> analysis_;  // made at the first analyze or review
   std::string shown_query_;   // the id of the analysis of the position shown: "shown-VERSION"
-  std::string review_query_;  // of the last review: "review-VERSION"
+  std::string review_query_;  // of the last review: "review-ID"
 
   std::thread thread_;  // last; started by the first go, so that an idle board holds no thread nor engine
 };

@@ -275,11 +275,14 @@ function onAnalysis(message) {
   render();
 }
 
+let reviewsAsked = 0;
+
 function startReview() {
-  review = { id: `review-${state.version}`, turns: new Map(), plies: state.history.length };
+  const id = String(++reviewsAsked);  // answers of an earlier review, stopped, carry another
+  review = { id: `review-${id}`, turns: new Map(), plies: state.history.length };
   $('review-summary').textContent = `reviewing ${review.plies} moves…`;
   $('review-moves').tBodies[0].replaceChildren();
-  send({ type: 'review', visits: 200 });
+  send({ type: 'review', visits: 200, id });
 }
 
 // A turn of the review: once every turn is in, each move's cost to its mover's win chance (a draw

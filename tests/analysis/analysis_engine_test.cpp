@@ -102,7 +102,7 @@ TEST(Analysis, AnswersEachTurnAskedByIdAndTurnWithItsSearch) {
     SCOPED_TRACE(answer.dump());
     EXPECT_EQ(answer["id"], "q1");
     const int turn = answer["turnNumber"];
-    EXPECT_EQ(turn, i == 0 ? 3 : 0);  // one thread: in the order asked
+    EXPECT_EQ(turn, i == 0 ? 0 : 3);  // one thread: in turn order, whatever the order asked
     EXPECT_FALSE(answer["isDuringSearch"]);
     const AtaxxGame::Position pos = after(moves, turn);
     EXPECT_EQ(answer["rootInfo"]["currentPlayer"], turn == 0 ? "x" : "o");
@@ -292,6 +292,20 @@ TEST(Analysis, TerminatesOnlyTheTurnsNamedAndTerminateAllStopsTheRest) {
   EXPECT_LT(long_final["rootInfo"]["visits"], 100000000);
 }
 
+TEST(Analysis, AQueryOfHigherPriorityIsSearchedBeforeTheQueuedOnes) {
+  Session session;  // one thread
+  session.send(R"({"id":"long","maxVisits":100000000,"reportDuringSearchEvery":0.05})");
+  session.wait_for([](const json& a) { return a.value("isDuringSearch", false); });
+  session.send(R"({"id":"low","maxVisits":8})");
+  session.send(R"({"id":"high","maxVisits":8,"priority":5})");
+  session.send(R"({"id":"t","action":"terminate","terminateId":"long"})");
+  const std::vector<json> answers = session.finish();
+  std::vector<std::string> finished;
+  for (const json& answer : answers)
+    if (answer.contains("rootInfo") && !answer["isDuringSearch"]) finished.push_back(answer["id"]);
+  EXPECT_EQ(finished, (std::vector<std::string>{"long", "high", "low"}));
+}
+
 TEST(Analysis, AnEngineClosedWithTurnsQueuedAnswersEachOfThem) {
   std::vector<std::string> lines;
   std::mutex mutex;
@@ -301,9 +315,9 @@ TEST(Analysis, AnEngineClosedWithTurnsQueuedAnswersEachOfThem) {
                     const std::lock_guard lock(mutex);
                     lines.push_back(line);
                   });
-    engine.handle(R"({"id":"q","analyzeTurns":[0,0,0],"maxVisits":100000000})");
+    engine.handle(R"({"id":"q","moves":["b6","f6"],"analyzeTurns":[2,0,1,0],"maxVisits":100000000})");
   }
-  ASSERT_EQ(lines.size(), 3U);
+  ASSERT_EQ(lines.size(), 3U);  // each turn once
   for (const std::string& line : lines) EXPECT_EQ(json::parse(line)["isDuringSearch"], false) << line;
 }
 
