@@ -213,6 +213,14 @@ void PlaySession::start_new(const json& message) {
 }
 
 template <typename G>
+json PlaySession::history_of(const Table<G>& table) {
+  json history = json::array();
+  for (std::size_t i = 0; i < table.game.moves().size(); ++i)
+    history.push_back(G::move_text(table.game.moves()[i], table.positions[i]));
+  return history;
+}
+
+template <typename G>
 PlaySession::Table<G> PlaySession::make_table(typename G::Game game) const {
   Table<G> table;
   const std::string board = G::board_name(game.position());
@@ -332,9 +340,7 @@ void PlaySession::send_state() {
           pos.generate_moves(moves);
           for (const auto& move : moves) legal.push_back({{"text", G::move_text(move, pos)}, {"ways", View::ways(move, pos)}});
         }
-        json history = json::array();
-        for (std::size_t i = 0; i < game.moves().size(); ++i)
-          history.push_back(G::move_text(game.moves()[i], table.positions[i]));
+        const json history = history_of(table);
         json last = nullptr;
         if (!game.moves().empty()) {
           const auto& before = table.positions.back();
@@ -400,13 +406,10 @@ json PlaySession::game_query(const std::string& id) const {
   return std::visit(
       [&](const auto& table) {
         using G = typename std::decay_t<decltype(table)>::GameType;
-        json moves = json::array();
-        for (std::size_t i = 0; i < table.game.moves().size(); ++i)
-          moves.push_back(G::move_text(table.game.moves()[i], table.positions[i]));
         return json{{"id", id},
                     {"initialFen", table.game.start().fen()},
                     {"variant", variant_played<G>(table.game.start())},
-                    {"moves", moves}};
+                    {"moves", history_of(table)}};
       },
       table_);
 }

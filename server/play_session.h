@@ -77,6 +77,8 @@ class PlaySession final : public SocketHandler {
   template <typename G>
   Table<G> make_table(typename G::Game game) const;
   template <typename G>
+  static nlohmann::json history_of(const Table<G>& table);  // the moves played, in the game's notation
+  template <typename G>
   void play(Table<G>& table, const typename G::Move& move);
   template <typename G>
   void play_human(Table<G>& table, const std::string& text);  // a legal move, else an error

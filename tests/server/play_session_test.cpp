@@ -64,6 +64,14 @@ class Inbox {
   std::size_t read_ = 0;
 };
 
+// A shelf of one random 7x7 net (1 block of 8 channels), in a folder of its own.
+NetShelf shelf_of_a_random_7x7_net(const std::string& folder) {
+  const std::string dir = testing::TempDir() + "/" + folder;
+  std::filesystem::create_directories(dir);
+  write_random_play_file(dir + "/seven.net", {1, 8}, 5);
+  return NetShelf("", dir);
+}
+
 struct Table : testing::Test {
   Inbox inbox;
   PlaySession session{PlayOptions{}, inbox.sender()};  // no nets: alpha-beta plays
@@ -219,10 +227,7 @@ TEST_F(Table, AMoveWhileTheEngineThinksIsRefusedAndStopAnswersAtOnce) {
 // A review: every turn of the game searched, each answered once, while the position shown is
 // analysed beside it.
 TEST(PlaySession, ReviewsEveryTurnOfTheGame) {
-  const std::string dir = testing::TempDir() + "/play-session-review";
-  std::filesystem::create_directories(dir);
-  write_random_play_file(dir + "/seven.net", {1, 8}, 5);
-  const NetShelf nets("", dir);
+  const NetShelf nets = shelf_of_a_random_7x7_net("play-session-review");
   Inbox inbox;
   PlaySession session(PlayOptions{.nets = &nets, .max_visits = 100'000}, inbox.sender());
   inbox.next("state");
@@ -253,10 +258,7 @@ TEST_F(Table, ANewGameTakesTheMovesPlayedFromItsStart) {
 // The analysis of the position shown: the analysis engine's answers, again after each change,
 // until it is turned off.
 TEST(PlaySession, AnalysesThePositionShownUntilToldNotTo) {
-  const std::string dir = testing::TempDir() + "/play-session-analysis";
-  std::filesystem::create_directories(dir);
-  write_random_play_file(dir + "/seven.net", {1, 8}, 5);
-  const NetShelf nets("", dir);
+  const NetShelf nets = shelf_of_a_random_7x7_net("play-session-analysis");
   Inbox inbox;
   PlaySession session(PlayOptions{.nets = &nets, .max_visits = 2000}, inbox.sender());
   const json start = inbox.next("state");
@@ -295,10 +297,7 @@ TEST(PlaySession, ClosesAtOnceWhileTheEngineThinks) {
 }
 
 TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
-  const std::string dir = testing::TempDir() + "/play-session-nets";
-  std::filesystem::create_directories(dir);
-  write_random_play_file(dir + "/seven.net", {1, 8}, 5);  // 7x7 only
-  const NetShelf nets("", dir);
+  const NetShelf nets = shelf_of_a_random_7x7_net("play-session-nets");
   Inbox inbox;
   PlaySession session(PlayOptions{&nets}, inbox.sender());
   const json start = inbox.next("state");
