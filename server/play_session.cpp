@@ -41,6 +41,24 @@ std::string get_string(const json& message, const char* key, const std::string& 
   return message[key].get<std::string>();
 }
 
+// A list of moves' texts: a message's "moves".
+std::vector<std::string> moves_of(const json& message) {
+  std::vector<std::string> moves;
+  if (!message.contains("moves")) return moves;
+  if (!message["moves"].is_array()) throw std::invalid_argument("\"moves\" must be a list of moves");
+  for (const json& move : message["moves"]) {
+    if (!move.is_string()) throw std::invalid_argument("\"moves\" must be a list of moves, each a string");
+    moves.push_back(move.get<std::string>());
+  }
+  return moves;
+}
+
+// A line refused at one of its moves: the error names its index too.
+struct RefusedMove : std::invalid_argument {
+  RefusedMove(std::size_t index, const std::string& what) : std::invalid_argument(what), ply(index) {}
+  std::size_t ply;
+};
+
 // The variant a game is played in: its own name for a game without variants.
 template <typename G>
 std::string variant_played(const typename G::Position& start) {
@@ -110,6 +128,8 @@ void PlaySession::on_message(std::string_view text) {
   std::lock_guard lock(mutex_);
   try {
     handle(message["type"].get<std::string>(), message);
+  } catch (const RefusedMove& e) {
+    send_(text_of(json{{"type", "error"}, {"message", e.what()}, {"ply", e.ply}}));
   } catch (const std::exception& e) {
     send_error(e.what());
   }
@@ -139,6 +159,8 @@ void PlaySession::handle(const std::string& type, const json& message) {
           play_human(table, get_string(message, "move", ""));
         else if (type == "undo")
           undo(table, get_int(message, "plies", 1, 1, 100'000));
+        else if (type == "line")
+          set_line(table, moves_of(message));
         else if (type == "go")
           go(table, message);
         else
@@ -151,6 +173,11 @@ void PlaySession::handle(const std::string& type, const json& message) {
 template <typename G>
 void PlaySession::play_human(Table<G>& table, const std::string& text) {
   if (thinking_) throw std::invalid_argument("the engine is thinking: stop it first");
+  play_text(table, text);
+}
+
+template <typename G>
+void PlaySession::play_text(Table<G>& table, const std::string& text) {
   if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
   const auto& pos = table.game.position();
   const auto move = G::parse_move_text(text, pos);
@@ -162,28 +189,40 @@ void PlaySession::play_human(Table<G>& table, const std::string& text) {
 }
 
 template <typename G>
+void PlaySession::play_line(Table<G>& table, const std::vector<std::string>& moves) {
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    try {
+      play_text(table, moves[i]);
+    } catch (const std::invalid_argument& e) {
+      throw RefusedMove(i, "move " + std::to_string(i + 1) + " ('" + moves[i] + "'): " + e.what());
+    }
+  }
+}
+
+template <typename G>
 void PlaySession::undo(Table<G>& table, int plies) {
   const auto& moves = table.game.moves();
   if (moves.empty()) throw std::invalid_argument("no move to take back");
-  abandon_search();
   const std::size_t keep = moves.size() - std::min<std::size_t>(plies, moves.size());
-  typename G::Game game(table.game.start(), table.game.rules());
-  for (std::size_t i = 0; i < keep; ++i) game.play(moves[i]);
-  table.game = std::move(game);
-  table.positions.resize(keep);
+  auto kept = history_of(table).template get<std::vector<std::string>>();
+  kept.resize(keep);
+  set_line(table, kept);
+}
+
+template <typename G>
+void PlaySession::set_line(Table<G>& table, const std::vector<std::string>& moves) {
+  Table<G> line = table;
+  line.game = typename G::Game(table.game.start(), table.game.rules());
+  line.positions.clear();
+  play_line(line, moves);
+  abandon_search();
+  table = std::move(line);
   ++version_;
 }
 
 void PlaySession::start_new(const json& message) {
   const std::string fen = get_string(message, "fen", "");
-  std::vector<std::string> moves;
-  if (message.contains("moves")) {
-    if (!message["moves"].is_array()) throw std::invalid_argument("\"moves\" must be a list of moves");
-    for (const json& move : message["moves"]) {
-      if (!move.is_string()) throw std::invalid_argument("\"moves\" must be a list of moves, each a string");
-      moves.push_back(move.get<std::string>());
-    }
-  }
+  const std::vector<std::string> moves = moves_of(message);
   auto table_of = [&]<typename G>() -> AnyTable {
     // A game with boards names one, another its variant; a FEN says the rest (and where it alone
     // named the game, a variant of another game is not this one's).
@@ -191,14 +230,7 @@ void PlaySession::start_new(const json& message) {
                                      : get_string(message, "variant", std::string(G::kName));
     if (!G::kHasBoards && !message.contains("game") && !Games::plays<G>(name)) name = G::kName;
     Table<G> table = make_table<G>(typename G::Game(fen.empty() ? G::start_of(name) : G::from_fen(fen, name)));
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      try {
-        if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over before it");
-        play(table, G::parse_move_text(moves[i], table.game.position()));
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("move " + std::to_string(i + 1) + " ('" + moves[i] + "'): " + e.what());
-      }
-    }
+    play_line(table, moves);
     return AnyTable(std::move(table));
   };
   // The game named, else the FEN's (the first game that claims it), else the first game.

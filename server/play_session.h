@@ -6,6 +6,8 @@
 //        {"type":"new","fen":F,"variant":V}                 the game whose FEN F is (V where it is one of its)
 //        {"type":"move","move":"b6"}                        a legal move in the game's notation
 //        {"type":"undo","plies":2}                          takes back moves (1 when not given)
+//        {"type":"line","moves":["g2","a1b3"]}              the game's moves from its start, instead
+//                               of those played (the analysis board steps through its tree so)
 //        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move;
 //                               with "version" (a state's), dropped unless the game is still in that state;
 //                               with "elo" (one of the games message's levels), at that level, its move
@@ -22,7 +24,8 @@
 //        {"type":"think",...}   while the engine searches ("final": true with its move)
 //        {"type":"analysis",...}  the analysis engine's answers: "id" "shown-VERSION" for the position
 //                               shown in that state, "review-VERSION" for each turn of a review
-//        {"type":"error","message":...}  for input refused; nothing changed
+//        {"type":"error","message":...}  for input refused; nothing changed ("ply": the index of
+//                               the move refused in a "new" or "line" message's "moves")
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -83,7 +86,13 @@ class PlaySession final : public SocketHandler {
   template <typename G>
   void play_human(Table<G>& table, const std::string& text);  // a legal move, else an error
   template <typename G>
+  void play_text(Table<G>& table, const std::string& text);  // a legal move, else an error
+  template <typename G>
+  void play_line(Table<G>& table, const std::vector<std::string>& moves);  // refused at a move: RefusedMove
+  template <typename G>
   void undo(Table<G>& table, int plies);
+  template <typename G>
+  void set_line(Table<G>& table, const std::vector<std::string>& moves);  // the moves from the start instead
   template <typename G>
   void go(Table<G>& table, const nlohmann::json& message);
   // The engine at that skill (none: full strength), made again where the table's is another.

@@ -3,6 +3,7 @@
 // move for the sides it plays.
 import { drawBoard, glyphOf, moveMarks } from './board.js';
 import { plot } from './chart.js';
+import { GameTree, addLines, mainLineOf, parsePgn } from './tree.js';
 
 const $ = id => document.getElementById(id);
 let socket = null;
@@ -11,12 +12,13 @@ let think = null;
 let selected = null;      // a cell, or {drop: 'Q'}
 let paused = false;
 let goSentIn = null;  // the version of the state the last go was sent in: one go per state
-const winChance = new Map();  // ply -> the first side's expected score (0..1) by the engine's search there
+let tree = null;         // every line of the game from its start (tree.js); a node's chance: the
+let current = null;      // first side's expected score by a search there; `current`: the state's node
+let pendingPgn = null;   // a PGN imported: its lines go to the tree of the game the server starts
 let analysis = null;     // with analysis on: the analysis engine's latest answer for the state shown
 let hoveredLine = null;  // the analysis line under the pointer: its moves on the board
 let pinnedLine = null;   // the line clicked: shown while no other is hovered
 let review = null;       // the review asked for: {id, turns: Map(turn -> final answer)}
-const mistakes = new Set();  // plies a reviewed move lost a tenth of its mover's chance or more at
 
 function send(message) {
   if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -117,7 +119,8 @@ function render() {
   $('board-svg').dataset.gameNumber = state.game_number;
   $('engine-name').textContent = state.engine;
   $('fen').value = state.fen;
-  $('moves').value = state.history.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m).join(' ');
+  $('moves').value = lineText(state.history);
+  renderTree();
   $('pass').hidden = !(state.moves.length === 1 && state.moves[0].ways[0].kind === 'pass' && !isEngine(state.side));
   $('pause').textContent = paused ? 'Resume' : 'Pause';
 }
@@ -199,10 +202,14 @@ function maybeEngineMove() {
 function onState(next) {
   // A move or a new game clears the message about the last one refused.
   if (state && (state.game_number !== next.game_number || state.history.length !== next.history.length)) show('');
-  if (state?.game_number !== next.game_number) {  // a new game: nothing of the last one's searches
-    winChance.clear();
-    mistakes.clear();
+  if (state?.game_number !== next.game_number) {  // a new game: a tree of its own (an imported one's)
+    tree = new GameTree(next.start_fen, next.colours[1]);
+    if (pendingPgn) addLines(tree, pendingPgn);
+    pendingPgn = null;
     think = null;
+    review = null;
+    $('review-summary').textContent = '';
+    $('review-moves').tBodies[0].replaceChildren();
     $('think-summary').textContent = '—';
     $('pv').textContent = '';
     $('wdl').hidden = true;
@@ -213,19 +220,89 @@ function onState(next) {
     hoveredLine = pinnedLine = null;
     $('lines').tBodies[0].replaceChildren();
   }
-  for (const ply of winChance.keys()) if (ply > next.history.length) winChance.delete(ply);  // taken back
   state = next;
+  if (sentLine?.join() === state.history.join()) sentLine = null;
+  current = tree.follow(state.history);
   drawWinChance();
   if (!state.thinking) selected = null;
   render();
   setTimeout(maybeEngineMove, 50);
 }
 
-// The game's course as a KataGo or lichess user knows it: the first side's chance by ply, from
-// each search's root value (the side to move's), the newest report of a ply replacing the last.
+// Moves' texts numbered as the tree numbers them: "1. b6 a1b3 2. c7".
+function lineText(moves) {
+  return moves.map((m, ply) => {
+    const { number, second } = tree.numberOf(ply);
+    return !second ? `${number}. ${m}` : ply === 0 ? `${number}... ${m}` : m;
+  }).join(' ');
+}
+
+// The tree's lines, the state's node marked; a click on a move goes there.
+function renderTree() {
+  const box = $('move-tree');
+  box.replaceChildren();
+  const stack = [box];
+  const add = (...items) => {
+    const into = stack.at(-1);
+    if (into.childNodes.length) into.append(' ');
+    into.append(...items);
+  };
+  tree.walk(token => {
+    if (token === '(') {
+      const variation = document.createElement('span');
+      variation.className = 'variation';
+      add(variation);
+      stack.push(variation);
+    } else if (token === ')') {
+      stack.pop();
+    } else {
+      const node = token.move;
+      const move = document.createElement('button');
+      move.className = ['move', node === current ? 'current' : '', node.mistake].filter(Boolean).join(' ');
+      move.textContent = node.move;
+      move.addEventListener('click', () => goTo(node));
+      add(...(token.label ? [`${token.label} `, move] : [move]));
+    }
+  });
+  $('move-tree').dataset.moves = box.querySelectorAll('.move').length;
+  $('move-tree').dataset.variations = box.querySelectorAll('.variation').length;
+}
+
+// The board shows another node of the tree: the server plays its line from the start. The engine
+// waits (Resume) so that it does not answer in the line being studied.
+function goTo(node) {
+  if (!node || node === current) return;
+  paused = true;
+  sendLine(GameTree.pathOf(node));
+}
+
+let sentLine = null;  // the line asked for last, until its state comes
+
+function sendLine(moves) {
+  sentLine = moves;
+  send({ type: 'line', moves });
+}
+
+function deleteLine() {
+  if (!current?.parent) return;
+  const parent = GameTree.remove(current);
+  paused = true;
+  sendLine(GameTree.pathOf(parent));
+}
+
+function promoteLine() {
+  if (!current) return;
+  GameTree.promote(current);
+  render();
+  drawWinChance();
+}
+
+// The game's course as a KataGo or lichess user knows it: the first side's chance by ply along the
+// line shown (to the node shown and on along its main line), from the searches made at its nodes.
 function drawWinChance() {
-  const plies = [...winChance.keys()].sort((a, b) => a - b);
-  $('winrate-caption').textContent = `${state.colours[0]}'s chance to win by ply (the engine's searches)`;
+  const line = GameTree.lineThrough(current);
+  const plies = line.map((_, ply) => ply).filter(ply => line[ply].chance !== undefined);
+  $('winrate-caption').textContent = `${state.colours[0]}'s chance to win by ply (the engine's searches); a click goes there`;
   plot('plot-winrate', {
     height: 160,
     legend: { show: false },
@@ -233,19 +310,24 @@ function drawWinChance() {
       { label: 'mistakes', stroke: '#c0392b', width: 0, points: { show: true, size: 10, fill: '#c0392b' } }],
     scales: { x: { time: false }, y: { range: [0, 100] } },
     axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100, 200] }, { values: (u, ticks) => ticks.map(t => `${t}%`) }],
-  }, [plies, plies.map(p => 100 * winChance.get(p)), plies.map(p => (mistakes.has(p) ? 100 * winChance.get(p) : null))]);
+    hooks: { init: [u => u.over.addEventListener('click', () => {
+      const ply = u.data[0][u.cursor.idx];
+      if (ply !== undefined) goTo(GameTree.lineThrough(current)[ply]);
+    })] },
+  }, [plies, plies.map(p => 100 * line[p].chance), plies.map(p => (line[p].mistake ? 100 * line[p].chance : null))]);
 }
 
 function onAnalysis(message) {
   if (review && message.id === review.id) return onReviewed(message);
-  if (!state || message.id !== `shown-${state.version}` || message.noResults) return;  // of a position left since
+  // Of a position left since, or come after the analysis was turned off:
+  if (!state || message.id !== `shown-${state.version}` || message.noResults || !$('analyze').checked) return;
   if (message.error) {
     $('analysis-summary').textContent = message.error;
     return;
   }
   analysis = message;
   const root = message.rootInfo;
-  winChance.set(state.history.length, state.side === 0 ? root.winrate : 1 - root.winrate);
+  current.chance = state.side === 0 ? root.winrate : 1 - root.winrate;
   drawWinChance();
   const signed = x => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
   $('analysis-summary').textContent = `${message.isDuringSearch ? 'searching' : 'searched'}: ${root.visits} visits; ` +
@@ -279,7 +361,9 @@ let reviewsAsked = 0;
 
 function startReview() {
   const id = String(++reviewsAsked);  // answers of an earlier review, stopped, carry another
-  review = { id: `review-${id}`, turns: new Map(), plies: state.history.length };
+  // The line reviewed: its nodes from the start, the searches' chances and mistakes go to them.
+  const nodes = GameTree.lineThrough(current).slice(0, state.history.length + 1);
+  review = { id: `review-${id}`, turns: new Map(), plies: state.history.length, nodes, outcome: state.outcome };
   $('review-summary').textContent = `reviewing ${review.plies} moves…`;
   $('review-moves').tBodies[0].replaceChildren();
   send({ type: 'review', visits: 200, id });
@@ -296,11 +380,10 @@ function onReviewed(answer) {
   const firstChance = turn => {
     const a = review.turns.get(turn);
     if (a.rootInfo) return a.rootInfo.currentPlayer === first ? a.rootInfo.winrate : 1 - a.rootInfo.winrate;
-    const winner = state.outcome?.winner;
+    const winner = review.outcome?.winner;
     return !winner ? 0.5 : winner === first ? 1 : 0;
   };
   const counts = { 0: { blunder: 0, mistake: 0 }, 1: { blunder: 0, mistake: 0 } };
-  mistakes.clear();
   const rows = [];
   for (let ply = 0; ply < review.plies; ++ply) {
     const before = review.turns.get(ply);
@@ -310,12 +393,10 @@ function onReviewed(answer) {
     const [was, is] = [firstChance(ply), firstChance(ply + 1)].map(c => (moverIsFirst ? c : 1 - c));
     const loss = was - is;
     const kind = loss >= 0.2 ? 'blunder' : loss >= 0.1 ? 'mistake' : '';
-    if (kind) {
-      counts[mover][kind] += 1;
-      mistakes.add(ply + 1);
-    }
+    if (kind) counts[mover][kind] += 1;
+    review.nodes[ply + 1].mistake = kind;
     const best = before.moveInfos[0]?.move;
-    const played = state.history[ply];
+    const played = review.nodes[ply + 1].move;
     const row = document.createElement('tr');
     if (kind) row.classList.add(kind);
     for (const text of [`${Math.floor(ply / 2) + 1}${ply % 2 ? '…' : '.'} ${played}`, before.rootInfo.currentPlayer,
@@ -325,8 +406,9 @@ function onReviewed(answer) {
     }
     rows.push(row);
   }
-  for (let turn = 0; turn <= review.plies; ++turn) winChance.set(turn, firstChance(turn));
+  for (let turn = 0; turn <= review.plies; ++turn) review.nodes[turn].chance = firstChance(turn);
   drawWinChance();
+  renderTree();
   $('review-moves').tBodies[0].replaceChildren(...rows);
   const many = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const said = side => `${state.colours[side]}: ${many(counts[side].blunder, 'blunder')}, ${many(counts[side].mistake, 'mistake')}`;
@@ -335,29 +417,29 @@ function onReviewed(answer) {
 }
 
 // The game as PGN, as the Ataxx tool chain writes it: its start's FEN, the result from the side
-// that moves first (Ataxx's x).
+// that moves first (Ataxx's x); the tree's variations in parentheses.
 function exportPgn() {
   const winner = state.outcome?.winner;
   const result = !state.outcome ? '*' : !winner ? '1/2-1/2' : winner === state.colours[0] ? '1-0' : '0-1';
   const tags = { Event: 'ataxx-zero', Date: new Date().toISOString().slice(0, 10).replaceAll('-', '.'), FEN: state.start_fen };
   if (state.game !== 'ataxx') tags.Variant = state.variant;
   tags.Result = result;
-  const moves = state.history.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ` : '') + m).join(' ');
+  const moves = tree.movetext();
   $('pgn').value = Object.entries(tags).map(([k, v]) => `[${k} "${v.replace(/[\\"]/g, c => '\\' + c)}"]`).join('\n') +
     `\n\n${moves} ${result}\n`;
 }
 
-// A PGN's game (its FEN and Variant tags, its main line; comments, variations, move numbers and
-// annotations left out) becomes the game shown; the server refuses a move that is not legal.
+// A PGN's game becomes the game shown, its variations the tree's (comments and annotations left
+// out); the server refuses a main line that is not legal, a variation when it is stepped into.
 function importPgn() {
-  const text = $('pgn').value;
-  const tags = {};
-  for (const m of text.matchAll(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]/gm)) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
-  let body = text.replace(/^\s*\[.*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
-  while (/\([^()]*\)/.test(body)) body = body.replace(/\([^()]*\)/g, ' ');
-  const moves = body.split(/\s+/).map(t => t.replace(/^\d+\.(\.\.)?/, '').replace(/[!?]+$/, ''))
-    .filter(t => t && !/^\$\d+$/.test(t) && !/^(1-0|0-1|1\/2-1\/2|\*)$/.test(t));
-  const message = { type: 'new', moves };
+  let parsed;
+  try {
+    parsed = parsePgn($('pgn').value);
+  } catch (error) {
+    return show(`the PGN does not parse: ${error.message}`, true);
+  }
+  const { tags } = parsed;
+  const message = { type: 'new', moves: mainLineOf(parsed) };
   if (tags.FEN) message.fen = tags.FEN;
   const variant = tags.Variant?.toLowerCase();
   if (variant) {
@@ -365,6 +447,7 @@ function importPgn() {
     const game = Object.values(games).find(g => g.variants.some(v => v.name === variant));
     if (game && !tags.FEN) message.game = game.name;
   }
+  pendingPgn = parsed;  // its lines go to the tree of the game the server starts
   paused = true;  // the game is to study: the engine waits for Resume
   send(message);
 }
@@ -376,7 +459,7 @@ function onThink(report) {
   // The search's win/draw/loss, else the network's at the root, else the value's.
   const [w, d, l] = report.wdl ?? report.net_wdl ?? [(1 + report.value) / 2, 0, (1 - report.value) / 2];
   if (hasValue) {
-    winChance.set(state.history.length, state.side === 0 ? w + d / 2 : l + d / 2);
+    current.chance = state.side === 0 ? w + d / 2 : l + d / 2;
     drawWinChance();
   }
   const lead = report.lead === null ? '' : `, lead ${report.lead >= 0 ? '+' : ''}${report.lead.toFixed(1)} men`;
@@ -444,6 +527,21 @@ function undo() {
   send({ type: 'undo', plies });
 }
 
+// A refusal. A PGN refused starts no game; a line of the tree refused at a move (a variation
+// imported with a move that is not legal there) loses that move and what follows it.
+function onError(message) {
+  show(message.message, true);
+  goSentIn = null;
+  pendingPgn = null;
+  if (message.ply !== undefined && sentLine) {
+    const refused = tree.follow(sentLine.slice(0, message.ply + 1));
+    GameTree.remove(refused);
+    show(`${message.message}: removed from the tree`, true);
+  }
+  sentLine = null;
+  render();
+}
+
 export function startPlay() {
   const connect = () => {
     socket = new WebSocket(`ws://${location.host}/api/play`);
@@ -463,7 +561,7 @@ export function startPlay() {
       else if (message.type === 'state') onState(message);
       else if (message.type === 'think') onThink(message);
       else if (message.type === 'analysis') onAnalysis(message);
-      else if (message.type === 'error') { show(message.message, true); goSentIn = null; render(); }
+      else if (message.type === 'error') onError(message);
     };
   };
   connect();
@@ -491,6 +589,24 @@ export function startPlay() {
       $('lines').tBodies[0].replaceChildren();
       render();
     }
+  });
+  const steps = {
+    Home: () => tree.root,
+    ArrowLeft: () => current.parent,
+    ArrowRight: () => current.children[0],
+    End: () => GameTree.lineThrough(current).at(-1),
+  };
+  const step = key => state && goTo(steps[key]());
+  $('tree-start').addEventListener('click', () => step('Home'));
+  $('tree-back').addEventListener('click', () => step('ArrowLeft'));
+  $('tree-forward').addEventListener('click', () => step('ArrowRight'));
+  $('tree-end').addEventListener('click', () => step('End'));
+  $('tree-promote').addEventListener('click', promoteLine);
+  $('tree-delete').addEventListener('click', deleteLine);
+  document.addEventListener('keydown', event => {
+    if (!(event.key in steps) || event.target.closest('input, textarea, select')) return;
+    event.preventDefault();
+    step(event.key);
   });
   $('pgn-export').addEventListener('click', exportPgn);
   $('review').addEventListener('click', startReview);

@@ -239,7 +239,7 @@ test('a PGN imported is analysed: its lines, one shown on the board, ownership a
   await page.click('[data-testid=pgn-export]');
   const pgn = await page.inputValue('[data-testid=pgn]');
   assert.match(pgn, /\[FEN "xxxo3\/xxoo3\/xxo4\/xo5\/7\/7\/o5x x 0 1"\]/);
-  assert.match(pgn, /1\. c4 e6 2\. c7e7 a1b3 \*/);
+  assert.match(pgn, /1\. c4 e6 2\. c7e7 \(2\. d5 e5\) 2\.\.\. a1b3 \*/, 'the variation kept');
   await page.click('[data-testid=review]');
   await page.waitForSelector('[data-testid=review-summary][data-done=true]', { timeout: 120000 });
   assert.equal(await page.$$eval('[data-testid=review-moves] tbody tr', rows => rows.length), 4, 'a row a move');
@@ -251,6 +251,54 @@ test('a PGN imported is analysed: its lines, one shown on the board, ownership a
   assert.equal(await page.inputValue('[data-testid=moves]'), '1. c4 e6 2. c7e7 a1b3', 'the game shown stays');
   await page.uncheck('[data-testid=analyze]');
   await page.click('[data-testid=pause]');  // resumed, and o the engine again, for the tests after
+  await page.selectOption('[data-testid=player-1]', 'engine');
+});
+
+// The analysis board's tree: a move played anywhere branches; lines are stepped through, made the
+// main line and deleted; a variation with a move that is not legal loses it when stepped into.
+test('the game branches: lines stepped through, promoted, deleted and exported', async () => {
+  await page.selectOption('[data-testid=player-1]', 'human');
+  await page.fill('[data-testid=pgn]', '[FEN "xxxo3/xxoo3/xxo4/xo5/7/7/o5x x 0 1"]\n\n1. c4 e6 2. c7e7 (2. d5 a1a3) a1b3 *\n');
+  await page.click('[data-testid=pgn-import]');
+  const moves = value => page.waitForFunction(v => document.querySelector('[data-testid=moves]').value === v, value);
+  const tree = key => page.$eval('[data-testid=move-tree]', (e, k) => Number(e.dataset[k]), key);
+  const move = text => page.locator('[data-testid=move-tree] .move', { hasText: new RegExp(`^${text}$`) });
+  await moves('1. c4 e6 2. c7e7 a1b3');
+  assert.deepEqual([await tree('moves'), await tree('variations')], [6, 1]);
+  await move('d5').click();
+  await moves('1. c4 e6 2. d5');
+  assert.equal(await page.textContent('[data-testid=move-tree] .move.current'), 'd5');
+  await page.keyboard.press('ArrowLeft');
+  await moves('1. c4 e6');
+  await page.click('[data-testid=tree-forward]');  // along the main line
+  await moves('1. c4 e6 2. c7e7');
+  await page.click('[data-testid=tree-back]');
+  await page.fill('[data-testid=move-input]', 'f2');  // another move here: a new variation
+  await page.press('[data-testid=move-input]', 'Enter');
+  await moves('1. c4 e6 2. f2');
+  assert.deepEqual([await tree('moves'), await tree('variations')], [7, 2]);
+  await shoot('variations');
+  await page.click('[data-testid=tree-delete]');
+  await moves('1. c4 e6');
+  assert.deepEqual([await tree('moves'), await tree('variations')], [6, 1], 'the line deleted, the others kept');
+  await move('a1a3').click();
+  await moves('1. c4 e6 2. d5 a1a3');
+  await page.click('[data-testid=tree-promote]');
+  await page.click('[data-testid=pgn-export]');
+  assert.match(await page.inputValue('[data-testid=pgn]'), /1\. c4 e6 2\. d5 \(2\. c7e7 a1b3\) 2\.\.\. a1a3 \*/);
+  await page.keyboard.press('Home');
+  await moves('');
+  await page.keyboard.press('End');  // the main line's end: the promoted one
+  await moves('1. c4 e6 2. d5 a1a3');
+
+  await page.fill('[data-testid=pgn]', '1. b6 f6 (1... b6) *');  // o has no man beside b6
+  await page.click('[data-testid=pgn-import]');
+  await moves('1. b6 f6');
+  await move('b6').nth(1).click();
+  await page.waitForFunction(() => /removed from the tree/.test(document.querySelector('[data-testid=message]').textContent));
+  assert.deepEqual([await tree('moves'), await tree('variations')], [2, 0]);
+  assert.equal(await page.inputValue('[data-testid=moves]'), '1. b6 f6', 'the game shown stays');
+  await page.click('[data-testid=pause]');
   await page.selectOption('[data-testid=player-1]', 'engine');
 });
 

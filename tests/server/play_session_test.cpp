@@ -255,6 +255,25 @@ TEST_F(Table, ANewGameTakesTheMovesPlayedFromItsStart) {
   EXPECT_EQ(answer({{"type", "undo"}})["history"], json::array({"b6", "f6"}));  // the game before the refusal
 }
 
+// The analysis board steps through its tree: a line's moves replace those played, from the game's
+// start, in the same game; a line refused names the index of its first move that is not legal.
+TEST_F(Table, ALineReplacesTheMovesPlayedAndARefusedOneNamesItsMove) {
+  answer({{"type", "new"}, {"fen", "x5o/7/7/7/7/7/o5x x 0 1"}, {"moves", {"b6", "f6"}}});
+  const json branched = answer({{"type", "line"}, {"moves", {"b6", "a1b3", "c7"}}});
+  EXPECT_EQ(branched["history"], json::array({"b6", "a1b3", "c7"}));
+  EXPECT_EQ(branched["start_fen"], "x5o/7/7/7/7/7/o5x x 0 1") << "the start kept";
+  EXPECT_EQ(branched["game_number"], start["game_number"].get<int>() + 1) << "the same game as the new one";
+  EXPECT_EQ(answer({{"type", "line"}, {"moves", json::array()}})["fen"], "x5o/7/7/7/7/7/o5x x 0 1");
+
+  session.on_message(R"({"type":"line","moves":["b6","a1b3","b6"]})");
+  const json refused = inbox.next("error", 5s);
+  EXPECT_EQ(refused["ply"], 2) << refused;
+  EXPECT_EQ(refused["message"].get<std::string>().rfind("move 3 ('b6')", 0), 0U) << refused;
+  EXPECT_EQ(inbox.count(), 0U) << "no state: the game is as it was";
+  EXPECT_NE(error_for(R"({"type":"line","moves":"b6"})"), "");
+  EXPECT_EQ(answer({{"type", "move"}, {"move", "g2"}})["history"], json::array({"g2"})) << "after the empty line";
+}
+
 // The analysis of the position shown: the analysis engine's answers, again after each change,
 // until it is turned off.
 TEST(PlaySession, AnalysesThePositionShownUntilToldNotTo) {
