@@ -44,6 +44,7 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
   const json lead = report.search_value ? json(report.search_value->lead * G::cells(root)) : json(nullptr);
   return {{"depth", report.depth},
           {"nodes", report.nodes},
+          {"reused", report.reused_nodes},
           {"seconds", report.seconds},
           {"nps", nps},
           {"value", value},

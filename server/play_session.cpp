@@ -21,6 +21,8 @@ namespace {
 constexpr int kProgressIntervalMs = 200;
 // A level's move comes no sooner than this after it was asked for: at a person's pace.
 constexpr auto kLevelPace = std::chrono::milliseconds(1000);
+// What the engine may search on the player's time, unless the ponder message says.
+constexpr int kPonderVisits = 1'000'000;
 // How often the analysis of the position shown reports while it searches.
 constexpr double kAnalysisReportSeconds = 0.3;
 
@@ -39,6 +41,16 @@ std::string get_string(const json& message, const char* key, const std::string& 
   if (!message.contains(key)) return fallback;
   if (!message[key].is_string()) throw std::invalid_argument(fmt::format("\"{}\" must be a string", key));
   return message[key].get<std::string>();
+}
+
+// A search's report as the page gets it: of the game's state `version`, its move (final) or not.
+template <typename G>
+json think_message(const BasicMoveReport<G>& report, const typename G::Position& root, bool final, int version) {
+  json message = report_json<G>(report, root);
+  message["type"] = "think";
+  message["final"] = final;
+  message["version"] = version;
+  return message;
 }
 
 // A list of moves' texts: a message's "moves".
@@ -99,6 +111,7 @@ PlaySession::~PlaySession() {
     closing_ = true;  // a search ending now sends no state and starts no analysis
     jobs_.clear();
     if (current_stop_) *current_stop_ = true;
+    stop_pondering();
     analysis = std::move(analysis_);
   }
   jobs_ready_.notify_all();
@@ -139,6 +152,7 @@ void PlaySession::handle(const std::string& type, const json& message) {
   if (type == "new") return start_new(message);
   if (type == "stop") {
     if (current_stop_) *current_stop_ = true;
+    stop_pondering();
     return;
   }
   if (type == "review") {
@@ -153,6 +167,7 @@ void PlaySession::handle(const std::string& type, const json& message) {
     if (!analysing_) stop_query(shown_query_);
     return analyse_shown();
   }
+  if (type == "ponder") return std::visit([&](auto& table) { ponder(table, message); }, table_);  // no state: no change
   std::visit(
       [&](auto& table) {
         if (type == "move")
@@ -288,6 +303,7 @@ void PlaySession::ready_engine(Table<G>& table, std::optional<int> skill) const 
 
 template <typename G>
 void PlaySession::play(Table<G>& table, const typename G::Move& move) {
+  stop_pondering();
   table.positions.push_back(table.game.position());
   table.game.play(move);
   ++version_;
@@ -308,19 +324,15 @@ void PlaySession::go(Table<G>& table, const json& message) {
   const int elo = get_int(message, "elo", 0, 0, kLevelRatings.back().elo);
   ready_engine(table, elo > 0 ? std::optional<int>(skill_for_elo(elo)) : std::nullopt);
   const bool at_a_level = elo > 0 && !table.engine_model.empty();
-  if (!thread_.joinable()) thread_ = std::thread([this] { run_jobs(); });
+  stop_pondering();
   auto stop = std::make_shared<std::atomic<bool>>(false);
   limits.stop = stop.get();
   current_stop_ = stop;
   thinking_ = true;
-  jobs_.push_back([this, engine = table.engine, game = table.game, version = version_, stop, limits, at_a_level] {
+  queue([this, engine = table.engine, game = table.game, version = version_, stop, limits, at_a_level] {
     const auto asked = std::chrono::steady_clock::now();
-    const auto& root = game.position();
     auto think = [&](const BasicMoveReport<G>& report, bool final) {
-      json message = report_json<G>(report, root);
-      message["type"] = "think";
-      message["final"] = final;
-      send_(text_of(message));
+      send_(text_of(think_message<G>(report, game.position(), final, version)));
     };
     engine->set_limits(limits);
     engine->on_progress([&](const BasicMoveReport<G>& report) { think(report, false); });
@@ -347,10 +359,58 @@ void PlaySession::go(Table<G>& table, const json& message) {
     }
     send_state();
   });
+}
+
+// The engine searches the position shown, the player to move, until the game changes: the tree it
+// grows is the one its next search starts from (where the player moved as it searched).
+template <typename G>
+void PlaySession::ponder(Table<G>& table, const json& message) {
+  if (get_int(message, "version", version_, 0, INT_MAX) != version_) return;  // asked in a state left since
+  if (thinking_) throw std::invalid_argument("the engine is thinking");
+  if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
+  MoveLimits limits;
+  limits.nodes = get_int(message, "visits", kPonderVisits, 1, options_.max_visits);
+  limits.progress_interval_ms = kProgressIntervalMs;
+  ready_engine(table, std::nullopt);
+  stop_pondering();
+  auto stop = std::make_shared<std::atomic<bool>>(false);
+  limits.stop = stop.get();
+  ponder_stop_ = stop;
+  queue([this, engine = table.engine, game = table.game, version = version_, stop, limits] {
+    auto think = [&](const BasicMoveReport<G>& report, bool final) {
+      json message = think_message<G>(report, game.position(), final, version);
+      message["ponder"] = true;
+      send_(text_of(message));
+    };
+    engine->set_limits(limits);
+    engine->on_progress([&](const BasicMoveReport<G>& report) { think(report, false); });
+    std::string error;
+    try {
+      engine->choose_move(game);  // its move is not played: its tree is what is kept
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    engine->on_progress(nullptr);
+    std::lock_guard lock(mutex_);
+    if (closing_) return;
+    if (!error.empty()) return send_error("the engine failed while pondering: " + error);
+    think(engine->last_report(), true);
+  });
+}
+
+void PlaySession::queue(std::function<void()> job) {
+  if (!thread_.joinable()) thread_ = std::thread([this] { run_jobs(); });
+  jobs_.push_back(std::move(job));
   jobs_ready_.notify_one();
 }
 
+void PlaySession::stop_pondering() {
+  if (ponder_stop_) *ponder_stop_ = true;
+  ponder_stop_.reset();
+}
+
 void PlaySession::abandon_search() {
+  stop_pondering();
   if (current_stop_) *current_stop_ = true;
   current_stop_.reset();
   thinking_ = false;

@@ -12,6 +12,9 @@
 //                               with "version" (a state's), dropped unless the game is still in that state;
 //                               with "elo" (one of the games message's levels), at that level, its move
 //                               no sooner than a second after (a net's only: alphabeta plays as it is)
+//        {"type":"ponder","version":3}  the engine searches the position shown (the player's turn)
+//                               until the game changes, a go or a stop; its next search starts from
+//                               that tree ("visits": at most so many; 1,000,000 when not given)
 //        {"type":"stop"}                                    the search answers now
 //        {"type":"analyze","on":true}   the position shown is analysed, again after each change, until
 //                               {"type":"analyze","on":false} (the analysis engine's, analysis/)
@@ -21,7 +24,8 @@
 //                               the levels ({"elo", "skill"}: players/level_player.h)
 //        {"type":"state",...}   after every change: game, variant, board, men, legal moves, last move,
 //                               outcome, and "version", bumped by each change
-//        {"type":"think",...}   while the engine searches ("final": true with its move)
+//        {"type":"think",...}   while the engine searches ("final": true with its move; "ponder": true
+//                               when it searched on the player's time; "version": the state searched)
 //        {"type":"analysis",...}  the analysis engine's answers: "id" "shown-VERSION" for the position
 //                               shown in that state, "review-VERSION" for each turn of a review
 //        {"type":"error","message":...}  for input refused; nothing changed ("ply": the index of
@@ -95,6 +99,10 @@ class PlaySession final : public SocketHandler {
   void set_line(Table<G>& table, const std::vector<std::string>& moves);  // the moves from the start instead
   template <typename G>
   void go(Table<G>& table, const nlohmann::json& message);
+  template <typename G>
+  void ponder(Table<G>& table, const nlohmann::json& message);
+  void queue(std::function<void()> job);  // under mutex_: to the search thread, started at the first
+  void stop_pondering();                  // under mutex_
   // The engine at that skill (none: full strength), made again where the table's is another.
   template <typename G>
   void ready_engine(Table<G>& table, std::optional<int> skill) const;
@@ -120,6 +128,7 @@ class PlaySession final : public SocketHandler {
   std::condition_variable jobs_ready_;
   bool closing_ = false;
   std::shared_ptr<std::atomic<bool>> current_stop_;  // the stop flag of the search asked for last
+  std::shared_ptr<std::atomic<bool>> ponder_stop_;   // the pondering's, while it goes on
   bool analysing_ = false;     // the position shown is analysed while it is shown
   int analysed_version_ = -1;  // the version analysed last
   std::unique_ptr<analysis::Engine> analysis_;  // made at the first analyze or review

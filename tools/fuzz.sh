@@ -48,8 +48,9 @@ for n in "${selected[@]}"; do
   echo "== fuzz_$n: up to $seconds s${3:+ or $runs runs}"
   export LSAN_OPTIONS=suppressions=$PWD/tools/sanitizers/lsan.supp:print_suppressions=0
   log=$build/fuzz_$n.log
+  timeout=${ATAXX_FUZZ_TIMEOUT:-10}  # a hang; and what counts as a slow unit (saved, and a failure)
   status=0
-  ASAN_OPTIONS=$asan_options "$build"/fuzz/fuzz_"$n" "$work" -max_total_time="$seconds" -runs="$runs" -timeout="${ATAXX_FUZZ_TIMEOUT:-10}" -rss_limit_mb=4096 \
+  ASAN_OPTIONS=$asan_options "$build"/fuzz/fuzz_"$n" "$work" -max_total_time="$seconds" -runs="$runs" -timeout="$timeout" -report_slow_units="$timeout" -rss_limit_mb=4096 \
     -artifact_prefix="$artifacts"/ -print_final_stats=1 "${extra[@]}" >"$log" 2>&1 || status=$?
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^Done|ERROR|SUMMARY|property failed" "$log" || true
   if ((status != 0)) || compgen -G "$artifacts/*" >/dev/null; then

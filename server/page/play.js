@@ -12,6 +12,7 @@ let think = null;
 let selected = null;      // a cell, or {drop: 'Q'}
 let paused = false;
 let goSentIn = null;  // the version of the state the last go was sent in: one go per state
+let ponderSentIn = null;  // and of the last ponder
 let tree = null;         // every line of the game from its start (tree.js); a node's chance: the
 let current = null;      // first side's expected score by a search there; `current`: the state's node
 let pendingPgn = null;   // a PGN imported: its lines go to the tree of the game the server starts
@@ -199,6 +200,15 @@ function maybeEngineMove() {
   send({ type: 'go', version: state.version, ...budget() });
 }
 
+// With "think on your time", the engine searches while the player to move thinks (at full
+// strength): its reply starts from that tree.
+function maybePonder() {
+  if (!$('ponder').checked || !state || state.outcome || state.thinking || paused || $('level').value) return;
+  if (isEngine(state.side) || !isEngine(1 - state.side) || ponderSentIn === state.version) return;
+  ponderSentIn = state.version;
+  send({ type: 'ponder', version: state.version });
+}
+
 function onState(next) {
   // A move or a new game clears the message about the last one refused.
   if (state && (state.game_number !== next.game_number || state.history.length !== next.history.length)) show('');
@@ -226,7 +236,7 @@ function onState(next) {
   drawWinChance();
   if (!state.thinking) selected = null;
   render();
-  setTimeout(maybeEngineMove, 50);
+  setTimeout(() => { maybeEngineMove(); maybePonder(); }, 50);
 }
 
 // Moves' texts numbered as the tree numbers them: "1. b6 a1b3 2. c7".
@@ -453,6 +463,7 @@ function importPgn() {
 }
 
 function onThink(report) {
+  if (report.version !== state.version) return;  // of a position left since
   think = { ...report, ply: state.history.length, gameNumber: state.game_number };  // its root is the state shown
   const pct = x => `${(100 * x).toFixed(1)}%`;
   const hasValue = report.value !== null;  // alpha-beta reports a score instead
@@ -465,8 +476,13 @@ function onThink(report) {
   const lead = report.lead === null ? '' : `, lead ${report.lead >= 0 ? '+' : ''}${report.lead.toFixed(1)} men`;
   const judged =
       hasValue ? `value ${report.value.toFixed(3)} (win ${pct(w + d / 2)}${lead})` : `score ${report.score_cp} cp`;
+  const doing = report.ponder ? (report.final ? 'pondered on your time' : 'pondering on your time')
+    : report.final ? 'played' : 'searching';
+  const reused = report.reused > 0 ? ` (${report.reused} kept from before)` : '';
   $('think-summary').textContent =
-    `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes, ${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;
+    `${doing}: ${report.nodes} nodes${reused}, ${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;
+  $('think-summary').dataset.ponder = report.ponder ? 'true' : 'false';
+  $('think-summary').dataset.reused = report.reused;
   $('think-summary').dataset.nodes = report.nodes;
   $('wdl').hidden = !hasValue;
   const bars = $('wdl').children;
@@ -546,7 +562,7 @@ export function startPlay() {
   const connect = () => {
     socket = new WebSocket(`ws://${location.host}/api/play`);
     socket.onopen = () => {
-      goSentIn = null;  // a new session counts its versions afresh
+      goSentIn = ponderSentIn = null;  // a new session counts its versions afresh
       $('connection').textContent = 'connected';
       $('connection').dataset.state = 'open';
     };
@@ -577,7 +593,12 @@ export function startPlay() {
     send({ type: 'move', move: $('move-input').value.trim() });
     $('move-input').value = '';
   });
-  $('pause').addEventListener('click', () => { paused = !paused; render(); maybeEngineMove(); });
+  $('pause').addEventListener('click', () => { paused = !paused; render(); maybeEngineMove(); maybePonder(); });
+  $('ponder').addEventListener('change', () => {
+    if ($('ponder').checked) maybePonder();
+    else if (state && !state.thinking) send({ type: 'stop' });  // stops only the pondering
+    ponderSentIn = $('ponder').checked ? ponderSentIn : null;
+  });
   for (const side of [0, 1]) $(`player-${side}`).addEventListener('change', () => { selected = null; render(); maybeEngineMove(); });
   $('heat').addEventListener('change', render);
   $('ownership').addEventListener('change', render);

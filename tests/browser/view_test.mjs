@@ -102,6 +102,25 @@ test('a human move on 7x7 is played and the engine answers', async () => {
   await shoot('play-7x7');
 });
 
+test('with "think on your time" the engine searches while the player thinks, and keeps that tree', async () => {
+  await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'human', 'player-1': 'engine', 'budget-kind': 'visits' });
+  await page.fill('[data-testid=budget]', '40');
+  await page.check('[data-testid=ponder]');
+  const summary = () => page.$eval('[data-testid=think-summary]', e => ({ ...e.dataset, text: e.textContent }));
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-testid=think-summary]').dataset;
+    return s.ponder === 'true' && Number(s.nodes) >= 200;
+  });
+  assert.match((await summary()).text, /^pondering on your time/);
+  await page.fill('[data-testid=move-input]', 'b6');
+  await page.press('[data-testid=move-input]', 'Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid=think-summary]').textContent.startsWith('played'));
+  const played = await summary();
+  assert.ok(Number(played.reused) > 0, `the reply kept the pondered tree: ${played.text}`);
+  assert.match(played.text, /kept from before/);
+  await page.uncheck('[data-testid=ponder]');
+});
+
 test('the engine plays at the level picked, weakest first', async () => {
   await newGame({ game: 'ataxx', board: '7x7', 'player-0': 'human', 'player-1': 'engine', 'budget-kind': 'visits' });
   const levels = await page.$$eval('[data-testid=level] option', options => options.map(o => o.value));

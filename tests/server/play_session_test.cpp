@@ -315,6 +315,46 @@ TEST(PlaySession, ClosesAtOnceWhileTheEngineThinks) {
   EXPECT_LT(std::chrono::steady_clock::now() - closing, 10s);
 }
 
+// The engine thinks on the player's time: the player moves while it ponders, and its next search
+// starts from the tree it grew under that move (a search without pondering reuses nothing).
+TEST(PlaySession, PondersOnThePlayersTimeAndItsNextSearchKeepsTheTree) {
+  const NetShelf nets = shelf_of_a_random_7x7_net("play-session-ponder");
+  auto engine_reply_after_b6 = [&](bool ponder) {
+    Inbox inbox;
+    PlaySession session(PlayOptions{&nets}, inbox.sender());
+    const int version = inbox.next("state")["version"];
+    if (ponder) {
+      session.on_message(json{{"type", "ponder"}, {"version", version}}.dump());
+      json think;
+      do think = inbox.next("think"); while (!think.is_null() && think["nodes"].get<int>() < 400);
+      EXPECT_TRUE(think["ponder"].get<bool>()) << think;
+      EXPECT_EQ(think["version"], version);
+    }
+    session.on_message(R"({"type":"move","move":"b6"})");  // not refused: pondering is not thinking
+    EXPECT_EQ(inbox.next("state")["history"], json::array({"b6"}));
+    if (ponder) {
+      const json last = inbox.final_think();
+      EXPECT_TRUE(last["ponder"].get<bool>()) << "the pondering stopped by the move: " << last;
+    }
+    session.on_message(R"({"type":"go","visits":100})");
+    const json reply = inbox.final_think();
+    EXPECT_FALSE(reply.contains("ponder"));
+    return reply;
+  };
+  EXPECT_EQ(engine_reply_after_b6(false)["reused"], 0);
+  const json reply = engine_reply_after_b6(true);
+  EXPECT_GT(reply["reused"].get<int>(), 0) << reply;
+  EXPECT_GE(reply["nodes"].get<int>(), 100) << "the go's visits count the reused ones (as lc0's)";
+
+  Inbox inbox;
+  PlaySession session(PlayOptions{&nets}, inbox.sender());
+  inbox.next("state");
+  session.on_message(R"({"type":"ponder","version":99})");  // a state left since: nothing searched
+  session.on_message(R"({"type":"ponder","visits":0})");
+  EXPECT_EQ(inbox.next("error", 5s)["message"], "\"visits\" must be an integer from 1 to 1000000");
+  EXPECT_EQ(inbox.count(), 0U);
+}
+
 TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
   const NetShelf nets = shelf_of_a_random_7x7_net("play-session-nets");
   Inbox inbox;
