@@ -1,5 +1,7 @@
 // An external UAI engine as a player: `uai:cmd=PATH[,movetime=MS|nodes=N|depth=D][,timeout=MS]
-// [,NAME=VALUE...]`, other keys going to the engine as `setoption`. Runs the engine as a child
+// [,ponder=1][,NAME=VALUE...]`, other keys going to the engine as `setoption`. With ponder=1 the
+// engine thinks on its opponent's time (`go ponder` on the reply its bestmove names, then
+// `ponderhit` or `stop`), as a GUI that ponders runs it. Runs the engine as a child
 // process over pipes; a timeout, a crash or a malformed answer throws, which the match runner
 // scores as a loss for this player. Plays any game (told the variant as UCI_Variant).
 #pragma once

@@ -5,6 +5,8 @@
 #include "players/uai_player.h"
 
 #include <algorithm>
+#include <chrono>
+#include <optional>
 #include <stdexcept>
 
 #include "players/engine_process.h"
@@ -55,11 +57,22 @@ class UaiPlayer final : public BasicPlayer<G> {
   using Move = typename G::Move;
   using MoveReport = BasicMoveReport<G>;
 
-  UaiPlayer(std::string command, std::map<std::string, std::string> engine_options, std::string go, int timeout_ms)
-      : command_(std::move(command)), engine_options_(std::move(engine_options)), go_(std::move(go)), timeout_ms_(timeout_ms) {}
+  UaiPlayer(std::string command, std::map<std::string, std::string> engine_options, std::string go, int timeout_ms,
+            bool ponder)
+      : command_(std::move(command)),
+        engine_options_(std::move(engine_options)),
+        go_(std::move(go)),
+        timeout_ms_(timeout_ms),
+        ponder_(ponder) {}
 
   void new_game(std::uint64_t) override {
     if (!engine_) start();
+    try {
+      end_pondering();
+    } catch (...) {
+      engine_.reset();
+      throw;
+    }
     engine_->send("uainewgame");
     engine_->send("isready");
     engine_->expect("readyok", timeout_ms_);
@@ -70,32 +83,84 @@ class UaiPlayer final : public BasicPlayer<G> {
   Move choose_move(const Game& game) override {
     if (!engine_) start();
     report_ = {};
-    std::string position = "position fen " + game.start().fen();
-    if (!game.moves().empty()) {
-      position += " moves";
-      for (const Move m : game.moves()) position.append(" ").append(G::move_text(m, game.position()));
-    }
+    const auto asked = std::chrono::steady_clock::now();
     try {
-      send_variant(G::pgn_variant(game.start()));
-      engine_->send(position);
-      const GameClock& clock = this->limits_.clock;
-      std::string go = clock.timed() ? go_with_clock(clock, game.position().side_to_move()) : go_;
-      if (!this->limits_.search_moves.empty()) go += " searchmoves";
-      for (const std::string& move : this->limits_.search_moves) go += " " + move;
-      engine_->send(go);
-      const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, clock.own_ms),
+      if (pondered_ && pondered_->start() == game.start() && pondered_->moves() == game.moves()) {
+        pondered_.reset();
+        engine_->send("ponderhit");  // the move it pondered on was played: its search goes on, now on its clock
+      } else {
+        end_pondering();
+        send_position(game);
+        std::string go = go_line(this->limits_.clock, game);
+        if (!this->limits_.search_moves.empty()) go += " searchmoves";
+        for (const std::string& move : this->limits_.search_moves) go += " " + move;
+        engine_->send(go);
+      }
+      const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, this->limits_.clock.own_ms),
                                                [this](const std::string& info) { read_info(info, report_); });
-      const auto space = line.find(' ');
-      if (space == std::string::npos) throw std::runtime_error("uai engine answered '" + line + "'");
-      const std::string text = line.substr(space + 1, line.find(' ', space + 1) - space - 1);
-      return G::parse_move_text(text, game.position());
+      const std::vector<std::string> words = split_words(line);
+      if (words.size() < 2) throw std::runtime_error("uai engine answered '" + line + "'");
+      const Move move = G::parse_move_text(words[1], game.position());
+      if (ponder_ && words.size() >= 4 && words[2] == "ponder") {
+        const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - asked);
+        start_pondering(game, move, words[3], static_cast<int>(spent.count()));
+      }
+      return move;
     } catch (...) {
       engine_.reset();  // restarted for the next game
+      pondered_.reset();
       throw;
     }
   }
 
  private:
+  void send_position(const Game& game) {
+    send_variant(G::pgn_variant(game.start()));
+    std::string position = "position fen " + game.start().fen();
+    if (!game.moves().empty()) {
+      position += " moves";
+      for (const Move m : game.moves()) position.append(" ").append(G::move_text(m, game.position()));
+    }
+    engine_->send(position);
+  }
+
+  std::string go_line(const GameClock& clock, const Game& game) const {
+    return clock.timed() ? go_with_clock(clock, game.position().side_to_move()) : go_;
+  }
+
+  // After its move, the engine thinks on the position after the reply it expects (UAI's `go
+  // ponder`), its clock as it will be then, until the next choose_move says whether that reply
+  // came (`ponderhit`) or not (`stop`). A reply that is not legal, or a game over, starts nothing.
+  void start_pondering(const Game& game, Move move, const std::string& reply_text, int spent_ms) {
+    Game expected = game;
+    expected.play(move);
+    if (expected.outcome().is_over()) return;
+    typename G::MoveList moves;
+    expected.position().generate_moves(moves);
+    Move reply;
+    try {
+      reply = G::parse_move_text(reply_text, expected.position());
+    } catch (const std::invalid_argument&) {
+      return;
+    }
+    if (std::find(moves.begin(), moves.end(), reply) == moves.end()) return;
+    expected.play(reply);
+    if (expected.outcome().is_over()) return;
+    send_position(expected);
+    GameClock clock = this->limits_.clock;  // its own after this move, the increment added
+    if (clock.timed()) clock.own_ms = std::max(0, clock.own_ms - spent_ms) + clock.own_increment_ms;
+    engine_->send("go ponder" + go_line(clock, expected).substr(2));
+    pondered_ = std::move(expected);
+  }
+
+  // A pondering on a reply that did not come: stopped, its bestmove read and dropped.
+  void end_pondering() {
+    if (!pondered_) return;
+    pondered_.reset();
+    engine_->send("stop");
+    engine_->expect("bestmove", timeout_ms_);
+  }
+
   // UAI names a side's clock by its PGN colour (G::kPgnColours): x's is btime in Ataxx (x moves
   // first, like Black in chess); in a game whose first mover is White, White's is wtime.
   static std::string go_with_clock(const GameClock& clock, Color mover) {
@@ -134,7 +199,9 @@ class UaiPlayer final : public BasicPlayer<G> {
   std::map<std::string, std::string> engine_options_;
   std::string go_;
   int timeout_ms_;
+  bool ponder_;  // thinks on the opponent's time
   std::unique_ptr<EngineProcess> engine_;
+  std::optional<Game> pondered_;  // the game as it will be if the reply pondered on comes
   std::string variant_sent_;
   MoveReport report_;  // of the last move, from the engine's last info line with a score
 };
@@ -149,10 +216,13 @@ std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec) {
   const int nodes = spec.get_int("nodes", 0, 0, 2'000'000'000);
   const int depth = spec.get_int("depth", 0, 0, 1000);
   const int timeout = spec.get_int("timeout", 10'000, 1, 3'600'000);
+  const bool ponder = spec.get_int("ponder", 0, 0, 1) == 1;
   std::string go = "go movetime " + std::to_string(movetime > 0 ? movetime : 100);
   if (nodes > 0) go = "go nodes " + std::to_string(nodes);
   if (depth > 0) go = "go depth " + std::to_string(depth);
-  return std::make_unique<UaiPlayer<G>>(command, spec.take_rest(), go, timeout + movetime);
+  std::map<std::string, std::string> engine_options = spec.take_rest();
+  if (ponder) engine_options.try_emplace("Ponder", "true");  // as UCI asks of a GUI that ponders
+  return std::make_unique<UaiPlayer<G>>(command, std::move(engine_options), go, timeout + movetime, ponder);
 }
 
 }  // namespace ataxx

@@ -71,6 +71,15 @@ bool mover_is_white(Color mover) {
   return G::kPgnColours[index(mover)] == "White";
 }
 
+// The reply the search expects to the move it plays (the PV's second move), for a GUI that
+// ponders: "" where the PV does not start with that move or stops there.
+template <typename G>
+std::string expected_reply(const BasicMoveReport<G>& report, typename G::Move best, typename G::Position after) {
+  if (report.pv.size() < 2 || report.pv[0] != best) return "";
+  after.make_move(best);
+  return G::move_text(report.pv[1], after);
+}
+
 // The command word of a line and what follows it.
 std::pair<std::string, std::string_view> command_of(std::string_view line) {
   const std::string_view trimmed = trim(line);
@@ -511,12 +520,14 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     std::lock_guard lock(mutex_);
     infinite_running_ = false;
   }
+  std::string reply;
   if (player) {
     const BasicMoveReport<G> report = player->last_report();
     if (options_.display.verbose_move_stats && !report.candidates.empty()) say(verbose_move_stats<G>(report, root));
     say(info_lines<G>(report, root, options_.display));
+    reply = expected_reply<G>(report, best, root);
   }
-  say("bestmove " + G::move_text(best, root));
+  say("bestmove " + G::move_text(best, root) + (reply.empty() ? "" : " ponder " + reply));
 }
 
 template <typename G>

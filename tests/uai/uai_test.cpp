@@ -20,6 +20,7 @@
 #include "match/match.h"
 #include "match/openings.h"
 #include "nn/inference_server.h"
+#include "util/text.h"
 #include "players/engine_process.h"
 #include "games/schataxx/game.h"
 #include "tests/test_paths.h"
@@ -48,9 +49,10 @@ class UaiSession {
     engine_.handle(line);
   }
   std::string go(const std::string& go_line) { return send(go_line); }
+  // The move of the last bestmove line (without its ponder move).
   static std::string bestmove(const std::string& output) {
     const auto at = output.rfind("bestmove ");
-    return output.substr(at + 9, output.find('\n', at) - at - 9);
+    return split_words(output.substr(at, output.find('\n', at) - at)).at(1);
   }
 
  private:
@@ -91,6 +93,26 @@ TEST(Uai, PlaysLegalMovesUnderEachKindOfLimit) {
     EXPECT_NE(out.find("info depth"), std::string::npos) << go;
     EXPECT_NE(out.find(" pv "), std::string::npos) << go;
     EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(out), board_7x7()))) << go << ": " << out;
+  }
+}
+
+// For a GUI that ponders, bestmove names the reply the search expects: its PV's second move.
+TEST(Uai, BestmoveNamesTheReplyItExpectsToPonderOn) {
+  for (const char* player : {"", "alphabeta"}) {
+    UaiSession uai;
+    if (*player) uai.send(std::string("setoption name Player value ") + player);
+    uai.send("position startpos moves g2");
+    const std::string out = uai.go("go depth 3");
+    const std::string line = out.substr(out.rfind("bestmove "));
+    const std::vector<std::string> words = split_words(line);
+    ASSERT_EQ(words.size(), 4U) << player << ": " << line;
+    EXPECT_EQ(words[2], "ponder");
+    Game game;
+    game.play("g2");
+    game.play(words[1]);
+    EXPECT_TRUE(game.position().is_legal(parse_move(words[3], board_7x7()))) << player << ": " << line;
+    const auto pv_at = out.rfind(" pv ");
+    EXPECT_EQ(split_words(out.substr(pv_at + 4, out.find('\n', pv_at) - pv_at - 4)).at(1), words[3]) << out;
   }
 }
 
@@ -796,14 +818,14 @@ TEST(UaiProcess, KeepsReadingWhileAnInfiniteSearchRuns) {
   uai.send("isready");
   uai.expect("readyok");  // at once, the search still running
   uai.send("stop");
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9), board_7x7())));
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(uai.expect("bestmove")), board_7x7())));
   // The commands sent during the search took effect after it, in order.
   uai.send("position startpos moves g2");
   uai.send("go depth 1");
   Game game;
   game.play("g2");
   const std::string answer = uai.expect("bestmove");
-  EXPECT_TRUE(game.position().is_legal(parse_move(answer.substr(9, answer.find(' ', 9) - 9), board_7x7()))) << answer;
+  EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(answer), board_7x7()))) << answer;
   uai.send("quit");
 }
 
@@ -820,7 +842,7 @@ TEST(UaiProcess, GoInfiniteAnswersOnlyWhenStoppedThoughTheSearchEndedBefore) {
   for (const std::string& line : uai.lines_through("readyok")) EXPECT_FALSE(line.starts_with("bestmove")) << line;
   uai.send("stop");
   const std::string answer = uai.expect("bestmove");
-  EXPECT_TRUE(Position::from_fen(fen).is_legal(parse_move(answer.substr(9), board_7x7()))) << answer;
+  EXPECT_TRUE(Position::from_fen(fen).is_legal(parse_move(UaiSession::bestmove(answer), board_7x7()))) << answer;
   uai.send("isready");
   uai.expect("readyok");
 }
@@ -828,7 +850,7 @@ TEST(UaiProcess, GoInfiniteAnswersOnlyWhenStoppedThoughTheSearchEndedBefore) {
 TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
   UaiProcess uai;
   uai.send("position startpos\ngo infinite\nstop");
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9), board_7x7())));
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(uai.expect("bestmove")), board_7x7())));
   uai.send("isready");
   uai.expect("readyok");
 }
@@ -843,7 +865,7 @@ TEST(UaiProcess, QuitRunsTheCommandsReceivedBeforeIt) {
   }
   UaiProcess uai;
   uai.send("position startpos\ngo movetime 300\nquit");  // the search stops at the quit, and answers
-  EXPECT_TRUE(Position::startpos().is_legal(parse_move(uai.expect("bestmove").substr(9), board_7x7())));
+  EXPECT_TRUE(Position::startpos().is_legal(parse_move(UaiSession::bestmove(uai.expect("bestmove")), board_7x7())));
 }
 
 TEST(Uai, APlayerOptionCannotStartAProgramUnlessAllowed) {
@@ -920,6 +942,37 @@ TEST(UaiPlayer, SendsTheMatchClocks) {
   EXPECT_EQ(lines[0], "go btime 3000 wtime 3000 binc 250 winc 250");
   EXPECT_TRUE(lines[1].starts_with("go btime 32")) << lines[1];
   EXPECT_TRUE(lines[1].ends_with(" wtime 3000 binc 250 winc 250")) << lines[1];
+}
+
+// With ponder=1 the engine thinks on its opponent's time: after each bestmove, a go ponder on the
+// reply it named, on its clock as it will be; then ponderhit where that reply came, else stop.
+TEST(UaiPlayer, PondersOnTheReplyItExpectsAndIsToldWhetherItCame) {
+  const auto dir = std::filesystem::temp_directory_path() / ("uai-ponder-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string log = (dir / "sent.log").string();
+  std::ofstream(dir / "engine.sh") << "tee -a " << log << " | exec " << ATAXX_ZERO_BINARY << " uai --player alphabeta\n";
+  MatchConfig c = engine_match("uai:cmd=sh " + (dir / "engine.sh").string() + ",ponder=1", 2);
+  c.player2 = "greedy";
+  c.time_control = parse_time_control("2+0.02");
+  const MatchResult result = run_match(c);
+  const std::vector<std::string> lines = lines_of(log);
+  std::filesystem::remove_all(dir);
+  for (const GameRecord& game : result.games) EXPECT_EQ(game.failure, "") << game.failure;
+  int ponders = 0, hits = 0, stops = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].starts_with("go ponder")) {
+      ++ponders;
+      EXPECT_TRUE(lines[i].starts_with("go ponder btime ")) << lines[i];
+      ASSERT_GT(i, 0U);
+      EXPECT_TRUE(lines[i - 1].starts_with("position fen ")) << "the position after the reply";
+    }
+    hits += lines[i] == "ponderhit";
+    stops += lines[i] == "stop";
+  }
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "setoption name Ponder value true"), lines.end());
+  EXPECT_GT(ponders, 10);
+  EXPECT_GT(hits, 0) << "greedy played the reply alpha-beta expected at least once";
+  EXPECT_GE(hits + stops, ponders - 1) << "each pondering ends (the last one at quit)";
 }
 
 // Schataxx through the same player: the engine told the variant (UCI_Variant, where the FEN cannot
