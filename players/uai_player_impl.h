@@ -68,7 +68,7 @@ class UaiPlayer final : public BasicPlayer<G> {
   void new_game(std::uint64_t) override {
     if (!engine_) start();
     try {
-      end_pondering();
+      abandon_pondering();
     } catch (...) {
       engine_.reset();
       throw;
@@ -85,11 +85,12 @@ class UaiPlayer final : public BasicPlayer<G> {
     report_ = {};
     const auto asked = std::chrono::steady_clock::now();
     try {
-      if (pondered_ && pondered_->start() == game.start() && pondered_->moves() == game.moves()) {
+      if (pondered_ && pondered_->start() == game.start() && pondered_->moves() == game.moves() &&
+          this->limits_.search_moves.empty()) {
         pondered_.reset();
         engine_->send("ponderhit");  // the move it pondered on was played: its search goes on, now on its clock
       } else {
-        end_pondering();
+        abandon_pondering();
         send_position(game);
         std::string go = go_line(this->limits_.clock, game);
         if (!this->limits_.search_moves.empty()) go += " searchmoves";
@@ -103,7 +104,12 @@ class UaiPlayer final : public BasicPlayer<G> {
       const Move move = G::parse_move_text(words[1], game.position());
       if (ponder_ && words.size() >= 4 && words[2] == "ponder") {
         const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - asked);
-        start_pondering(game, move, words[3], static_cast<int>(spent.count()));
+        try {
+          start_pondering(game, move, words[3], static_cast<int>(spent.count()));
+        } catch (const std::exception&) {  // the engine is gone: the move it chose still stands
+          engine_.reset();
+          pondered_.reset();
+        }
       }
       return move;
     } catch (...) {
@@ -146,15 +152,19 @@ class UaiPlayer final : public BasicPlayer<G> {
     if (std::find(moves.begin(), moves.end(), reply) == moves.end()) return;
     expected.play(reply);
     if (expected.outcome().is_over()) return;
+    typename G::MoveList ours;
+    expected.position().generate_moves(ours);
+    if (ours.size() == 1 && ours[0].is_pass()) return;  // nothing to think about
     send_position(expected);
     GameClock clock = this->limits_.clock;  // its own after this move, the increment added
     if (clock.timed()) clock.own_ms = std::max(0, clock.own_ms - spent_ms) + clock.own_increment_ms;
+    if (clock.moves_to_go > 1) --clock.moves_to_go;
     engine_->send("go ponder" + go_line(clock, expected).substr(2));
     pondered_ = std::move(expected);
   }
 
   // A pondering on a reply that did not come: stopped, its bestmove read and dropped.
-  void end_pondering() {
+  void abandon_pondering() {
     if (!pondered_) return;
     pondered_.reset();
     engine_->send("stop");

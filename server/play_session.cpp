@@ -21,8 +21,9 @@ namespace {
 constexpr int kProgressIntervalMs = 200;
 // A level's move comes no sooner than this after it was asked for: at a person's pace.
 constexpr auto kLevelPace = std::chrono::milliseconds(1000);
-// What the engine may search on the player's time, unless the ponder message says.
-constexpr int kPonderVisits = 1'000'000;
+// What the engine may search on the player's time, unless the ponder message says (at most the
+// session's limit): some tens of seconds of a person's thinking.
+constexpr int kPonderVisits = 200'000;
 // How often the analysis of the position shown reports while it searches.
 constexpr double kAnalysisReportSeconds = 0.3;
 
@@ -67,8 +68,10 @@ std::vector<std::string> moves_of(const json& message) {
 
 // A line refused at one of its moves: the error names its index too.
 struct RefusedMove : std::invalid_argument {
-  RefusedMove(std::size_t index, const std::string& what) : std::invalid_argument(what), ply(index) {}
+  RefusedMove(std::size_t index, const char* message_type, const std::string& what)
+      : std::invalid_argument(what), ply(index), of(message_type) {}
   std::size_t ply;
+  const char* of;  // the type of the message refused
 };
 
 // The variant a game is played in: its own name for a game without variants.
@@ -142,7 +145,9 @@ void PlaySession::on_message(std::string_view text) {
   try {
     handle(message["type"].get<std::string>(), message);
   } catch (const RefusedMove& e) {
-    send_(text_of(json{{"type", "error"}, {"message", e.what()}, {"ply", e.ply}}));
+    json error = {{"type", "error"}, {"message", e.what()}, {"ply", e.ply}, {"of", e.of}};
+    if (std::string_view(e.of) == "line" && message.contains("id")) error["line_id"] = message["id"];  // the page's name for it
+    send_(text_of(error));
   } catch (const std::exception& e) {
     send_error(e.what());
   }
@@ -175,7 +180,7 @@ void PlaySession::handle(const std::string& type, const json& message) {
         else if (type == "undo")
           undo(table, get_int(message, "plies", 1, 1, 100'000));
         else if (type == "line")
-          set_line(table, moves_of(message));
+          set_line(table, moves_of(message), message.contains("id") ? message["id"] : json());
         else if (type == "go")
           go(table, message);
         else
@@ -188,11 +193,11 @@ void PlaySession::handle(const std::string& type, const json& message) {
 template <typename G>
 void PlaySession::play_human(Table<G>& table, const std::string& text) {
   if (thinking_) throw std::invalid_argument("the engine is thinking: stop it first");
-  play_text(table, text);
+  play(table, legal_move(table, text));
 }
 
 template <typename G>
-void PlaySession::play_text(Table<G>& table, const std::string& text) {
+typename G::Move PlaySession::legal_move(const Table<G>& table, const std::string& text) {
   if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
   const auto& pos = table.game.position();
   const auto move = G::parse_move_text(text, pos);
@@ -200,16 +205,22 @@ void PlaySession::play_text(Table<G>& table, const std::string& text) {
   pos.generate_moves(moves);
   if (std::find(moves.begin(), moves.end(), move) == moves.end())
     throw std::invalid_argument("'" + text + "' is not a legal move here");
-  play(table, move);
+  return move;
 }
 
 template <typename G>
-void PlaySession::play_line(Table<G>& table, const std::vector<std::string>& moves) {
+void PlaySession::advance(Table<G>& table, const typename G::Move& move) {
+  table.positions.push_back(table.game.position());
+  table.game.play(move);
+}
+
+template <typename G>
+void PlaySession::play_line(Table<G>& table, const std::vector<std::string>& moves, const char* refused_in) {
   for (std::size_t i = 0; i < moves.size(); ++i) {
     try {
-      play_text(table, moves[i]);
+      advance(table, legal_move(table, moves[i]));
     } catch (const std::invalid_argument& e) {
-      throw RefusedMove(i, "move " + std::to_string(i + 1) + " ('" + moves[i] + "'): " + e.what());
+      throw RefusedMove(i, refused_in, "move " + std::to_string(i + 1) + " ('" + moves[i] + "'): " + e.what());
     }
   }
 }
@@ -221,18 +232,22 @@ void PlaySession::undo(Table<G>& table, int plies) {
   const std::size_t keep = moves.size() - std::min<std::size_t>(plies, moves.size());
   auto kept = history_of(table).template get<std::vector<std::string>>();
   kept.resize(keep);
-  set_line(table, kept);
+  set_line(table, kept, nullptr);
 }
 
 template <typename G>
-void PlaySession::set_line(Table<G>& table, const std::vector<std::string>& moves) {
+void PlaySession::set_line(Table<G>& table, const std::vector<std::string>& moves, json id) {
+  if (!id.is_null() && !id.is_string() && !id.is_number_integer())
+    throw std::invalid_argument("a line's \"id\" must be a string or an integer");
+  if (id.is_string() && id.get<std::string>().size() > 64) throw std::invalid_argument("a line's \"id\" is at most 64 characters");
   Table<G> line = table;
   line.game = typename G::Game(table.game.start(), table.game.rules());
   line.positions.clear();
-  play_line(line, moves);
+  play_line(line, moves, "line");
   abandon_search();
   table = std::move(line);
   ++version_;
+  line_answered_ = std::move(id);
 }
 
 void PlaySession::start_new(const json& message) {
@@ -245,7 +260,7 @@ void PlaySession::start_new(const json& message) {
                                      : get_string(message, "variant", std::string(G::kName));
     if (!G::kHasBoards && !message.contains("game") && !Games::plays<G>(name)) name = G::kName;
     Table<G> table = make_table<G>(typename G::Game(fen.empty() ? G::start_of(name) : G::from_fen(fen, name)));
-    play_line(table, moves);
+    play_line(table, moves, "new");
     return AnyTable(std::move(table));
   };
   // The game named, else the FEN's (the first game that claims it), else the first game.
@@ -304,8 +319,7 @@ void PlaySession::ready_engine(Table<G>& table, std::optional<int> skill) const 
 template <typename G>
 void PlaySession::play(Table<G>& table, const typename G::Move& move) {
   stop_pondering();
-  table.positions.push_back(table.game.position());
-  table.game.play(move);
+  advance(table, move);
   ++version_;
 }
 
@@ -365,17 +379,23 @@ void PlaySession::go(Table<G>& table, const json& message) {
 // grows is the one its next search starts from (where the player moved as it searched).
 template <typename G>
 void PlaySession::ponder(Table<G>& table, const json& message) {
+  if (message.contains("on") && !message["on"].is_boolean()) throw std::invalid_argument("\"on\" must be true or false");
+  if (!message.value("on", true)) return stop_pondering();
+  const int visits = get_int(message, "visits", std::min(kPonderVisits, options_.max_visits), 1, options_.max_visits);
   if (get_int(message, "version", version_, 0, INT_MAX) != version_) return;  // asked in a state left since
   if (thinking_) throw std::invalid_argument("the engine is thinking");
   if (table.game.outcome().is_over()) throw std::invalid_argument("the game is over");
+  // Alpha-beta keeps no tree for its next search, and this version is pondered on already.
+  if (table.engine_model.empty() || (ponder_stop_ && pondered_version_ == version_)) return;
   MoveLimits limits;
-  limits.nodes = get_int(message, "visits", kPonderVisits, 1, options_.max_visits);
+  limits.nodes = visits;
   limits.progress_interval_ms = kProgressIntervalMs;
   ready_engine(table, std::nullopt);
   stop_pondering();
   auto stop = std::make_shared<std::atomic<bool>>(false);
   limits.stop = stop.get();
   ponder_stop_ = stop;
+  pondered_version_ = version_;
   queue([this, engine = table.engine, game = table.game, version = version_, stop, limits] {
     auto think = [&](const BasicMoveReport<G>& report, bool final) {
       json message = think_message<G>(report, game.position(), final, version);
@@ -441,7 +461,7 @@ void PlaySession::send_state() {
                   {"ways", View::ways(move, before)},
                   {"turned", turned_cells<G>(before, pos)}};
         }
-        const json state = {{"type", "state"},
+        json state = {{"type", "state"},
                             {"game", G::kName},
                             {"variant", variant_played<G>(game.start())},
                             {"board", View::board(pos)},
@@ -459,6 +479,7 @@ void PlaySession::send_state() {
                             {"game_number", games_started_},
                             {"version", version_},
                             {"thinking", thinking_}};
+        if (!line_answered_.is_null()) state["line_id"] = std::exchange(line_answered_, nullptr);
         send_(text_of(state));
       },
       table_);

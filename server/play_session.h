@@ -6,16 +6,17 @@
 //        {"type":"new","fen":F,"variant":V}                 the game whose FEN F is (V where it is one of its)
 //        {"type":"move","move":"b6"}                        a legal move in the game's notation
 //        {"type":"undo","plies":2}                          takes back moves (1 when not given)
-//        {"type":"line","moves":["g2","a1b3"]}              the game's moves from its start, instead
-//                               of those played (the analysis board steps through its tree so)
+//        {"type":"line","moves":["g2","a1b3"],"id":7}       the game's moves from its start, instead
+//                               of those played (the analysis board steps through its tree so); the
+//                               state after, or the error refusing it, carries the id as "line_id"
 //        {"type":"go","visits":800} or {"type":"go","movetime":1000}: the engine plays the side to move;
 //                               with "version" (a state's), dropped unless the game is still in that state;
 //                               with "elo" (one of the games message's levels), at that level, its move
 //                               no sooner than a second after (a net's only: alphabeta plays as it is)
-//        {"type":"ponder","version":3}  the engine searches the position shown (the player's turn)
-//                               until the game changes, a go or a stop; its next search starts from
-//                               that tree ("visits": at most so many; 1,000,000 when not given)
-//        {"type":"stop"}                                    the search answers now
+//        {"type":"ponder","version":3}  a net searches the position shown (the player's turn) until
+//                               the game changes, a go, a stop or {"type":"ponder","on":false}; its
+//                               next search starts from that tree ("visits": at most so many)
+//        {"type":"stop"}                                    the search answers now; pondering stops
 //        {"type":"analyze","on":true}   the position shown is analysed, again after each change, until
 //                               {"type":"analyze","on":false} (the analysis engine's, analysis/)
 //        {"type":"review","visits":200,"id":"7"}  every turn of the game analysed, for a review of its
@@ -71,7 +72,7 @@ class PlaySession final : public SocketHandler {
   struct Table {
     using GameType = G;
     typename G::Game game;
-    std::shared_ptr<BasicPlayer<G>> engine;  // made at the first go, shared with a search that runs
+    std::shared_ptr<BasicPlayer<G>> engine;  // made at the first go or ponder, shared with a search that runs
     std::optional<int> engine_skill;         // its level (players/level_player.h); none: full strength
     std::string engine_model;                // the net that plays the board, "" for alpha-beta
     std::string engine_name;
@@ -86,17 +87,21 @@ class PlaySession final : public SocketHandler {
   template <typename G>
   static nlohmann::json history_of(const Table<G>& table);  // the moves played, in the game's notation
   template <typename G>
-  void play(Table<G>& table, const typename G::Move& move);
+  void play(Table<G>& table, const typename G::Move& move);  // and the version bumped, pondering stopped
   template <typename G>
   void play_human(Table<G>& table, const std::string& text);  // a legal move, else an error
   template <typename G>
-  void play_text(Table<G>& table, const std::string& text);  // a legal move, else an error
+  static typename G::Move legal_move(const Table<G>& table, const std::string& text);  // else an error
   template <typename G>
-  void play_line(Table<G>& table, const std::vector<std::string>& moves);  // refused at a move: RefusedMove
+  static void advance(Table<G>& table, const typename G::Move& move);  // the move played, nothing else told
+  // The moves advanced through; a move refused throws RefusedMove, naming it and `refused_in`.
+  template <typename G>
+  static void play_line(Table<G>& table, const std::vector<std::string>& moves, const char* refused_in);
   template <typename G>
   void undo(Table<G>& table, int plies);
+  // The moves from the start instead of those played; `id` (none: null) goes with the state after.
   template <typename G>
-  void set_line(Table<G>& table, const std::vector<std::string>& moves);  // the moves from the start instead
+  void set_line(Table<G>& table, const std::vector<std::string>& moves, nlohmann::json id);
   template <typename G>
   void go(Table<G>& table, const nlohmann::json& message);
   template <typename G>
@@ -129,13 +134,15 @@ class PlaySession final : public SocketHandler {
   bool closing_ = false;
   std::shared_ptr<std::atomic<bool>> current_stop_;  // the stop flag of the search asked for last
   std::shared_ptr<std::atomic<bool>> ponder_stop_;   // the pondering's, while it goes on
+  int pondered_version_ = -1;                        // the version it ponders on
+  nlohmann::json line_answered_;  // the id of the line the next state answers (null: none)
   bool analysing_ = false;     // the position shown is analysed while it is shown
   int analysed_version_ = -1;  // the version analysed last
   std::unique_ptr<analysis::Engine> analysis_;  // made at the first analyze or review
   std::string shown_query_;   // the id of the analysis of the position shown: "shown-VERSION"
   std::string review_query_;  // of the last review: "review-ID"
 
-  std::thread thread_;  // last; started by the first go, so that an idle board holds no thread nor engine
+  std::thread thread_;  // last; started by the first go or ponder, so that an idle board holds no thread nor engine
 };
 
 }  // namespace ataxx::server

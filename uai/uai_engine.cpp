@@ -483,17 +483,30 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
 
   typename G::MoveList moves;
   root.generate_moves(moves);
-  if (session.game.outcome().is_over() || moves.empty() || (moves.size() == 1 && moves[0].is_pass())) {
-    say("bestmove 0000");
-    return;
-  }
-  limits.search_moves = legal_search_moves<G>(go.search_moves, root, [this](const std::string& line) { say(line); });
+  const bool nothing_to_search =
+      session.game.outcome().is_over() || moves.empty() || (moves.size() == 1 && moves[0].is_pass());
+  if (!nothing_to_search)
+    limits.search_moves = legal_search_moves<G>(go.search_moves, root, [this](const std::string& line) { say(line); });
   limits.multi_pv = options_.display.multipv;
   {
     std::lock_guard lock(mutex_);
     stop_ = stopped_through_ >= go_number || ((limits.infinite || go.ponder) && input_ended_);
     ponder_stop_ = stop_ || ponderhits_through_ >= go_number;
     infinite_running_ = limits.infinite || go.ponder;
+  }
+  if (nothing_to_search) {
+    // Still answered as UAI asks: a go ponder at its ponderhit or stop, a go infinite at its stop.
+    if (go.ponder) {
+      std::unique_lock lock(mutex_);
+      stop_flag_set_.wait(lock, [&] { return ponder_stop_.load(); });
+    }
+    if (limits.infinite) wait_for_stop();
+    {
+      std::lock_guard lock(mutex_);
+      infinite_running_ = false;
+    }
+    say("bestmove 0000");
+    return;
   }
   auto& player = session.player;
   typename G::Move best = moves[0];

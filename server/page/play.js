@@ -16,6 +16,10 @@ let ponderSentIn = null;  // and of the last ponder
 let tree = null;         // every line of the game from its start (tree.js); a node's chance: the
 let current = null;      // first side's expected score by a search there; `current`: the state's node
 let pendingPgn = null;   // a PGN imported: its lines go to the tree of the game the server starts
+let restoredTree = null; // the tree kept through a reconnection: the game started again takes it up
+let lineSent = null;     // {id, node}: the line asked for (the moves to `node`), until it is answered
+let lineWaiting = null;  // the node asked for meanwhile: its line is sent then
+let linesSent = 0;
 let analysis = null;     // with analysis on: the analysis engine's latest answer for the state shown
 let hoveredLine = null;  // the analysis line under the pointer: its moves on the board
 let pinnedLine = null;   // the line clicked: shown while no other is hovered
@@ -210,10 +214,13 @@ function maybePonder() {
 }
 
 function onState(next) {
+  if (restoredTree && next.game_number === 1) return;  // a new session's greeting: the game shown comes next
+  const restored = restoredTree?.fen === next.start_fen ? restoredTree : null;
+  restoredTree = null;
   // A move or a new game clears the message about the last one refused.
   if (state && (state.game_number !== next.game_number || state.history.length !== next.history.length)) show('');
   if (state?.game_number !== next.game_number) {  // a new game: a tree of its own (an imported one's)
-    tree = new GameTree(next.start_fen, next.colours[1]);
+    tree = restored ?? new GameTree(next.start_fen, next.colours[1]);
     if (pendingPgn) addLines(tree, pendingPgn);
     pendingPgn = null;
     think = null;
@@ -231,12 +238,25 @@ function onState(next) {
     $('lines').tBodies[0].replaceChildren();
   }
   state = next;
-  if (sentLine?.join() === state.history.join()) sentLine = null;
-  current = tree.follow(state.history);
+  current = nodeOf(next);
   drawWinChance();
   if (!state.thinking) selected = null;
   render();
   setTimeout(() => { maybeEngineMove(); maybePonder(); }, 50);
+}
+
+// The state's node of the tree. A state that answers the line asked for is its node (the moves
+// named as the server names them); one that crossed it on the way adds no node, so that a line
+// just deleted does not come back; any other's moves are followed, a new one a new variation.
+function nodeOf(next) {
+  if (lineSent && next.line_id === lineSent.id) {
+    const { node } = lineSent;
+    GameTree.lineThrough(node).slice(1, next.history.length + 1).forEach((n, i) => { n.move = next.history[i]; });
+    lineAnswered();
+    return node;
+  }
+  if (lineSent) return tree.find(next.history) ?? current ?? tree.root;
+  return tree.follow(next.history);
 }
 
 // Moves' texts numbered as the tree numbers them: "1. b6 a1b3 2. c7".
@@ -283,21 +303,28 @@ function renderTree() {
 function goTo(node) {
   if (!node || node === current) return;
   paused = true;
-  sendLine(GameTree.pathOf(node));
+  sendLine(node);
 }
 
-let sentLine = null;  // the line asked for last, until its state comes
+// One line asked for at a time: a later one waits for its answer, the last one asked for kept.
+function sendLine(node) {
+  if (lineSent) return void (lineWaiting = node);
+  if (socket?.readyState !== WebSocket.OPEN) return;
+  lineSent = { id: ++linesSent, node };
+  send({ type: 'line', moves: GameTree.pathOf(node), id: lineSent.id });
+}
 
-function sendLine(moves) {
-  sentLine = moves;
-  send({ type: 'line', moves });
+function lineAnswered() {
+  lineSent = null;
+  const waiting = lineWaiting;
+  lineWaiting = null;
+  if (waiting) sendLine(waiting);
 }
 
 function deleteLine() {
   if (!current?.parent) return;
-  const parent = GameTree.remove(current);
   paused = true;
-  sendLine(GameTree.pathOf(parent));
+  sendLine(GameTree.remove(current));
 }
 
 function promoteLine() {
@@ -429,8 +456,10 @@ function onReviewed(answer) {
 // The game as PGN, as the Ataxx tool chain writes it: its start's FEN, the result from the side
 // that moves first (Ataxx's x); the tree's variations in parentheses.
 function exportPgn() {
-  const winner = state.outcome?.winner;
-  const result = !state.outcome ? '*' : !winner ? '1/2-1/2' : winner === state.colours[0] ? '1-0' : '0-1';
+  // The result is the main line's: known where the board shows its end.
+  const outcome = current === GameTree.lineThrough(tree.root).at(-1) ? state.outcome : null;
+  const winner = outcome?.winner;
+  const result = !outcome ? '*' : !winner ? '1/2-1/2' : winner === state.colours[0] ? '1-0' : '0-1';
   const tags = { Event: 'ataxx-zero', Date: new Date().toISOString().slice(0, 10).replaceAll('-', '.'), FEN: state.start_fen };
   if (state.game !== 'ataxx') tags.Variant = state.variant;
   tags.Result = result;
@@ -464,6 +493,14 @@ function importPgn() {
 
 function onThink(report) {
   if (report.version !== state.version) return;  // of a position left since
+  const summary = $('think-summary');
+  summary.dataset.ponder = report.ponder ? 'true' : 'false';
+  summary.dataset.reused = report.reused;
+  summary.dataset.nodes = report.nodes;
+  if (report.ponder) {  // how far it got, not what it thinks of your moves: no hints
+    summary.textContent = `${report.final ? 'pondered' : 'pondering'} on your time: ${report.nodes} nodes`;
+    return;
+  }
   think = { ...report, ply: state.history.length, gameNumber: state.game_number };  // its root is the state shown
   const pct = x => `${(100 * x).toFixed(1)}%`;
   const hasValue = report.value !== null;  // alpha-beta reports a score instead
@@ -476,14 +513,9 @@ function onThink(report) {
   const lead = report.lead === null ? '' : `, lead ${report.lead >= 0 ? '+' : ''}${report.lead.toFixed(1)} men`;
   const judged =
       hasValue ? `value ${report.value.toFixed(3)} (win ${pct(w + d / 2)}${lead})` : `score ${report.score_cp} cp`;
-  const doing = report.ponder ? (report.final ? 'pondered on your time' : 'pondering on your time')
-    : report.final ? 'played' : 'searching';
   const reused = report.reused > 0 ? ` (${report.reused} kept from before)` : '';
-  $('think-summary').textContent =
-    `${doing}: ${report.nodes} nodes${reused}, ${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;
-  $('think-summary').dataset.ponder = report.ponder ? 'true' : 'false';
-  $('think-summary').dataset.reused = report.reused;
-  $('think-summary').dataset.nodes = report.nodes;
+  summary.textContent = `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes${reused}, ` +
+    `${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;
   $('wdl').hidden = !hasValue;
   const bars = $('wdl').children;
   [w, d, l].forEach((x, i) => { bars[i].style.width = pct(x); bars[i].textContent = x > 0.08 ? pct(x) : ''; });
@@ -548,13 +580,19 @@ function undo() {
 function onError(message) {
   show(message.message, true);
   goSentIn = null;
-  pendingPgn = null;
-  if (message.ply !== undefined && sentLine) {
-    const refused = tree.follow(sentLine.slice(0, message.ply + 1));
-    GameTree.remove(refused);
-    show(`${message.message}: removed from the tree`, true);
+  if (message.of === 'new') pendingPgn = null;
+  if (restoredTree) {  // the game shown could not be started again: the session's start, shown
+    restoredTree = null;
+    send({ type: 'new' });
   }
-  sentLine = null;
+  if (lineSent && message.line_id === lineSent.id) {
+    const refused = GameTree.lineThrough(lineSent.node)[message.ply + 1];
+    if (refused?.parent) {
+      GameTree.remove(refused);
+      show(`${message.message}: removed from the tree`, true);
+    }
+    lineAnswered();
+  }
   render();
 }
 
@@ -563,6 +601,12 @@ export function startPlay() {
     socket = new WebSocket(`ws://${location.host}/api/play`);
     socket.onopen = () => {
       goSentIn = ponderSentIn = null;  // a new session counts its versions afresh
+      lineSent = lineWaiting = pendingPgn = null;
+      if (state && tree) {  // the game shown, started again in the new session, its tree kept
+        restoredTree = tree;
+        send({ type: 'new', game: state.game, variant: state.variant, fen: state.start_fen, moves: state.history });
+        if ($('analyze').checked) send({ type: 'analyze', on: true });
+      }
       $('connection').textContent = 'connected';
       $('connection').dataset.state = 'open';
     };
@@ -595,9 +639,9 @@ export function startPlay() {
   });
   $('pause').addEventListener('click', () => { paused = !paused; render(); maybeEngineMove(); maybePonder(); });
   $('ponder').addEventListener('change', () => {
-    if ($('ponder').checked) maybePonder();
-    else if (state && !state.thinking) send({ type: 'stop' });  // stops only the pondering
-    ponderSentIn = $('ponder').checked ? ponderSentIn : null;
+    if ($('ponder').checked) return maybePonder();
+    send({ type: 'ponder', on: false });
+    ponderSentIn = null;
   });
   for (const side of [0, 1]) $(`player-${side}`).addEventListener('change', () => { selected = null; render(); maybeEngineMove(); });
   $('heat').addEventListener('change', render);
@@ -625,7 +669,8 @@ export function startPlay() {
   $('tree-promote').addEventListener('click', promoteLine);
   $('tree-delete').addEventListener('click', deleteLine);
   document.addEventListener('keydown', event => {
-    if (!(event.key in steps) || event.target.closest('input, textarea, select')) return;
+    if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest('input, textarea, select')) return;
     event.preventDefault();
     step(event.key);
   });

@@ -7,6 +7,7 @@ export class GameTree {
   // FEN names by its first letter.
   constructor(fen, secondSide) {
     this.root = nodeOf(null, null);
+    this.fen = fen;
     const fields = fen.trim().split(/\s+/);
     this.fullmove = Math.max(1, parseInt(fields.at(-1), 10) || 1);
     this.offset = fields[1]?.[0] === secondSide[0] ? 1 : 0;  // the first mover is the second side
@@ -20,6 +21,13 @@ export class GameTree {
       node = node.children.find(c => c.move === move) ?? node.children[node.children.push(nodeOf(move, node)) - 1];
     }
     return node;
+  }
+
+  // The node at the end of `moves`, or null where the tree lacks it.
+  find(moves) {
+    let node = this.root;
+    for (const move of moves) node = node?.children.find(c => c.move === move);
+    return node ?? null;
   }
 
   static pathOf(node) {
@@ -92,8 +100,11 @@ export class GameTree {
 // left out): {tags, lines}, each line {move, lines} in the tree's order.
 export function parsePgn(text) {
   const tags = {};
-  for (const m of text.matchAll(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]/gm)) tags[m[1]] = m[2].replace(/\\(.)/g, '$1');
-  const body = text.replace(/^\s*\[.*\]\s*$/gm, ' ').replace(/\{[^}]*\}/g, ' ').replace(/;[^\n]*/g, ' ');
+  // Tags, comments ({...} and ; to the line's end) and the moves' text, each read where it starts.
+  const body = text.replace(/\[(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]|\{[^}]*\}|;[^\n]*/g, (found, tag, value) => {
+    if (tag) tags[tag] = value.replace(/\\(.)/g, '$1');
+    return ' ';
+  });
   const root = { lines: [] };
   let at = root;     // the node the next move follows
   let before = null; // the node the last move followed: where a variation starts

@@ -44,6 +44,12 @@ test('moves are numbered from the start position: its move number and side to mo
   assert.deepEqual(tree.numberOf(0), { number: 12, second: true });
 });
 
+test('tags and comments are read wherever they stand', () => {
+  const { tags, root } = parsePgn('[FEN "x5o/7/7/7/7/7/o5x x 0 1"] [Result "*"] 1. b6 ; a { in a line comment\nf6 {a (comment)} 2. c5 *');
+  assert.equal(tags.FEN, 'x5o/7/7/7/7/7/o5x x 0 1');
+  assert.deepEqual(mainLineOf({ root }), ['b6', 'f6', 'c5']);
+});
+
 test('unbalanced parentheses are refused with a reason', () => {
   assert.throws(() => parsePgn('1. b6 (f6'), /not closed/);
   assert.throws(() => parsePgn('1. b6 f6)'), /closes no variation/);

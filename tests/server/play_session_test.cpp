@@ -327,14 +327,14 @@ TEST(PlaySession, PondersOnThePlayersTimeAndItsNextSearchKeepsTheTree) {
       session.on_message(json{{"type", "ponder"}, {"version", version}}.dump());
       json think;
       do think = inbox.next("think"); while (!think.is_null() && think["nodes"].get<int>() < 400);
-      EXPECT_TRUE(think["ponder"].get<bool>()) << think;
+      EXPECT_EQ(think.value("ponder", false), true) << think;
       EXPECT_EQ(think["version"], version);
     }
     session.on_message(R"({"type":"move","move":"b6"})");  // not refused: pondering is not thinking
     EXPECT_EQ(inbox.next("state")["history"], json::array({"b6"}));
     if (ponder) {
       const json last = inbox.final_think();
-      EXPECT_TRUE(last["ponder"].get<bool>()) << "the pondering stopped by the move: " << last;
+      EXPECT_EQ(last.value("ponder", false), true) << "the pondering stopped by the move: " << last;
     }
     session.on_message(R"({"type":"go","visits":100})");
     const json reply = inbox.final_think();
@@ -349,10 +349,41 @@ TEST(PlaySession, PondersOnThePlayersTimeAndItsNextSearchKeepsTheTree) {
   Inbox inbox;
   PlaySession session(PlayOptions{&nets}, inbox.sender());
   inbox.next("state");
-  session.on_message(R"({"type":"ponder","version":99})");  // a state left since: nothing searched
   session.on_message(R"({"type":"ponder","visits":0})");
   EXPECT_EQ(inbox.next("error", 5s)["message"], "\"visits\" must be an integer from 1 to 1000000");
+  session.on_message(R"({"type":"ponder","version":99})");  // a state left since: nothing searched
+  std::this_thread::sleep_for(600ms);  // three progress intervals
   EXPECT_EQ(inbox.count(), 0U);
+  session.on_message(R"({"type":"ponder"})");
+  EXPECT_FALSE(inbox.next("think", 5s).is_null());
+  session.on_message(R"({"type":"ponder","on":false})");  // stopped: its last report, then nothing
+  EXPECT_TRUE(inbox.final_think().value("ponder", false));
+  std::this_thread::sleep_for(600ms);
+  EXPECT_EQ(inbox.count(), 0U);
+}
+
+// Alpha-beta (a board no net plays) keeps no tree for its next search: it does not ponder.
+TEST_F(Table, AlphaBetaDoesNotPonder) {
+  session.on_message(R"({"type":"ponder"})");
+  std::this_thread::sleep_for(600ms);
+  EXPECT_EQ(inbox.count(), 0U);
+}
+
+// A line refused while the engine thinks changes nothing: the search goes on and its move is played.
+TEST_F(Table, ALineRefusedWhileTheEngineThinksLeavesItsSearch) {
+  session.on_message(R"({"type":"go","movetime":300})");
+  const json thinking = inbox.next("state", 5s);
+  ASSERT_TRUE(thinking["thinking"].get<bool>());
+  session.on_message(R"({"type":"line","moves":["b6","b6"],"id":"x1"})");
+  const json refused = inbox.next("error", 5s);
+  EXPECT_EQ(refused["line_id"], "x1");
+  EXPECT_EQ(refused["of"], "line");
+  const json after = inbox.next("state", 10s);
+  EXPECT_FALSE(after["thinking"].get<bool>()) << after;
+  EXPECT_EQ(after["history"].size(), 1U) << "the engine's move, played: " << after;
+  EXPECT_EQ(after["version"], thinking["version"].get<int>() + 1);
+  session.on_message(R"({"type":"line","moves":[],"id":7})");
+  EXPECT_EQ(inbox.next("state", 5s)["line_id"], 7);
 }
 
 TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {

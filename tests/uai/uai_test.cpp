@@ -847,6 +847,21 @@ TEST(UaiProcess, GoInfiniteAnswersOnlyWhenStoppedThoughTheSearchEndedBefore) {
   uai.expect("readyok");
 }
 
+// A go ponder with nothing to search (the game over) is answered at its ponderhit, not at once: a
+// GUI that ponders reads the bestmove after the ponderhit as the answer to the next move.
+TEST(UaiProcess, GoPonderWithNothingToSearchAnswersOnlyAtPonderhit) {
+  UaiProcess uai("--player alphabeta");
+  uai.send("position fen ooooooo/ooooooo/ooooooo/ooooooo/xxxxxxx/xxxxxxx/xxxxxxx x 0 1");
+  uai.send("go ponder");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  uai.send("isready");
+  for (const std::string& line : uai.lines_through("readyok")) EXPECT_FALSE(line.starts_with("bestmove")) << line;
+  uai.send("ponderhit");
+  EXPECT_EQ(uai.expect("bestmove"), "bestmove 0000");
+  uai.send("isready");
+  uai.expect("readyok");
+}
+
 TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
   UaiProcess uai;
   uai.send("position startpos\ngo infinite\nstop");
@@ -959,13 +974,20 @@ TEST(UaiPlayer, PondersOnTheReplyItExpectsAndIsToldWhetherItCame) {
   std::filesystem::remove_all(dir);
   for (const GameRecord& game : result.games) EXPECT_EQ(game.failure, "") << game.failure;
   int ponders = 0, hits = 0, stops = 0;
+  bool pondering = false;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].starts_with("go ponder")) {
       ++ponders;
-      EXPECT_TRUE(lines[i].starts_with("go ponder btime ")) << lines[i];
+      pondering = true;
+      const std::vector<std::string> go = split_words(lines[i]);
+      ASSERT_GE(go.size(), 6U) << lines[i];
+      EXPECT_EQ(go[2], "btime");
+      EXPECT_LE(std::stoi(go[3]) + std::stoi(go[5]), 2 * 2000 + 2 * 20) << "clocks run down: " << lines[i];
       ASSERT_GT(i, 0U);
       EXPECT_TRUE(lines[i - 1].starts_with("position fen ")) << "the position after the reply";
     }
+    if (lines[i] == "ponderhit" || lines[i] == "stop") pondering = false;
+    EXPECT_FALSE(pondering && lines[i].starts_with("position")) << "a pondering neither hit nor stopped, line " << i;
     hits += lines[i] == "ponderhit";
     stops += lines[i] == "stop";
   }
