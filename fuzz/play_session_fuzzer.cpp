@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto message = nlohmann::json::parse(text, nullptr, false);
     FUZZ_CHECK(message.is_object() && message.contains("type"));
     const std::string type = message["type"];
-    FUZZ_CHECK(type == "games" || type == "state" || type == "think" || type == "error");
+    FUZZ_CHECK(type == "games" || type == "state" || type == "think" || type == "error" || type == "analysis");
+    if (type == "analysis") FUZZ_CHECK(message.contains("id") && message["id"].is_string());
   }
   return 0;
 }
