@@ -403,7 +403,7 @@ function startReview() {
   review = { id: `review-${id}`, turns: new Map(), plies: state.history.length, nodes, outcome: state.outcome };
   $('review-summary').textContent = `reviewing ${review.plies} moves…`;
   $('review-moves').tBodies[0].replaceChildren();
-  send({ type: 'review', visits: 200, id });
+  send({ type: 'review', visits: Number($('review-visits').value), id });
 }
 
 // A turn of the review: once every turn is in, each move's cost to its mover's win chance (a draw
