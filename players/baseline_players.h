@@ -22,13 +22,17 @@ class BasicRandomPlayer final : public BasicPlayer<G> {
 using RandomPlayer = BasicRandomPlayer<DefaultGame>;
 
 // The move the game's greedy_value likes best (Ataxx: the most men gained); ties broken at random.
+// With a random share, that share of its moves is a legal move at random instead: fixed references
+// between random and greedy, for rating the levels a person can beat.
 template <typename G>
 class BasicGreedyPlayer final : public BasicPlayer<G> {
  public:
+  explicit BasicGreedyPlayer(double random_share = 0.0) : random_share_(random_share) {}
   void new_game(std::uint64_t seed) override { rng_.seed(seed); }
   typename G::Move choose_move(const typename G::Game& game) override;
 
  private:
+  double random_share_;
   std::mt19937_64 rng_;
 };
 using GreedyPlayer = BasicGreedyPlayer<DefaultGame>;

@@ -24,6 +24,8 @@ typename G::Move BasicRandomPlayer<G>::choose_move(const typename G::Game& game)
 template <typename G>
 typename G::Move BasicGreedyPlayer<G>::choose_move(const typename G::Game& game) {
   const typename G::MoveList moves = moves_to_search<G>(game, this->limits_);
+  if (random_share_ > 0 && std::bernoulli_distribution(random_share_)(rng_))
+    return moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng_)];
   int best_value = 0;
   int ties = 0;
   typename G::Move best = moves[0];
@@ -43,7 +45,9 @@ typename G::Move BasicGreedyPlayer<G>::choose_move(const typename G::Game& game)
 template <typename G>
 void register_builtin_players(std::map<std::string, BasicPlayerFactory<G>>& factories) {
   factories["random"] = [](PlayerSpec&) { return std::make_unique<BasicRandomPlayer<G>>(); };
-  factories["greedy"] = [](PlayerSpec&) { return std::make_unique<BasicGreedyPlayer<G>>(); };
+  factories["greedy"] = [](PlayerSpec& spec) {
+    return std::make_unique<BasicGreedyPlayer<G>>(spec.get_double("random", 0.0, 0.0, 1.0));
+  };
   factories["alphabeta"] = [](PlayerSpec& spec) {
     return std::make_unique<BasicAlphaBetaPlayer<G>>(read_alphabeta_limits(spec, G::Play::kAlphaBetaDepth));
   };

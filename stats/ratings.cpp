@@ -5,10 +5,11 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 namespace ataxx {
 
-std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const std::string& anchor) {
+std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const std::map<std::string, double>& fixed_elo) {
   std::map<std::string, int> index;
   std::vector<Rating> ratings;
   auto id = [&](const std::string& name) {
@@ -20,8 +21,11 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
     id(r.first);
     id(r.second);
   }
-  if (!index.count(anchor)) throw std::invalid_argument("ratings: the anchor '" + anchor + "' played no game");
+  if (fixed_elo.empty()) throw std::invalid_argument("ratings: no player's rating is fixed");
+  for (const auto& [name, elo] : fixed_elo)
+    if (!index.count(name)) throw std::invalid_argument("ratings: the fixed player '" + name + "' played no game");
   const int n = static_cast<int>(ratings.size());
+  const double to_elo = 400.0 / std::log(10.0);
 
   // wins(i, j): points i scored against j; games(i, j): games between them, both with the prior.
   constexpr double kPriorDraws = 1.0;
@@ -36,7 +40,6 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
     games(a, b) += played;
     games(b, a) += played;
   }
-  if (n == 1) return ratings;  // only the anchor, playing itself: nothing to fit
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       if (i != j && games(i, j) > 0) {
@@ -44,37 +47,52 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
         games(i, j) += kPriorDraws;
       }
 
-  // Newton's method on the log-likelihood in natural units, the anchor's rating held at 0.
-  const int fixed = index[anchor];
-  auto free_index = [&](int i) { return i < fixed ? i : i - 1; };
+  // Newton's method on the log-likelihood in natural units, the fixed players' ratings held.
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(n);
-  Eigen::MatrixXd information(n - 1, n - 1);
-  for (int iteration = 0; iteration < 100; ++iteration) {
-    Eigen::VectorXd gradient = Eigen::VectorXd::Zero(n - 1);
+  std::vector<int> free_index(n, -1);  // a free player's row in the gradient, -1 for a fixed one
+  int free_count = 0;
+  double fixed_mean = 0;
+  for (int i = 0; i < n; ++i) {
+    const auto fixed = fixed_elo.find(ratings[i].name);
+    if (fixed == fixed_elo.end())
+      free_index[i] = free_count++;
+    else
+      fixed_mean += (theta(i) = fixed->second / to_elo) / static_cast<double>(fixed_elo.size());
+  }
+  for (int i = 0; i < n; ++i)
+    if (free_index[i] >= 0) theta(i) = fixed_mean;  // where the likelihood is not flat
+  if (free_count == 0) {
+    for (int i = 0; i < n; ++i) ratings[i].elo = theta(i) * to_elo;
+    return ratings;
+  }
+  Eigen::MatrixXd information(free_count, free_count);
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    Eigen::VectorXd gradient = Eigen::VectorXd::Zero(free_count);
     information.setZero();
     for (int i = 0; i < n; ++i) {
+      if (free_index[i] < 0) continue;
       for (int j = 0; j < n; ++j) {
         if (i == j || games(i, j) == 0) continue;
         const double p = 1.0 / (1.0 + std::exp(theta(j) - theta(i)));
         const double curvature = games(i, j) * p * (1 - p);
-        if (i != fixed) {
-          gradient(free_index(i)) += wins(i, j) - games(i, j) * p;
-          information(free_index(i), free_index(i)) += curvature;
-          if (j != fixed) information(free_index(i), free_index(j)) -= curvature;
-        }
+        gradient(free_index[i]) += wins(i, j) - games(i, j) * p;
+        information(free_index[i], free_index[i]) += curvature;
+        if (free_index[j] >= 0) information(free_index[i], free_index[j]) -= curvature;
       }
     }
-    information.diagonal().array() += 1e-9;  // players cut off from the anchor stay finite
-    const Eigen::VectorXd step = information.ldlt().solve(gradient);
+    information.diagonal().array() += 1e-9;  // players cut off from the fixed ones stay finite
+    Eigen::VectorXd step = information.ldlt().solve(gradient);
+    constexpr double kLongestStep = 2.0;  // natural units: Newton overshoots far from the optimum
+    if (step.cwiseAbs().maxCoeff() > kLongestStep) step *= kLongestStep / step.cwiseAbs().maxCoeff();
     for (int i = 0; i < n; ++i)
-      if (i != fixed) theta(i) += step(free_index(i));
+      if (free_index[i] >= 0) theta(i) += step(free_index[i]);
     if (step.cwiseAbs().maxCoeff() < 1e-10) break;
   }
-  const double to_elo = 400.0 / std::log(10.0);
-  const Eigen::MatrixXd covariance = information.ldlt().solve(Eigen::MatrixXd::Identity(n - 1, n - 1));
+  const Eigen::MatrixXd covariance = information.ldlt().solve(Eigen::MatrixXd::Identity(free_count, free_count));
   for (int i = 0; i < n; ++i) {
     ratings[i].elo = theta(i) * to_elo;
-    ratings[i].error95 = i == fixed ? 0.0 : 1.959963984540054 * std::sqrt(covariance(free_index(i), free_index(i))) * to_elo;
+    const int f = free_index[i];
+    ratings[i].error95 = f < 0 ? 0.0 : 1.959963984540054 * std::sqrt(covariance(f, f)) * to_elo;
   }
   return ratings;
 }

@@ -2,12 +2,16 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "match/pgn_results.h"
 #include "tools/commands.h"
+#include "util/text.h"
 
 namespace ataxx::cli {
 
@@ -15,6 +19,7 @@ void add_ratings_command(CLI::App& app) {
   struct Options {
     std::vector<std::string> pgn_paths;
     std::string anchor;
+    std::vector<std::string> fixed;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
@@ -23,6 +28,10 @@ void add_ratings_command(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--anchor", options->anchor, "The player rated 0 (default: random where it played, else the first)");
+  cmd->add_option("--fixed", options->fixed,
+                  "NAME=ELO: a player held at that rating, as rating lists hold their references (repeat it for "
+                  "more; the others' +/- are then relative to them)")
+      ->excludes("--anchor");
   cmd->callback([options] {
     std::vector<PairResult> results;
     for (const std::string& path : options->pgn_paths) {
@@ -35,10 +44,21 @@ void add_ratings_command(CLI::App& app) {
       points[r.first] += r.first_wins + 0.5 * r.draws;
       points[r.second] += r.second_wins + 0.5 * r.draws;
     }
-    std::string anchor = options->anchor;
-    if (anchor.empty()) anchor = points.contains("random") ? "random" : results.front().first;
-    if (!points.contains(anchor)) throw std::runtime_error("--anchor '" + anchor + "' played no game in the PGN given");
-    std::vector<Rating> ratings = fit_ratings(results, anchor);
+    std::map<std::string, double> fixed_elo;
+    for (const std::string& item : options->fixed) {
+      const std::size_t equals = item.rfind('=');
+      const auto elo = equals == std::string::npos ? std::nullopt : parse_number(item.substr(equals + 1));
+      if (!elo || equals == 0) throw std::runtime_error("--fixed '" + item + "' is not NAME=ELO");
+      fixed_elo[item.substr(0, equals)] = *elo;
+    }
+    if (fixed_elo.empty()) {
+      std::string anchor = options->anchor;
+      if (anchor.empty()) anchor = points.contains("random") ? "random" : results.front().first;
+      fixed_elo[anchor] = 0.0;
+    }
+    for (const auto& [name, elo] : fixed_elo)
+      if (!points.contains(name)) throw std::runtime_error("'" + name + "' (held fixed) played no game in the PGN given");
+    std::vector<Rating> ratings = fit_ratings(results, fixed_elo);
     std::ranges::stable_sort(ratings, [](const Rating& a, const Rating& b) { return a.elo > b.elo; });
     std::size_t width = 6;
     for (const Rating& r : ratings) width = std::max(width, r.name.size());
@@ -48,7 +68,9 @@ void add_ratings_command(CLI::App& app) {
     for (const Rating& r : ratings)
       std::printf("%4d  %-*s  %+6.0f  %6.0f  %6d  %5.1f%%\n", ++rank, static_cast<int>(width), r.name.c_str(), r.elo,
                   r.error95, r.games, 100.0 * points[r.name] / std::max(r.games, 1));
-    std::printf("Elo: 0 for %s; +/-: 95 %% intervals\n", anchor.c_str());
+    std::string held;
+    for (const auto& [name, elo] : fixed_elo) held += fmt::format("{}{} at {:+.0f}", held.empty() ? "" : ", ", name, elo);
+    std::printf("Elo: held fixed: %s; +/-: 95 %% intervals relative to them\n", held.c_str());
   });
 }
 

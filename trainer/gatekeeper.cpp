@@ -24,7 +24,7 @@ std::string ratings_table(const RunDirectory& dir) {
   bool has_random = false;
   for (const auto& m : matches) has_random |= m.first == "random" || m.second == "random";
   const std::string anchor = has_random ? "random" : matches.front().first;
-  const auto ratings = fit_ratings(matches, anchor);
+  const auto ratings = fit_ratings(matches, {{anchor, 0.0}});
   dir.write_ratings(ratings, anchor);
   std::string table = fmt::format("Ratings ({} = 0):\n{:<34} {:>8} {:>8} {:>6}\n", anchor, "player", "elo", "+/-", "games");
   for (const Rating& r : ratings) table += fmt::format("{:<34} {:>8.0f} {:>8.0f} {:>6}\n", r.name, r.elo, r.error95, r.games);

@@ -105,6 +105,31 @@ TEST(Greedy, TakesTheMostPieces) {
   }
 }
 
+// greedy:random=P, the fixed references between random and greedy: a share P of its moves at random.
+TEST(Greedy, PlaysTheShareOfRandomMovesItIsGiven) {
+  const Position pos = Position::from_fen("7/7/7/2o4/2oo3/7/x6 x 0 1");
+  MoveList moves;
+  pos.generate_moves(moves);
+  int best_gain = 0;
+  for (const Move m : moves) best_gain = std::max(best_gain, move_gain(pos, m));
+  auto misses = [&](const char* spec) {
+    auto player = make_player(spec);
+    int count = 0;
+    for (std::uint64_t seed = 0; seed < 400; ++seed) {
+      player->new_game(seed);
+      count += move_gain(pos, player->choose_move(Game(pos))) < best_gain;
+    }
+    return count;
+  };
+  const int all_random = misses("greedy:random=1");
+  EXPECT_EQ(misses("greedy:random=0"), 0);
+  EXPECT_GT(all_random, 200);  // most of the moves from a1 gain less than the best
+  const int half = misses("greedy:random=0.5");
+  EXPECT_GT(half, all_random / 2 - 50);
+  EXPECT_LT(half, all_random / 2 + 50);
+  EXPECT_THROW(make_player("greedy:random=1.5"), std::invalid_argument);
+}
+
 TEST(Greedy, BreaksTiesAtRandom) {
   GreedyPlayer greedy;
   std::set<std::string> chosen;

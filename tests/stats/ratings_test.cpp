@@ -11,7 +11,7 @@ namespace {
 
 TEST(Ratings, TwoPlayersMatchTheLogisticScoreWithThePrior) {
   // 75 - 25: with one virtual draw the fitted score is 75.5 / 101.
-  const auto ratings = fit_ratings({{"a", "b", 75, 0, 25}}, "b");
+  const auto ratings = fit_ratings({{"a", "b", 75, 0, 25}}, {{"b", 0.0}});
   ASSERT_EQ(ratings.size(), 2U);
   EXPECT_EQ(ratings[0].name, "a");
   EXPECT_NEAR(ratings[0].elo, elo_from_score(75.5 / 101), 0.01);
@@ -24,7 +24,7 @@ TEST(Ratings, TwoPlayersMatchTheLogisticScoreWithThePrior) {
 
 TEST(Ratings, JointFitOrdersATransitiveChainAndStaysFiniteOnPerfectScores) {
   const auto ratings = fit_ratings({{"strong", "middle", 30, 5, 5}, {"middle", "weak", 30, 5, 5}, {"strong", "weak", 10, 0, 0}},
-                                   "weak");
+                                   {{"weak", 0.0}});
   std::map<std::string, double> elo;
   for (const auto& r : ratings) elo[r.name] = r.elo;
   EXPECT_GT(elo["strong"], elo["middle"]);
@@ -34,7 +34,25 @@ TEST(Ratings, JointFitOrdersATransitiveChainAndStaysFiniteOnPerfectScores) {
   EXPECT_GT(elo["strong"] - elo["middle"], 100);
 }
 
-TEST(Ratings, UnknownAnchorIsAnError) { EXPECT_THROW(fit_ratings({{"a", "b", 1, 0, 0}}, "c"), std::invalid_argument); }
+TEST(Ratings, AFixedPlayerWhoPlayedNoGameOrNoneFixedIsAnError) {
+  EXPECT_THROW(fit_ratings({{"a", "b", 1, 0, 0}}, {{"c", 0.0}}), std::invalid_argument);
+  EXPECT_THROW(fit_ratings({{"a", "b", 1, 0, 0}}, {}), std::invalid_argument);
+}
+
+// As rating lists rate against fixed references: the references stay where they are given, and a
+// player's interval is that of its own games against them, not of the chain that placed them.
+TEST(Ratings, PlayersAreRatedAgainstReferencesHeldWhereTheyAreGiven) {
+  const std::vector<PairResult> games = {{"level", "low", 60, 0, 40}, {"level", "high", 40, 0, 60}};
+  const auto ratings = fit_ratings(games, {{"low", 1000.0}, {"high", 1200.0}});
+  ASSERT_EQ(ratings.size(), 3U);
+  EXPECT_NEAR(ratings[0].elo, 1100.0, 0.01);  // symmetric scores: halfway
+  EXPECT_DOUBLE_EQ(ratings[1].elo, 1000.0);
+  EXPECT_DOUBLE_EQ(ratings[2].elo, 1200.0);
+  EXPECT_EQ(ratings[1].error95, 0.0);
+  // 202 games (with the prior's), each 100 Elo from the level: 1.96 / sqrt(202 p (1 - p)) in natural units.
+  const double p = 1 / (1 + std::pow(10.0, -100.0 / 400));
+  EXPECT_NEAR(ratings[0].error95, 1.96 / std::sqrt(202 * p * (1 - p)) * 400 / std::log(10.0), 0.5);
+}
 
 }  // namespace
 }  // namespace ataxx

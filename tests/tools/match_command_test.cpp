@@ -183,5 +183,34 @@ TEST(MatchCommand, AStopEndsTheMatchAndItsEngines) {
   EXPECT_NE(ran.output.find("Stopped after"), std::string::npos) << ran.output;
 }
 
+// `ratings --fixed`: references held where they are given (as rating lists hold theirs), the
+// others rated against them; `random=P` names a player with '=' in it, split at the last one.
+TEST(RatingsCommand, HoldsTheFixedPlayersAndRatesTheOthersAgainstThem) {
+  const std::string pgn = testing::TempDir() + "/fixed.pgn";
+  {
+    std::ofstream out(pgn);
+    auto game = [&](const char* black, const char* white, const char* result) {
+      out << "[Black \"" << black << "\"]\n[White \"" << white << "\"]\n[Result \"" << result << "\"]\n\n" << result
+          << "\n\n";
+    };
+    for (int i = 0; i < 30; ++i) game("level", "greedy:random=0.5", i < 20 ? "1-0" : "0-1");
+    for (int i = 0; i < 30; ++i) game("level", "greedy", i < 10 ? "1-0" : "0-1");
+  }
+  const Ran ran = run("ratings " + pgn + " --fixed greedy=1000 --fixed greedy:random=0.5=600");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  std::smatch level;
+  ASSERT_TRUE(std::regex_search(ran.output, level, std::regex(R"(\s1\s+greedy\s+\+1000\s+0\s+30\s)"))) << ran.output;
+  ASSERT_TRUE(std::regex_search(ran.output, level, std::regex(R"(level\s+\+(\d+)\s+(\d+)\s+60)"))) << ran.output;
+  EXPECT_EQ(std::stoi(level[1]), 800) << "symmetric scores against both: halfway " << ran.output;
+  EXPECT_GT(std::stoi(level[2]), 0) << ran.output;
+  EXPECT_NE(ran.output.find("greedy:random=0.5 at +600"), std::string::npos) << ran.output;
+  const Ran bad = run("ratings " + pgn + " --fixed greedy");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("--fixed 'greedy' is not NAME=ELO"), std::string::npos) << bad.output;
+  const Ran absent = run("ratings " + pgn + " --fixed alphabeta=1000");
+  EXPECT_NE(absent.status, 0);
+  EXPECT_NE(absent.output.find("'alphabeta' (held fixed) played no game"), std::string::npos) << absent.output;
+}
+
 }  // namespace
 }  // namespace ataxx
