@@ -1,47 +1,120 @@
 #!/usr/bin/env bash
-# The ratings of the levels (`nn:...,skill=S`, UAI's UCI_Elo, the browser view's levels) on the
-# scale where random is 0 Elo: the levels 0, 10, ..., 100 of a net and a chain of fixed references
-# (random, greedy, alphabeta at depths 1 to 4) in matches between neighbours, from
-# balanced-4ply with both colours per opening, every game fitted jointly (`ataxx-zero ratings`).
-# A stopped calibration resumes: the matches already played are kept.
+# The ratings of the levels (`nn:...,skill=S`, UAI's UCI_Elo, the browser view's levels), as rating
+# lists rate engines: against fixed references.
+#
+#  1. The references, on the scale where random is 0 Elo: random, greedy with a share of random
+#     moves (0.9, 0.75, 0.5, 0.25), greedy, alpha-beta at depths 2 to 5 and the net at fixed visits
+#     without a level (1 to 2,048), each against the next two by their expected strength, fitted
+#     jointly (OUT/references.txt).
+#  2. Each level of 0, 10, ..., 100, held against those references at their ratings: 200 games
+#     against the reference nearest to where it is expected, then against the nearest one on the
+#     other side of its rating, then the next nearest until its 95 % interval is within +/- 50
+#     (at most four), fitted with the references held (OUT/levels.txt).
+#
+# Every match: 200 games from configs/openings/balanced-4ply.txt, both colours per opening (100
+# against the second reference after a player's next). A stopped calibration resumes: the matches
+# already played are kept.
 #
 #   tools/calibrate_levels.sh OUT_DIR [NET]
 #
-# NET defaults to built-in:ataxx-7x7.net. CALIBRATE_GAMES sets the games of each match (100 by
-# default, even), CALIBRATE_CONCURRENCY the games played at once (1). ATAXX_ENGINE names the
-# program (ataxx-engine from the build folder by default); it is copied into OUT_DIR at the start,
-# so that a rebuild meanwhile changes no match.
+# NET defaults to built-in:ataxx-7x7.net; it is both the levels' and the strong references' net.
+# CALIBRATE_GAMES sets the games of a match (200; an even number: fewer for a rough try),
+# CALIBRATE_CONCURRENCY the games played at once (1). ATAXX_ENGINE names the program
+# (ataxx-engine from the build folder by default); it is copied into OUT_DIR at the start, so that
+# a rebuild meanwhile changes no match.
 set -euo pipefail
 out=${1:?usage: $0 OUT_DIR [NET]}
 net=${2:-built-in:ataxx-7x7.net}
-games=${CALIBRATE_GAMES:-100}
+games=${CALIBRATE_GAMES:-200}
 concurrency=${CALIBRATE_CONCURRENCY:-1}
+[[ $games =~ ^[0-9]+$ && $((games % 4)) -eq 0 && $games -gt 0 ]] ||
+  { echo "$0: CALIBRATE_GAMES must be a positive multiple of 4, not '$games'" >&2; exit 2; }
 engine=${ATAXX_ENGINE:-./build/tools/ataxx-engine}
-[[ $games =~ ^[0-9]+$ && $((games % 2)) -eq 0 && $games -gt 0 ]] ||
-  { echo "$0: CALIBRATE_GAMES must be a positive even number, not '$games'" >&2; exit 2; }
+openings=configs/openings/balanced-4ply.txt
 [[ -x $engine ]] || { echo "$0: no program at $engine (build it, or set ATAXX_ENGINE)" >&2; exit 2; }
-mkdir -p "$out"
+mkdir -p "$out/references" "$out/levels"
 [[ -x $out/ataxx-engine ]] || cp "$engine" "$out/ataxx-engine"
 engine=$out/ataxx-engine
 
+nn() { echo "nn:model=$net,visits=$1"; }
 level() { echo "nn:model=$net,skill=$1"; }
-ab() { echo "alphabeta:depth=$1"; }
-# Neighbours: each reference with the next, each level with the next, and each level with the
-# references about as strong (a match won every game says little; the chains carry the scale).
-pairs=(
-  "random|greedy" "greedy|$(ab 1)" "$(ab 1)|$(ab 2)" "$(ab 2)|$(ab 3)" "$(ab 3)|$(ab 4)"
-  "$(level 0)|random" "$(level 0)|greedy" "$(level 20)|greedy" "$(level 20)|$(ab 1)" "$(level 40)|$(ab 1)"
-  "$(level 40)|$(ab 2)" "$(level 60)|$(ab 2)" "$(level 60)|$(ab 3)" "$(level 80)|$(ab 3)" "$(level 80)|$(ab 4)"
-  "$(level 100)|$(ab 4)"
-)
-for skill in 0 10 20 30 40 50 60 70 80 90; do pairs+=("$(level "$skill")|$(level $((skill + 10)))"); done
+# In the order of their expected strength.
+references=(random greedy:random=0.9 greedy:random=0.75 greedy:random=0.5 greedy:random=0.25 "$(nn 1)" greedy
+  alphabeta:depth=2 "$(nn 2)" "$(nn 4)" alphabeta:depth=3 alphabeta:depth=4 "$(nn 8)" alphabeta:depth=5 "$(nn 16)"
+  "$(nn 32)" "$(nn 64)" "$(nn 128)" "$(nn 256)" "$(nn 512)" "$(nn 1024)" "$(nn 2048)")
 
-for pair in "${pairs[@]}"; do
-  p1=${pair%%|*} p2=${pair##*|}
-  pgn=$out/$(echo "$p1-vs-$p2" | tr -c 'a-zA-Z0-9=.-' '_').pgn
-  [[ -s $pgn.done ]] && continue
+# match P1 P2 GAMES DIR: plays it once, into DIR/P1-vs-P2.pgn.
+match() {
+  local pgn
+  pgn=$4/$(echo "$1-vs-$2" | tr -c 'a-zA-Z0-9=.-' '_').pgn
+  [[ -s $pgn.done ]] && return
   rm -f "$pgn"
-  "$engine" match --p1 "$p1" --p2 "$p2" --games "$games" --concurrency "$concurrency" \
-    --openings configs/openings/balanced-4ply.txt --pgn "$pgn" --quiet | grep '^Score' | tail -1 | tee "$pgn.done"
+  "$engine" match --p1 "$1" --p2 "$2" --games "$3" --concurrency "$concurrency" --openings "$openings" \
+    --pgn "$pgn" --quiet | grep '^Score' | tail -1 | tee "$pgn.done"
+}
+# elo_of NAME RATINGS_FILE, error_of NAME RATINGS_FILE: from `ratings`' table.
+elo_of() { awk -v n="$1" '$2 == n { print $3 + 0 }' "$2"; }
+error_of() { awk -v n="$1" '$2 == n { print $4 + 0 }' "$2"; }
+
+for ((i = 0; i + 1 < ${#references[@]}; ++i)); do
+  match "${references[i]}" "${references[i + 1]}" "$games" "$out/references"
+  ((i + 2 < ${#references[@]})) && match "${references[i]}" "${references[i + 2]}" $((games / 2)) "$out/references"
 done
-"$engine" ratings "$out"/*.pgn --anchor random | tee "$out/ratings.txt"
+"$engine" ratings "$out"/references/*.pgn --anchor random >"$out/references.txt"
+cat "$out/references.txt"
+# held REF|REF|...: the ratings options that hold those references at their ratings.
+held() {
+  local r
+  local -a names
+  IFS='|' read -ra names <<<"$1"
+  for r in "${names[@]}"; do printf '%s\0' --fixed "$r=$(elo_of "$r" "$out/references.txt")"; done
+}
+# rate PGN_GLOB_DIR... USED OUT_FILE: the levels' ratings against the references of USED.
+rate() {
+  local -a options
+  mapfile -d '' options < <(held "$2")
+  "$engine" ratings "$1"/*.pgn "${options[@]}" >"$3"
+}
+
+# nearest_reference ELO SIDE USED: the reference nearest to ELO (SIDE: above, below or any) not in USED.
+nearest_reference() {
+  local best="" best_distance=1000000 r elo distance
+  for r in "${references[@]}"; do
+    [[ "|$3|" == *"|$r|"* ]] && continue
+    elo=$(elo_of "$r" "$out/references.txt")
+    [[ $2 == above ]] && awk -v a="$elo" -v b="$1" 'BEGIN { exit !(a < b) }' && continue
+    [[ $2 == below ]] && awk -v a="$elo" -v b="$1" 'BEGIN { exit !(a > b) }' && continue
+    distance=$(awk -v a="$elo" -v b="$1" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
+    if awk -v d="$distance" -v b="$best_distance" 'BEGIN { exit !(d < b) }'; then best=$r best_distance=$distance; fi
+  done
+  echo "$best"
+}
+
+expected=0
+all_used=""
+for skill in 0 10 20 30 40 50 60 70 80 90 100; do
+  player=$(level "$skill")
+  dir=$out/levels/skill-$skill
+  mkdir -p "$dir"
+  used=$(nearest_reference "$expected" any "")
+  match "$player" "$used" "$games" "$dir"
+  for _ in 1 2 3; do
+    rate "$dir" "$used" "$dir/ratings.txt"
+    elo=$(elo_of "$player" "$dir/ratings.txt")
+    error=$(error_of "$player" "$dir/ratings.txt")
+    first=${used%%|*}
+    side=$(awk -v a="$elo" -v b="$(elo_of "$first" "$out/references.txt")" 'BEGIN { print (a > b ? "above" : "below") }')
+    next=$(nearest_reference "$elo" "$side" "$used")
+    [[ $used == *"|"* && ${error%.*} -le 50 ]] && break
+    [[ -z $next ]] && next=$(nearest_reference "$elo" any "$used")
+    [[ -z $next ]] && break
+    used+="|$next"
+    match "$player" "$next" "$games" "$dir"
+  done
+  rate "$dir" "$used" "$dir/ratings.txt"
+  cat "$dir/ratings.txt"
+  expected=$(( $(elo_of "$player" "$dir/ratings.txt") + 200 ))
+  all_used+="${all_used:+|}$used"
+done
+mapfile -d '' options < <(held "$all_used")
+"$engine" ratings "$out"/levels/*/*.pgn "${options[@]}" | tee "$out/levels.txt"
