@@ -115,12 +115,18 @@ json RunView::summary() const {
 
 std::optional<json> RunView::table(std::string_view name) const {
   if (std::find(kTables.begin(), kTables.end(), name) == kTables.end()) return std::nullopt;
-  const auto lines = whole_lines(root_ + "/" + std::string(name) + ".csv", 0, kMaxTableBytes);
-  json out = {{"columns", json::array()}, {"rows", json::array()}};
-  if (lines.empty()) return out;
-  const auto columns = split(lines.front(), ',');
+  const fs::path path = root_ + "/" + std::string(name) + ".csv";
+  json out = {{"columns", json::array()}, {"rows", json::array()}, {"older_rows_left_out", false}};
+  const auto header = whole_lines(path, 0, 4096);
+  if (header.empty()) return out;
+  const auto columns = split(header.front(), ',');
   out["columns"] = columns;
-  for (std::size_t i = 1; i < lines.size(); ++i) {
+  // A long run's table: its newest rows, up to kMaxTableBytes.
+  std::error_code error;
+  const bool cut = fs::file_size(path, error) > kMaxTableBytes && !error;
+  out["older_rows_left_out"] = cut;
+  const auto lines = whole_lines(path, kMaxTableBytes, kMaxTableBytes);
+  for (std::size_t i = cut ? 0 : 1; i < lines.size(); ++i) {
     const auto fields = split(lines[i], ',');
     if (fields.size() != columns.size()) continue;  // a row of another layout
     json row = json::array();

@@ -120,8 +120,28 @@ TEST_F(ViewServer, ReadsTheRunsTablesWholeLinesOnly) {
   EXPECT_EQ(metrics["columns"], json::array({"generation", "step", "loss", "best"}));
   ASSERT_EQ(metrics["rows"].size(), 2U) << "the line still being written is left out";
   EXPECT_EQ(metrics["rows"][1], json::array({2, 64, 2.25, "gen-0001"}));
+  EXPECT_FALSE(metrics["older_rows_left_out"]);
   EXPECT_EQ(json::parse(get("/api/run").body)["tables"], json::array({"metrics"}));
   EXPECT_TRUE(json::parse(get("/api/run/live").body).is_null());
+}
+
+// A table longer than the server sends (16 MiB) is cut at its oldest rows: the newest are what
+// a person watching the run looks for.
+TEST_F(ViewServer, SendsALongTablesNewestRows) {
+  int last = 0;
+  {
+    std::ofstream out(run_dir_ + "/metrics.csv");
+    out << "generation,step,loss,best\n";
+    while (out.tellp() < (17 << 20)) ++last, out << last << "," << 32 * last << ",2.5,gen-" << last << "\n";
+  }
+  const json metrics = json::parse(get("/api/run/table/metrics").body);
+  EXPECT_EQ(metrics["columns"], json::array({"generation", "step", "loss", "best"}));
+  EXPECT_TRUE(metrics["older_rows_left_out"]);
+  ASSERT_GT(metrics["rows"].size(), 100'000U);
+  EXPECT_EQ(metrics["rows"].back(), json::array({last, 32 * last, 2.5, "gen-" + std::to_string(last)}));
+  EXPECT_GT(metrics["rows"].front()[0].get<int>(), 1) << "the oldest rows are the ones left out";
+  EXPECT_EQ(metrics["rows"].front()[0].get<int>() + static_cast<int>(metrics["rows"].size()) - 1, last)
+      << "whole rows, none lost between";
 }
 
 TEST_F(ViewServer, ReplaysTheLiveSelfPlayGame) {
