@@ -27,7 +27,11 @@ typename G::Move BasicSearchResult<G>::best_move() const {
     throw std::runtime_error("no move to choose: the game is over at the search's root (under the search's rules)");
   if (winning_move) return *winning_move;
   if (lcb_move) return *lcb_move;
-  return moves[std::max_element(visits.begin(), visits.end()) - visits.begin()];
+  // The most visited; among equals (a search of a few visits, or of one) the policy's favourite.
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < moves.size(); ++i)
+    if (visits[i] > visits[best] || (visits[i] == visits[best] && i < priors.size() && priors[i] > priors[best])) best = i;
+  return moves[best];
 }
 
 template <typename G>
@@ -602,15 +606,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
-  // The pv starts with the move best_move() plays.
-  if (const std::optional<Move> chosen = result.winning_move ? result.winning_move : result.lcb_move) {
-    result.principal_variation = line_after(*chosen);
-  } else {
-    const Edge* best = nullptr;
-    for (const Edge& edge : root_edges)
-      if (root_allows(edge.move) && (!best || child(edge).visits > child(*best).visits)) best = &edge;
-    if (best && child(*best).visits > 0) result.principal_variation = line_after(best->move);
-  }
+  if (!result.moves.empty()) result.principal_variation = line_after(result.best_move());
   return result;
 }
 
@@ -621,7 +617,9 @@ std::vector<typename G::Move> BasicSearch<G>::line_after(Move move) const {
   for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->state == State::kExpanded;) {
     const Edge* best = nullptr;
     for (const Edge& edge : edges_of(*node))
-      if (!best || child(edge).visits > child(*best).visits) best = &edge;
+      if (!best || child(edge).visits > child(*best).visits ||
+          (child(edge).visits == child(*best).visits && edge.prior() > best->prior()))
+        best = &edge;
     if (!best || child(*best).visits == 0) break;
     line.push_back(best->move);
     node = &child(*best);

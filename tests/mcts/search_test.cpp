@@ -91,6 +91,28 @@ TEST(Search, PriorsSteerExplorationWhenValuesAreEqual) {
     }
 }
 
+// A search of one visit evaluates only the root: it played the first legal move (a1 cloned),
+// far below the policy it had, and ties among few visits went to the first move too.
+TEST(Search, AmongEquallyVisitedMovesThePolicysFavouriteIsPlayed) {
+  ScriptedEvaluator evaluator;
+  evaluator.root_hash = Position::startpos().hash();
+  evaluator.root_priors[parse_move("f2", board_7x7())] = 5.0f;  // all others 1
+  Search search(with_visits(1), 1);
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_EQ(result.total_visits, 1);
+  EXPECT_EQ(result.best_move(), parse_move("f2", board_7x7()));
+  ASSERT_FALSE(result.principal_variation.empty());
+  EXPECT_EQ(result.principal_variation.front(), parse_move("f2", board_7x7()));
+
+  SearchResult tied;
+  tied.moves = {parse_move("b6", board_7x7()), parse_move("f2", board_7x7()), parse_move("a6", board_7x7())};
+  tied.visits = {3, 3, 1};
+  tied.priors = {0.2f, 0.5f, 0.3f};
+  EXPECT_EQ(tied.best_move(), parse_move("f2", board_7x7()));
+  tied.visits = {3, 2, 1};
+  EXPECT_EQ(tied.best_move(), parse_move("b6", board_7x7())) << "visits first";
+}
+
 TEST(Search, APolicyTemperatureFlattensThePriorsAsASoftmaxOfTheLogitsOverIt) {
   ScriptedEvaluator evaluator;
   evaluator.root_hash = Position::startpos().hash();
