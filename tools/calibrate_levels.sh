@@ -4,8 +4,8 @@
 #
 #  1. The references, on the scale where random is 0 Elo: random, greedy with a share of random
 #     moves (0.9, 0.75, 0.5, 0.25), greedy, alpha-beta at depths 2 to 5 and the net at fixed visits
-#     without a level (1 to 2,048), each against the next two by their expected strength, fitted
-#     jointly (OUT/references.txt).
+#     without a level (1, then 4 to 2,048 doubling), each against the next two by their expected
+#     strength, fitted jointly (OUT/references.txt).
 #  2. Each level of 0, 10, ..., 100, held against those references at their ratings: 200 games
 #     against the reference nearest to where it is expected, then against the nearest one on the
 #     other side of its rating, then the next nearest until its 95 % interval is within +/- 50
@@ -39,9 +39,9 @@ engine=$out/ataxx-engine
 nn() { echo "nn:model=$net,visits=$1"; }
 level() { echo "nn:model=$net,skill=$1"; }
 # In the order of their expected strength.
-references=(random greedy:random=0.9 greedy:random=0.75 greedy:random=0.5 greedy:random=0.25 "$(nn 1)" greedy
-  alphabeta:depth=2 "$(nn 2)" "$(nn 4)" alphabeta:depth=3 alphabeta:depth=4 "$(nn 8)" alphabeta:depth=5 "$(nn 16)"
-  "$(nn 32)" "$(nn 64)" "$(nn 128)" "$(nn 256)" "$(nn 512)" "$(nn 1024)" "$(nn 2048)")
+references=(random greedy:random=0.9 greedy:random=0.75 greedy:random=0.5 greedy:random=0.25 greedy alphabeta:depth=2
+  alphabeta:depth=3 alphabeta:depth=4 "$(nn 1)" alphabeta:depth=5 "$(nn 4)" "$(nn 8)" "$(nn 16)" "$(nn 32)" "$(nn 64)"
+  "$(nn 128)" "$(nn 256)" "$(nn 512)" "$(nn 1024)" "$(nn 2048)")
 
 # match P1 P2 GAMES DIR: plays it once, into DIR/P1-vs-P2.pgn.
 match() {
