@@ -1,6 +1,9 @@
 // The analysis board's game tree: every line played or imported from one start. A node's first
 // child is its main line, the others its variations, in PGN's order.
 const nodeOf = (move, parent) => ({ move, parent, children: [], chance: undefined, mistake: '' });
+// The child of `node` that plays `move`, made where it lacks one (its new last child).
+const childOf = (node, move) =>
+  node.children.find(c => c.move === move) ?? node.children[node.children.push(nodeOf(move, node)) - 1];
 
 export class GameTree {
   // `fen`: the start's FEN; `secondSide`: the second side's colour (x/o, white/black), whose turn a
@@ -17,9 +20,7 @@ export class GameTree {
   // a variation, or the main line where its parent had none).
   follow(moves) {
     let node = this.root;
-    for (const move of moves) {
-      node = node.children.find(c => c.move === move) ?? node.children[node.children.push(nodeOf(move, node)) - 1];
-    }
+    for (const move of moves) node = childOf(node, move);
     return node;
   }
 
@@ -131,8 +132,12 @@ export function parsePgn(text) {
 
 // The parsed lines added to a tree, from its root.
 export function addLines(tree, parsed) {
-  const add = (node, lines) => lines.forEach(l => add(tree.follow([...GameTree.pathOf(node), l.move]), l.lines));
-  add(tree.root, parsed.root.lines);
+  // With a stack of its own: a long game's main line would overflow the call stack.
+  const pending = [[tree.root, parsed.root]];
+  while (pending.length) {
+    const [node, parsedNode] = pending.pop();
+    for (const line of parsedNode.lines) pending.push([childOf(node, line.move), line]);
+  }
 }
 
 // The main line of parsed PGN: its moves' texts.

@@ -55,3 +55,13 @@ test('unbalanced parentheses are refused with a reason', () => {
   assert.throws(() => parsePgn('1. b6 f6)'), /closes no variation/);
   assert.throws(() => parsePgn('(1. b6)'), /before any move/);
 });
+
+test('a long game imports whole: its lines are added without recursion', () => {
+  // Each move of the main line once made a recursive call and rebuilt its path from the start.
+  const moves = Array.from({ length: 20000 }, (_, i) => `m${i}`);
+  const { tree } = treeOf(`${moves.join(' ')} (v w)`);
+  const line = GameTree.lineThrough(tree.root).map(n => n.move);
+  assert.equal(line.length, 20001);
+  assert.equal(line.at(-1), 'm19999');
+  assert.deepEqual(tree.find([...moves.slice(0, -1), 'v', 'w']).move, 'w');
+});
