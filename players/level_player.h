@@ -23,23 +23,28 @@ struct SkillSettings {
 };
 SkillSettings skill_settings(int skill);
 
-// The rating of every tenth skill with the shipped 7x7 net, on the scale where random is 0 Elo
+// The ratings of the measured skills with the shipped 7x7 net, on the scale where random is 0 Elo
 // (docs/levels.md has the matches): what UCI_Elo asks for.
 struct LevelRating {
   int skill;
   int elo;
 };
-inline constexpr std::array<LevelRating, 11> kLevelRatings = {{{0, 293},
-                                                                {10, 537},
-                                                                {20, 841},
-                                                                {30, 932},
-                                                                {40, 1101},
-                                                                {50, 1551},
-                                                                {60, 2001},
-                                                                {70, 2319},
-                                                                {80, 2745},
-                                                                {90, 3011},
-                                                                {100, 3315}}};
+inline constexpr std::array<LevelRating, 14> kLevelRatings = {{
+    {0, 420},
+    {10, 608},
+    {20, 913},
+    {30, 953},
+    {40, 1239},
+    {45, 1491},
+    {50, 1831},
+    {55, 2262},
+    {60, 2745},
+    {65, 3078},
+    {70, 3225},
+    {80, 3573},
+    {90, 3927},
+    {100, 4296}}};
+
 // The skill whose rating is elo, between the measured ones (from the lowest to the highest).
 int skill_for_elo(int elo);
 

@@ -6,10 +6,11 @@
 #     moves (0.9, 0.75, 0.5, 0.25), greedy, alpha-beta at depths 2 to 5 and the net at fixed visits
 #     without a level (1, then 4 to 2,048 doubling), each against the next two by their expected
 #     strength, fitted jointly (OUT/references.txt).
-#  2. Each level of 0, 10, ..., 100, held against those references at their ratings: 200 games
-#     against the reference nearest to where it is expected, then against the nearest one on the
-#     other side of its rating, then the next nearest until its 95 % interval is within +/- 50
-#     (at most four), fitted with the references held (OUT/levels.txt).
+#  2. Each level of 0, 10, ..., 100 (and 45, 55, 65, where tens are far apart), held against
+#     those references at their ratings: 200 games against the reference nearest to where it is
+#     expected, then against the nearest one on a side of its rating without one, then the next
+#     nearest, until it has a reference on each side and its 95 % interval is within +/- 50 (at
+#     most four matches), fitted with the references held (OUT/levels.txt).
 #
 # Every match: 200 games from configs/openings/balanced-4ply.txt, both colours per opening (100
 # against the second reference after a player's next). A stopped calibration resumes: the matches
@@ -90,30 +91,49 @@ nearest_reference() {
   echo "$best"
 }
 
+# played DIR: the references a level has met in its matches so far, |-separated.
+played() {
+  local f
+  for f in "$1"/*.done; do [[ -e $f ]] && sed -E 's/^Score of .* vs (.*): [0-9]+ - [0-9]+ - [0-9]+ .*/\1/' "$f"; done | paste -sd'|'
+}
+# sides ELO USED: "below", "above", "both" or "none": where the references of USED stand.
+sides() {
+  local below=0 above=0 r
+  local -a names
+  IFS='|' read -ra names <<<"$2"
+  for r in "${names[@]}"; do
+    if awk -v a="$(elo_of "$r" "$out/references.txt")" -v b="$1" 'BEGIN { exit !(a > b) }'; then above=1; else below=1; fi
+  done
+  case $below$above in 11) echo both ;; 10) echo below ;; 01) echo above ;; *) echo none ;; esac
+}
+
 expected=0
 all_used=""
-for skill in 0 10 20 30 40 50 60 70 80 90 100; do
+for skill in 0 10 20 30 40 45 50 55 60 65 70 80 90 100; do
   player=$(level "$skill")
   dir=$out/levels/skill-$skill
   mkdir -p "$dir"
-  used=$(nearest_reference "$expected" any "")
-  match "$player" "$used" "$games" "$dir"
-  for _ in 1 2 3; do
-    rate "$dir" "$used" "$dir/ratings.txt"
-    elo=$(elo_of "$player" "$dir/ratings.txt")
-    error=$(error_of "$player" "$dir/ratings.txt")
-    first=${used%%|*}
-    side=$(awk -v a="$elo" -v b="$(elo_of "$first" "$out/references.txt")" 'BEGIN { print (a > b ? "above" : "below") }')
+  used=$(played "$dir")
+  elo=$expected error=1000
+  # A reference on each side of the level, and its interval within 50: at most four matches.
+  for _ in 1 2 3 4 5; do
+    if [[ -n $used ]]; then
+      rate "$dir" "$used" "$dir/ratings.txt"
+      elo=$(elo_of "$player" "$dir/ratings.txt")
+      error=$(error_of "$player" "$dir/ratings.txt")
+    fi
+    stand=$(sides "$elo" "$used")
+    [[ $stand == both && $error -le 50 ]] && break
+    [[ $used == *"|"*"|"*"|"* ]] && break
+    case $stand in below) side=above ;; above) side=below ;; *) side=any ;; esac
     next=$(nearest_reference "$elo" "$side" "$used")
-    [[ $used == *"|"* && ${error%.*} -le 50 ]] && break
     [[ -z $next ]] && next=$(nearest_reference "$elo" any "$used")
     [[ -z $next ]] && break
-    used+="|$next"
     match "$player" "$next" "$games" "$dir"
+    used+="${used:+|}$next"
   done
-  rate "$dir" "$used" "$dir/ratings.txt"
   cat "$dir/ratings.txt"
-  expected=$(( $(elo_of "$player" "$dir/ratings.txt") + 200 ))
+  expected=$((elo + 200))
   all_used+="${all_used:+|}$used"
 done
 mapfile -d '' options < <(held "$all_used")

@@ -178,7 +178,9 @@ TEST(Uai, UciLimitStrengthPlaysTheLevelOfUciElo) {
   uai.send("setoption name UCI_LimitStrength value true");
   uai.send("setoption name UCI_Elo value 0");  // below the lowest: the lowest, 1 visit
   EXPECT_LE(last_nodes(uai.go("go nodes 400")), 8);
-  uai.send("setoption name UCI_Elo value " + std::to_string(kLevelRatings[5].elo));  // skill 50: 32 visits
+  const auto skill_50 = std::ranges::find(kLevelRatings, 50, &LevelRating::skill);
+  ASSERT_NE(skill_50, kLevelRatings.end());
+  uai.send("setoption name UCI_Elo value " + std::to_string(skill_50->elo));  // 32 visits
   const long long middle = last_nodes(uai.go("go nodes 400"));
   EXPECT_GE(middle, 32);
   EXPECT_LT(middle, 32 + 8);
