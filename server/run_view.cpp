@@ -22,23 +22,41 @@ constexpr std::uintmax_t kMaxTableBytes = 16 << 20;
 constexpr std::uintmax_t kMaxTailBytes = 64 << 10;
 constexpr std::uintmax_t kMaxLiveBytes = 1 << 20;
 
-// The file's whole lines (a line still being appended is left out), from `from` bytes before its
-// end (0: all), at most `limit` bytes.
-std::vector<std::string> whole_lines(const fs::path& path, std::uintmax_t from_end, std::uintmax_t limit) {
+// Whole lines of a file (a line still being appended is left out), and the byte at which the
+// first of them starts.
+struct FileLines {
+  std::vector<std::string> lines;
+  std::uintmax_t first_line_at = 0;
+};
+
+// The lines from `from_end` bytes before the file's end (0: from its start), at most `limit` bytes
+// of them.
+FileLines whole_lines(const fs::path& path, std::uintmax_t from_end, std::uintmax_t limit) {
   std::error_code error;
   const std::uintmax_t size = fs::file_size(path, error);
   if (error) return {};
   const std::uintmax_t start = from_end && size > from_end ? size - from_end : 0;
+  // From the byte before `start`: a line starts at `start` only where that byte ends one.
+  const std::uintmax_t read_from = start > 0 ? start - 1 : 0;
   std::ifstream in(path, std::ios::binary);
-  in.seekg(static_cast<std::streamoff>(start));
-  std::string text(std::min(size - start, limit), '\0');
+  in.seekg(static_cast<std::streamoff>(read_from));
+  std::string text(std::min(size - start, limit) + (start - read_from), '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  text.erase(text.find_last_of('\n') == std::string::npos ? 0 : text.find_last_of('\n') + 1);
-  std::vector<std::string> lines = split(text, '\n');
-  if (!lines.empty() && lines.back().empty()) lines.pop_back();
-  if (start > 0 && !lines.empty()) lines.erase(lines.begin());  // begins mid-line
-  return lines;
+  FileLines out;
+  out.first_line_at = read_from;
+  std::size_t skip = 0;
+  if (start > 0) {  // up to and with the first newline: the byte before, or a line cut at its start
+    skip = text.find('\n');
+    if (skip == std::string::npos) return {};
+    ++skip;
+    out.first_line_at = read_from + skip;
+  }
+  const std::size_t end = text.find_last_of('\n');
+  if (end == std::string::npos || end < skip) return {};
+  out.lines = split(std::string_view(text).substr(skip, end + 1 - skip), '\n');
+  if (!out.lines.empty() && out.lines.back().empty()) out.lines.pop_back();
+  return out;
 }
 
 json cell_value(const std::string& field) {
@@ -101,7 +119,7 @@ json RunView::summary() const {
     out["config_error"] = e.what();
   }
   const auto first_line = [&](const char* name) -> json {
-    const auto lines = whole_lines(root_ + "/" + name, 0, 4096);
+    const auto lines = whole_lines(root_ + "/" + name, 0, 4096).lines;
     return lines.empty() ? json(nullptr) : json(lines.front());
   };
   out["best"] = first_line("models/best");
@@ -117,16 +135,16 @@ std::optional<json> RunView::table(std::string_view name) const {
   if (std::find(kTables.begin(), kTables.end(), name) == kTables.end()) return std::nullopt;
   const fs::path path = root_ + "/" + std::string(name) + ".csv";
   json out = {{"columns", json::array()}, {"rows", json::array()}, {"older_rows_left_out", false}};
-  const auto header = whole_lines(path, 0, 4096);
+  const auto header = whole_lines(path, 0, 4096).lines;
   if (header.empty()) return out;
   const auto columns = split(header.front(), ',');
   out["columns"] = columns;
   // A long run's table: its newest rows, up to kMaxTableBytes.
-  std::error_code error;
-  const bool cut = fs::file_size(path, error) > kMaxTableBytes && !error;
-  out["older_rows_left_out"] = cut;
-  const auto lines = whole_lines(path, kMaxTableBytes, kMaxTableBytes);
-  for (std::size_t i = cut ? 0 : 1; i < lines.size(); ++i) {
+  const FileLines part = whole_lines(path, kMaxTableBytes, kMaxTableBytes);
+  const bool from_header = part.first_line_at == 0;
+  out["older_rows_left_out"] = part.first_line_at > header.front().size() + 1;
+  const auto& lines = part.lines;
+  for (std::size_t i = from_header ? 1 : 0; i < lines.size(); ++i) {
     const auto fields = split(lines[i], ',');
     if (fields.size() != columns.size()) continue;  // a row of another layout
     json row = json::array();
@@ -137,7 +155,7 @@ std::optional<json> RunView::table(std::string_view name) const {
 }
 
 json RunView::log_tail(int lines) const {
-  auto all = whole_lines(root_ + "/log.txt", kMaxTailBytes, kMaxTailBytes);
+  auto all = whole_lines(root_ + "/log.txt", kMaxTailBytes, kMaxTailBytes).lines;
   const std::size_t keep = std::min<std::size_t>(all.size(), static_cast<std::size_t>(std::max(lines, 0)));
   return json{{"lines", std::vector<std::string>(all.end() - static_cast<std::ptrdiff_t>(keep), all.end())}};
 }
@@ -190,7 +208,7 @@ json RunView::live_game() const {
   }
   if (newest.empty()) return nullptr;
   // game, start FEN, model, moves: one line each (trainer/live_game.h writes them).
-  const auto lines = whole_lines(newest, 0, kMaxLiveBytes);
+  const auto lines = whole_lines(newest, 0, kMaxLiveBytes).lines;
   if (lines.size() < 4) return nullptr;
   // The game is played under the run's rules, which may end it later or sooner than the defaults.
   const RuleSettings rules = load_run_config(root_ + "/config.yaml").rules;

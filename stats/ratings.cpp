@@ -62,7 +62,7 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
   for (int i = 0; i < n; ++i)
     if (free_index[i] >= 0) theta(i) = fixed_mean;  // where the likelihood is not flat
   if (free_count == 0) {
-    for (int i = 0; i < n; ++i) ratings[i].elo = theta(i) * to_elo;
+    for (Rating& r : ratings) r.elo = fixed_elo.at(r.name);
     return ratings;
   }
   Eigen::MatrixXd information(free_count, free_count);
@@ -90,8 +90,8 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
   }
   const Eigen::MatrixXd covariance = information.ldlt().solve(Eigen::MatrixXd::Identity(free_count, free_count));
   for (int i = 0; i < n; ++i) {
-    ratings[i].elo = theta(i) * to_elo;
     const int f = free_index[i];
+    ratings[i].elo = f < 0 ? fixed_elo.at(ratings[i].name) : theta(i) * to_elo;
     ratings[i].error95 = f < 0 ? 0.0 : 1.959963984540054 * std::sqrt(covariance(f, f)) * to_elo;
   }
   return ratings;

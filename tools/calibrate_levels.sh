@@ -19,7 +19,7 @@
 #   tools/calibrate_levels.sh OUT_DIR [NET]
 #
 # NET defaults to built-in:ataxx-7x7.net; it is both the levels' and the strong references' net.
-# CALIBRATE_GAMES sets the games of a match (200; an even number: fewer for a rough try),
+# CALIBRATE_GAMES sets the games of a match (200; a multiple of 4: fewer for a rough try),
 # CALIBRATE_CONCURRENCY the games played at once (1). ATAXX_ENGINE names the program
 # (ataxx-engine from the build folder by default); it is copied into OUT_DIR at the start, so that
 # a rebuild meanwhile changes no match.
@@ -47,7 +47,7 @@ references=(random greedy:random=0.9 greedy:random=0.75 greedy:random=0.5 greedy
 # match P1 P2 GAMES DIR: plays it once, into DIR/P1-vs-P2.pgn.
 match() {
   local pgn
-  pgn=$4/$(echo "$1-vs-$2" | tr -c 'a-zA-Z0-9=.-' '_').pgn
+  pgn=$4/$(printf '%s' "$1-vs-$2" | tr -c 'a-zA-Z0-9=.-' '_').pgn
   [[ -s $pgn.done ]] && return
   rm -f "$pgn"
   "$engine" match --p1 "$1" --p2 "$2" --games "$3" --concurrency "$concurrency" --openings "$openings" \
@@ -83,7 +83,7 @@ nearest_reference() {
   for r in "${references[@]}"; do
     [[ "|$3|" == *"|$r|"* ]] && continue
     elo=$(elo_of "$r" "$out/references.txt")
-    [[ $2 == above ]] && awk -v a="$elo" -v b="$1" 'BEGIN { exit !(a < b) }' && continue
+    [[ $2 == above ]] && awk -v a="$elo" -v b="$1" 'BEGIN { exit !(a <= b) }' && continue
     [[ $2 == below ]] && awk -v a="$elo" -v b="$1" 'BEGIN { exit !(a > b) }' && continue
     distance=$(awk -v a="$elo" -v b="$1" 'BEGIN { d = a - b; print (d < 0 ? -d : d) }')
     if awk -v d="$distance" -v b="$best_distance" 'BEGIN { exit !(d < b) }'; then best=$r best_distance=$distance; fi
@@ -94,7 +94,10 @@ nearest_reference() {
 # played DIR: the references a level has met in its matches so far, |-separated.
 played() {
   local f
-  for f in "$1"/*.done; do [[ -e $f ]] && sed -E 's/^Score of .* vs (.*): [0-9]+ - [0-9]+ - [0-9]+ .*/\1/' "$f"; done | paste -sd'|'
+  for f in "$1"/*.done; do
+    [[ -e $f ]] || continue
+    sed -E 's/^Score of .* vs (.*): [0-9]+ - [0-9]+ - [0-9]+ .*/\1/' "$f"
+  done | paste -sd'|'
 }
 # sides ELO USED: "below", "above", "both" or "none": where the references of USED stand.
 sides() {

@@ -123,7 +123,7 @@ TEST(Greedy, PlaysTheShareOfRandomMovesItIsGiven) {
   };
   const int all_random = misses("greedy:random=1");
   EXPECT_EQ(misses("greedy:random=0"), 0);
-  EXPECT_GT(all_random, 200);  // most of the moves from a1 gain less than the best
+  EXPECT_GT(all_random, 160);  // 4 of the 7 moves from a1 gain less than the best: about 229
   const int half = misses("greedy:random=0.5");
   EXPECT_GT(half, all_random / 2 - 50);
   EXPECT_LT(half, all_random / 2 + 50);

@@ -144,6 +144,25 @@ TEST_F(ViewServer, SendsALongTablesNewestRows) {
       << "whole rows, none lost between";
 }
 
+// Rows of exactly 16 MiB after the header: all of them, and none said to be left out (the first
+// row was dropped as if cut, the byte before it being the header's newline).
+TEST_F(ViewServer, SendsEveryRowOfATableAtTheLimit) {
+  const std::string header = "generation,step,loss,best\n";
+  std::string rows;
+  int last = 0;
+  auto row = [](int n, const std::string& pad) { return std::to_string(n) + ",1,2.5,gen" + pad + "\n"; };
+  while (rows.size() + 64 < (16u << 20)) rows += row(++last, "");
+  ++last;
+  rows += row(last, std::string((16u << 20) - rows.size() - row(last, "").size(), 'x'));
+  ASSERT_EQ(rows.size(), 16u << 20);
+  std::ofstream(run_dir_ + "/metrics.csv") << header << rows;
+  const json metrics = json::parse(get("/api/run/table/metrics").body);
+  EXPECT_FALSE(metrics["older_rows_left_out"]);
+  ASSERT_EQ(metrics["rows"].size(), static_cast<std::size_t>(last));
+  EXPECT_EQ(metrics["rows"].front()[0], 1);
+  EXPECT_EQ(metrics["rows"].back()[0], last);
+}
+
 TEST_F(ViewServer, ReplaysTheLiveSelfPlayGame) {
   std::ofstream(run_dir_ + "/live/host-1.txt") << "ataxx\nx5o/7/7/7/7/7/o5x x 0 1\ngen-0003\nb6 f6 c6 e6 d6 \n";
   const json live = json::parse(get("/api/run/live").body);
