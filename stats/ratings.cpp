@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <vector>
@@ -47,22 +48,43 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
         games(i, j) += kPriorDraws;
       }
 
+  // Players that no chain of games links to a fixed one have no rating on its scale.
+  std::vector<bool> linked(n, false);
+  std::vector<int> pending;
+  for (const auto& [name, elo] : fixed_elo) linked[index[name]] = true, pending.push_back(index[name]);
+  while (!pending.empty()) {
+    const int i = pending.back();
+    pending.pop_back();
+    for (int j = 0; j < n; ++j)
+      if (!linked[j] && games(i, j) > 0) linked[j] = true, pending.push_back(j);
+  }
+
   // Newton's method on the log-likelihood in natural units, the fixed players' ratings held.
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(n);
-  std::vector<int> free_index(n, -1);  // a free player's row in the gradient, -1 for a fixed one
+  std::vector<int> free_index(n, -1);  // a free player's row in the gradient, -1 for a held one
   int free_count = 0;
   double fixed_mean = 0;
   for (int i = 0; i < n; ++i) {
     const auto fixed = fixed_elo.find(ratings[i].name);
-    if (fixed == fixed_elo.end())
+    if (!linked[i])
+      ratings[i].linked = false;
+    else if (fixed == fixed_elo.end())
       free_index[i] = free_count++;
     else
       fixed_mean += (theta(i) = fixed->second / to_elo) / static_cast<double>(fixed_elo.size());
   }
   for (int i = 0; i < n; ++i)
     if (free_index[i] >= 0) theta(i) = fixed_mean;  // where the likelihood is not flat
+  auto finish = [&](Rating& r) {
+    if (r.linked) return;
+    r.elo = 0.0;
+    r.error95 = std::numeric_limits<double>::infinity();
+  };
   if (free_count == 0) {
-    for (Rating& r : ratings) r.elo = fixed_elo.at(r.name);
+    for (Rating& r : ratings) {
+      if (fixed_elo.contains(r.name)) r.elo = fixed_elo.at(r.name);
+      finish(r);
+    }
     return ratings;
   }
   Eigen::MatrixXd information(free_count, free_count);
@@ -80,7 +102,7 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
         if (free_index[j] >= 0) information(free_index[i], free_index[j]) -= curvature;
       }
     }
-    information.diagonal().array() += 1e-9;  // players cut off from the fixed ones stay finite
+    information.diagonal().array() += 1e-12;  // numerical safety only: every free player is linked
     Eigen::VectorXd step = information.ldlt().solve(gradient);
     constexpr double kLongestStep = 2.0;  // natural units: Newton overshoots far from the optimum
     if (step.cwiseAbs().maxCoeff() > kLongestStep) step *= kLongestStep / step.cwiseAbs().maxCoeff();
@@ -91,8 +113,9 @@ std::vector<Rating> fit_ratings(const std::vector<PairResult>& results, const st
   const Eigen::MatrixXd covariance = information.ldlt().solve(Eigen::MatrixXd::Identity(free_count, free_count));
   for (int i = 0; i < n; ++i) {
     const int f = free_index[i];
-    ratings[i].elo = f < 0 ? fixed_elo.at(ratings[i].name) : theta(i) * to_elo;
+    ratings[i].elo = f < 0 ? (linked[i] ? fixed_elo.at(ratings[i].name) : 0.0) : theta(i) * to_elo;
     ratings[i].error95 = f < 0 ? 0.0 : 1.959963984540054 * std::sqrt(covariance(f, f)) * to_elo;
+    finish(ratings[i]);
   }
   return ratings;
 }

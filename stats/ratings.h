@@ -23,6 +23,7 @@ struct Rating {
   double elo = 0.0;
   double error95 = 0.0;  // relative to the fixed players; 0 for them
   int games = 0;
+  bool linked = true;  // false: no chain of games leads to a fixed player (elo 0, error95 infinite)
 };
 
 // Players in order of first appearance. fixed_elo: the players whose ratings are held (at least

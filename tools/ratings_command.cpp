@@ -65,12 +65,21 @@ void add_ratings_command(CLI::App& app) {
     std::printf("%4s  %-*s  %6s  %6s  %6s  %6s\n", "rank", static_cast<int>(width), "player", "Elo", "+/-", "games",
                 "score");
     int rank = 0;
+    bool unlinked = false;
+    for (const Rating& r : ratings) {
+      unlinked |= !r.linked;
+      if (r.linked)
+        std::printf("%4d  %-*s  %+6.0f  %6.0f  %6d  %5.1f%%\n", ++rank, static_cast<int>(width), r.name.c_str(), r.elo,
+                    r.error95, r.games, 100.0 * points[r.name] / std::max(r.games, 1));
+    }
     for (const Rating& r : ratings)
-      std::printf("%4d  %-*s  %+6.0f  %6.0f  %6d  %5.1f%%\n", ++rank, static_cast<int>(width), r.name.c_str(), r.elo,
-                  r.error95, r.games, 100.0 * points[r.name] / std::max(r.games, 1));
+      if (!r.linked)
+        std::printf("   -  %-*s  %6s  %6s  %6d  %5.1f%%\n", static_cast<int>(width), r.name.c_str(), "-", "-", r.games,
+                    100.0 * points[r.name] / std::max(r.games, 1));
     std::string held;
     for (const auto& [name, elo] : fixed_elo) held += fmt::format("{}{} at {:+.0f}", held.empty() ? "" : ", ", name, elo);
     std::printf("Elo: held fixed: %s; +/-: 95 %% intervals relative to them\n", held.c_str());
+    if (unlinked) std::printf("-: no chain of games links the player to one held fixed\n");
   });
 }
 

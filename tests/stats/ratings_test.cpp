@@ -54,5 +54,18 @@ TEST(Ratings, PlayersAreRatedAgainstReferencesHeldWhereTheyAreGiven) {
   EXPECT_NEAR(ratings[0].error95, 1.96 / std::sqrt(202 * p * (1 - p)) * 400 / std::log(10.0), 0.5);
 }
 
+// Players whom no chain of games links to a fixed one have no rating on its scale: said, not a
+// number with an interval of millions.
+TEST(Ratings, PlayersLinkedToNoFixedPlayerAreMarked) {
+  const auto ratings = fit_ratings({{"a", "b", 6, 0, 4}, {"c", "d", 7, 0, 3}}, {{"a", 0.0}});
+  ASSERT_EQ(ratings.size(), 4U);
+  EXPECT_TRUE(ratings[1].linked);
+  EXPECT_LT(ratings[1].error95, 1000.0);
+  for (int i : {2, 3}) {
+    EXPECT_FALSE(ratings[i].linked) << ratings[i].name;
+    EXPECT_TRUE(std::isinf(ratings[i].error95));
+  }
+}
+
 }  // namespace
 }  // namespace ataxx

@@ -195,6 +195,7 @@ TEST(RatingsCommand, HoldsTheFixedPlayersAndRatesTheOthersAgainstThem) {
     };
     for (int i = 0; i < 30; ++i) game("level", "greedy:random=0.5", i < 20 ? "1-0" : "0-1");
     for (int i = 0; i < 30; ++i) game("level", "greedy", i < 10 ? "1-0" : "0-1");
+    for (int i = 0; i < 4; ++i) game("apart", "alone", i < 3 ? "1-0" : "0-1");  // linked to no reference
   }
   const Ran ran = run("ratings " + pgn + " --fixed greedy=1000 --fixed greedy:random=0.5=600");
   ASSERT_EQ(ran.status, 0) << ran.output;
@@ -204,6 +205,8 @@ TEST(RatingsCommand, HoldsTheFixedPlayersAndRatesTheOthersAgainstThem) {
   EXPECT_EQ(std::stoi(level[1]), 800) << "symmetric scores against both: halfway " << ran.output;
   EXPECT_GT(std::stoi(level[2]), 0) << ran.output;
   EXPECT_NE(ran.output.find("greedy:random=0.5 at +600"), std::string::npos) << ran.output;
+  EXPECT_TRUE(std::regex_search(ran.output, std::regex(R"(\n\s+-\s+apart\s+-\s+-\s+4\s)"))) << ran.output;
+  EXPECT_NE(ran.output.find("-: no chain of games links the player to one held fixed"), std::string::npos) << ran.output;
   const Ran bad = run("ratings " + pgn + " --fixed greedy");
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.output.find("--fixed 'greedy' is not NAME=ELO"), std::string::npos) << bad.output;
