@@ -6,16 +6,22 @@
 // bfloat16's rate; AVX-VNNI's, the same in 8 lanes; or AVX2's products of pairs, twice its float
 // rate), each where the processor has it. Cells are taken in blocks that share the taps at which
 // they read off the canvas, and a block skips those taps. At batch 8 on AVX512-VNNI the kernel runs
-// near the processor's rate of dot products (docs/speed.md).
+// near the processor's rate of dot products (docs/speed.md). The kernels are built for each
+// processor level and the process runs the highest its processor has (CpuKernels), so that a
+// program built for any AVX2 processor computes with AVX-512 where there is AVX-512.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "nn/inference_options.h"
 
 namespace ataxx {
+namespace convolution {
+struct KernelSet;
+}
 
 // What a convolution's sums go through before they are stored, each step optional:
 // out = max(0, sum + residual) * mask[row]. Done a block of rows at a time, while they are in cache.
@@ -25,16 +31,40 @@ struct ConvolutionEpilogue {
   bool relu = false;
 };
 
+// The processor levels the kernels are built for, lowest first.
+enum class CpuKernels {
+  kPlain,       // C++ alone: float
+  kAvx2,        // AVX2 and FMA (x86-64-v3): float, int8 in pairs
+  kAvxVnni,     // AVX-VNNI as well: int8 in quads
+  kAvx512Vnni,  // AVX-512 (x86-64-v4) with VNNI: float and int8 in 512 bits
+  kAvx512Bf16,  // AVX512-BF16 as well: bfloat16
+};
+
+// "plain", "avx2", "avx-vnni", "avx512-vnni", "avx512-bf16".
+std::string_view to_string(CpuKernels kernels);
+
+// The environment variable that caps the level a process runs, set to one of the names above
+// (oneDNN's ONEDNN_MAX_CPU_ISA does the same): to measure a lower level on a faster processor.
+inline constexpr const char* kMaxCpuKernelsVariable = "ATAXX_MAX_CPU_ISA";
+
 class DirectConvolution {
  public:
   static bool supports(int outputs) { return outputs == 32 || outputs == 64; }
-  // Whether this build can compute in that precision (float always; bfloat16 compiled for a
-  // processor with AVX512-BF16, int8 with AVX2, AVX-VNNI or AVX512-VNNI).
-  static bool available(Precision precision);
+  // The kernels this process computes with: the highest level built that the processor runs, at
+  // most ATAXX_MAX_CPU_ISA's where that is set. Throws std::invalid_argument for a name in it that
+  // is not a level.
+  static CpuKernels cpu_kernels();
+  // Every level built that the processor runs, lowest first (the tests try each).
+  static std::vector<CpuKernels> runnable_kernels();
+  // Whether those kernels compute in that precision (float always; bfloat16 with AVX512-BF16, int8
+  // with AVX2, AVX-VNNI or AVX512-VNNI).
+  static bool available(Precision precision, CpuKernels kernels = cpu_kernels());
 
   // weight: [9 x inputs, outputs] row-major, tap by tap (dy, then dx); bias: [outputs]. Throws
-  // std::invalid_argument for other outputs or a precision this build cannot compute in.
-  DirectConvolution(const float* weight, const float* bias, int inputs, int outputs, Precision precision);
+  // std::invalid_argument for other outputs, or kernels this processor does not run or that do not
+  // compute in that precision.
+  DirectConvolution(const float* weight, const float* bias, int inputs, int outputs, Precision precision,
+                    CpuKernels kernels = cpu_kernels());
 
   // run's neighbours for a square canvas of side `canvas`: cell by cell, tap by tap (dy, then dx).
   // Made once per canvas, for the life of the process: run keeps what it works out from a table by
@@ -45,6 +75,7 @@ class DirectConvolution {
   static std::span<const int> centre_table(int canvas);
 
   Precision precision() const { return precision_; }
+  CpuKernels kernels() const { return kernels_; }
   int outputs() const { return outputs_; }
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
   // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas:
@@ -59,6 +90,8 @@ class DirectConvolution {
  private:
   int inputs_, outputs_;
   Precision precision_;
+  CpuKernels kernels_;
+  const convolution::KernelSet* kernel_set_;
   std::vector<float> weight_, bias_;
   // bfloat16: for each tap and pair of inputs, each output's two weights in one word. int8: for
   // each tap and quad of inputs, each output's four weights in one word, scaled by weight_scale_.

@@ -6,6 +6,11 @@ bool bf16_by_default(const std::string& device) { return device == "cpu" && Dire
 
 bool int8_by_default(const std::string& device) { return device == "cpu" && DirectConvolution::available(Precision::kInt8); }
 
+std::string cpu_computation_by_default() {
+  const char* format = int8_by_default("cpu") ? "int8" : bf16_by_default("cpu") ? "bfloat16" : "float";
+  return std::string(format) + " with the " + std::string(to_string(DirectConvolution::cpu_kernels())) + " kernels";
+}
+
 int leaves_per_round_by_default(int search_threads) { return std::max(1, 8 / search_threads); }
 
 int server_threads_by_default(const std::string& device) { return device == "cpu" ? 0 : 1; }

@@ -41,8 +41,11 @@ using NetworkPlayerOptions = BasicNetworkPlayerOptions<DefaultGame>;
 // the processor has AVX512-BF16 (the direct convolutions' bfloat16 path, docs/experiments.md),
 // never on a GPU unless asked.
 bool bf16_by_default(const std::string& device);
-// The same for 8-bit integers: on the CPU where the processor has AVX512-VNNI (docs/experiments.md).
+// The same for 8-bit integers: on the CPU where the processor has AVX2, AVX-VNNI or AVX512-VNNI
+// (docs/experiments.md).
 bool int8_by_default(const std::string& device);
+// How a CPU player computes by default, for its users to read: "int8 with the avx2 kernels".
+std::string cpu_computation_by_default();
 // Leaves a round each of a player's search threads selects unless its spec says `batch`: 8 in
 // flight in all (at 100 ms a move on the CPU, 8 a round beat 4 at one thread, and two threads of
 // 4 beat two of 8; docs/experiments.md).

@@ -469,7 +469,9 @@ void UaiEngine::ready_player(Session<G>& session) {
   }
   (session.player = make_engine_player<G>(model))->new_game(1);
   session.model = model;
-  if (!model.empty()) say("info string searching with " + model);
+  if (model.empty()) return;
+  say("info string searching with " + model);
+  if (options_.device == "cpu") say("info string computing in " + cpu_computation_by_default());
 }
 
 template <typename G>

@@ -1,18 +1,25 @@
-// The CPU forward's direct 3x3 convolutions, in each number format this build's processor has,
-// against a plain convolution. Plain C++: tests/CMakeLists.txt builds this suite again for other
-// processors (the AVX2, AVX-VNNI and AVX-512 paths a -march=native build on one machine skips).
+// The CPU forward's direct 3x3 convolutions, with each level of kernels this processor runs, in
+// each number format the level has, against a plain convolution. Plain C++: tests/CMakeLists.txt
+// builds this suite again for any x86-64 processor, as the portable programs are built.
 #include "nn/direct_convolution.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <ostream>
 #include <random>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ataxx {
+
+// Names each test's level as gtest lists it.
+void PrintTo(CpuKernels level, std::ostream* out) { *out << to_string(level); }
+
 namespace {
 
 // What a convolution computes, in double, with the bound of its error in `precision`: each term's
@@ -64,12 +71,44 @@ std::vector<float> values(std::size_t count, float low, float high, unsigned see
   return out;
 }
 
-// Whether this build computes in int8; where it does not, a convolution asked for it is refused.
-bool int8_available_else_refused() {
-  if (DirectConvolution::available(Precision::kInt8)) return true;
-  const std::vector<float> weight(9 * 32 * 32), bias(32);
-  EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), 32, 32, Precision::kInt8), std::invalid_argument);
-  return false;
+// Each test below runs with each level of kernels this processor runs.
+class DirectConvolutionKernels : public testing::TestWithParam<CpuKernels> {
+ protected:
+  // Whether the level computes in int8; where it does not, a convolution asked for it is refused.
+  bool int8_available_else_refused() const {
+    if (DirectConvolution::available(Precision::kInt8, GetParam())) return true;
+    const std::vector<float> weight(9 * 32 * 32), bias(32);
+    EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), 32, 32, Precision::kInt8, GetParam()),
+                 std::invalid_argument);
+    return false;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(EachLevel, DirectConvolutionKernels, testing::ValuesIn(DirectConvolution::runnable_kernels()),
+                         [](const testing::TestParamInfo<CpuKernels>& level) {
+                           std::string name(to_string(level.param));
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// A process computes with the highest level its processor runs, and every level up to it that the
+// build holds runs too: on an x86-64 processor, GCC's builds hold each level.
+TEST(DirectConvolution, ComputesWithTheHighestLevelItsProcessorRuns) {
+  const std::vector<CpuKernels> runnable = DirectConvolution::runnable_kernels();
+  ASSERT_FALSE(runnable.empty());
+  EXPECT_EQ(runnable.front(), CpuKernels::kPlain);
+  EXPECT_EQ(DirectConvolution::cpu_kernels(), runnable.back());
+  // Set where the suite runs on an emulated processor whose level the test knows.
+  if (const char* expected = std::getenv("ATAXX_TEST_EXPECTED_KERNELS")) {
+    EXPECT_EQ(to_string(DirectConvolution::cpu_kernels()), std::string(expected));
+  }
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+  const auto runs = [&](CpuKernels level) { return std::find(runnable.begin(), runnable.end(), level) != runnable.end(); };
+  __builtin_cpu_init();
+  EXPECT_EQ(runs(CpuKernels::kAvx2), __builtin_cpu_supports("x86-64-v3") != 0);
+  EXPECT_EQ(runs(CpuKernels::kAvx512Vnni),
+            __builtin_cpu_supports("x86-64-v4") && __builtin_cpu_supports("avx512vnni"));
+#endif
 }
 
 // Every precision this build has, 32 and 64 outputs, inputs that fill whole vectors or not (the
@@ -78,9 +117,9 @@ bool int8_available_else_refused() {
 // sums the wrong bytes passes no bound), and the largest output returned. Which rows each cell
 // reads is worked out once per batch and kept for the thread's next calls: calls of other sizes
 // and canvases, one after another, each read their own rows.
-TEST(DirectConvolution, EveryPrecisionAgreesWithAPlainConvolution) {
+TEST_P(DirectConvolutionKernels, EveryPrecisionAgreesWithAPlainConvolution) {
   for (const Precision precision : {Precision::kFloat, Precision::kBf16, Precision::kInt8}) {
-    if (!DirectConvolution::available(precision)) continue;
+    if (!DirectConvolution::available(precision, GetParam())) continue;
     for (const int outputs : {32, 64})
       for (const int inputs : {17, 32, 64})
         for (const auto& [side, positions] : {std::pair{7, 1}, {8, 2}, {5, 3}}) {
@@ -89,7 +128,7 @@ TEST(DirectConvolution, EveryPrecisionAgreesWithAPlainConvolution) {
           const auto weight = values(9u * inputs * outputs, -1.0f, 1.0f, inputs + outputs);
           const auto bias = values(outputs, -0.5f, 0.5f, 3);
           const auto in = values(static_cast<std::size_t>(rows) * inputs, 0.0f, 2.0f, side);
-          const DirectConvolution convolution(weight.data(), bias.data(), inputs, outputs, precision);
+          const DirectConvolution convolution(weight.data(), bias.data(), inputs, outputs, precision, GetParam());
           std::vector<float> out(static_cast<std::size_t>(rows) * outputs);
           const float largest = convolution.run(in.data(), rows, area, neighbours, out.data());
           const PlainConvolution want =
@@ -110,15 +149,15 @@ TEST(DirectConvolution, EveryPrecisionAgreesWithAPlainConvolution) {
 }
 
 // int8 scales its inputs to 0..largest: a call with a negative input is computed in float instead.
-TEST(DirectConvolution, Int8WithANegativeInputComputesInFloat) {
+TEST_P(DirectConvolutionKernels, Int8WithANegativeInputComputesInFloat) {
   if (!int8_available_else_refused()) return;
   constexpr int kSide = 7, kArea = kSide * kSide, kChannels = 32;
   const auto weight = values(9 * kChannels * kChannels, -1.0f, 1.0f, 1);
   const auto bias = values(kChannels, -0.5f, 0.5f, 2);
   auto in = values(kArea * kChannels, 0.0f, 2.0f, 3);
   in[100] = -0.25f;
-  const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8);
-  const DirectConvolution exact(weight.data(), bias.data(), kChannels, kChannels, Precision::kFloat);
+  const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8, GetParam());
+  const DirectConvolution exact(weight.data(), bias.data(), kChannels, kChannels, Precision::kFloat, GetParam());
   std::vector<float> got(in.size()), want(in.size());
   int8.run(in.data(), kArea, kArea, DirectConvolution::neighbour_table(kSide), got.data());
   exact.run(in.data(), kArea, kArea, DirectConvolution::neighbour_table(kSide), want.data());
@@ -128,14 +167,14 @@ TEST(DirectConvolution, Int8WithANegativeInputComputesInFloat) {
 // The largest inputs against the largest weights: every sum of products at its most. AVX2's
 // vpmaddubsw saturates a pair of byte products at 32,767, which 8-bit inputs (2 x 255 x 127) would
 // pass: the int8 path must come out as float does.
-TEST(DirectConvolution, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
+TEST_P(DirectConvolutionKernels, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
   constexpr int kSide = 7, kArea = kSide * kSide, kChannels = 32;
   std::vector<float> weight(9 * kChannels * kChannels), bias(kChannels, 0.0f);
   for (std::size_t i = 0; i < weight.size(); ++i) weight[i] = i % 2 == 0 ? 1.0f : -1.0f;  // output o: sign of o
   const std::span<const int> neighbours = DirectConvolution::neighbour_table(kSide);
   const std::vector<float> in(kArea * kChannels, 2.0f);
   if (!int8_available_else_refused()) return;
-  const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8);
+  const DirectConvolution int8(weight.data(), bias.data(), kChannels, kChannels, Precision::kInt8, GetParam());
   std::vector<float> out(kArea * kChannels);
   int8.run(in.data(), kArea, kArea, neighbours, out.data());
   for (int cell = 0; cell < kArea; ++cell) {
@@ -150,7 +189,7 @@ TEST(DirectConvolution, Int8SumsOfTheLargestInputsAndWeightsAreExact) {
 // The epilogue as the forward pass uses it: the residual the output itself, a ReLU, a mask that
 // zeroes some rows; the largest output returned; and in int8 the largest input given, as the next
 // layer is given a previous one's, changes nothing.
-TEST(DirectConvolution, TheEpilogueAddsTheResidualInPlaceThenReluThenTheMask) {
+TEST_P(DirectConvolutionKernels, TheEpilogueAddsTheResidualInPlaceThenReluThenTheMask) {
   constexpr int kSide = 5, kArea = kSide * kSide, kRows = 2 * kArea, kChannels = 32;
   const auto weight = values(9 * kChannels * kChannels, -1.0f, 1.0f, 1);
   const auto bias = values(kChannels, -1.0f, 2.0f, 2);
@@ -160,8 +199,8 @@ TEST(DirectConvolution, TheEpilogueAddsTheResidualInPlaceThenReluThenTheMask) {
   for (int row = 0; row < kRows; ++row) mask[row] = row % 7 == 3 ? 0.0f : 1.0f;
   const std::span<const int> neighbours = DirectConvolution::neighbour_table(kSide);
   for (const Precision precision : {Precision::kFloat, Precision::kInt8}) {
-    if (!DirectConvolution::available(precision)) continue;
-    const DirectConvolution convolution(weight.data(), bias.data(), kChannels, kChannels, precision);
+    if (!DirectConvolution::available(precision, GetParam())) continue;
+    const DirectConvolution convolution(weight.data(), bias.data(), kChannels, kChannels, precision, GetParam());
     std::vector<float> plain(in.size()), out = residual;
     convolution.run(in.data(), kRows, kArea, neighbours, plain.data());
     const float largest = convolution.run(in.data(), kRows, kArea, neighbours, out.data(),
@@ -185,7 +224,7 @@ TEST(DirectConvolution, TheEpilogueAddsTheResidualInPlaceThenReluThenTheMask) {
 // thread that has just run the full table on the same rows, the centre table still reads the centre
 // alone. (When the network held its own copies, a new network's centre table could take a freed
 // full table's address and be read as that one: a UAI test failed now and then in CI.)
-TEST(DirectConvolution, TheCentreTableReadsTheCentreAloneAfterTheFullTableOnTheSameRows) {
+TEST_P(DirectConvolutionKernels, TheCentreTableReadsTheCentreAloneAfterTheFullTableOnTheSameRows) {
   constexpr int kSide = 5, kArea = kSide * kSide, kRows = 3 * kArea, kChannels = 32;
   EXPECT_EQ(DirectConvolution::neighbour_table(kSide).data(), DirectConvolution::neighbour_table(kSide).data());
   EXPECT_NE(DirectConvolution::neighbour_table(kSide).data(), DirectConvolution::centre_table(kSide).data());
@@ -194,8 +233,8 @@ TEST(DirectConvolution, TheCentreTableReadsTheCentreAloneAfterTheFullTableOnTheS
   const std::vector<float> bias(kChannels, 0.5f);
   std::vector<float> out(in.size());
   for (const Precision precision : {Precision::kFloat, Precision::kInt8}) {
-    if (!DirectConvolution::available(precision)) continue;
-    const DirectConvolution convolution(weight.data(), bias.data(), kChannels, kChannels, precision);
+    if (!DirectConvolution::available(precision, GetParam())) continue;
+    const DirectConvolution convolution(weight.data(), bias.data(), kChannels, kChannels, precision, GetParam());
     convolution.run(in.data(), kRows, kArea, DirectConvolution::neighbour_table(kSide), out.data());
     convolution.run(in.data(), kRows, kArea, DirectConvolution::centre_table(kSide), out.data());
     for (int row = 0; row < kRows; ++row)

@@ -88,6 +88,25 @@ TEST(Engine, ADeviceItHasNoBackendForIsRefusedNamingTheProgramThatHasOne) {
       << ran.output;
 }
 
+// The engine says which kernels it computes with, the highest its processor runs unless
+// ATAXX_MAX_CPU_ISA caps them (plain C++ in float here, where it would compute in int8 with AVX2 or
+// more); a cap that names no level is an error that lists the levels.
+TEST(Engine, SaysWhichKernelsItComputesWithAndKeepsToTheirCap) {
+  const std::string typed = "position startpos\\ngo nodes 200\\n";
+  const Ran chosen = fed(ATAXX_ENGINE_BINARY, typed);
+  const Ran plain = fed(std::string("ATAXX_MAX_CPU_ISA=plain ") + ATAXX_ENGINE_BINARY, typed);
+  EXPECT_NE(chosen.output.find("info string computing in "), std::string::npos) << chosen.output;
+  EXPECT_NE(plain.output.find("info string computing in float with the plain kernels\n"), std::string::npos)
+      << plain.output;
+  EXPECT_NE(plain.output.find("bestmove "), std::string::npos) << plain.output;
+
+  const Ran unknown = fed(std::string("ATAXX_MAX_CPU_ISA=avx3 ") + ATAXX_ENGINE_BINARY, typed);
+  EXPECT_NE(unknown.output.find("info string error: ATAXX_MAX_CPU_ISA='avx3' is not a processor level (plain, avx2, "
+                                "avx-vnni, avx512-vnni, avx512-bf16)"),
+            std::string::npos)
+      << unknown.output;
+}
+
 // The net that searched a position in `program`'s UAI, as its `info string` names it.
 std::string net_searching_in(const std::string& program) {
   const Ran ran = fed(program, "position startpos\\ngo nodes 20\\n");
