@@ -28,8 +28,9 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
   for (const auto& move : report.pv) pv.push_back(G::move_text(move, root));
   json candidates = json::array();
   for (const auto& c : report.candidates) {
+    const int to = GameView<G>::destination(c.move);  // a pass lands on no cell
     candidates.push_back({{"move", G::move_text(c.move, root)},
-                          {"to", GameView<G>::destination(c.move)},
+                          {"to", to < 0 ? json(nullptr) : json(to)},
                           {"visits", c.visits},
                           {"prior", c.prior},
                           {"value", c.value},

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nn/inference_server.h"
+#include "server/game_view.h"
 #include "server/play_session.h"
 
 namespace ataxx::server {
@@ -414,6 +415,19 @@ TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
   EXPECT_TRUE(think["lead"].is_number());
   session.on_message(json{{"type", "new"}, {"board", "6x6"}}.dump());
   EXPECT_EQ(inbox.next("state")["engine"], "alphabeta: no net plays 6x6");
+}
+
+// A candidate's `to` is the cell it lands on, where the page sums its prior for the heat map; a
+// pass lands on none.
+TEST(ReportJson, APassCandidateLandsOnNoCell) {
+  using Move = AtaxxGame::Move;
+  BasicMoveReport<AtaxxGame> report;
+  const Move clone = parse_move("b6", board_7x7());
+  report.candidates = {{.move = Move::pass(), .prior = 0.25f}, {.move = clone, .prior = 0.75f}};
+  const json answer = report_json<AtaxxGame>(report, Position::startpos());
+  EXPECT_TRUE(answer["candidates"][0]["to"].is_null()) << answer;
+  EXPECT_EQ(answer["candidates"][1]["to"], GameView<AtaxxGame>::destination(clone)) << answer;
+  EXPECT_GE(answer["candidates"][1]["to"].get<int>(), 0) << answer;
 }
 
 }  // namespace
