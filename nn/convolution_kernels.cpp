@@ -23,7 +23,9 @@
 #endif
 #endif
 
-// The level the build's own flags reach (convolution_kernels.inc numbers them).
+// The level the build's own flags reach (convolution_kernels.inc numbers them). With GCC on x86-64
+// nn/CMakeLists.txt builds this file for plain x86-64, so that each level's code holds its own
+// level's instructions and no more, whatever the program is built for.
 #if defined(__AVX512VNNI__) && defined(__AVX512BF16__)
 #define ATAXX_BUILD_LEVEL 4
 #elif defined(__AVX512VNNI__)
@@ -37,15 +39,22 @@
 #endif
 
 // GCC builds every x86-64 level, each under a target pragma that adds the level's features to the
-// build's (x86-64-v3's and x86-64-v4's spelled out: `arch=` would take away features the build's
-// own intrinsics are declared with); other compilers build the build's own level.
+// file's (x86-64-v3's and x86-64-v4's spelled out: `arch=` would take away features the file's own
+// intrinsics may be declared with); other compilers build the build's own level alone.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define ATAXX_EVERY_LEVEL 1
 #define ATAXX_LEVEL_BUILT(level) 1
+#define ATAXX_PRAGMA(text) _Pragma(#text)
+#define ATAXX_TARGET_BEGIN(...) _Pragma("GCC push_options") ATAXX_PRAGMA(GCC target(__VA_ARGS__))
+#define ATAXX_TARGET_END _Pragma("GCC pop_options")
 #else
 #define ATAXX_EVERY_LEVEL 0
 #define ATAXX_LEVEL_BUILT(level) (level == ATAXX_BUILD_LEVEL)
+#define ATAXX_TARGET_BEGIN(...)
+#define ATAXX_TARGET_END
 #endif
+#define ATAXX_X86_64_V3 "popcnt,sse4.2,avx,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe"
+#define ATAXX_X86_64_V4 ATAXX_X86_64_V3, "avx512f,avx512bw,avx512cd,avx512dq,avx512vl"
 
 // GCC 12 warns of the intrinsics' own operands here too, and of vector arguments whose ABI
 // differs between levels (each level's functions call only their own).
@@ -65,63 +74,43 @@ namespace plain {
 }  // namespace plain
 
 #if ATAXX_LEVEL_BUILT(1)
-#if ATAXX_EVERY_LEVEL
-#pragma GCC push_options
-#pragma GCC target("popcnt,sse4.2,avx,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe")
-#endif
+ATAXX_TARGET_BEGIN(ATAXX_X86_64_V3)
 namespace avx2 {
 #define ATAXX_KERNEL_LEVEL 1
 #include "nn/convolution_kernels.inc"
 #undef ATAXX_KERNEL_LEVEL
 }  // namespace avx2
-#if ATAXX_EVERY_LEVEL
-#pragma GCC pop_options
-#endif
+ATAXX_TARGET_END
 #endif
 
 #if ATAXX_LEVEL_BUILT(2)
-#if ATAXX_EVERY_LEVEL
-#pragma GCC push_options
-#pragma GCC target("popcnt,sse4.2,avx,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,avxvnni")
-#endif
+ATAXX_TARGET_BEGIN(ATAXX_X86_64_V3, "avxvnni")
 namespace avx_vnni {
 #define ATAXX_KERNEL_LEVEL 2
 #include "nn/convolution_kernels.inc"
 #undef ATAXX_KERNEL_LEVEL
 }  // namespace avx_vnni
-#if ATAXX_EVERY_LEVEL
-#pragma GCC pop_options
-#endif
+ATAXX_TARGET_END
 #endif
 
 #if ATAXX_LEVEL_BUILT(3)
-#if ATAXX_EVERY_LEVEL
-#pragma GCC push_options
-#pragma GCC target("popcnt,sse4.2,avx,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vnni")
-#endif
+ATAXX_TARGET_BEGIN(ATAXX_X86_64_V4, "avx512vnni")
 namespace avx512_vnni {
 #define ATAXX_KERNEL_LEVEL 3
 #include "nn/convolution_kernels.inc"
 #undef ATAXX_KERNEL_LEVEL
 }  // namespace avx512_vnni
-#if ATAXX_EVERY_LEVEL
-#pragma GCC pop_options
-#endif
+ATAXX_TARGET_END
 #endif
 
 #if ATAXX_LEVEL_BUILT(4)
-#if ATAXX_EVERY_LEVEL
-#pragma GCC push_options
-#pragma GCC target("popcnt,sse4.2,avx,avx2,bmi,bmi2,f16c,fma,lzcnt,movbe,avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vnni,avx512bf16")
-#endif
+ATAXX_TARGET_BEGIN(ATAXX_X86_64_V4, "avx512vnni,avx512bf16")
 namespace avx512_bf16 {
 #define ATAXX_KERNEL_LEVEL 4
 #include "nn/convolution_kernels.inc"
 #undef ATAXX_KERNEL_LEVEL
 }  // namespace avx512_bf16
-#if ATAXX_EVERY_LEVEL
-#pragma GCC pop_options
-#endif
+ATAXX_TARGET_END
 #endif
 
 #define ATAXX_KERNEL_SET(level, name) KernelSet{level, name::kBf16, name::kInt8, name::run}
@@ -172,3 +161,13 @@ bool processor_runs(CpuKernels level) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+#undef ATAXX_BUILD_LEVEL
+#undef ATAXX_EVERY_LEVEL
+#undef ATAXX_LEVEL_BUILT
+#undef ATAXX_PRAGMA
+#undef ATAXX_TARGET_BEGIN
+#undef ATAXX_TARGET_END
+#undef ATAXX_X86_64_V3
+#undef ATAXX_X86_64_V4
+#undef ATAXX_KERNEL_SET

@@ -38,6 +38,10 @@ std::span<const KernelSet> built_kernel_sets();
 // Whether this processor (and its operating system) runs a level's instructions.
 bool processor_runs(CpuKernels level);
 
+// The highest of `runnable` at most `cap`, a level's name (ATAXX_MAX_CPU_ISA's; null or empty: no
+// cap). Throws std::invalid_argument for a cap that names no level.
+CpuKernels highest_kernels(std::span<const CpuKernels> runnable, const char* cap);
+
 // Round to nearest even, as the hardware's conversions do (no NaNs reach here).
 inline std::uint16_t to_bf16(float value) {
   std::uint32_t bits;

@@ -24,32 +24,45 @@ const convolution::KernelSet* built_set(CpuKernels kernels) {
   return nullptr;
 }
 
-// The cap ATAXX_MAX_CPU_ISA sets, or the highest level where it is not set.
-CpuKernels kernels_cap() {
-  const char* value = std::getenv(kMaxCpuKernelsVariable);
-  if (!value || !*value) return CpuKernels::kAvx512Bf16;
+// The level a cap names (none: no cap, the highest).
+CpuKernels cap_named(const char* cap) {
+  if (!cap || !*cap) return CpuKernels::kAvx512Bf16;
   for (std::size_t i = 0; i < std::size(kKernelNames); ++i)
-    if (kKernelNames[i] == value) return static_cast<CpuKernels>(i);
+    if (kKernelNames[i] == cap) return static_cast<CpuKernels>(i);
   std::string names;
   for (const std::string_view name : kKernelNames) names += (names.empty() ? "" : ", ") + std::string(name);
-  throw std::invalid_argument(std::string(kMaxCpuKernelsVariable) + "='" + value + "' is not a processor level (" +
+  throw std::invalid_argument(std::string(kMaxCpuKernelsVariable) + "='" + cap + "' is not a processor level (" +
                               names + ")");
 }
 
-CpuKernels choose_kernels() {
-  const CpuKernels cap = kernels_cap();
-  CpuKernels chosen = CpuKernels::kPlain;
-  for (const CpuKernels kernels : DirectConvolution::runnable_kernels())
-    if (kernels <= cap) chosen = kernels;
-  return chosen;
+// Why a convolution in `precision` with `kernels` cannot be made here.
+std::string refusal(Precision precision, CpuKernels kernels) {
+  const std::string name(to_string(kernels));
+  if (!built_set(kernels)) return "direct convolution: this build holds no " + name + " kernels";
+  if (!convolution::processor_runs(kernels)) return "direct convolution: this processor does not run the " + name + " kernels";
+  return "direct convolution: the " + name + " kernels compute in no " +
+         (precision == Precision::kBf16 ? "bfloat16 (it needs AVX512-BF16)" : "int8 (it needs AVX2, AVX-VNNI or AVX512-VNNI)");
 }
 
 }  // namespace
 
 std::string_view to_string(CpuKernels kernels) { return kKernelNames[static_cast<int>(kernels)]; }
 
+namespace convolution {
+
+CpuKernels highest_kernels(std::span<const CpuKernels> runnable, const char* cap) {
+  const CpuKernels most = cap_named(cap);
+  CpuKernels chosen = CpuKernels::kPlain;
+  for (const CpuKernels kernels : runnable)
+    if (kernels <= most) chosen = std::max(chosen, kernels);
+  return chosen;
+}
+
+}  // namespace convolution
+
 CpuKernels DirectConvolution::cpu_kernels() {
-  static const CpuKernels chosen = choose_kernels();
+  static const CpuKernels chosen =
+      convolution::highest_kernels(runnable_kernels(), std::getenv(kMaxCpuKernelsVariable));
   return chosen;
 }
 
@@ -120,13 +133,7 @@ DirectConvolution::DirectConvolution(const float* weight, const float* bias, int
       bias_(bias, bias + outputs) {
   if (!supports(outputs))
     throw std::invalid_argument("direct convolution: " + std::to_string(outputs) + " outputs (32 or 64 only)");
-  if (!kernel_set_ || !convolution::processor_runs(kernels))
-    throw std::invalid_argument("direct convolution: this processor does not run the " + std::string(to_string(kernels)) +
-                                " kernels, or this build has none");
-  if (!available(precision, kernels))
-    throw std::invalid_argument("direct convolution: the " + std::string(to_string(kernels)) +
-                                " kernels compute in no " + (precision == Precision::kBf16 ? "bfloat16" : "int8") +
-                                " (bfloat16 needs AVX512-BF16, int8 AVX2, AVX-VNNI or AVX512-VNNI)");
+  if (!available(precision, kernels)) throw std::invalid_argument(refusal(precision, kernels));
   const auto at = [&](int tap, int i, int o) { return i < inputs ? weight[(tap * inputs + i) * outputs + o] : 0.0f; };
   if (precision == Precision::kBf16) {
     const int pair_count = (inputs + 1) / 2;

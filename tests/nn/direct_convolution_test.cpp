@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "nn/convolution_kernels.h"
+
 namespace ataxx {
 
 // Names each test's level as gtest lists it.
@@ -91,13 +93,14 @@ INSTANTIATE_TEST_SUITE_P(EachLevel, DirectConvolutionKernels, testing::ValuesIn(
                            return name;
                          });
 
-// A process computes with the highest level its processor runs, and every level up to it that the
-// build holds runs too: on an x86-64 processor, GCC's builds hold each level.
+// A process computes with the highest level its processor runs (at most ATAXX_MAX_CPU_ISA's), and
+// with GCC on x86-64 every level the processor runs is built in.
 TEST(DirectConvolution, ComputesWithTheHighestLevelItsProcessorRuns) {
   const std::vector<CpuKernels> runnable = DirectConvolution::runnable_kernels();
   ASSERT_FALSE(runnable.empty());
   EXPECT_EQ(runnable.front(), CpuKernels::kPlain);
-  EXPECT_EQ(DirectConvolution::cpu_kernels(), runnable.back());
+  EXPECT_EQ(DirectConvolution::cpu_kernels(),
+            convolution::highest_kernels(runnable, std::getenv(kMaxCpuKernelsVariable)));
   // Set where the suite runs on an emulated processor whose level the test knows.
   if (const char* expected = std::getenv("ATAXX_TEST_EXPECTED_KERNELS")) {
     EXPECT_EQ(to_string(DirectConvolution::cpu_kernels()), std::string(expected));
@@ -105,10 +108,48 @@ TEST(DirectConvolution, ComputesWithTheHighestLevelItsProcessorRuns) {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
   const auto runs = [&](CpuKernels level) { return std::find(runnable.begin(), runnable.end(), level) != runnable.end(); };
   __builtin_cpu_init();
-  EXPECT_EQ(runs(CpuKernels::kAvx2), __builtin_cpu_supports("x86-64-v3") != 0);
-  EXPECT_EQ(runs(CpuKernels::kAvx512Vnni),
-            __builtin_cpu_supports("x86-64-v4") && __builtin_cpu_supports("avx512vnni"));
+  EXPECT_EQ(runs(CpuKernels::kAvx2), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                                         __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("movbe"));
+  EXPECT_EQ(runs(CpuKernels::kAvxVnni), runs(CpuKernels::kAvx2) && __builtin_cpu_supports("avxvnni"));
+  EXPECT_EQ(runs(CpuKernels::kAvx512Vnni), __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                                               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni"));
+  EXPECT_EQ(runs(CpuKernels::kAvx512Bf16), runs(CpuKernels::kAvx512Vnni) && __builtin_cpu_supports("avx512bf16"));
 #endif
+}
+
+// The cap takes the highest level at most its own among those the processor runs (not one above
+// them), and names a level or is refused with the levels' names.
+TEST(DirectConvolution, TheCapKeepsToTheLevelsTheProcessorRuns) {
+  const std::vector<CpuKernels> runnable = {CpuKernels::kPlain, CpuKernels::kAvx2, CpuKernels::kAvx512Vnni};
+  EXPECT_EQ(convolution::highest_kernels(runnable, nullptr), CpuKernels::kAvx512Vnni);
+  EXPECT_EQ(convolution::highest_kernels(runnable, ""), CpuKernels::kAvx512Vnni);
+  EXPECT_EQ(convolution::highest_kernels(runnable, "avx512-bf16"), CpuKernels::kAvx512Vnni);
+  EXPECT_EQ(convolution::highest_kernels(runnable, "avx-vnni"), CpuKernels::kAvx2);
+  EXPECT_EQ(convolution::highest_kernels(runnable, "avx2"), CpuKernels::kAvx2);
+  EXPECT_EQ(convolution::highest_kernels(runnable, "plain"), CpuKernels::kPlain);
+  try {
+    convolution::highest_kernels(runnable, "AVX2");
+    ADD_FAILURE() << "a cap in capitals was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "ATAXX_MAX_CPU_ISA='AVX2' is not a processor level (plain, avx2, avx-vnni, avx512-vnni, "
+                           "avx512-bf16)");
+  }
+}
+
+// Kernels the processor does not run are refused, whatever the precision (on an emulated processor
+// without AVX-512 the AVX-512 levels; everywhere a level in a precision it lacks).
+TEST(DirectConvolution, KernelsTheProcessorDoesNotRunAreRefused) {
+  const std::vector<float> weight(9 * 32 * 32), bias(32);
+  const std::vector<CpuKernels> runnable = DirectConvolution::runnable_kernels();
+  for (const CpuKernels level : {CpuKernels::kPlain, CpuKernels::kAvx2, CpuKernels::kAvxVnni, CpuKernels::kAvx512Vnni,
+                                 CpuKernels::kAvx512Bf16}) {
+    if (std::find(runnable.begin(), runnable.end(), level) != runnable.end()) continue;
+    EXPECT_FALSE(DirectConvolution::available(Precision::kFloat, level)) << to_string(level);
+    EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), 32, 32, Precision::kFloat, level), std::invalid_argument)
+        << to_string(level);
+  }
+  EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), 32, 32, Precision::kInt8, CpuKernels::kPlain),
+               std::invalid_argument);
 }
 
 // Every precision this build has, 32 and 64 outputs, inputs that fill whole vectors or not (the
