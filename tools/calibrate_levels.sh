@@ -53,15 +53,25 @@ match() {
   "$engine" match --p1 "$1" --p2 "$2" --games "$3" --concurrency "$concurrency" --openings "$openings" \
     --pgn "$pgn" --quiet | grep '^Score' | tail -1 | tee "$pgn.done"
 }
-# elo_of NAME RATINGS_FILE, error_of NAME RATINGS_FILE: from `ratings`' table.
-elo_of() { awk -v n="$1" '$2 == n { print $3 + 0 }' "$2"; }
-error_of() { awk -v n="$1" '$2 == n { print $4 + 0 }' "$2"; }
+# elo_of NAME RATINGS_FILE, error_of NAME RATINGS_FILE: from `ratings`' table, whose rows are the
+# rank, the name (blanks and all: a NET path may hold them), then Elo, +/-, games and score.
+rating_column() {
+  awk -v n="$1" -v from_end="$3" '{
+    name = $0
+    sub(/^ *[0-9-]+  /, "", name)
+    sub(/ +[-+0-9]+ +[-0-9]+ +[0-9]+ +[0-9.]+%$/, "", name)
+    if (name == n) print $(NF - from_end) + 0
+  }' "$2"
+}
+elo_of() { rating_column "$1" "$2" 3; }
+error_of() { rating_column "$1" "$2" 2; }
 
 for ((i = 0; i + 1 < ${#references[@]}; ++i)); do
   match "${references[i]}" "${references[i + 1]}" "$games" "$out/references"
   ((i + 2 < ${#references[@]})) && match "${references[i]}" "${references[i + 2]}" $((games / 2)) "$out/references"
 done
-"$engine" ratings "$out"/references/*.pgn --anchor random >"$out/references.txt"
+mapfile -d '' pgns < <(finished "$out/references")
+"$engine" ratings "${pgns[@]}" --anchor random >"$out/references.txt"
 cat "$out/references.txt"
 # held REF|REF|...: the ratings options that hold those references at their ratings.
 held() {
@@ -70,11 +80,22 @@ held() {
   IFS='|' read -ra names <<<"$1"
   for r in "${names[@]}"; do printf '%s\0' --fixed "$r=$(elo_of "$r" "$out/references.txt")"; done
 }
-# rate PGN_GLOB_DIR... USED OUT_FILE: the levels' ratings against the references of USED.
+# finished DIR...: the PGNs of the matches played to their end in those folders (a stopped one's
+# games are left out until it is played again).
+finished() {
+  local dir done
+  for dir in "$@"; do
+    for done in "${dir%/}"/*.pgn.done; do
+      [[ -s $done ]] && printf '%s\0' "${done%.done}"
+    done
+  done
+}
+# rate DIR USED OUT_FILE: a level's rating against the references of USED.
 rate() {
-  local -a options
+  local -a options pgns
   mapfile -d '' options < <(held "$2")
-  "$engine" ratings "$1"/*.pgn "${options[@]}" >"$3"
+  mapfile -d '' pgns < <(finished "$1")
+  "$engine" ratings "${pgns[@]}" "${options[@]}" >"$3"
 }
 
 # nearest_reference ELO SIDE USED: the reference nearest to ELO (SIDE: above, below or any) not in USED.
@@ -140,4 +161,5 @@ for skill in 0 10 20 30 40 45 50 55 60 65 70 80 90 100; do
   all_used+="${all_used:+|}$used"
 done
 mapfile -d '' options < <(held "$all_used")
-"$engine" ratings "$out"/levels/*/*.pgn "${options[@]}" | tee "$out/levels.txt"
+mapfile -d '' pgns < <(finished "$out"/levels/*/)
+"$engine" ratings "${pgns[@]}" "${options[@]}" | tee "$out/levels.txt"
