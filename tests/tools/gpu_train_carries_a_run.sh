@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tools/gpu/train.sh on the CPU: a BIN that is not there fails at once; then two 30-second calls as
-# on two machines (two run folders): the first trains a new run and packs it as tar parts, the
-# second unpacks them, trains on from there and writes the mean of its newest two models too
-# (AVERAGE) and a match played beside it (BESIDE); a third, of a run with CUDA graphs on, fails
-# (no CUDA on the CPU), goes on without them, is killed and is still packed.
+# on two machines (two run folders): the first trains a new run and packs it as tar parts
+# (PART_BYTES), the second unpacks them, trains on from there, packs it as one file and writes the
+# mean of its newest two models too (AVERAGE) and a match played beside it (BESIDE); a third, of a
+# run with CUDA graphs on, fails (no CUDA on the CPU), goes on without them, is killed and is still
+# packed.
 # Usage: gpu_train_carries_a_run.sh BINARY SOURCE_DIR SCRATCH_DIR
 set -euo pipefail
 binary="$1" source_dir="$2" scratch="$3"
@@ -39,8 +40,9 @@ for crafted in escape-parts link-parts; do
   [[ ! -e "$scratch/crafted-run" && ! -e "$scratch/escaped.txt" ]] || fail "parts of $crafted were unpacked"
 done
 
-RUN="$scratch/first/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-1" 30
-ls "$scratch/back-1"/run.tar.000 "$scratch/back-1/best.net" "$scratch/back-1/log.txt" > /dev/null
+PART_BYTES=20000 RUN="$scratch/first/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-1" 30
+ls "$scratch/back-1"/run.tar.001 "$scratch/back-1/best.net" "$scratch/back-1/log.txt" > /dev/null
+parts="$(ls "$scratch/back-1"/run.tar.* | wc -l)"
 candidates() { ls "$1/models" | grep -c '^gen-.*\.net$' || true; }
 step_of() { grep -o "candidate gen-[0-9]*: step [0-9]*" "$1/log.txt" | tail -1 | grep -o '[0-9]*$'; }
 first_step="$(step_of "$scratch/first/gpu")"
@@ -61,7 +63,8 @@ BESIDE="--p1 random --p2 greedy --games 20" AVERAGE=2 RUN="$scratch/second/gpu" 
   "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" | tee "$scratch/second.out"
 grep -q "^Finished game 20 " "$scratch/back-2/beside.txt" || fail "no match beside the run: $(cat "$scratch/back-2/beside.txt")"
 grep -q "^model name" "$scratch/back-2/beside.txt" || fail "the match's processor is not named"
-grep -q "unpacked 1 parts of $scratch/back-1" "$scratch/second.out" || fail "the second call did not unpack the parts"
+grep -q "unpacked $parts parts of $scratch/back-1" "$scratch/second.out" || fail "the second call did not unpack the $parts parts"
+[[ "$(ls "$scratch/back-2"/run.tar.*)" == "$scratch/back-2/run.tar.000" ]] || fail "no PART_BYTES, yet the pack was split"
 second="$scratch/second/gpu"
 "$binary" match --p1 "nn:model=$scratch/back-2/average.net,visits=4" --p2 random --games 2 > "$scratch/average.out" ||
   fail "AVERAGE=2 wrote no play file of the newest two models: $(cat "$scratch/average.out")"

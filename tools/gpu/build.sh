@@ -13,8 +13,8 @@
 #                 other cards, name them: 86 (RTX 30xx, A10), 89 (RTX 40xx, L4, L40), 80 (A100),
 #                 90 (H100, H200), 120 (RTX 50xx), "86;89" for two.
 #   SERVER        the browser view (`ataxx-zero serve`): auto (default) builds it where Boost's
-#                 headers (1.74 or newer), nlohmann-json and node_modules/uplot are found, and else
-#                 says what is missing and builds without it; ON insists, OFF leaves it out.
+#                 headers (1.74 or newer) and node_modules/uplot are found, and else says what is
+#                 missing and builds without it; ON insists, OFF leaves it out.
 #
 # A GPU machine without a package manager: on a Debian 12 machine, tools/gpu/fetch_deps.sh
 # downloads the libraries into .deps/; copy that folder into this checkout on the GPU machine, and
@@ -74,13 +74,9 @@ if [[ "$server" == auto ]]; then
 cmake_minimum_required(VERSION 3.22)
 project(probe LANGUAGES NONE)
 find_package(Boost 1.74 QUIET)
-find_package(nlohmann_json QUIET)
 set(missing "")
 if(NOT Boost_FOUND)
   list(APPEND missing "Boost's headers, 1.74 or newer (libboost-dev)")
-endif()
-if(NOT nlohmann_json_FOUND)
-  list(APPEND missing "nlohmann-json (nlohmann-json3-dev)")
 endif()
 if(NOT EXISTS "${SOURCE}/node_modules/uplot/dist/uPlot.iife.min.js")
   list(APPEND missing "node_modules/uplot (npm ci)")
@@ -96,7 +92,7 @@ EOF
   else
     server=OFF
     say "building without the browser view (\`ataxx-zero serve\`), which needs what this machine lacks: $missing."
-    say "  For it: apt-get install libboost-dev nlohmann-json3-dev (or your distribution's packages), npm ci (docs/gpu.md)."
+    say "  For it: apt-get install libboost-dev (or your distribution's packages), npm ci (docs/gpu.md)."
   fi
 fi
 

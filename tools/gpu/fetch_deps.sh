@@ -4,8 +4,8 @@
 # Debian packages the build needs into .deps/ (git-ignored, about 4 MiB); copy that folder into the
 # checkout on the GPU machine, where tools/gpu/build.sh unpacks and builds against them. The GPU
 # machine's C library must be as new as Debian 12's (glibc 2.36).
-# SERVER=ON also fetches what the browser view needs: Boost's headers and nlohmann-json (about
-# 10 MiB), and node_modules/uplot of this checkout (tools/setup.sh's npm ci fills it).
+# SERVER=ON also fetches what the browser view needs: Boost's headers (about 10 MiB), and
+# node_modules/uplot of this checkout (tools/setup.sh's npm ci fills it).
 # ENGINES=DIR copies the public engines found in DIR (zataxx, autaxx, tiktaxx: programs that need only
 # the C library) into .deps/engines/, to play matches against them on the GPU machine, e.g.
 # `--p2 uai:cmd=.deps/engines/zataxx,movetime=100`; for measurement only, never part of the build.
@@ -17,10 +17,10 @@ cd "$(dirname "$0")/../.."
 packages=(
   libyaml-cpp-dev libyaml-cpp0.7 libspdlog-dev libspdlog1.10 libfmt-dev libfmt9
   libeigen3-dev libcli11-dev libzstd-dev libzstd1 zlib1g-dev zlib1g
-  libgtest-dev libgmock-dev
+  libgtest-dev libgmock-dev nlohmann-json3-dev
 )
 if [[ "${SERVER:-OFF}" == ON ]]; then
-  packages+=(libboost1.74-dev nlohmann-json3-dev)
+  packages+=(libboost1.74-dev)
   [[ -f node_modules/uplot/dist/uPlot.iife.min.js ]] ||
     { echo "fetch_deps.sh: no node_modules/uplot in this checkout: run npm ci (or tools/setup.sh) first" >&2; exit 1; }
   mkdir -p .deps/uplot/dist

@@ -2,8 +2,8 @@
 # Trains on your GPU machine for at most SECONDS, then stops the run (SIGTERM, as Ctrl-C does) and
 # packs it into OUT_DIR: for a machine you hold for a limited time, or a run to go on elsewhere
 # (docs/gpu.md, "A machine you hold for a limited time"). OUT_DIR gets best.net (the run's best
-# play file), log.txt, and the run as tar parts run.tar.000, run.tar.001, ... of at most PART_BYTES
-# each (default 16,000,000): what a resume needs (`ataxx-zero pack`: the newest checkpoint with its
+# play file), log.txt, and the run as the tar run.tar.000 (or parts run.tar.000, run.tar.001, ...
+# of PART_BYTES each): what a resume needs (`ataxx-zero pack`: the newest checkpoint with its
 # optimiser, the replay window, CSVs, log), a fraction of the run folder.
 # The run lives in $RUN (default runs/gpu): the next call on the same machine resumes it. On
 # another machine, FROM starts it: a folder holding the parts (the run goes on where it stopped),
@@ -18,8 +18,10 @@
 #             spend in all. CONFIG=configs/gpu-continue.yaml with FROM
 #             nets/teachers/ataxx-7x7-6x32.net trains on the 6x32 net the shipped one was taught by.
 #   RUN       the run folder (default runs/gpu); BIN the program (default build-gpu/tools/ataxx-zero).
-#   PACK_MIB  the pack's cap in MiB (default 56): the window's oldest chunks beyond it are left out,
-#             their games counted.
+#   PACK_MIB  a cap on the pack in MiB (default none): the window's oldest chunks beyond it are
+#             left out, their games counted.
+#   PART_BYTES splits the pack into parts of this many bytes (default: one file), for a copy
+#             between machines that limits a file's size.
 #   AVERAGE=N also writes OUT_DIR/average.net: the mean of the run's newest N models, batch norms
 #             measured again on 50 batches of its replay window (`ataxx-zero export
 #             --average`), for a match against best.net.
@@ -144,8 +146,12 @@ cp "$run/models/$best.net" "$out/best.net"
 cp "$run/log.txt" "$out/"
 pack="$run.pack"
 rm -rf "$pack" "$out"/run.tar.*
-"$bin" pack --run-dir "$run" --into "$pack" --max-mib "${PACK_MIB:-56}"
-tar -c -C "$pack" . | split -b "${PART_BYTES:-16000000}" -d -a 3 - "$out/run.tar."
+"$bin" pack --run-dir "$run" --into "$pack" --max-mib "${PACK_MIB:-0}"
+if [[ -n "${PART_BYTES:-}" ]]; then
+  tar -c -C "$pack" . | split -b "$PART_BYTES" -d -a 3 - "$out/run.tar."
+else
+  tar -c -C "$pack" . > "$out/run.tar.000"
+fi
 rm -rf "$pack"
 echo "best $best -> $out/best.net; the run -> $(ls "$out"/run.tar.* | wc -l) parts in $out"
 if [[ -n "${AVERAGE:-}" ]]; then
