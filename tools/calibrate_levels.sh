@@ -53,6 +53,16 @@ match() {
   "$engine" match --p1 "$1" --p2 "$2" --games "$3" --concurrency "$concurrency" --openings "$openings" \
     --pgn "$pgn" --quiet | grep '^Score' | tail -1 | tee "$pgn.done"
 }
+# finished DIR...: the PGNs of the matches played to their end in those folders (a stopped one's
+# games are left out until it is played again).
+finished() {
+  local dir done
+  for dir in "$@"; do
+    for done in "${dir%/}"/*.pgn.done; do
+      [[ -s $done ]] && printf '%s\0' "${done%.done}"
+    done
+  done
+}
 # elo_of NAME RATINGS_FILE, error_of NAME RATINGS_FILE: from `ratings`' table, whose rows are the
 # rank, the name (blanks and all: a NET path may hold them), then Elo, +/-, games and score.
 rating_column() {
@@ -79,16 +89,6 @@ held() {
   local -a names
   IFS='|' read -ra names <<<"$1"
   for r in "${names[@]}"; do printf '%s\0' --fixed "$r=$(elo_of "$r" "$out/references.txt")"; done
-}
-# finished DIR...: the PGNs of the matches played to their end in those folders (a stopped one's
-# games are left out until it is played again).
-finished() {
-  local dir done
-  for dir in "$@"; do
-    for done in "${dir%/}"/*.pgn.done; do
-      [[ -s $done ]] && printf '%s\0' "${done%.done}"
-    done
-  done
 }
 # rate DIR USED OUT_FILE: a level's rating against the references of USED.
 rate() {
