@@ -115,9 +115,11 @@ BasicMatchResult<G> run_match(
     const BasicMatchConfig<G>& config,
     const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game = {});
 
-// A player's search speed over a match: each of its moves' nodes a second, as it reported them
-// (BasicMoveReport::nodes_per_second), weighted by the move's time; nullopt where none of its moves
-// reported one (random, an engine whose info lines give no nodes).
+// A player's search speed over a match: the median of its moves' nodes a second, as it reported them
+// (BasicMoveReport::nodes_per_second); nullopt where none of its moves reported one (random, an
+// engine whose info lines give no nodes). The median, not a mean: in a decided endgame most of a
+// tree search's visits end at finished games, which cost no evaluation, and a few such moves at
+// millions of nodes a second would outweigh a whole game of ordinary ones.
 template <typename G>
 std::optional<double> nodes_per_second(const BasicMatchResult<G>& result, bool player1);
 

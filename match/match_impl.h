@@ -194,19 +194,20 @@ BasicMatchResult<G> run_match(
 
 template <typename G>
 std::optional<double> nodes_per_second(const BasicMatchResult<G>& result, bool player1) {
-  double nodes = 0, seconds = 0;
+  std::vector<double> speeds;
   for (const BasicGameRecord<G>& game : result.games) {
     const bool player1_moves_first = (game.start.side_to_move() == Color::kX) == game.player1_is_x;
     for (std::size_t i = 0; i < game.comments.size(); ++i) {  // every move, a pass too, hands the turn over
-      const MoveComment& move = game.comments[i];
       const bool played_by_player1 = (i % 2 == 0) == player1_moves_first;
-      if (played_by_player1 != player1 || move.nodes_per_second <= 0) continue;
-      nodes += move.nodes_per_second * move.seconds;
-      seconds += move.seconds;
+      if (played_by_player1 == player1 && game.comments[i].nodes_per_second > 0)
+        speeds.push_back(game.comments[i].nodes_per_second);
     }
   }
-  if (seconds <= 0) return std::nullopt;
-  return nodes / seconds;
+  if (speeds.empty()) return std::nullopt;
+  const auto middle = speeds.begin() + static_cast<std::ptrdiff_t>(speeds.size() / 2);
+  std::nth_element(speeds.begin(), middle, speeds.end());
+  if (speeds.size() % 2 == 1) return *middle;
+  return (*middle + *std::max_element(speeds.begin(), middle)) / 2;
 }
 
 template <typename G>

@@ -192,6 +192,23 @@ TEST(Match, ReportsEachPlayersNodesPerSecond) {
   EXPECT_FALSE(nodes_per_second(unsearched, false)) << "random reports no search";
 }
 
+// A decided endgame's visits end at finished games and run at millions a second: one such move
+// must not outweigh a game of ordinary ones (a mean weighted by time gave 9 times the median).
+TEST(Match, NodesPerSecondIsTheMedianMove) {
+  GameRecord game;
+  game.start = Position::startpos();
+  game.player1_is_x = true;
+  for (const double nps : {50'000.0, 1.0, 52'000.0, 2.0, 48'000.0, 3.0, 5'000'000.0, 4.0, 51'000.0, 5.0})
+    game.comments.push_back(MoveComment{.score_cp = {}, .mate = {}, .depth = 0, .seconds = 0.1, .nodes_per_second = nps});
+  MatchResult result;
+  result.games = {game};
+  EXPECT_DOUBLE_EQ(*nodes_per_second(result, true), 51'000) << "player 1 (x) made the moves 0, 2, 4, 6, 8";
+  EXPECT_DOUBLE_EQ(*nodes_per_second(result, false), 3);
+  result.games.front().comments.pop_back();
+  result.games.front().comments.pop_back();  // player 1's 51,000 gone: four moves
+  EXPECT_DOUBLE_EQ(*nodes_per_second(result, true), 51'000) << "the mean of the middle two, 50,000 and 52,000";
+}
+
 TEST(Match, TimeControlsReadAsCutechessWritesThem) {
   EXPECT_EQ(parse_time_control("10+0.1").base_ms, 10'000);
   EXPECT_EQ(parse_time_control("10+0.1").increment_ms, 100);
