@@ -11,6 +11,7 @@
 #include "games/registry.h"
 #include "players/network_player.h"
 #include "util/text.h"
+#include "util/version.h"
 
 namespace ataxx::analysis {
 
@@ -95,6 +96,48 @@ json answer_of(const Query& query, const typename G::Position& pos, int turn, co
   return answer;
 }
 
+// Whether a restriction's moves name `move` (they were checked to parse when the query came).
+template <typename G>
+bool names(const MoveRestriction& restriction, typename G::Move move, const typename G::Position& pos) {
+  return std::ranges::any_of(restriction.moves, [&](const std::string& text) { return G::parse_move_text(text, pos) == move; });
+}
+
+// The moves a turn's search may play under the query's allowMoves and avoidMoves, in the game's
+// notation; empty where neither names the side to move.
+template <typename G>
+std::vector<std::string> moves_allowed(const Query& query, const typename G::Position& pos) {
+  const std::string_view mover = G::kSideNames[index(pos.side_to_move())];
+  const auto applies = [&](const MoveRestriction& restriction) { return restriction.player == mover; };
+  if (std::ranges::none_of(query.allow_moves, applies) && std::ranges::none_of(query.avoid_moves, applies)) return {};
+  typename G::MoveList legal;
+  pos.generate_moves(legal);
+  std::vector<std::string> allowed;
+  for (const auto move : legal) {
+    const auto allows = [&](const MoveRestriction& r) { return !applies(r) || names<G>(r, move, pos); };
+    const auto avoids = [&](const MoveRestriction& r) { return applies(r) && names<G>(r, move, pos); };
+    if (std::ranges::all_of(query.allow_moves, allows) && std::ranges::none_of(query.avoid_moves, avoids))
+      allowed.push_back(G::move_text(move, pos));
+  }
+  if (allowed.empty()) throw std::invalid_argument("allowMoves and avoidMoves leave no legal move at this turn");
+  return allowed;
+}
+
+// Throws QueryError where a restriction names no side of the game or a move its notation cannot read.
+template <typename G>
+void check_restrictions(const Query& query, const typename G::Position& start) {
+  for (const auto& [field, restrictions] : {std::pair{"avoidMoves", &query.avoid_moves}, {"allowMoves", &query.allow_moves}})
+    for (const MoveRestriction& restriction : *restrictions) {
+      if (std::ranges::count(G::kSideNames, restriction.player) == 0)
+        throw QueryError(field, "player '" + restriction.player + "' is not a side of " + std::string(G::kTitle) + " (" +
+                                    std::string(G::kSideNames[0]) + " or " + std::string(G::kSideNames[1]) + ")");
+      for (const std::string& move : restriction.moves) try {
+          G::parse_move_text(move, start);
+        } catch (const std::invalid_argument& e) {
+          throw QueryError(field, "move '" + move + "': " + e.what());
+        }
+    }
+}
+
 template <typename G>
 BasicNetworkPlayerOptions<G> player_options(const std::string& model, int search_threads) {
   BasicNetworkPlayerOptions<G> options;
@@ -164,8 +207,15 @@ void Engine::handle(std::string_view line) {
   }
   try {
     if (parsed.contains("action")) {
-      terminate(read_action(parsed));
-      send(parsed);
+      const Action action = read_action(parsed);
+      json answer = parsed;
+      if (action.name == "query_version") {
+        answer["version"] = version();
+        answer["git_hash"] = git_hash();
+      } else if (action.name != "clear_cache") {  // nothing to clear: no turn keeps evaluations for another
+        terminate(action);
+      }
+      send(answer);
     } else {
       std::vector<std::string> unknown;
       const Query query = read_query(parsed, unknown);
@@ -201,6 +251,7 @@ std::vector<Engine::TaskPtr> Engine::tasks_of(const Query& query, const typename
   if (!net)
     throw QueryError(query.initial_fen.empty() ? "variant" : "initialFen",
                      "no net plays " + std::string(G::kTitle) + " on " + G::board_name(start));
+  check_restrictions<G>(query, start);
   const int last = static_cast<int>(query.moves.size());
   const std::vector<int> turns = query.analyze_turns.empty() ? std::vector<int>{last} : query.analyze_turns;
   for (const int turn : turns)
@@ -259,6 +310,7 @@ void Engine::analyse(const Query& query, const std::string& model, const typenam
   MoveLimits limits;
   limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;
   limits.stop = &stop;
+  limits.search_moves = moves_allowed<G>(query, pos);
   if (query.report_every_s > 0) {
     limits.progress_interval_ms = std::max(1, static_cast<int>(std::lround(query.report_every_s * 1000)));
     player->on_progress([&](const BasicMoveReport<G>& report) {

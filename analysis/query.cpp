@@ -45,13 +45,39 @@ std::vector<int> turns_field(const json& line, const char* field) {
   return turns;
 }
 
+// [{"player":"x","moves":["b6","a7c5"],"untilDepth":1}, ...]
+std::vector<MoveRestriction> restrictions_field(const json& line, const char* field) {
+  if (!line.contains(field)) return {};
+  const std::string what = std::string("\"") + field + "\" must be a list of {\"player\", \"moves\", \"untilDepth\"}";
+  if (!line[field].is_array()) throw QueryError(field, what);
+  std::vector<MoveRestriction> restrictions;
+  for (const json& entry : line[field]) {
+    if (!entry.is_object() || !entry.contains("player") || !entry.contains("moves") || !entry.contains("untilDepth"))
+      throw QueryError(field, what);
+    for (const auto& [key, value] : entry.items())
+      if (key != "player" && key != "moves" && key != "untilDepth")
+        throw QueryError(field, std::string("\"") + field + "\": unknown key '" + key + "'");
+    MoveRestriction restriction;
+    if (!entry["player"].is_string() || !entry["moves"].is_array()) throw QueryError(field, what);
+    restriction.player = entry["player"];
+    for (const json& move : entry["moves"]) {
+      if (!move.is_string()) throw QueryError(field, std::string("\"") + field + "\": each move must be a string");
+      restriction.moves.push_back(move);
+    }
+    const json& depth = entry["untilDepth"];
+    if (!(depth.is_number_integer() || depth.is_number_unsigned()) || depth.get<double>() != 1)
+      throw QueryError(field, std::string("\"") + field + "\": untilDepth must be 1 (only the turn's own move is restricted)");
+    restrictions.push_back(std::move(restriction));
+  }
+  return restrictions;
+}
+
 }  // namespace
 
 Query read_query(const json& line, std::vector<std::string>& unknown) {
-  constexpr std::array<std::string_view, 10> kFields = {"id",         "initialFen",       "variant",
-                                                         "moves",      "analyzeTurns",     "maxVisits",
-                                                         "includePolicy", "includeOwnership", "reportDuringSearchEvery",
-                                                         "priority"};
+  constexpr std::array<std::string_view, 12> kFields = {
+      "id",           "initialFen",    "variant",          "moves",                   "analyzeTurns", "maxVisits",
+      "includePolicy", "includeOwnership", "reportDuringSearchEvery", "priority", "avoidMoves",   "allowMoves"};
   Query query;
   query.id = id_of(line);
   for (const auto& [field, value] : line.items())
@@ -78,6 +104,9 @@ Query read_query(const json& line, std::vector<std::string>& unknown) {
       throw QueryError("reportDuringSearchEvery", "\"reportDuringSearchEvery\" must be seconds from 0.01 to 3600");
     query.report_every_s = every;
   }
+  query.avoid_moves = restrictions_field(line, "avoidMoves");
+  query.allow_moves = restrictions_field(line, "allowMoves");
+  if (query.allow_moves.size() > 1) throw QueryError("allowMoves", "\"allowMoves\" takes one entry at most");
   return query;
 }
 
@@ -85,8 +114,10 @@ Action read_action(const json& line) {
   Action action;
   action.id = id_of(line);
   action.name = string_field(line, "action");
-  if (action.name != "terminate" && action.name != "terminate_all")
-    throw QueryError("action", "unknown action '" + action.name + "' (terminate or terminate_all)");
+  if (action.name != "terminate" && action.name != "terminate_all" && action.name != "query_version" &&
+      action.name != "clear_cache")
+    throw QueryError("action", "unknown action '" + action.name +
+                                   "' (terminate, terminate_all, query_version or clear_cache)");
   action.terminate_id = line.contains("terminateId") ? string_field(line, "terminateId") : action.id;
   action.turns = turns_field(line, "turnNumbers");
   return action;

@@ -10,6 +10,13 @@
 
 namespace ataxx::analysis {
 
+// allowMoves / avoidMoves (KataGo's): at the turns where `player` is to move, the search plays only
+// these moves, or leaves them out. Only the turn's own move is restricted (untilDepth 1).
+struct MoveRestriction {
+  std::string player;               // a side's name in the game: "x", "o"; Schataxx "white", "black"
+  std::vector<std::string> moves;   // in the game's notation
+};
+
 struct Query {
   std::string id;
   std::string initial_fen;  // "": the start of `variant`
@@ -21,6 +28,8 @@ struct Query {
   bool include_ownership = false;
   double report_every_s = 0;        // reportDuringSearchEvery: interim answers; 0 for none
   int priority = 0;                 // turns of higher priority are searched first (KataGo's)
+  std::vector<MoveRestriction> avoid_moves;
+  std::vector<MoveRestriction> allow_moves;  // at most one, as KataGo's
 };
 
 // A query or action refused, naming the field at fault ("" for the line as a whole).
@@ -35,9 +44,10 @@ class QueryError : public std::invalid_argument {
 
 // {"id":"t1","action":"terminate","terminateId":"q1","turnNumbers":[2]}: the turns of the queries
 // with id terminate_id (all of them where turns is empty) stop; terminate_all stops every query.
+// query_version and clear_cache (KataGo's) are answered at once.
 struct Action {
   std::string id;
-  std::string name;          // "terminate" or "terminate_all"
+  std::string name;          // "terminate", "terminate_all", "query_version" or "clear_cache"
   std::string terminate_id;  // the query's id; without terminateId, the action's own id
   std::vector<int> turns;
 };

@@ -2,16 +2,20 @@
 #include <iostream>
 
 #include "tools/commands.h"
+#include "util/version.h"
 
 namespace ataxx::cli {
 
 int run_app(CLI::App& app, int argc, char** argv) {
   add_shipped_nets();
+  app.set_version_flag("--version", app.get_name() + " " + version_text());
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << app.get_name() << ": " << e.what() << " (see --help)\n";

@@ -17,6 +17,7 @@
 #include "uai/option_values.h"
 #include "uai/search_info.h"
 #include "util/text.h"
+#include "util/version.h"
 
 namespace ataxx {
 namespace {
@@ -209,7 +210,7 @@ void UaiEngine::execute(const Command& command) {
   const auto [name, args] = command_of(command.line);
   try {
     if (name == "uai") {
-      say("id name ataxx-zero");
+      say("id name ataxx-zero " + std::string(version()));
       say("id author the ataxx-zero developers");
       say(variant_option());
       say("option name Model type string default <empty>");

@@ -174,6 +174,86 @@ TEST(Analysis, RefusesABadLineNamingTheFieldAndGoesOn) {
   EXPECT_TRUE(error_of("good").contains("moveInfos"));
 }
 
+// The moves of a turn's answer, as it lists them.
+std::vector<std::string> moves_answered(const json& answer) {
+  std::vector<std::string> moves;
+  for (const json& info : answer.at("moveInfos")) moves.push_back(info["move"]);
+  std::ranges::sort(moves);
+  return moves;
+}
+
+// KataGo's allowMoves and avoidMoves: the mover's search keeps to the moves allowed and leaves out
+// those avoided; a restriction of the other side leaves the turn alone.
+TEST(Analysis, AllowMovesAndAvoidMovesRestrictTheMoversSearch) {
+  Session session;
+  session.send(R"({"id":"allow","maxVisits":64,"allowMoves":[{"player":"x","moves":["b6","a7c5","g2"],"untilDepth":1}]})");
+  session.send(R"({"id":"avoid","maxVisits":64,"avoidMoves":[{"player":"x","moves":["b6","a6","b7"],"untilDepth":1},
+                                                            {"player":"x","moves":["f1","g2","f2"],"untilDepth":1}]})");
+  session.send(R"({"id":"both","maxVisits":64,"allowMoves":[{"player":"x","moves":["b6","g2"],"untilDepth":1}],
+                   "avoidMoves":[{"player":"x","moves":["g2"],"untilDepth":1}]})");
+  session.send(R"({"id":"other","maxVisits":64,"allowMoves":[{"player":"o","moves":["f6"],"untilDepth":1}]})");
+  session.send(R"({"id":"o","moves":["b6"],"maxVisits":64,"allowMoves":[{"player":"o","moves":["f6","a2"],"untilDepth":1}]})");
+  session.send(R"({"id":"none","maxVisits":8,"allowMoves":[{"player":"x","moves":["d4"],"untilDepth":1}]})");
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 6U) << json(answers).dump();
+  const auto answer_of = [&](const std::string& id) { return with_id(answers, id).at(0); };
+  EXPECT_EQ(moves_answered(answer_of("allow")), (std::vector<std::string>{"a7c5", "b6", "g2"}));
+  const std::vector<std::string> avoided = moves_answered(answer_of("avoid"));
+  for (const char* move : {"b6", "a6", "b7", "f1", "g2", "f2"})
+    EXPECT_EQ(std::ranges::count(avoided, move), 0) << move;
+  EXPECT_GT(avoided.size(), 5U) << "the jumps are left";
+  EXPECT_EQ(moves_answered(answer_of("both")), (std::vector<std::string>{"b6"}));
+  EXPECT_GT(moves_answered(answer_of("other")).size(), 3U) << "o's restriction leaves x's turn alone";
+  EXPECT_EQ(moves_answered(answer_of("o")), (std::vector<std::string>{"a2", "f6"}));
+  EXPECT_NE(answer_of("none")["error"].get<std::string>().find("no legal move"), std::string::npos)
+      << "d4 is no move at the start";
+}
+
+TEST(Analysis, RefusesAMoveRestrictionItCannotKeep) {
+  Session session;
+  const auto refused = [&](const std::string& restriction) {
+    session.send(R"({"id":"q","maxVisits":8,)" + restriction + "}");
+    const json answer = session.wait_for([](const json& a) { return a.contains("error"); });
+    session.finish();
+    return answer;
+  };
+  const json depth = refused(R"("avoidMoves":[{"player":"x","moves":["b6"],"untilDepth":3}])");
+  EXPECT_EQ(depth["field"], "avoidMoves");
+  EXPECT_NE(depth["error"].get<std::string>().find("untilDepth must be 1"), std::string::npos) << depth;
+  Session second;
+  second.send(R"({"id":"player","maxVisits":8,"avoidMoves":[{"player":"B","moves":["b6"],"untilDepth":1}]})");
+  second.send(R"({"id":"move","maxVisits":8,"allowMoves":[{"player":"x","moves":["z9"],"untilDepth":1}]})");
+  second.send(R"({"id":"two","maxVisits":8,"allowMoves":[{"player":"x","moves":["b6"],"untilDepth":1},
+                                                         {"player":"o","moves":["f6"],"untilDepth":1}]})");
+  second.send(R"({"id":"shape","maxVisits":8,"avoidMoves":{"player":"x","moves":["b6"],"untilDepth":1}})");
+  const std::vector<json> answers = second.finish();
+  ASSERT_EQ(answers.size(), 4U) << json(answers).dump();
+  for (const json& answer : answers) {
+    SCOPED_TRACE(answer.dump());
+    EXPECT_TRUE(answer.contains("error"));
+    EXPECT_FALSE(answer.contains("turnNumber")) << "refused as a query, not searched";
+  }
+  EXPECT_NE(with_id(answers, "player").at(0)["error"].get<std::string>().find("'B' is not a side of Ataxx (x or o)"),
+            std::string::npos);
+  EXPECT_EQ(with_id(answers, "move").at(0)["field"], "allowMoves");
+  EXPECT_EQ(with_id(answers, "two").at(0)["field"], "allowMoves");
+  EXPECT_EQ(with_id(answers, "shape").at(0)["field"], "avoidMoves");
+}
+
+TEST(Analysis, QueryVersionAndClearCacheAreAnsweredAtOnce) {
+  Session session;
+  session.send(R"({"id":"v","action":"query_version"})");
+  session.send(R"({"id":"c","action":"clear_cache"})");
+  session.send(R"({"id":"x","action":"clear"})");
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 3U) << json(answers).dump();
+  EXPECT_EQ(answers[0]["action"], "query_version");
+  EXPECT_EQ(answers[0]["version"], ATAXX_PROJECT_VERSION);
+  EXPECT_TRUE(answers[0]["git_hash"].is_string());
+  EXPECT_EQ(answers[1], json::parse(R"({"id":"c","action":"clear_cache"})"));
+  EXPECT_EQ(answers[2]["field"], "action");
+}
+
 TEST(Analysis, WarnsOfAFieldItDoesNotKnowAndGoesOn) {
   Session session;
   session.send(R"({"id":"q","maxvisits":5,"maxVisits":8})");

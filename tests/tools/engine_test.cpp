@@ -50,6 +50,17 @@ TEST(Engine, SearchesEveryGameExactlyAsAtaxxZerosUaiEngine) {
   EXPECT_EQ(searched(engine.output), searched(zero.output));
 }
 
+// `--version`: the program, CMakeLists.txt's version and, in a git checkout, the commit built.
+TEST(Engine, BothProgramsSayTheirVersion) {
+  const std::regex said(R"(^ataxx-(zero|engine) )" + std::regex_replace(ATAXX_PROJECT_VERSION, std::regex(R"(\.)"), R"(\.)") +
+                        R"(( \([0-9a-f]{7,}(-dirty)?\))?\n$)");
+  for (const char* program : {ATAXX_ENGINE_BINARY, ATAXX_ZERO_BINARY}) {
+    const Ran ran = run_shell(std::string(program) + " --version");
+    EXPECT_EQ(ran.status, 0) << ran.output;
+    EXPECT_TRUE(std::regex_match(ran.output, said)) << ran.output;
+  }
+}
+
 // The analysis engine for tools, in both programs: the same answers, by id and turn.
 TEST(Engine, AnalysesForToolsExactlyAsAtaxxZeroDoes) {
   const std::string typed =

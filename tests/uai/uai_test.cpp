@@ -69,7 +69,7 @@ bool answers_legally_from_start(const std::string& output) {
 TEST(Uai, HandshakeListsOptions) {
   UaiSession uai;
   const std::string out = uai.send("uai");
-  EXPECT_EQ(out.rfind("id name ataxx-zero\n", 0), 0U);
+  EXPECT_EQ(out.rfind("id name ataxx-zero " ATAXX_PROJECT_VERSION "\n", 0), 0U);
   for (const char* option : {"UCI_Variant", "Model", "Player", "Visits", "Threads", "BatchSize", "Device", "CacheSize",
                              "Hash", "MoveOverhead", "Ponder", "UCI_ShowWDL", "MultiPV", "VerboseMoveStats",
                              "PolicyTemperature", "CPuct", "FpuValue", "Transpositions"})
