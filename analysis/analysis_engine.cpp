@@ -50,6 +50,7 @@ json move_info(const BasicCandidateMove<G>& candidate, const typename G::Positio
   const float expectation = candidate.value;
   put_value(info, candidate.search_value.value_or(Wdl{.win = (1 + expectation) / 2, .draw = 0, .loss = (1 - expectation) / 2}),
             G::cells(pos));
+  if (candidate.lower_bound) info["lcb"] = rounded((1 + *candidate.lower_bound) / 2);
   json pv = json::array();
   typename G::Position after = pos;
   for (const auto move : candidate.pv) {

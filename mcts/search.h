@@ -86,6 +86,9 @@ struct BasicSearchResult {
   std::vector<float> network_priors;  // the same before the root's Dirichlet noise (self-play's surprise)
   std::vector<float> explorations;  // PUCT's bonus for each when the search ended (lc0's U)
   std::vector<float> values;
+  // The mean value less lcb_stdevs standard errors: the bound lcb_move is chosen by; from a move's
+  // second visit on, none without lcb_stdevs.
+  std::vector<std::optional<float>> lower_bounds;
   std::vector<std::optional<Wdl>> network_values;
   std::vector<std::optional<Wdl>> search_values;  // as root_search_value, for the position after the move
   std::optional<Wdl> root_network_value;  // the network's value of the root, where known
@@ -263,6 +266,7 @@ class BasicSearch {
   std::optional<std::uint32_t> chosen_child(std::uint32_t node, Move move) const;
   std::span<const Edge> edges_of(const Node& node) const { return {edges_.data() + node.first_edge, node.num_edges}; }
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
+  std::optional<float> lower_bound(const Node& child) const;  // as SearchResult::lower_bounds
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
   bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }
   float forced_playouts(float prior, int parent_visits) const;

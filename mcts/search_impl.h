@@ -601,6 +601,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.values.push_back(child.state == State::kTerminal ? -child.terminal_value
                             : child.visits > 0               ? child.value_sum / child.visits
                                                              : 0.0f);
+    result.lower_bounds.push_back(lower_bound(child));
     result.network_values.push_back(movers_view(child.network_value.get()));
     result.search_values.push_back(movers_view(mean_wdl(child)));
   }
@@ -639,14 +640,20 @@ std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
   float best_bound = 0.0f;
   for (const Edge& edge : edges_of(root)) {
     const Node& child = this->child(edge);
-    if (child.visits < enough || !root_allows(edge.move)) continue;
-    const float n = static_cast<float>(child.visits), mean = child.value_sum / n;
-    const float variance = std::max(0.0f, child.value_square_sum / n - mean * mean);
-    const float bound = mean - params_.lcb_stdevs * std::sqrt(variance / n);
-    if (!best || bound > best_bound) best = &edge, best_bound = bound;
+    const std::optional<float> bound = lower_bound(child);
+    if (child.visits < enough || !bound || !root_allows(edge.move)) continue;
+    if (!best || *bound > best_bound) best = &edge, best_bound = *bound;
   }
   if (!best) return std::nullopt;
   return best->move;
+}
+
+template <typename G>
+std::optional<float> BasicSearch<G>::lower_bound(const Node& child) const {
+  if (params_.lcb_stdevs <= 0.0f || child.visits < 2) return std::nullopt;
+  const float n = static_cast<float>(child.visits), mean = child.value_sum / n;
+  const float variance = std::max(0.0f, child.value_square_sum / n - mean * mean);
+  return mean - params_.lcb_stdevs * std::sqrt(variance / n);
 }
 
 template <typename G>

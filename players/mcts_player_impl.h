@@ -120,7 +120,8 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
                                  .score_cp = centipawns(after ? after->expectation() : result.values[i]),
                                  .mate = std::nullopt,
                                  .depth = 0,
-                                 .pv = search_.line_after(result.moves[i])});
+                                 .pv = search_.line_after(result.moves[i]),
+                                 .lower_bound = result.lower_bounds[i]});
   }
   std::stable_sort(report.candidates.begin(), report.candidates.end(),
                    [](const auto& a, const auto& b) { return a.visits > b.visits; });

@@ -254,6 +254,35 @@ TEST(Analysis, QueryVersionAndClearCacheAreAnsweredAtOnce) {
   EXPECT_EQ(answers[2]["field"], "action");
 }
 
+// KataGo's lcb: the bound the engine chooses its move by (Ataxx: 4 standard errors under the
+// mean), in winrate's units, from a move's second visit; the move played first has the highest of
+// those with a tenth of the most visits. Schataxx plays the most visited: no bound.
+TEST(Analysis, EachMovesLowerConfidenceBoundIsTheOneTheEnginePlaysBy) {
+  Session session;
+  session.send(R"({"id":"q","moves":["b6","f6"],"maxVisits":400})");
+  session.send(R"({"id":"s","variant":"schataxx","maxVisits":50})");
+  const std::vector<json> answers = session.finish();
+  ASSERT_EQ(answers.size(), 2U) << json(answers).dump();
+  const json infos = with_id(answers, "q").at(0)["moveInfos"];
+  int most = 0;
+  for (const json& info : infos) most = std::max(most, info["visits"].get<int>());
+  int bounded = 0;
+  for (const json& info : infos) {
+    SCOPED_TRACE(info.dump());
+    const int visits = info["visits"];
+    ASSERT_EQ(info.contains("lcb"), visits >= 2);
+    if (visits < 2) continue;
+    ++bounded;
+    EXPECT_LT(info["lcb"].get<double>(), info["winrate"].get<double>());
+    if (visits >= std::max(2, most / 10)) {
+      EXPECT_LE(info["lcb"].get<double>(), infos[0]["lcb"].get<double>() + 1e-4);
+    }
+  }
+  EXPECT_GE(bounded, 3) << infos.dump();
+  const json schataxx = with_id(answers, "s").at(0);
+  for (const json& info : schataxx["moveInfos"]) EXPECT_FALSE(info.contains("lcb")) << info;
+}
+
 TEST(Analysis, WarnsOfAFieldItDoesNotKnowAndGoesOn) {
   Session session;
   session.send(R"({"id":"q","maxvisits":5,"maxVisits":8})");

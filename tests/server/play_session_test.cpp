@@ -423,7 +423,12 @@ TEST(ReportJson, APassCandidateLandsOnNoCell) {
   using Move = AtaxxGame::Move;
   BasicMoveReport<AtaxxGame> report;
   const Move clone = parse_move("b6", board_7x7());
-  report.candidates = {{.move = Move::pass(), .prior = 0.25f}, {.move = clone, .prior = 0.75f}};
+  for (const auto& [move, prior] : {std::pair{Move::pass(), 0.25f}, {clone, 0.75f}}) {
+    BasicCandidateMove<AtaxxGame> candidate;
+    candidate.move = move;
+    candidate.prior = prior;
+    report.candidates.push_back(candidate);
+  }
   const json answer = report_json<AtaxxGame>(report, Position::startpos());
   EXPECT_TRUE(answer["candidates"][0]["to"].is_null()) << answer;
   EXPECT_EQ(answer["candidates"][1]["to"], GameView<AtaxxGame>::destination(clone)) << answer;
