@@ -1,10 +1,9 @@
 #include "analysis/analysis_engine.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
@@ -100,7 +99,8 @@ json answer_of(const Query& query, const typename G::Position& pos, int turn, co
 // Whether a restriction's moves name `move` (they were checked to parse when the query came).
 template <typename G>
 bool names(const MoveRestriction& restriction, typename G::Move move, const typename G::Position& pos) {
-  return std::ranges::any_of(restriction.moves, [&](const std::string& text) { return G::parse_move_text(text, pos) == move; });
+  return std::ranges::any_of(restriction.moves,
+                             [&](const std::string& text) { return G::parse_move_text(text, pos) == move; });
 }
 
 // The moves a turn's search may play under the query's allowMoves and avoidMoves, in the game's
@@ -126,11 +126,13 @@ std::vector<std::string> moves_allowed(const Query& query, const typename G::Pos
 // Throws QueryError where a restriction names no side of the game or a move its notation cannot read.
 template <typename G>
 void check_restrictions(const Query& query, const typename G::Position& start) {
-  for (const auto& [field, restrictions] : {std::pair{"avoidMoves", &query.avoid_moves}, {"allowMoves", &query.allow_moves}})
+  for (const auto& [field, restrictions] :
+       {std::pair{"avoidMoves", &query.avoid_moves}, {"allowMoves", &query.allow_moves}})
     for (const MoveRestriction& restriction : *restrictions) {
       if (std::ranges::count(G::kSideNames, restriction.player) == 0)
-        throw QueryError(field, "player '" + restriction.player + "' is not a side of " + std::string(G::kTitle) + " (" +
-                                    std::string(G::kSideNames[0]) + " or " + std::string(G::kSideNames[1]) + ")");
+        throw QueryError(field, "player '" + restriction.player + "' is not a side of " + std::string(G::kTitle) +
+                                    " (" + std::string(G::kSideNames[0]) + " or " + std::string(G::kSideNames[1]) +
+                                    ")");
       for (const std::string& move : restriction.moves) try {
           G::parse_move_text(move, start);
         } catch (const std::invalid_argument& e) {

@@ -66,7 +66,8 @@ std::vector<MoveRestriction> restrictions_field(const json& line, const char* fi
     }
     const json& depth = entry["untilDepth"];
     if (!(depth.is_number_integer() || depth.is_number_unsigned()) || depth.get<double>() != 1)
-      throw QueryError(field, std::string("\"") + field + "\": untilDepth must be 1 (only the turn's own move is restricted)");
+      throw QueryError(field,
+                       std::string("\"") + field + "\": untilDepth must be 1 (only the turn's own move is restricted)");
     restrictions.push_back(std::move(restriction));
   }
   return restrictions;
@@ -75,9 +76,11 @@ std::vector<MoveRestriction> restrictions_field(const json& line, const char* fi
 }  // namespace
 
 Query read_query(const json& line, std::vector<std::string>& unknown) {
+  // clang-format off
   constexpr std::array<std::string_view, 12> kFields = {
-      "id",           "initialFen",    "variant",          "moves",                   "analyzeTurns", "maxVisits",
-      "includePolicy", "includeOwnership", "reportDuringSearchEvery", "priority", "avoidMoves",   "allowMoves"};
+      "id", "initialFen", "variant", "moves", "analyzeTurns", "maxVisits", "includePolicy", "includeOwnership",
+      "reportDuringSearchEvery", "priority", "avoidMoves", "allowMoves"};
+  // clang-format on
   Query query;
   query.id = id_of(line);
   for (const auto& [field, value] : line.items())
@@ -116,8 +119,8 @@ Action read_action(const json& line) {
   action.name = string_field(line, "action");
   if (action.name != "terminate" && action.name != "terminate_all" && action.name != "query_version" &&
       action.name != "clear_cache")
-    throw QueryError("action", "unknown action '" + action.name +
-                                   "' (terminate, terminate_all, query_version or clear_cache)");
+    throw QueryError("action",
+                     "unknown action '" + action.name + "' (terminate, terminate_all, query_version or clear_cache)");
   action.terminate_id = line.contains("terminateId") ? string_field(line, "terminateId") : action.id;
   action.turns = turns_field(line, "turnNumbers");
   return action;

@@ -13,8 +13,8 @@ namespace ataxx::analysis {
 // allowMoves / avoidMoves (KataGo's): at the turns where `player` is to move, the search plays only
 // these moves, or leaves them out. Only the turn's own move is restricted (untilDepth 1).
 struct MoveRestriction {
-  std::string player;               // a side's name in the game: "x", "o"; Schataxx "white", "black"
-  std::vector<std::string> moves;   // in the game's notation
+  std::string player;              // a side's name in the game: "x", "o"; Schataxx "white", "black"
+  std::vector<std::string> moves;  // in the game's notation
 };
 
 struct Query {

@@ -66,7 +66,7 @@ struct BasicCandidateMove {
   std::optional<int> mate;              // alpha-beta's, as BasicMoveReport::mate
   int depth = 0;                        // alpha-beta's iteration that scored it; 0 for a tree's move
   std::vector<typename G::Move> pv;     // the move and the most visited line after it (alpha-beta: the best line)
-  std::optional<float> lower_bound;     // a tree's value less its lcb standard errors, as value (SearchResult::lower_bounds)
+  std::optional<float> lower_bound;     // a tree's value less its lcb standard errors (SearchResult::lower_bounds)
 };
 
 // What a player can say about its last move (UAI info lines, interactive play, the browser view).

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -5,9 +6,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "games/ataxx/game.h"
 #include "games/ataxx/perft.h"
@@ -96,18 +97,25 @@ void bench_uai(const std::string& engine_command, int moves, int movetime_ms, in
     engine.send("go movetime " + std::to_string(movetime_ms));
     const auto deadline = begin + std::chrono::milliseconds(movetime_ms + 10'000);
     std::string line, last_info;
-    while ((line = engine.read_line(deadline)).rfind("bestmove", 0) != 0)
+    while ((line = engine.read_line(deadline)).rfind("bestmove", 0) != 0) {
+      if (line.rfind("info string error", 0) == 0)
+        throw std::runtime_error("engine '" + engine_command + "' said: " + line.substr(12));
       if (line.rfind("info", 0) == 0 && info_field(line, "nodes") >= 0) last_info = line;
+    }
     latencies.push_back(1000 * seconds_since(begin));
     nodes += std::max(0LL, info_field(last_info, "nodes"));
     engine_ms += std::max(0LL, info_field(last_info, "time"));
     game.play(line.substr(9, line.find(' ', 9) - 9));
   }
+  if (engine_ms <= 0)
+    throw std::runtime_error("engine '" + engine_command +
+                             "' gave no info line with its nodes and time: no speed to give");
   std::sort(latencies.begin(), latencies.end());
-  std::printf("uai: %s, %d moves of go movetime %d: answered in min %.1f ms, median %.1f ms, max %.1f ms; "
-              "%.0f nodes/s\n",
-              engine_command.c_str(), moves, movetime_ms, latencies.front(), latencies[latencies.size() / 2],
-              latencies.back(), engine_ms > 0 ? 1000.0 * nodes / engine_ms : 0.0);
+  std::printf(
+      "uai: %s, %d moves of go movetime %d: answered in min %.1f ms, median %.1f ms, max %.1f ms; "
+      "%.0f nodes/s\n",
+      engine_command.c_str(), moves, movetime_ms, latencies.front(), latencies[latencies.size() / 2], latencies.back(),
+      1000.0 * nodes / engine_ms);
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <new>
 #include <stdexcept>
-#include <functional>
 #include <type_traits>
 #include <utility>
 #include <vector>

@@ -186,21 +186,22 @@ std::vector<std::string> moves_answered(const json& answer) {
 // those avoided; a restriction of the other side leaves the turn alone.
 TEST(Analysis, AllowMovesAndAvoidMovesRestrictTheMoversSearch) {
   Session session;
-  session.send(R"({"id":"allow","maxVisits":64,"allowMoves":[{"player":"x","moves":["b6","a7c5","g2"],"untilDepth":1}]})");
+  session.send(
+      R"({"id":"allow","maxVisits":64,"allowMoves":[{"player":"x","moves":["b6","a7c5","g2"],"untilDepth":1}]})");
   session.send(R"({"id":"avoid","maxVisits":64,"avoidMoves":[{"player":"x","moves":["b6","a6","b7"],"untilDepth":1},
                                                             {"player":"x","moves":["f1","g2","f2"],"untilDepth":1}]})");
   session.send(R"({"id":"both","maxVisits":64,"allowMoves":[{"player":"x","moves":["b6","g2"],"untilDepth":1}],
                    "avoidMoves":[{"player":"x","moves":["g2"],"untilDepth":1}]})");
   session.send(R"({"id":"other","maxVisits":64,"allowMoves":[{"player":"o","moves":["f6"],"untilDepth":1}]})");
-  session.send(R"({"id":"o","moves":["b6"],"maxVisits":64,"allowMoves":[{"player":"o","moves":["f6","a2"],"untilDepth":1}]})");
+  session.send(
+      R"({"id":"o","moves":["b6"],"maxVisits":64,"allowMoves":[{"player":"o","moves":["f6","a2"],"untilDepth":1}]})");
   session.send(R"({"id":"none","maxVisits":8,"allowMoves":[{"player":"x","moves":["d4"],"untilDepth":1}]})");
   const std::vector<json> answers = session.finish();
   ASSERT_EQ(answers.size(), 6U) << json(answers).dump();
   const auto answer_of = [&](const std::string& id) { return with_id(answers, id).at(0); };
   EXPECT_EQ(moves_answered(answer_of("allow")), (std::vector<std::string>{"a7c5", "b6", "g2"}));
   const std::vector<std::string> avoided = moves_answered(answer_of("avoid"));
-  for (const char* move : {"b6", "a6", "b7", "f1", "g2", "f2"})
-    EXPECT_EQ(std::ranges::count(avoided, move), 0) << move;
+  for (const char* move : {"b6", "a6", "b7", "f1", "g2", "f2"}) EXPECT_EQ(std::ranges::count(avoided, move), 0) << move;
   EXPECT_GT(avoided.size(), 5U) << "the jumps are left";
   EXPECT_EQ(moves_answered(answer_of("both")), (std::vector<std::string>{"b6"}));
   EXPECT_GT(moves_answered(answer_of("other")).size(), 3U) << "o's restriction leaves x's turn alone";

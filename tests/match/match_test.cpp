@@ -199,7 +199,8 @@ TEST(Match, NodesPerSecondIsTheMedianMove) {
   game.start = Position::startpos();
   game.player1_is_x = true;
   for (const double nps : {50'000.0, 1.0, 52'000.0, 2.0, 48'000.0, 3.0, 5'000'000.0, 4.0, 51'000.0, 5.0})
-    game.comments.push_back(MoveComment{.score_cp = {}, .mate = {}, .depth = 0, .seconds = 0.1, .nodes_per_second = nps});
+    game.comments.push_back(
+        MoveComment{.score_cp = {}, .mate = {}, .depth = 0, .seconds = 0.1, .nodes_per_second = nps});
   MatchResult result;
   result.games = {game};
   EXPECT_DOUBLE_EQ(*nodes_per_second(result, true), 51'000) << "player 1 (x) made the moves 0, 2, 4, 6, 8";

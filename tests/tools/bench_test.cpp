@@ -31,6 +31,30 @@ TEST(Bench, TrainPrintsTheSamplesItTrainedPerSecond) {
   EXPECT_NEAR(f[2], f[1] * 32, 0.01 * f[2] + 1) << ran.output;  // samples are steps of the batch
 }
 
+// The engine without LibTorch, over pipes: each move's answer time and the nodes its info lines say.
+TEST(Bench, UaiTimesAnEnginesAnswersAndReadsItsNodes) {
+  const std::string engine = std::string("--engine ") + ATAXX_ENGINE_BINARY;
+  const Ran ran = run("bench uai --moves 3 --movetime 30 --threads 1 " + engine);
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  const auto f = figures(
+      ran.output,
+      R"(3 moves of go movetime 30: answered in min ([\d.]+) ms, median ([\d.]+) ms, max ([\d.]+) ms; (\d+) nodes/s)");
+  ASSERT_EQ(f.size(), 4U) << ran.output;
+  EXPECT_LE(f[0], f[1]);
+  EXPECT_LE(f[1], f[2]);
+  EXPECT_GT(f[3], 0) << ran.output;
+}
+
+// An engine that cannot search says so in an info string and plays some move: that is no speed.
+TEST(Bench, UaiStopsAtAnEnginesErrorInsteadOfTimingIt) {
+  const Ran ran = run(std::string("bench uai --moves 2 --movetime 20 --engine 'env ATAXX_MAX_CPU_ISA=bogus ") +
+                      ATAXX_ENGINE_BINARY + "'");
+  EXPECT_NE(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("error: ATAXX_MAX_CPU_ISA='bogus' is not a processor level"), std::string::npos)
+      << ran.output;
+  EXPECT_EQ(ran.output.find("nodes/s"), std::string::npos) << ran.output;
+}
+
 TEST(Bench, NnMeasuresTheRawForwardAndTheServerAtEachBatch) {
   const Ran ran = run("bench nn --blocks 1 --channels 8 --batches 4 16 --clients 2 --seconds 0.1");
   ASSERT_EQ(ran.status, 0) << ran.output;

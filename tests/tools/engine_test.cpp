@@ -52,7 +52,8 @@ TEST(Engine, SearchesEveryGameExactlyAsAtaxxZerosUaiEngine) {
 
 // `--version`: the program, CMakeLists.txt's version and, in a git checkout, the commit built.
 TEST(Engine, BothProgramsSayTheirVersion) {
-  const std::regex said(R"(^ataxx-(zero|engine) )" + std::regex_replace(ATAXX_PROJECT_VERSION, std::regex(R"(\.)"), R"(\.)") +
+  const std::regex said(R"(^ataxx-(zero|engine) )" +
+                        std::regex_replace(ATAXX_PROJECT_VERSION, std::regex(R"(\.)"), R"(\.)") +
                         R"(( \([0-9a-f]{7,}(-dirty)?\))?\n$)");
   for (const char* program : {ATAXX_ENGINE_BINARY, ATAXX_ZERO_BINARY}) {
     const Ran ran = run_shell(std::string(program) + " --version");
