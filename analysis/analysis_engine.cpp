@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -96,26 +97,43 @@ json answer_of(const Query& query, const typename G::Position& pos, int turn, co
   return answer;
 }
 
+bool same_letters(std::string_view a, std::string_view b) {
+  return std::ranges::equal(a, b, [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+}
+
+// The side a restriction's player names, in any case: its name (x, o), its PGN colour (Black,
+// White: Ataxx's x is Black), or KataGo's B and W.
+template <typename G>
+std::optional<Color> side_named(std::string_view player) {
+  for (const Color side : {Color::kX, Color::kO}) {
+    const std::string_view colour = G::kPgnColours[index(side)];
+    if (same_letters(player, G::kSideNames[index(side)]) || same_letters(player, colour) ||
+        same_letters(player, colour.substr(0, 1)))
+      return side;
+  }
+  return std::nullopt;
+}
+
 // Whether a restriction's moves name `move` (they were checked to parse when the query came).
 template <typename G>
-bool names(const MoveRestriction& restriction, typename G::Move move, const typename G::Position& pos) {
+bool restriction_names(const MoveRestriction& restriction, typename G::Move move, const typename G::Position& pos) {
   return std::ranges::any_of(restriction.moves,
                              [&](const std::string& text) { return G::parse_move_text(text, pos) == move; });
 }
 
 // The moves a turn's search may play under the query's allowMoves and avoidMoves, in the game's
-// notation; empty where neither names the side to move.
+// notation; empty where neither names the side to move, or where it has one move only (a pass).
 template <typename G>
 std::vector<std::string> moves_allowed(const Query& query, const typename G::Position& pos) {
-  const std::string_view mover = G::kSideNames[index(pos.side_to_move())];
-  const auto applies = [&](const MoveRestriction& restriction) { return restriction.player == mover; };
+  const auto applies = [&](const MoveRestriction& r) { return side_named<G>(r.player) == pos.side_to_move(); };
   if (std::ranges::none_of(query.allow_moves, applies) && std::ranges::none_of(query.avoid_moves, applies)) return {};
   typename G::MoveList legal;
   pos.generate_moves(legal);
+  if (legal.size() == 1) return {};
   std::vector<std::string> allowed;
   for (const auto move : legal) {
-    const auto allows = [&](const MoveRestriction& r) { return !applies(r) || names<G>(r, move, pos); };
-    const auto avoids = [&](const MoveRestriction& r) { return applies(r) && names<G>(r, move, pos); };
+    const auto allows = [&](const MoveRestriction& r) { return !applies(r) || restriction_names<G>(r, move, pos); };
+    const auto avoids = [&](const MoveRestriction& r) { return applies(r) && restriction_names<G>(r, move, pos); };
     if (std::ranges::all_of(query.allow_moves, allows) && std::ranges::none_of(query.avoid_moves, avoids))
       allowed.push_back(G::move_text(move, pos));
   }
@@ -123,22 +141,20 @@ std::vector<std::string> moves_allowed(const Query& query, const typename G::Pos
   return allowed;
 }
 
-// Throws QueryError where a restriction names no side of the game or a move its notation cannot read.
+// Throws QueryError where a restriction of `field` names no side of the game or a move its
+// notation cannot read.
 template <typename G>
-void check_restrictions(const Query& query, const typename G::Position& start) {
-  for (const auto& [field, restrictions] :
-       {std::pair{"avoidMoves", &query.avoid_moves}, {"allowMoves", &query.allow_moves}})
-    for (const MoveRestriction& restriction : *restrictions) {
-      if (std::ranges::count(G::kSideNames, restriction.player) == 0)
-        throw QueryError(field, "player '" + restriction.player + "' is not a side of " + std::string(G::kTitle) +
-                                    " (" + std::string(G::kSideNames[0]) + " or " + std::string(G::kSideNames[1]) +
-                                    ")");
-      for (const std::string& move : restriction.moves) try {
-          G::parse_move_text(move, start);
-        } catch (const std::invalid_argument& e) {
-          throw QueryError(field, "move '" + move + "': " + e.what());
-        }
+void check_restriction(const MoveRestriction& restriction, const char* field, const typename G::Position& start) {
+  if (!side_named<G>(restriction.player))
+    throw QueryError(field, "player '" + restriction.player + "' is not a side of " + std::string(G::kTitle) + " (" +
+                                std::string(G::kSideNames[0]) + " or " + std::string(G::kSideNames[1]) + ")");
+  for (const std::string& move : restriction.moves) {
+    try {
+      G::parse_move_text(move, start);
+    } catch (const std::invalid_argument& e) {
+      throw QueryError(field, "move '" + move + "': " + e.what());
     }
+  }
 }
 
 template <typename G>
@@ -254,7 +270,8 @@ std::vector<Engine::TaskPtr> Engine::tasks_of(const Query& query, const typename
   if (!net)
     throw QueryError(query.initial_fen.empty() ? "variant" : "initialFen",
                      "no net plays " + std::string(G::kTitle) + " on " + G::board_name(start));
-  check_restrictions<G>(query, start);
+  for (const MoveRestriction& restriction : query.avoid_moves) check_restriction<G>(restriction, "avoidMoves", start);
+  for (const MoveRestriction& restriction : query.allow_moves) check_restriction<G>(restriction, "allowMoves", start);
   const int last = static_cast<int>(query.moves.size());
   const std::vector<int> turns = query.analyze_turns.empty() ? std::vector<int>{last} : query.analyze_turns;
   for (const int turn : turns)
@@ -304,16 +321,16 @@ void Engine::analyse(const Query& query, const std::string& model, const typenam
   if (outcome.is_over())
     throw std::invalid_argument("the game is over at this turn: " + to_string(outcome.result) + " (" +
                                 to_string(outcome.reason) + ")");
-  const BasicNetworkPlayerOptions<G> options = player_options<G>(model, options_.search_threads);
   const auto& pos = game.position();
+  MoveLimits limits;
+  limits.search_moves = moves_allowed<G>(query, pos);
+  limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;
+  limits.stop = &stop;
+  const BasicNetworkPlayerOptions<G> options = player_options<G>(model, options_.search_threads);
   const std::vector<float> ownership =
       query.include_ownership ? shared_inference_server<G>(model, options.inference)->ownership(pos) : std::vector<float>{};
   auto player = make_network_player<G>(options);
   player->new_game(0);
-  MoveLimits limits;
-  limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;
-  limits.stop = &stop;
-  limits.search_moves = moves_allowed<G>(query, pos);
   if (query.report_every_s > 0) {
     limits.progress_interval_ms = std::max(1, static_cast<int>(std::lround(query.report_every_s * 1000)));
     player->on_progress([&](const BasicMoveReport<G>& report) {

@@ -651,6 +651,7 @@ std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
 template <typename G>
 std::optional<float> BasicSearch<G>::lower_bound(const Node& child) const {
   if (params_.lcb_stdevs <= 0.0f || child.visits < 2) return std::nullopt;
+  if (child.state == State::kTerminal) return -child.terminal_value;  // known exactly
   const float n = static_cast<float>(child.visits), mean = child.value_sum / n;
   const float variance = std::max(0.0f, child.value_square_sum / n - mean * mean);
   return mean - params_.lcb_stdevs * std::sqrt(variance / n);

@@ -76,6 +76,37 @@ long long info_field(const std::string& line, const std::string& key) {
   return at == std::string::npos ? -1 : std::atoll(line.c_str() + at + token.size());
 }
 
+struct TimedMove {
+  double answer_ms = 0;
+  long long nodes = -1, engine_ms = -1;  // as the search's last info line gave them; -1 where it did not
+};
+
+// One `go movetime` at game's position, as a new game, timed to its bestmove, which game then
+// plays. Throws where the engine says it failed (`info string error`).
+TimedMove time_one_move(EngineProcess& engine, const std::string& engine_command, Game& game, int movetime_ms) {
+  std::string position = "position startpos";
+  if (!game.moves().empty()) position += " moves";
+  for (const Move m : game.moves()) position.append(" ").append(to_string(m, game.position().board()));
+  engine.send("uainewgame");
+  engine.send(position);
+  engine.send("isready");
+  engine.expect("readyok", 10'000);
+  const SteadyClock::time_point begin = SteadyClock::now();
+  engine.send("go movetime " + std::to_string(movetime_ms));
+  const auto deadline = begin + std::chrono::milliseconds(movetime_ms + 10'000);
+  std::string line, last_info;
+  while ((line = engine.read_line(deadline)).rfind("bestmove", 0) != 0) {
+    if (line.rfind("info string error", 0) == 0)
+      throw std::runtime_error("engine '" + engine_command + "' said: " + line.substr(12));
+    if (line.rfind("info", 0) == 0 && info_field(line, "nodes") >= 0) last_info = line;
+  }
+  TimedMove timed{.answer_ms = 1000 * seconds_since(begin),
+                  .nodes = info_field(last_info, "nodes"),
+                  .engine_ms = info_field(last_info, "time")};
+  game.play(line.substr(9, line.find(' ', 9) - 9));
+  return timed;
+}
+
 void bench_uai(const std::string& engine_command, int moves, int movetime_ms, int threads) {
   EngineProcess engine(engine_command);
   engine.send("uai");
@@ -86,36 +117,20 @@ void bench_uai(const std::string& engine_command, int moves, int movetime_ms, in
   long long nodes = 0, engine_ms = 0;
   for (int i = 0; i < moves; ++i) {
     if (game.outcome().is_over()) game = Game();
-    std::string position = "position startpos";
-    if (!game.moves().empty()) position += " moves";
-    for (const Move m : game.moves()) position.append(" ").append(to_string(m, game.position().board()));
-    engine.send("uainewgame");
-    engine.send(position);
-    engine.send("isready");
-    engine.expect("readyok", 10'000);
-    const SteadyClock::time_point begin = SteadyClock::now();
-    engine.send("go movetime " + std::to_string(movetime_ms));
-    const auto deadline = begin + std::chrono::milliseconds(movetime_ms + 10'000);
-    std::string line, last_info;
-    while ((line = engine.read_line(deadline)).rfind("bestmove", 0) != 0) {
-      if (line.rfind("info string error", 0) == 0)
-        throw std::runtime_error("engine '" + engine_command + "' said: " + line.substr(12));
-      if (line.rfind("info", 0) == 0 && info_field(line, "nodes") >= 0) last_info = line;
-    }
-    latencies.push_back(1000 * seconds_since(begin));
-    nodes += std::max(0LL, info_field(last_info, "nodes"));
-    engine_ms += std::max(0LL, info_field(last_info, "time"));
-    game.play(line.substr(9, line.find(' ', 9) - 9));
+    const TimedMove timed = time_one_move(engine, engine_command, game, movetime_ms);
+    if (timed.nodes < 0 || timed.engine_ms < 0)
+      throw std::runtime_error("engine '" + engine_command +
+                               "' gave no info line with its nodes and time: no speed to give");
+    latencies.push_back(timed.answer_ms);
+    nodes += timed.nodes;
+    engine_ms += timed.engine_ms;
   }
-  if (engine_ms <= 0)
-    throw std::runtime_error("engine '" + engine_command +
-                             "' gave no info line with its nodes and time: no speed to give");
   std::sort(latencies.begin(), latencies.end());
   std::printf(
       "uai: %s, %d moves of go movetime %d: answered in min %.1f ms, median %.1f ms, max %.1f ms; "
       "%.0f nodes/s\n",
       engine_command.c_str(), moves, movetime_ms, latencies.front(), latencies[latencies.size() / 2], latencies.back(),
-      1000.0 * nodes / engine_ms);
+      1000.0 * nodes / std::max(engine_ms, 1LL));
 }
 
 }  // namespace

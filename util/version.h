@@ -8,7 +8,9 @@
 namespace ataxx {
 
 std::string_view version();   // "1.0.0"
-std::string_view git_hash();  // "8127c97", "8127c97-dirty" (built with changes), "" outside a git checkout
-std::string version_text();   // "1.0.0 (8127c97)", or "1.0.0"
+// The commit's whole hash, with "-dirty" after it where the build had changes to tracked files; ""
+// for a build outside a git checkout (a tarball).
+std::string_view git_hash();
+std::string version_text();  // "1.0.0 (8127c97)", "1.0.0 (8127c97-dirty)", or "1.0.0"
 
 }  // namespace ataxx
