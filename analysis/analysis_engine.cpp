@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -97,18 +96,14 @@ json answer_of(const Query& query, const typename G::Position& pos, int turn, co
   return answer;
 }
 
-bool same_letters(std::string_view a, std::string_view b) {
-  return std::ranges::equal(a, b, [](char x, char y) { return std::tolower(x) == std::tolower(y); });
-}
-
 // The side a restriction's player names, in any case: its name (x, o), its PGN colour (Black,
 // White: Ataxx's x is Black), or KataGo's B and W.
 template <typename G>
 std::optional<Color> side_named(std::string_view player) {
   for (const Color side : {Color::kX, Color::kO}) {
-    const std::string_view colour = G::kPgnColours[index(side)];
-    if (same_letters(player, G::kSideNames[index(side)]) || same_letters(player, colour) ||
-        same_letters(player, colour.substr(0, 1)))
+    const std::string colour = lower_case(std::string(G::kPgnColours[index(side)]));
+    const std::string name = lower_case(std::string(player));
+    if (name == lower_case(std::string(G::kSideNames[index(side)])) || name == colour || name == colour.substr(0, 1))
       return side;
   }
   return std::nullopt;

@@ -10,11 +10,6 @@
 
 namespace ataxx {
 
-std::string lower_case(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 int read_integer(const std::string& text, const std::string& what) {
   const auto value = parse_integer(text);
   if (!value) throw std::invalid_argument(what + " '" + text + "' is not an integer");

@@ -7,7 +7,6 @@
 
 namespace ataxx {
 
-std::string lower_case(std::string text);
 // An integer, clamped to +/- 10^9 (so that no option's arithmetic can overflow).
 int read_integer(const std::string& text, const std::string& what);
 // A check option's value: true or false, in any case.

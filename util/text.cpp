@@ -1,9 +1,16 @@
 #include "util/text.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
 namespace ataxx {
+
+std::string lower_case(std::string text) {
+  std::ranges::transform(text, text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
 namespace {
 
 constexpr std::string_view kBlanks = " \t\r\n";
