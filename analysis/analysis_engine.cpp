@@ -8,6 +8,7 @@
 #include <set>
 
 #include "games/registry.h"
+#include "players/mcts_player.h"
 #include "players/network_player.h"
 #include "util/text.h"
 #include "util/version.h"
@@ -28,12 +29,39 @@ namespace {
 
 double rounded(double x, double steps = 1e4) { return std::round(x * steps) / steps; }
 
-// A value from the view of the side to move: its win rate counts a draw as half a win (KataGo's),
-// its lead in men.
-void put_value(json& info, const Wdl& value, int cells) {
-  info["winrate"] = rounded(value.win + value.draw / 2);
-  info["drawrate"] = rounded(value.draw);
-  info["scoreLead"] = rounded(value.lead * cells, 100);
+// The position of a turn and whose view its answer takes.
+template <typename G>
+struct Turn {
+  const typename G::Position& pos;
+  bool for_other_side;  // reportAnalysisWinratesAs names the side not to move here
+  // The net's ownership of a position's cells from the view of its side to move.
+  std::function<std::vector<float>(const typename G::Position&)> ownership_of;
+};
+
+template <typename G>
+bool reported_for_other_side(const Settings& settings, const typename G::Position& pos) {
+  if (settings.report_as == Perspective::kSideToMove) return false;
+  const std::string_view colour = settings.report_as == Perspective::kBlack ? "Black" : "White";
+  return G::kPgnColours[index(pos.side_to_move())] != colour;
+}
+
+// A value from the view of the side to move, reported from the turn's view: its win rate counts a
+// draw as half a win (KataGo's), its lead in men.
+template <typename G>
+void put_value(json& info, const Wdl& value, const Turn<G>& turn) {
+  const Wdl seen = turn.for_other_side ? value.flipped() : value;
+  info["winrate"] = rounded(seen.win + seen.draw / 2);
+  info["drawrate"] = rounded(seen.draw);
+  info["scoreLead"] = rounded(seen.lead * G::cells(turn.pos), 100);
+}
+
+// The ownership of `at`'s cells from the turn's view.
+template <typename G>
+json ownership_json(const typename G::Position& at, const Turn<G>& turn) {
+  const bool negate = (at.side_to_move() != turn.pos.side_to_move()) != turn.for_other_side;
+  json owners = json::array();
+  for (const float owner : turn.ownership_of(at)) owners.push_back(rounded(negate ? -owner : owner));
+  return owners;
 }
 
 json no_results(const std::string& id, int turn) {
@@ -41,30 +69,43 @@ json no_results(const std::string& id, int turn) {
 }
 
 template <typename G>
-json move_info(const BasicCandidateMove<G>& candidate, const typename G::Position& pos, int order) {
-  json info = {{"move", G::move_text(candidate.move, pos)},
+json move_info(const Query& query, const BasicCandidateMove<G>& candidate, const Turn<G>& turn, int order) {
+  json info = {{"move", G::move_text(candidate.move, turn.pos)},
                {"visits", candidate.visits},
                {"prior", rounded(candidate.prior)},
                {"order", order}};
   const float expectation = candidate.value;
-  put_value(info, candidate.search_value.value_or(Wdl{.win = (1 + expectation) / 2, .draw = 0, .loss = (1 - expectation) / 2}),
-            G::cells(pos));
-  if (candidate.lower_bound) info["lcb"] = rounded((1 + *candidate.lower_bound) / 2);
+  put_value(
+      info,
+      candidate.search_value.value_or(Wdl{.win = (1 + expectation) / 2, .draw = 0, .loss = (1 - expectation) / 2}),
+      turn);
+  if (candidate.lower_bound) info["lcb"] = rounded((1 + (turn.for_other_side ? -1 : 1) * *candidate.lower_bound) / 2);
+  const std::size_t length = query.settings.pv_length < 0
+                                 ? candidate.pv.size()
+                                 : std::min<std::size_t>(candidate.pv.size(), 1 + query.settings.pv_length);
   json pv = json::array();
-  typename G::Position after = pos;
-  for (const auto move : candidate.pv) {
-    pv.push_back(G::move_text(move, after));
-    after.make_move(move);
+  typename G::Position after = turn.pos;
+  for (std::size_t i = 0; i < length; ++i) {
+    pv.push_back(G::move_text(candidate.pv[i], after));
+    after.make_move(candidate.pv[i]);
   }
   info["pv"] = std::move(pv);
+  if (query.include_pv_visits)
+    info["pvVisits"] = std::vector<int>(candidate.pv_visits.begin(), candidate.pv_visits.begin() + length);
+  if (query.include_moves_ownership) {
+    typename G::Position next = turn.pos;
+    next.make_move(candidate.move);
+    info["ownership"] = ownership_json(next, turn);
+  }
   return info;
 }
 
 // The answer for a turn: the moves searched, the one the engine would play first (`chosen`, where
 // the search is over, else the most visited), then by visits.
 template <typename G>
-json answer_of(const Query& query, const typename G::Position& pos, int turn, const BasicMoveReport<G>& report,
-               std::optional<typename G::Move> chosen, bool during_search, const std::vector<float>& ownership) {
+json answer_of(const Query& query, const Turn<G>& turn, int turn_number, const BasicMoveReport<G>& report,
+               std::optional<typename G::Move> chosen, bool during_search) {
+  const auto& pos = turn.pos;
   std::vector<const BasicCandidateMove<G>*> searched;
   for (const auto& candidate : report.candidates)
     if (candidate.visits > 0) searched.push_back(&candidate);
@@ -73,13 +114,14 @@ json answer_of(const Query& query, const typename G::Position& pos, int turn, co
     if (first != searched.end()) std::rotate(searched.begin(), first, first + 1);
   }
   json infos = json::array();
-  for (const auto* candidate : searched) infos.push_back(move_info<G>(*candidate, pos, static_cast<int>(infos.size())));
+  for (const auto* candidate : searched)
+    infos.push_back(move_info<G>(query, *candidate, turn, static_cast<int>(infos.size())));
   json root = {{"visits", report.nodes},
                {"currentPlayer", std::string(G::kSideNames[index(pos.side_to_move())])}};
   if (const auto value = report.search_value ? report.search_value : report.network_value)
-    put_value(root, *value, G::cells(pos));
+    put_value(root, *value, turn);
   json answer = {{"id", query.id},
-                 {"turnNumber", turn},
+                 {"turnNumber", turn_number},
                  {"isDuringSearch", during_search},
                  {"moveInfos", std::move(infos)},
                  {"rootInfo", std::move(root)}};
@@ -88,11 +130,7 @@ json answer_of(const Query& query, const typename G::Position& pos, int turn, co
     for (const auto& candidate : report.candidates) policy[G::move_text(candidate.move, pos)] = rounded(candidate.prior);
     answer["policy"] = std::move(policy);
   }
-  if (query.include_ownership) {
-    json owners = json::array();
-    for (const float owner : ownership) owners.push_back(rounded(owner));
-    answer["ownership"] = std::move(owners);
-  }
+  if (query.include_ownership) answer["ownership"] = ownership_json(pos, turn);
   return answer;
 }
 
@@ -152,11 +190,20 @@ void check_restriction(const MoveRestriction& restriction, const char* field, co
   }
 }
 
+// A turn's player: the net's, with the search options of the query's overrideSettings.
 template <typename G>
-BasicNetworkPlayerOptions<G> player_options(const std::string& model, int search_threads) {
+BasicNetworkPlayerOptions<G> player_options(const std::string& model, int search_threads, const Settings& settings) {
   BasicNetworkPlayerOptions<G> options;
   options.model = model;
   options.use_search_threads(search_threads);
+  if (settings.search_spec.empty()) return options;
+  PlayerSpec spec("overrideSettings:" + settings.search_spec);
+  try {
+    options.c_puct_by_board = !spec.has("cpuct");
+    options.search = read_search_params<G>(spec, options.search);
+  } catch (const std::invalid_argument& e) {
+    throw QueryError("overrideSettings", e.what());
+  }
   return options;
 }
 
@@ -288,8 +335,9 @@ std::vector<Engine::TaskPtr> Engine::tasks_of(const Query& query, const typename
       throw QueryError("moves", which + ": " + e.what());
     }
   }
+  const auto options = player_options<G>(net->path, options_.search_threads, query.settings);
   // The net loads outside the lock (terminate and the workers go on meanwhile); held, it loads once.
-  auto evaluator = shared_inference_server<G>(net->path, player_options<G>(net->path, options_.search_threads).inference);
+  auto evaluator = shared_inference_server<G>(net->path, options.inference);
   {
     const std::lock_guard lock(mutex_);
     evaluators_.emplace(net->path, std::move(evaluator));
@@ -301,8 +349,8 @@ std::vector<Engine::TaskPtr> Engine::tasks_of(const Query& query, const typename
     task->id = query.id;
     task->turn = turn;
     task->priority = query.priority;
-    task->run = [this, shared_query, model = net->path, game = at_turn.at(turn), turn](const std::atomic<bool>& stop) {
-      analyse<G>(*shared_query, model, game, turn, stop);
+    task->run = [this, shared_query, options, game = at_turn.at(turn), turn](const std::atomic<bool>& stop) {
+      analyse<G>(*shared_query, options, game, turn, stop);
     };
     tasks.push_back(std::move(task));
   }
@@ -310,31 +358,36 @@ std::vector<Engine::TaskPtr> Engine::tasks_of(const Query& query, const typename
 }
 
 template <typename G>
-void Engine::analyse(const Query& query, const std::string& model, const typename G::Game& game, int turn,
-                     const std::atomic<bool>& stop) {
+void Engine::analyse(const Query& query, const BasicNetworkPlayerOptions<G>& options, const typename G::Game& game,
+                     int turn_number, const std::atomic<bool>& stop) {
   const Outcome outcome = game.outcome();
   if (outcome.is_over())
     throw std::invalid_argument("the game is over at this turn: " + to_string(outcome.result) + " (" +
                                 to_string(outcome.reason) + ")");
-  const auto& pos = game.position();
+  const auto server = shared_inference_server<G>(options.model, options.inference);
+  const Turn<G> turn{.pos = game.position(),
+                     .for_other_side = reported_for_other_side<G>(query.settings, game.position()),
+                     .ownership_of = [&](const typename G::Position& pos) { return server->ownership(pos); }};
   MoveLimits limits;
-  limits.search_moves = moves_allowed<G>(query, pos);
-  limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;
+  limits.search_moves = moves_allowed<G>(query, turn.pos);
+  limits.movetime_ms =
+      query.settings.max_time_s > 0 ? std::max(1, static_cast<int>(std::lround(query.settings.max_time_s * 1000))) : 0;
+  // maxTime alone searches for that time, as a player's `time`.
+  limits.nodes = query.max_visits > 0     ? query.max_visits
+                 : limits.movetime_ms > 0 ? kMostVisits
+                                          : options_.default_visits;
   limits.stop = &stop;
-  const BasicNetworkPlayerOptions<G> options = player_options<G>(model, options_.search_threads);
-  const std::vector<float> ownership =
-      query.include_ownership ? shared_inference_server<G>(model, options.inference)->ownership(pos) : std::vector<float>{};
   auto player = make_network_player<G>(options);
   player->new_game(0);
   if (query.report_every_s > 0) {
     limits.progress_interval_ms = std::max(1, static_cast<int>(std::lround(query.report_every_s * 1000)));
     player->on_progress([&](const BasicMoveReport<G>& report) {
-      send(answer_of<G>(query, pos, turn, report, std::nullopt, true, ownership));
+      send(answer_of<G>(query, turn, turn_number, report, std::nullopt, true));
     });
   }
   player->set_limits(limits);
   const auto chosen = player->choose_move(game);
-  send(answer_of<G>(query, pos, turn, player->last_report(), chosen, false, ownership));
+  send(answer_of<G>(query, turn, turn_number, player->last_report(), chosen, false));
 }
 
 void Engine::terminate(const Action& action) {

@@ -29,6 +29,11 @@
 #include "analysis/query.h"
 #include "players/net_shelf.h"
 
+namespace ataxx {
+template <typename G>
+struct BasicNetworkPlayerOptions;
+}  // namespace ataxx
+
 namespace ataxx::analysis {
 
 struct Options {
@@ -58,8 +63,8 @@ class Engine {
   template <typename G>
   std::vector<TaskPtr> tasks_of(const Query& query, const typename G::Position& start);
   template <typename G>
-  void analyse(const Query& query, const std::string& model, const typename G::Game& game, int turn,
-               const std::atomic<bool>& stop);
+  void analyse(const Query& query, const BasicNetworkPlayerOptions<G>& options, const typename G::Game& game,
+               int turn_number, const std::atomic<bool>& stop);
   void terminate(const Action& action);
   void work();  // a worker thread: runs tasks until closing
 

@@ -6,6 +6,8 @@
 #include <array>
 #include <string_view>
 
+#include "util/text.h"
+
 namespace ataxx::analysis {
 namespace {
 
@@ -73,13 +75,57 @@ std::vector<MoveRestriction> restrictions_field(const json& line, const char* fi
   return restrictions;
 }
 
+// The search options a query may override, by their player spec names (docs/engine.md).
+// clang-format off
+constexpr std::array<std::string_view, 7> kSearchSettings = {"cpuct", "fpu", "ptemp", "lcb", "lead", "solver", "transpose"};
+// clang-format on
+
+Perspective perspective_of(const json& value) {
+  const std::string what = "\"reportAnalysisWinratesAs\" must be \"BLACK\", \"WHITE\" or \"SIDETOMOVE\"";
+  if (!value.is_string()) throw QueryError("overrideSettings", what);
+  const std::string name = lower_case(value);
+  if (name == "black") return Perspective::kBlack;
+  if (name == "white") return Perspective::kWhite;
+  if (name == "sidetomove") return Perspective::kSideToMove;
+  throw QueryError("overrideSettings", what);
+}
+
+// {"reportAnalysisWinratesAs":"BLACK","analysisPVLen":5,"maxTime":2,"cpuct":1.2}; `unknown` gets
+// "overrideSettings.NAME" for a setting it does not know.
+Settings settings_field(const json& line, std::vector<std::string>& unknown) {
+  Settings settings;
+  if (!line.contains("overrideSettings")) return settings;
+  const json& given = line["overrideSettings"];
+  if (!given.is_object()) throw QueryError("overrideSettings", "\"overrideSettings\" must be an object of settings");
+  for (const auto& [name, value] : given.items()) {
+    if (name == "reportAnalysisWinratesAs") {
+      settings.report_as = perspective_of(value);
+    } else if (name == "analysisPVLen") {
+      settings.pv_length = int_in(value, "overrideSettings", 0, 1000);
+    } else if (name == "maxTime") {
+      if (!value.is_number() || value.get<double>() <= 0 || value.get<double>() > 3600)
+        throw QueryError("overrideSettings", "\"maxTime\" must be seconds above 0, at most 3600");
+      settings.max_time_s = value;
+    } else if (std::ranges::find(kSearchSettings, name) != kSearchSettings.end()) {
+      if (!value.is_number() && !value.is_boolean())
+        throw QueryError("overrideSettings", "\"" + name + "\" must be a number");
+      const std::string text = value.is_boolean() ? (value.get<bool>() ? "1" : "0") : value.dump();
+      settings.search_spec += (settings.search_spec.empty() ? "" : ",") + name + "=" + text;
+    } else {
+      unknown.push_back("overrideSettings." + name);
+    }
+  }
+  return settings;
+}
+
 }  // namespace
 
 Query read_query(const json& line, std::vector<std::string>& unknown) {
   // clang-format off
-  constexpr std::array<std::string_view, 12> kFields = {
+  constexpr std::array<std::string_view, 15> kFields = {
       "id", "initialFen", "variant", "moves", "analyzeTurns", "maxVisits", "includePolicy", "includeOwnership",
-      "reportDuringSearchEvery", "priority", "avoidMoves", "allowMoves"};
+      "includeMovesOwnership", "includePVVisits", "reportDuringSearchEvery", "priority", "avoidMoves", "allowMoves",
+      "overrideSettings"};
   // clang-format on
   Query query;
   query.id = id_of(line);
@@ -101,6 +147,8 @@ Query read_query(const json& line, std::vector<std::string>& unknown) {
   if (line.contains("maxVisits")) query.max_visits = int_in(line["maxVisits"], "maxVisits", 1, kMostVisits);
   query.include_policy = bool_field(line, "includePolicy");
   query.include_ownership = bool_field(line, "includeOwnership");
+  query.include_moves_ownership = bool_field(line, "includeMovesOwnership");
+  query.include_pv_visits = bool_field(line, "includePVVisits");
   if (line.contains("reportDuringSearchEvery")) {
     const json& every = line["reportDuringSearchEvery"];
     if (!every.is_number() || every.get<double>() < 0.01 || every.get<double>() > 3600)
@@ -110,6 +158,7 @@ Query read_query(const json& line, std::vector<std::string>& unknown) {
   query.avoid_moves = restrictions_field(line, "avoidMoves");
   query.allow_moves = restrictions_field(line, "allowMoves");
   if (query.allow_moves.size() > 1) throw QueryError("allowMoves", "\"allowMoves\" takes one entry at most");
+  query.settings = settings_field(line, unknown);
   return query;
 }
 

@@ -17,6 +17,19 @@ struct MoveRestriction {
   std::vector<std::string> moves;  // in the game's notation
 };
 
+// Whose view a query's win rates, leads, bounds and ownership are from (KataGo's
+// reportAnalysisWinratesAs): the side to move at each turn, or one side throughout by its PGN colour
+// (Ataxx's x is Black; Schataxx's white is White).
+enum class Perspective { kSideToMove, kBlack, kWhite };
+
+// overrideSettings (KataGo's): the analysis's own settings and the search's, for one query.
+struct Settings {
+  Perspective report_as = Perspective::kSideToMove;
+  int pv_length = -1;       // analysisPVLen: the moves a line shows after its first; -1: all the tree has
+  double max_time_s = 0;    // maxTime: a turn's search stops after this long; 0: visits alone
+  std::string search_spec;  // the search options given, as a player spec's "cpuct=1,ptemp=2" (docs/engine.md)
+};
+
 struct Query {
   std::string id;
   std::string initial_fen;  // "": the start of `variant`
@@ -26,10 +39,13 @@ struct Query {
   int max_visits = 0;               // 0: the engine's default
   bool include_policy = false;      // every legal move's prior at each turn
   bool include_ownership = false;
+  bool include_moves_ownership = false;  // each move's: the ownership after it
+  bool include_pv_visits = false;        // each line's visits, move by move
   double report_every_s = 0;        // reportDuringSearchEvery: interim answers; 0 for none
   int priority = 0;                 // turns of higher priority are searched first (KataGo's)
   std::vector<MoveRestriction> avoid_moves;
   std::vector<MoveRestriction> allow_moves;  // at most one, as KataGo's
+  Settings settings;
 };
 
 // A query or action refused, naming the field at fault ("" for the line as a whole).

@@ -168,8 +168,13 @@ class BasicSearch {
   void apply_evaluations() { apply_evaluations(own_round_); }
   void discard_pending() { discard_pending(own_round_); }
   SearchResult result() const;
-  // move, a root move, and the most visited line the tree holds after it (UAI's MultiPV lines).
-  std::vector<Move> line_after(Move move) const;
+  // A root move and the most visited line the tree holds after it (UAI's MultiPV lines), with
+  // the visits of the node each of its moves leads to.
+  struct Line {
+    std::vector<Move> moves;
+    std::vector<int> visits;
+  };
+  Line line_after(Move move) const;
 
  private:
   enum class State : std::uint8_t { kUnexpanded, kPending, kExpanded, kTerminal };

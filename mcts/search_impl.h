@@ -607,14 +607,16 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
-  if (!result.moves.empty()) result.principal_variation = line_after(result.best_move());
+  if (!result.moves.empty()) result.principal_variation = line_after(result.best_move()).moves;
   return result;
 }
 
 template <typename G>
-std::vector<typename G::Move> BasicSearch<G>::line_after(Move move) const {
-  std::vector<Move> line{move};
+typename BasicSearch<G>::Line BasicSearch<G>::line_after(Move move) const {
+  Line line;
   const std::optional<std::uint32_t> after = chosen_child(kRoot, move);
+  line.moves.push_back(move);
+  line.visits.push_back(after ? nodes_[*after].visits : 0);
   for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->state == State::kExpanded;) {
     const Edge* best = nullptr;
     for (const Edge& edge : edges_of(*node))
@@ -622,8 +624,9 @@ std::vector<typename G::Move> BasicSearch<G>::line_after(Move move) const {
           (child(edge).visits == child(*best).visits && edge.prior() > best->prior()))
         best = &edge;
     if (!best || child(*best).visits == 0) break;
-    line.push_back(best->move);
     node = &child(*best);
+    line.moves.push_back(best->move);
+    line.visits.push_back(node->visits);
   }
   return line;
 }

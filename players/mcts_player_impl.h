@@ -110,6 +110,7 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
   report.search_value = result.root_search_value;
   for (std::size_t i = 0; i < result.moves.size(); ++i) {
     const std::optional<Wdl>& after = result.search_values[i];
+    auto line = search_.line_after(result.moves[i]);
     report.candidates.push_back({.move = result.moves[i],
                                  .visits = result.visits[i],
                                  .prior = result.priors[i],
@@ -120,7 +121,8 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
                                  .score_cp = centipawns(after ? after->expectation() : result.values[i]),
                                  .mate = std::nullopt,
                                  .depth = 0,
-                                 .pv = search_.line_after(result.moves[i]),
+                                 .pv = std::move(line.moves),
+                                 .pv_visits = std::move(line.visits),
                                  .lower_bound = result.lower_bounds[i]});
   }
   std::stable_sort(report.candidates.begin(), report.candidates.end(),

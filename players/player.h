@@ -66,6 +66,7 @@ struct BasicCandidateMove {
   std::optional<int> mate;              // alpha-beta's, as BasicMoveReport::mate
   int depth = 0;                        // alpha-beta's iteration that scored it; 0 for a tree's move
   std::vector<typename G::Move> pv;     // the move and the most visited line after it (alpha-beta: the best line)
+  std::vector<int> pv_visits;           // a tree's: the visits of the node each move of pv leads to
   std::optional<float> lower_bound;     // a tree's value less its lcb standard errors (SearchResult::lower_bounds)
 };
 

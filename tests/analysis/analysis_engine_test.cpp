@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -312,6 +313,142 @@ TEST(Analysis, EachMovesLowerConfidenceBoundIsTheOneTheEnginePlaysBy) {
   for (const json& info : schataxx["moveInfos"]) EXPECT_FALSE(info.contains("lcb")) << info;
 }
 
+// The answers to one query each, by id, once the engine has answered every turn.
+std::map<std::string, json> answers_by_id(Session& session) {
+  std::map<std::string, json> by_id;
+  for (const json& answer : session.finish()) by_id[answer.value("id", "")] = answer;
+  return by_id;
+}
+
+void expect_near(const json& a, const json& b, const std::string& what) {
+  EXPECT_NEAR(a.get<double>(), b.get<double>(), 1.5e-4) << what;
+}
+
+// KataGo's reportAnalysisWinratesAs: BLACK reports the turn of o (White) from x's view, WHITE as
+// the side to move there.
+TEST(Analysis, ReportsFromOneSidesViewWhenOverrideSettingsAskIt) {
+  Session session;
+  const std::string turn = R"("moves":["b6"],"maxVisits":64,"includeOwnership":true,"includeMovesOwnership":true)";
+  session.send(R"({"id":"mover",)" + turn + "}");
+  session.send(R"({"id":"black",)" + turn + R"(,"overrideSettings":{"reportAnalysisWinratesAs":"BLACK"}})");
+  session.send(R"({"id":"white",)" + turn + R"(,"overrideSettings":{"reportAnalysisWinratesAs":"white"}})");
+  std::map<std::string, json> answers = answers_by_id(session);
+  ASSERT_EQ(answers.size(), 3U);
+  const json& mover = answers["mover"];
+  EXPECT_EQ(answers["white"], [&] {
+    json same = mover;
+    same["id"] = "white";
+    return same;
+  }());
+  const json& black = answers["black"];
+  EXPECT_EQ(black["rootInfo"]["currentPlayer"], "o");
+  expect_near(black["rootInfo"]["winrate"], 1 - mover["rootInfo"]["winrate"].get<double>(), "root winrate");
+  expect_near(black["rootInfo"]["scoreLead"], -mover["rootInfo"]["scoreLead"].get<double>(), "root lead");
+  expect_near(black["rootInfo"]["drawrate"], mover["rootInfo"]["drawrate"], "root draws");
+  for (std::size_t cell = 0; cell < mover["ownership"].size(); ++cell)
+    expect_near(black["ownership"][cell], -mover["ownership"][cell].get<double>(), "ownership");
+  ASSERT_EQ(black["moveInfos"].size(), mover["moveInfos"].size());
+  int bounded = 0;
+  for (std::size_t i = 0; i < mover["moveInfos"].size(); ++i) {
+    const json& seen = black["moveInfos"][i];
+    const json& own = mover["moveInfos"][i];
+    SCOPED_TRACE(own.dump());
+    EXPECT_EQ(seen["move"], own["move"]);
+    expect_near(seen["winrate"], 1 - own["winrate"].get<double>(), "winrate");
+    expect_near(seen["scoreLead"], -own["scoreLead"].get<double>(), "lead");
+    expect_near(seen["ownership"][0], -own["ownership"][0].get<double>(), "a move's ownership");
+    if (own.contains("lcb")) {
+      ++bounded;
+      expect_near(seen["lcb"], 1 - own["lcb"].get<double>(), "lcb");
+    }
+  }
+  EXPECT_GT(bounded, 0);
+}
+
+// KataGo's analysisPVLen and includePVVisits.
+TEST(Analysis, LinesAreCutToAnalysisPVLenAndCarryTheirVisitsWhenAsked) {
+  Session session;
+  const std::string turn = R"("moves":["b6","f6"],"maxVisits":300,"includePVVisits":true)";
+  session.send(R"({"id":"whole",)" + turn + "}");
+  session.send(R"({"id":"cut",)" + turn + R"(,"overrideSettings":{"analysisPVLen":1}})");
+  std::map<std::string, json> answers = answers_by_id(session);
+  const json& whole = answers["whole"]["moveInfos"];
+  const json& cut = answers["cut"]["moveInfos"];
+  ASSERT_EQ(whole.size(), cut.size());
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    SCOPED_TRACE(whole[i].dump());
+    const json& pv = whole[i]["pv"];
+    const json& visits = whole[i]["pvVisits"];
+    longest = std::max(longest, pv.size());
+    ASSERT_EQ(visits.size(), pv.size());
+    EXPECT_EQ(visits[0], whole[i]["visits"]);
+    for (std::size_t ply = 1; ply < visits.size(); ++ply) {
+      EXPECT_GE(visits[ply].get<int>(), 1);
+      EXPECT_LT(visits[ply].get<int>(), visits[ply - 1].get<int>());
+    }
+    const std::size_t kept = std::min<std::size_t>(pv.size(), 2);
+    EXPECT_EQ(cut[i]["pv"], json(std::vector<json>(pv.begin(), pv.begin() + kept)));
+    EXPECT_EQ(cut[i]["pvVisits"], json(std::vector<json>(visits.begin(), visits.begin() + kept)));
+  }
+  EXPECT_GT(longest, 2U);
+}
+
+// A move's ownership is the net's of the position after it, from the turn's view (the mover's).
+TEST(Analysis, EachMovesOwnershipIsTheNetsAfterTheMove) {
+  Session session;
+  session.send(R"({"id":"q","moves":["b6"],"maxVisits":32,"includeMovesOwnership":true})");
+  const json infos = session.finish().at(0)["moveInfos"];
+  ASSERT_GE(infos.size(), 2U);
+  for (const json& info : infos) {
+    SCOPED_TRACE(info.dump());
+    Session after;
+    after.send_json(json{{"id", "a"}, {"moves", {"b6", info["move"]}}, {"maxVisits", 1}, {"includeOwnership", true}});
+    const json answer = after.finish().at(0);
+    ASSERT_EQ(answer["rootInfo"]["currentPlayer"], "x");
+    ASSERT_EQ(info["ownership"].size(), 49U);
+    for (int cell = 0; cell < 49; ++cell)
+      expect_near(info["ownership"][cell], -answer["ownership"][cell].get<double>(), "cell");
+  }
+  Session plain;
+  plain.send(R"({"id":"q","moves":["b6"],"maxVisits":32})");
+  const json plain_infos = plain.finish().at(0)["moveInfos"];
+  for (const json& info : plain_infos) EXPECT_FALSE(info.contains("ownership"));
+}
+
+// overrideSettings: the search's options by their player names, maxTime; the rest refused by field
+// or warned of.
+TEST(Analysis, OverrideSettingsSetTheSearchAndRefuseWhatTheyCannotTake) {
+  Session session;
+  session.send(R"({"id":"lcb","moves":["b6"],"maxVisits":200})");
+  session.send(R"({"id":"nolcb","moves":["b6"],"maxVisits":200,"overrideSettings":{"lcb":0,"solver":true}})");
+  session.send(R"({"id":"time","overrideSettings":{"maxTime":0.3}})");
+  session.send(R"({"id":"odd","maxVisits":4,"overrideSettings":{"playoutDoublingAdvantage":0.5}})");
+  for (const char* bad : {R"("x")", R"({"cpuct":1000})", R"({"ptemp":"2"})", R"({"reportAnalysisWinratesAs":"RED"})",
+                          R"({"analysisPVLen":-1})", R"({"maxTime":0})"})
+    session.send(std::string(R"({"id":"bad","overrideSettings":)") + bad + "}");
+  const std::vector<json> answers = session.finish();
+  const auto lcb_count = [&](const std::string& id) {
+    const json infos = with_id(answers, id).at(0)["moveInfos"];
+    int count = 0;
+    for (const json& info : infos) count += info.contains("lcb") ? 1 : 0;
+    return count;
+  };
+  EXPECT_GT(lcb_count("lcb"), 0);
+  EXPECT_EQ(lcb_count("nolcb"), 0);
+  EXPECT_GT(with_id(answers, "time").at(0)["rootInfo"]["visits"].get<int>(), 16);  // the session's default visits
+  const std::vector<json> odd = with_id(answers, "odd");
+  ASSERT_EQ(odd.size(), 2U) << json(odd).dump();
+  EXPECT_EQ(odd[0]["field"], "overrideSettings.playoutDoublingAdvantage");
+  EXPECT_TRUE(odd[1].contains("moveInfos"));
+  const std::vector<json> refused = with_id(answers, "bad");
+  ASSERT_EQ(refused.size(), 6U) << json(refused).dump();
+  for (const json& answer : refused) {
+    EXPECT_EQ(answer["field"], "overrideSettings") << answer;
+    EXPECT_TRUE(answer.contains("error")) << answer;
+  }
+}
+
 TEST(Analysis, WarnsOfAFieldItDoesNotKnowAndGoesOn) {
   Session session;
   session.send(R"({"id":"q","maxvisits":5,"maxVisits":8})");
@@ -372,10 +509,14 @@ TEST(Analysis, EveryGameAndBoardGoesToTheNetThatPlaysIt) {
   const std::vector<json> answers = session.finish();
   ASSERT_EQ(answers.size(), 3U) << json(answers).dump();
   const auto hexagon = AtaxxGame::start_of("hexagon");
-  for (const json& info : with_id(answers, "hexagon").at(0)["moveInfos"])
+  const json hexagon_infos = with_id(answers, "hexagon").at(0)["moveInfos"];
+  ASSERT_FALSE(hexagon_infos.empty());
+  for (const json& info : hexagon_infos)
     EXPECT_TRUE(hexagon.is_legal(AtaxxGame::parse_move_text(info["move"].get<std::string>(), hexagon))) << info;
   const auto balanced = SchataxxGame::start_of("schataxx-balanced");
-  for (const json& info : with_id(answers, "schataxx").at(0)["moveInfos"])
+  const json schataxx_infos = with_id(answers, "schataxx").at(0)["moveInfos"];
+  ASSERT_FALSE(schataxx_infos.empty());
+  for (const json& info : schataxx_infos)
     EXPECT_TRUE(balanced.is_legal(SchataxxGame::parse_move_text(info["move"].get<std::string>(), balanced))) << info;
   EXPECT_EQ(with_id(answers, "fen").at(0)["rootInfo"]["currentPlayer"], "White");
 }

@@ -373,7 +373,7 @@ SearchParams with_transpositions(int visits) {
 void expect_legal_lines(const Search& search) {
   for (const Move first : search.result().moves) {
     Position pos = search.root_position();
-    for (const Move move : search.line_after(first)) {
+    for (const Move move : search.line_after(first).moves) {
       MoveList legal;
       pos.generate_moves(legal);
       ASSERT_NE(std::find(legal.begin(), legal.end(), move), legal.end())
