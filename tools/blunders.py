@@ -12,7 +12,7 @@ then searches that position again for each of --engine-ms, and the judge scores 
 a loss that a longer search avoids points at search depth, one that it repeats at the evaluation.
 
 Usage:
-  python3 tools/blunders.py GAMES.pgn --player nn: --judge ../shared/engines/zataxx \\
+  python3 tools/blunders.py GAMES.pgn --player nn: --judge ~/engines/zataxx \\
       --judge-depth 12 --engine "build/tools/ataxx-zero uai" --engine-ms 100,1600
 """
 import argparse
