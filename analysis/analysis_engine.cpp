@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "games/registry.h"
 #include "players/mcts_player.h"
@@ -29,13 +31,31 @@ namespace {
 
 double rounded(double x, double steps = 1e4) { return std::round(x * steps) / steps; }
 
+// The net's ownership of a turn's position and of those after its moves, from each position's
+// mover's view; each position asked of the net once (the answers during a search ask again).
+template <typename G>
+class OwnershipCache {
+ public:
+  explicit OwnershipCache(std::shared_ptr<BasicInferenceServer<G>> server) : server_(std::move(server)) {}
+  const std::vector<float>& of(const typename G::Position& pos) {
+    const std::lock_guard lock(mutex_);
+    auto [known, added] = known_.try_emplace(pos.hash());
+    if (added) known->second = server_->ownership(pos);
+    return known->second;  // a node of the map: it stays where it is as the map grows
+  }
+
+ private:
+  std::shared_ptr<BasicInferenceServer<G>> server_;
+  std::mutex mutex_;
+  std::unordered_map<std::uint64_t, std::vector<float>> known_;
+};
+
 // The position of a turn and whose view its answer takes.
 template <typename G>
 struct Turn {
   const typename G::Position& pos;
   bool for_other_side;  // reportAnalysisWinratesAs names the side not to move here
-  // The net's ownership of a position's cells from the view of its side to move.
-  std::function<std::vector<float>(const typename G::Position&)> ownership_of;
+  OwnershipCache<G>& ownership;
 };
 
 template <typename G>
@@ -60,7 +80,7 @@ template <typename G>
 json ownership_json(const typename G::Position& at, const Turn<G>& turn) {
   const bool negate = (at.side_to_move() != turn.pos.side_to_move()) != turn.for_other_side;
   json owners = json::array();
-  for (const float owner : turn.ownership_of(at)) owners.push_back(rounded(negate ? -owner : owner));
+  for (const float owner : turn.ownership.of(at)) owners.push_back(rounded(negate ? -owner : owner));
   return owners;
 }
 
@@ -91,7 +111,8 @@ json move_info(const Query& query, const BasicCandidateMove<G>& candidate, const
   }
   info["pv"] = std::move(pv);
   if (query.include_pv_visits)
-    info["pvVisits"] = std::vector<int>(candidate.pv_visits.begin(), candidate.pv_visits.begin() + length);
+    info["pvVisits"] = std::vector<int>(candidate.pv_visits.begin(),
+                                        candidate.pv_visits.begin() + std::min(length, candidate.pv_visits.size()));
   if (query.include_moves_ownership) {
     typename G::Position next = turn.pos;
     next.make_move(candidate.move);
@@ -364,18 +385,15 @@ void Engine::analyse(const Query& query, const BasicNetworkPlayerOptions<G>& opt
   if (outcome.is_over())
     throw std::invalid_argument("the game is over at this turn: " + to_string(outcome.result) + " (" +
                                 to_string(outcome.reason) + ")");
-  const auto server = shared_inference_server<G>(options.model, options.inference);
+  OwnershipCache<G> ownership(shared_inference_server<G>(options.model, options.inference));
   const Turn<G> turn{.pos = game.position(),
                      .for_other_side = reported_for_other_side<G>(query.settings, game.position()),
-                     .ownership_of = [&](const typename G::Position& pos) { return server->ownership(pos); }};
+                     .ownership = ownership};
   MoveLimits limits;
   limits.search_moves = moves_allowed<G>(query, turn.pos);
   limits.movetime_ms =
       query.settings.max_time_s > 0 ? std::max(1, static_cast<int>(std::lround(query.settings.max_time_s * 1000))) : 0;
-  // maxTime alone searches for that time, as a player's `time`.
-  limits.nodes = query.max_visits > 0     ? query.max_visits
-                 : limits.movetime_ms > 0 ? kMostVisits
-                                          : options_.default_visits;
+  limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;  // maxTime caps it, as KataGo's
   limits.stop = &stop;
   auto player = make_network_player<G>(options);
   player->new_game(0);

@@ -101,14 +101,19 @@ Settings settings_field(const json& line, std::vector<std::string>& unknown) {
     if (name == "reportAnalysisWinratesAs") {
       settings.report_as = perspective_of(value);
     } else if (name == "analysisPVLen") {
-      settings.pv_length = int_in(value, "overrideSettings", 0, 1000);
-    } else if (name == "maxTime") {
+      if (!(value.is_number_integer() || value.is_number_unsigned()) || value.get<double>() < 0 ||
+          value.get<double>() > 1000)
+        throw QueryError("overrideSettings", "\"analysisPVLen\" must be a whole number from 0 to 1000");
+      settings.pv_length = value;
+    } else if (name == "maxTime") {  // a cap beside the visits, as KataGo's
       if (!value.is_number() || value.get<double>() <= 0 || value.get<double>() > 3600)
         throw QueryError("overrideSettings", "\"maxTime\" must be seconds above 0, at most 3600");
       settings.max_time_s = value;
     } else if (std::ranges::find(kSearchSettings, name) != kSearchSettings.end()) {
-      if (!value.is_number() && !value.is_boolean())
-        throw QueryError("overrideSettings", "\"" + name + "\" must be a number");
+      const bool switch_setting = name == "solver" || name == "transpose";
+      if (!value.is_number() && !(switch_setting && value.is_boolean()))
+        throw QueryError("overrideSettings",
+                         "\"" + name + "\" must be " + (switch_setting ? "true or false" : "a number"));
       const std::string text = value.is_boolean() ? (value.get<bool>() ? "1" : "0") : value.dump();
       settings.search_spec += (settings.search_spec.empty() ? "" : ",") + name + "=" + text;
     } else {

@@ -26,7 +26,7 @@ enum class Perspective { kSideToMove, kBlack, kWhite };
 struct Settings {
   Perspective report_as = Perspective::kSideToMove;
   int pv_length = -1;       // analysisPVLen: the moves a line shows after its first; -1: all the tree has
-  double max_time_s = 0;    // maxTime: a turn's search stops after this long; 0: visits alone
+  double max_time_s = 0;    // maxTime: a turn's search stops after this long, or at its visits; 0: visits alone
   std::string search_spec;  // the search options given, as a player spec's "cpuct=1,ptemp=2" (docs/engine.md)
 };
 

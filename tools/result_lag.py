@@ -49,16 +49,18 @@ def scored_games(pgn):
 
 
 def settled_at(plies, scores, sign, margin):
-    """The first of a side's plies from which all its scores say `sign`'s result by margin; None if none."""
-    for i, ply in enumerate(plies):
-        if all(scores[p] is not None and scores[p] * sign >= margin for p in plies[i:]):
+    """The first of a side's scored plies from which all its scores say `sign`'s result by margin
+    (a move played without a search, a forced pass, has none and is passed over); None if none."""
+    scored = [p for p in plies if scores[p] is not None]
+    for i, ply in enumerate(scored):
+        if all(scores[p] * sign >= margin for p in scored[i:]):
             return ply
     return None
 
 
 def game_lag(tags, moves, scores, player, margin):
-    """(won, own ply, opponent's ply) of a decided game, from PLAYER's side; None for a draw, or
-    where a side's scores never settled."""
+    """(won, own ply, opponent's ply) of a decided game, from PLAYER's side, or (won, None, None)
+    where a side's scores never settled; None for a draw."""
     side = player_side(tags, player)
     result = tags.get('Result')
     if result not in ('1-0', '0-1'):
@@ -71,7 +73,7 @@ def game_lag(tags, moves, scores, player, margin):
     theirs = [p for p in range(len(moves)) if (p % 2 == 0) != own_first]
     mine, other = settled_at(own, scores, 1 if won else -1, margin), settled_at(theirs, scores, -1 if won else 1, margin)
     if mine is None or other is None:
-        return None
+        return won, None, None
     return won, mine, other
 
 
@@ -99,17 +101,20 @@ def main():
                 pgn += file.read() + '\n'
         engine_ms = [int(ms) for ms in args.engine_ms.split(',')] if args.engine else []
         engine = Engine(args.engine) if args.engine else None
-        wins, losses, searched = [], [], [[] for _ in engine_ms]
+        wins, losses, searched, unsettled = [], [], [[] for _ in engine_ms], 0
         for tags, moves, scores in scored_games(pgn):
             row = game_lag(tags, moves, scores, args.player, args.margin)
             if not row:
                 continue
             won, mine, other = row
+            if mine is None:
+                unsettled += 1
+                continue
             (wins if won else losses).append(other - mine if won else mine - other)
             line = f'game {tags.get("Round", "?"):>3} {"won " if won else "lost"}: {args.player} at ply {mine + 1}, the other at {other + 1}'
             if engine and not won and other + 1 < len(moves):
                 ply = other + 1  # the player's move right after
-                line += f'; ply {ply + 1} in the game {scores[ply]:+.2f}'
+                line += f'; ply {ply + 1} in the game ' + ('(none)' if scores[ply] is None else f'{scores[ply]:+.2f}')
                 for ms, found in zip(engine_ms, searched):
                     _, score = engine.search(tags['FEN'], moves[:ply], f'movetime {ms}')
                     found.append(score / 100)
@@ -120,6 +125,8 @@ def main():
     finally:
         if engine:
             engine.close()
+    if unsettled:
+        print(f'{unsettled} decided games left out: a side\'s scores never settled (the last by less than {args.margin:g})')
     print(lag_line(f'{args.player} won', wins))
     print(lag_line(f'{args.player} lost', losses))
     for ms, found in zip(engine_ms, searched):

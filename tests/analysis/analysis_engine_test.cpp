@@ -356,13 +356,31 @@ TEST(Analysis, ReportsFromOneSidesViewWhenOverrideSettingsAskIt) {
     EXPECT_EQ(seen["move"], own["move"]);
     expect_near(seen["winrate"], 1 - own["winrate"].get<double>(), "winrate");
     expect_near(seen["scoreLead"], -own["scoreLead"].get<double>(), "lead");
-    expect_near(seen["ownership"][0], -own["ownership"][0].get<double>(), "a move's ownership");
+    ASSERT_EQ(seen["ownership"].size(), own["ownership"].size());
+    for (std::size_t cell = 0; cell < own["ownership"].size(); ++cell)
+      expect_near(seen["ownership"][cell], -own["ownership"][cell].get<double>(), "a move's ownership");
     if (own.contains("lcb")) {
       ++bounded;
       expect_near(seen["lcb"], 1 - own["lcb"].get<double>(), "lcb");
     }
   }
   EXPECT_GT(bounded, 0);
+}
+
+// Schataxx's White moves first: at its start WHITE is the mover's view, BLACK the other's.
+TEST(Analysis, ReportsSchataxxFromTheSideItsColourNames) {
+  Session session;
+  const std::string start = R"("variant":"schataxx","maxVisits":16)";
+  session.send(R"({"id":"mover",)" + start + "}");
+  session.send(R"({"id":"white",)" + start + R"(,"overrideSettings":{"reportAnalysisWinratesAs":"WHITE"}})");
+  session.send(R"({"id":"black",)" + start + R"(,"overrideSettings":{"reportAnalysisWinratesAs":"BLACK"}})");
+  std::map<std::string, json> answers = answers_by_id(session);
+  ASSERT_EQ(answers["mover"]["rootInfo"]["currentPlayer"], "White");
+  const double winrate = answers["mover"]["rootInfo"]["winrate"];
+  expect_near(answers["white"]["rootInfo"]["winrate"], winrate, "White's view");
+  expect_near(answers["black"]["rootInfo"]["winrate"], 1 - winrate, "Black's view");
+  expect_near(answers["black"]["rootInfo"]["scoreLead"], -answers["mover"]["rootInfo"]["scoreLead"].get<double>(),
+              "lead");
 }
 
 // KataGo's analysisPVLen and includePVVisits.
@@ -422,11 +440,21 @@ TEST(Analysis, OverrideSettingsSetTheSearchAndRefuseWhatTheyCannotTake) {
   Session session;
   session.send(R"({"id":"lcb","moves":["b6"],"maxVisits":200})");
   session.send(R"({"id":"nolcb","moves":["b6"],"maxVisits":200,"overrideSettings":{"lcb":0,"solver":true}})");
-  session.send(R"({"id":"time","overrideSettings":{"maxTime":0.3}})");
+  // maxTime caps the visits (KataGo's): without it this search would not end.
+  session.send(R"({"id":"time","maxVisits":100000000,"overrideSettings":{"maxTime":0.2}})");
+  session.send(R"({"id":"visits","maxVisits":8,"overrideSettings":{"maxTime":60}})");
   session.send(R"({"id":"odd","maxVisits":4,"overrideSettings":{"playoutDoublingAdvantage":0.5}})");
-  for (const char* bad : {R"("x")", R"({"cpuct":1000})", R"({"ptemp":"2"})", R"({"reportAnalysisWinratesAs":"RED"})",
-                          R"({"analysisPVLen":-1})", R"({"maxTime":0})"})
-    session.send(std::string(R"({"id":"bad","overrideSettings":)") + bad + "}");
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"("x")", "overrideSettings"},
+      {R"({"cpuct":1000})", "cpuct"},
+      {R"({"cpuct":true})", "cpuct"},
+      {R"({"ptemp":"2"})", "ptemp"},
+      {R"({"reportAnalysisWinratesAs":"RED"})", "reportAnalysisWinratesAs"},
+      {R"({"analysisPVLen":-1})", "analysisPVLen"},
+      {R"({"analysisPVLen":1.5})", "analysisPVLen"},
+      {R"({"maxTime":0})", "maxTime"}};
+  for (std::size_t i = 0; i < bad.size(); ++i)
+    session.send(R"({"id":"bad)" + std::to_string(i) + R"(","overrideSettings":)" + bad[i].first + "}");
   const std::vector<json> answers = session.finish();
   const auto lcb_count = [&](const std::string& id) {
     const json infos = with_id(answers, id).at(0)["moveInfos"];
@@ -436,16 +464,19 @@ TEST(Analysis, OverrideSettingsSetTheSearchAndRefuseWhatTheyCannotTake) {
   };
   EXPECT_GT(lcb_count("lcb"), 0);
   EXPECT_EQ(lcb_count("nolcb"), 0);
-  EXPECT_GT(with_id(answers, "time").at(0)["rootInfo"]["visits"].get<int>(), 16);  // the session's default visits
+  const int timed = with_id(answers, "time").at(0)["rootInfo"]["visits"];
+  EXPECT_GT(timed, 0);
+  EXPECT_LT(timed, 100000000);
+  EXPECT_LT(with_id(answers, "visits").at(0)["rootInfo"]["visits"].get<int>(), 8 + 8);
   const std::vector<json> odd = with_id(answers, "odd");
   ASSERT_EQ(odd.size(), 2U) << json(odd).dump();
   EXPECT_EQ(odd[0]["field"], "overrideSettings.playoutDoublingAdvantage");
   EXPECT_TRUE(odd[1].contains("moveInfos"));
-  const std::vector<json> refused = with_id(answers, "bad");
-  ASSERT_EQ(refused.size(), 6U) << json(refused).dump();
-  for (const json& answer : refused) {
-    EXPECT_EQ(answer["field"], "overrideSettings") << answer;
-    EXPECT_TRUE(answer.contains("error")) << answer;
+  for (std::size_t i = 0; i < bad.size(); ++i) {
+    const std::vector<json> refused = with_id(answers, "bad" + std::to_string(i));
+    ASSERT_EQ(refused.size(), 1U) << bad[i].first << ": " << json(refused).dump();
+    EXPECT_EQ(refused[0]["field"], "overrideSettings") << refused[0];
+    EXPECT_NE(refused[0].value("error", "").find(bad[i].second), std::string::npos) << refused[0];
   }
 }
 

@@ -25,6 +25,22 @@ grep -qE "^searched again at 40 ms: [+-][0-9.]+ at the mean, [0-9]+ of $lost at 
 awk '/^game /{ split($0, a, /at ply |, the other at |;/); if ((a[2] - a[3]) % 2 == 0) bad = 1 } END { exit bad }' \
   "$scratch/out.txt" || fail "a side settled on the other's ply"
 
+# A move played without a search (a forced pass) has no score: it neither ends nor breaks a run.
+cat > "$scratch/pass.pgn" <<'PGN'
+[Event "t"]
+[Round "1"]
+[Black "loser"]
+[White "winner"]
+[Result "0-1"]
+[FEN "x5o/7/7/7/7/7/o5x x 0 1"]
+
+1. b6 {+0.50/5 0.100s} f6 {+0.20/5 0.100s} 2. a5 {-1.20/5 0.100s} f5 {+1.50/5 0.100s}
+3. 0000 {0.001s} f4 {+2.00/5 0.100s} 0-1
+PGN
+lag "$scratch/pass.pgn" --player loser > "$scratch/pass.txt"
+grep -q '^game   1 lost: loser at ply 3, the other at 4$' "$scratch/pass.txt" || fail "the pass: $(cat "$scratch/pass.txt")"
+grep -q '^loser lost: 1; the loser saw it -1 plies after the winner' "$scratch/pass.txt" || fail "the pass: $(cat "$scratch/pass.txt")"
+
 "$binary" match --p1 greedy --p2 random --games 2 --pgn "$scratch/unscored.pgn" --quiet
 expect_error() {  # expected message, then the arguments
   local message="$1"; shift
