@@ -59,9 +59,9 @@ struct Turn {
 };
 
 template <typename G>
-bool reported_for_other_side(const Settings& settings, const typename G::Position& pos) {
-  if (settings.report_as == Perspective::kSideToMove) return false;
-  const std::string_view colour = settings.report_as == Perspective::kBlack ? "Black" : "White";
+bool reported_for_other_side(Perspective view, const typename G::Position& pos) {
+  if (view == Perspective::kSideToMove) return false;
+  const std::string_view colour = view == Perspective::kBlack ? "Black" : "White";
   return G::kPgnColours[index(pos.side_to_move())] != colour;
 }
 
@@ -387,7 +387,8 @@ void Engine::analyse(const Query& query, const BasicNetworkPlayerOptions<G>& opt
                                 to_string(outcome.reason) + ")");
   OwnershipCache<G> ownership(shared_inference_server<G>(options.model, options.inference));
   const Turn<G> turn{.pos = game.position(),
-                     .for_other_side = reported_for_other_side<G>(query.settings, game.position()),
+                     .for_other_side = reported_for_other_side<G>(query.settings.report_as.value_or(options_.report_as),
+                                                                  game.position()),
                      .ownership = ownership};
   MoveLimits limits;
   limits.search_moves = moves_allowed<G>(query, turn.pos);

@@ -41,6 +41,7 @@ struct Options {
   int threads = 1;                 // turns searched at once
   int search_threads = 1;          // each search's
   int default_visits = 500;        // a query's maxVisits unless it gives one
+  Perspective report_as = Perspective::kSideToMove;  // unless a query's reportAnalysisWinratesAs says
 };
 
 class Engine {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,7 +25,7 @@ enum class Perspective { kSideToMove, kBlack, kWhite };
 
 // overrideSettings (KataGo's): the analysis's own settings and the search's, for one query.
 struct Settings {
-  Perspective report_as = Perspective::kSideToMove;
+  std::optional<Perspective> report_as;  // none: the engine's (Options::report_as)
   int pv_length = -1;       // analysisPVLen: the moves a line shows after its first; -1: all the tree has
   double max_time_s = 0;    // maxTime: a turn's search stops after this long, or at its visits; 0: visits alone
   std::string search_spec;  // the search options given, as a player spec's "cpuct=1,ptemp=2" (docs/engine.md)

@@ -5,8 +5,19 @@
 #include "analysis/analysis_engine.h"
 #include "players/net_shelf.h"
 #include "tools/commands.h"
+#include "util/text.h"
 
 namespace ataxx::cli {
+
+namespace {
+
+analysis::Perspective perspective_named(const std::string& name) {  // one IsMember below let through
+  if (lower_case(name) == "black") return analysis::Perspective::kBlack;
+  if (lower_case(name) == "white") return analysis::Perspective::kWhite;
+  return analysis::Perspective::kSideToMove;
+}
+
+}  // namespace
 
 void add_analysis_command(CLI::App& app) {
   struct Options {
@@ -14,6 +25,7 @@ void add_analysis_command(CLI::App& app) {
     int threads = 0;
     int search_threads = 1;
     int visits = 500;
+    std::string report_as = "SIDETOMOVE";
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
@@ -28,6 +40,11 @@ void add_analysis_command(CLI::App& app) {
   cmd->add_option("--visits", options->visits, "Visits a turn unless its query's maxVisits says")
       ->check(CLI::Range(1, analysis::kMostVisits))
       ->capture_default_str();
+  cmd->add_option("--report-winrates-as", options->report_as,
+                  "Whose view winrates, leads and ownership are from unless a query says (KataGo's "
+                  "reportAnalysisWinratesAs)")
+      ->check(CLI::IsMember({"SIDETOMOVE", "BLACK", "WHITE"}, CLI::ignore_case))
+      ->capture_default_str();
   cmd->callback([options] {
     std::ios::sync_with_stdio(false);
     std::cin.tie(nullptr);
@@ -36,7 +53,8 @@ void add_analysis_command(CLI::App& app) {
     analysis::Engine engine({.nets = &nets,
                              .threads = options->threads > 0 ? options->threads : cores,
                              .search_threads = options->search_threads,
-                             .default_visits = options->visits},
+                             .default_visits = options->visits,
+                             .report_as = perspective_named(options->report_as)},
                             [](const std::string& line) { std::cout << line << '\n' << std::flush; });
     std::string line;
     while (std::getline(std::cin, line)) engine.handle(line);

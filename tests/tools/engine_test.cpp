@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -83,6 +84,32 @@ TEST(Engine, AnalysesForToolsExactlyAsAtaxxZeroDoes) {
     return lines;
   };
   EXPECT_EQ(sorted_lines(engine.output), sorted_lines(zero.output));
+}
+
+// --report-winrates-as: the view of every query that does not name one (KataGo's config setting).
+TEST(Engine, AnalysesFromTheViewItsCommandLineNames) {
+  const std::string typed = R"({"id":"q","moves":["g2"],"maxVisits":16}\n)"
+                            R"({"id":"own","moves":["g2"],"maxVisits":16,)"
+                            R"("overrideSettings":{"reportAnalysisWinratesAs":"SIDETOMOVE"}}\n)";
+  const auto winrates = [&](const std::string& flags) {
+    const Ran ran = fed(std::string(ATAXX_ENGINE_BINARY) + " analysis --threads 1 " + flags, typed);
+    EXPECT_EQ(ran.status, 0) << ran.output;
+    std::map<std::string, double> found;
+    const std::regex answer(R"re(\{"id":"(\w+)".*"rootInfo":\{[^}]*"winrate":([0-9.]+))re");
+    for (std::sregex_iterator it(ran.output.begin(), ran.output.end(), answer), end; it != end; ++it)
+      found[(*it)[1]] = std::stod((*it)[2]);
+    return found;
+  };
+  std::map<std::string, double> mover = winrates("");
+  std::map<std::string, double> black = winrates("--report-winrates-as black");
+  ASSERT_EQ(mover.size(), 2U);
+  ASSERT_EQ(black.size(), 2U);
+  EXPECT_NEAR(black["q"], 1 - mover["q"], 1.5e-4);  // turn 1: o, White, to move
+  EXPECT_NEAR(black["own"], mover["own"], 1.5e-4);
+  const Ran refused = fed(std::string(ATAXX_ENGINE_BINARY) + " analysis --report-winrates-as red", typed);
+  EXPECT_NE(refused.status, 0);
+  EXPECT_NE(refused.output.find("--report-winrates-as: red not in {SIDETOMOVE,BLACK,WHITE}"), std::string::npos)
+      << refused.output;
 }
 
 TEST(Engine, LinksNoLibTorch) {
