@@ -159,9 +159,9 @@ json answer_of(const Query& query, const Turn<G>& turn, int turn_number, const B
 // White: Ataxx's x is Black), or KataGo's B and W.
 template <typename G>
 std::optional<Color> side_named(std::string_view player) {
+  const std::string name = lower_case(std::string(player));
   for (const Color side : {Color::kX, Color::kO}) {
     const std::string colour = lower_case(std::string(G::kPgnColours[index(side)]));
-    const std::string name = lower_case(std::string(player));
     if (name == lower_case(std::string(G::kSideNames[index(side)])) || name == colour || name == colour.substr(0, 1))
       return side;
   }

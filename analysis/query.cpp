@@ -31,11 +31,12 @@ bool bool_field(const json& line, const char* field) {
   return line[field];
 }
 
-int int_in(const json& value, const char* field, int min, int max) {
+// `name`: the setting within `field` where it is one (overrideSettings' analysisPVLen).
+int int_in(const json& value, const char* field, int min, int max, const char* name = nullptr) {
   const bool whole = value.is_number_integer() || value.is_number_unsigned();
   if (!whole || value.get<double>() < min || value.get<double>() > max)
-    throw QueryError(field, std::string("\"") + field + "\" must be a whole number from " + std::to_string(min) +
-                                " to " + std::to_string(max));
+    throw QueryError(field, std::string("\"") + (name ? name : field) + "\" must be a whole number from " +
+                                std::to_string(min) + " to " + std::to_string(max));
   return value.get<int>();
 }
 
@@ -81,13 +82,10 @@ constexpr std::array<std::string_view, 7> kSearchSettings = {"cpuct", "fpu", "pt
 // clang-format on
 
 Perspective perspective_of(const json& value) {
-  const std::string what = "\"reportAnalysisWinratesAs\" must be \"BLACK\", \"WHITE\" or \"SIDETOMOVE\"";
-  if (!value.is_string()) throw QueryError("overrideSettings", what);
-  const std::string name = lower_case(value);
-  if (name == "black") return Perspective::kBlack;
-  if (name == "white") return Perspective::kWhite;
-  if (name == "sidetomove") return Perspective::kSideToMove;
-  throw QueryError("overrideSettings", what);
+  const auto view = value.is_string() ? perspective_named(value.get<std::string>()) : std::nullopt;
+  if (!view)
+    throw QueryError("overrideSettings", "\"reportAnalysisWinratesAs\" must be \"BLACK\", \"WHITE\" or \"SIDETOMOVE\"");
+  return *view;
 }
 
 // {"reportAnalysisWinratesAs":"BLACK","analysisPVLen":5,"maxTime":2,"cpuct":1.2}; `unknown` gets
@@ -101,10 +99,7 @@ Settings settings_field(const json& line, std::vector<std::string>& unknown) {
     if (name == "reportAnalysisWinratesAs") {
       settings.report_as = perspective_of(value);
     } else if (name == "analysisPVLen") {
-      if (!(value.is_number_integer() || value.is_number_unsigned()) || value.get<double>() < 0 ||
-          value.get<double>() > 1000)
-        throw QueryError("overrideSettings", "\"analysisPVLen\" must be a whole number from 0 to 1000");
-      settings.pv_length = value;
+      settings.pv_length = int_in(value, "overrideSettings", 0, 1000, "analysisPVLen");
     } else if (name == "maxTime") {  // a cap beside the visits, as KataGo's
       if (!value.is_number() || value.get<double>() <= 0 || value.get<double>() > 3600)
         throw QueryError("overrideSettings", "\"maxTime\" must be seconds above 0, at most 3600");
@@ -124,6 +119,14 @@ Settings settings_field(const json& line, std::vector<std::string>& unknown) {
 }
 
 }  // namespace
+
+std::optional<Perspective> perspective_named(const std::string& name) {
+  const std::string lower = lower_case(name);
+  if (lower == "black") return Perspective::kBlack;
+  if (lower == "white") return Perspective::kWhite;
+  if (lower == "sidetomove") return Perspective::kSideToMove;
+  return std::nullopt;
+}
 
 Query read_query(const json& line, std::vector<std::string>& unknown) {
   // clang-format off

@@ -22,6 +22,8 @@ struct MoveRestriction {
 // reportAnalysisWinratesAs): the side to move at each turn, or one side throughout by its PGN colour
 // (Ataxx's x is Black; Schataxx's white is White).
 enum class Perspective { kSideToMove, kBlack, kWhite };
+// KataGo's names, in any case: "BLACK", "WHITE", "SIDETOMOVE"; none for another.
+std::optional<Perspective> perspective_named(const std::string& name);
 
 // overrideSettings (KataGo's): the analysis's own settings and the search's, for one query.
 struct Settings {

@@ -5,19 +5,8 @@
 #include "analysis/analysis_engine.h"
 #include "players/net_shelf.h"
 #include "tools/commands.h"
-#include "util/text.h"
 
 namespace ataxx::cli {
-
-namespace {
-
-analysis::Perspective perspective_named(const std::string& name) {  // one IsMember below let through
-  if (lower_case(name) == "black") return analysis::Perspective::kBlack;
-  if (lower_case(name) == "white") return analysis::Perspective::kWhite;
-  return analysis::Perspective::kSideToMove;
-}
-
-}  // namespace
 
 void add_analysis_command(CLI::App& app) {
   struct Options {
@@ -54,7 +43,7 @@ void add_analysis_command(CLI::App& app) {
                              .threads = options->threads > 0 ? options->threads : cores,
                              .search_threads = options->search_threads,
                              .default_visits = options->visits,
-                             .report_as = perspective_named(options->report_as)},
+                             .report_as = *analysis::perspective_named(options->report_as)},
                             [](const std::string& line) { std::cout << line << '\n' << std::flush; });
     std::string line;
     while (std::getline(std::cin, line)) engine.handle(line);
