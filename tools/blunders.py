@@ -88,11 +88,20 @@ def games(pgn):
 
 def player_side(tags, player):
     """'x' (PGN's Black, the first to move from the start; 1-0 is its win) or 'o' for the player
-    named like `player`."""
-    for colour, side in (('Black', 'x'), ('White', 'o')):
-        if player in tags.get(colour, ''):
+    named `player`, or named like it where one name alone holds it (`depth=1` is in
+    `alphabeta:depth=10` too: the whole name tells those apart)."""
+    names = {'x': tags.get('Black', ''), 'o': tags.get('White', '')}
+    for side, name in names.items():
+        if name == player:
             return side
-    raise ValueError(f'no player named like "{player}" in game {tags.get("Round", "?")}')
+    like = [side for side, name in names.items() if player in name]
+    if len(like) == 1:
+        return like[0]
+    game = tags.get('Round', '?')
+    if like:
+        raise ValueError(f'both players of game {game} are named like "{player}" '
+                         f'("{names["x"]}", "{names["o"]}"): give one whole name')
+    raise ValueError(f'no player named like "{player}" in game {game}')
 
 
 class Analysis:

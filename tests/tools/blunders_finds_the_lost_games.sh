@@ -30,6 +30,7 @@ expect_error() {  # expected message, then the arguments
   grep -q "$message" "$scratch/error.txt" || fail "for $*: $(cat "$scratch/error.txt")"
 }
 expect_error 'no player named like "nobody"' "$scratch/games.pgn" --player nobody --judge "$judge"
+expect_error 'both players of game 1 are named like "e"' "$scratch/games.pgn" --player e --judge "$judge"
 expect_error 'cannot start "no-such-engine"' "$scratch/games.pgn" --player greedy --judge no-such-engine
 expect_error '"true" does not answer as a UAI engine' "$scratch/games.pgn" --player greedy --judge true
 expect_error 'No such file' "$scratch/none.pgn" --player greedy --judge "$judge"

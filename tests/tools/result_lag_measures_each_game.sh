@@ -41,6 +41,13 @@ lag "$scratch/pass.pgn" --player loser > "$scratch/pass.txt"
 grep -q '^game   1 lost: loser at ply 3, the other at 4$' "$scratch/pass.txt" || fail "the pass: $(cat "$scratch/pass.txt")"
 grep -q '^loser lost: 1; the loser saw it -1 plies after the winner' "$scratch/pass.txt" || fail "the pass: $(cat "$scratch/pass.txt")"
 
+# A player is found by its whole name before a part of one: depth=1 is in depth=10 too.
+sed -e 's/^\[Black "loser"\]/[Black "ab:depth=10"]/' -e 's/^\[White "winner"\]/[White "ab:depth=1"]/' \
+  "$scratch/pass.pgn" > "$scratch/names.pgn"
+lag "$scratch/names.pgn" --player ab:depth=1 > "$scratch/names.txt"
+grep -q '^game   1 won : ab:depth=1 at ply 4, the other at 3$' "$scratch/names.txt" ||
+  fail "the whole name: $(cat "$scratch/names.txt")"
+
 "$binary" match --p1 greedy --p2 random --games 2 --pgn "$scratch/unscored.pgn" --quiet
 expect_error() {  # expected message, then the arguments
   local message="$1"; shift
@@ -48,6 +55,7 @@ expect_error() {  # expected message, then the arguments
   grep -q "$message" "$scratch/error.txt" || fail "for $*: $(cat "$scratch/error.txt")"
 }
 expect_error 'no player named like "nobody"' "$scratch/games.pgn" --player nobody
+expect_error 'both players of game 1 are named like "depth"' "$scratch/names.pgn" --player depth
 expect_error 'has no scores in its comments' "$scratch/unscored.pgn" --player greedy
 expect_error 'cannot start "no-such-engine"' "$scratch/games.pgn" --player depth=1 --engine no-such-engine
 expect_error 'No such file' "$scratch/none.pgn" --player depth=1
