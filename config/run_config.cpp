@@ -359,6 +359,20 @@ RunConfig load_run_config(const std::string& path, const RunGames& games) {
   return parse_run_config(text.str(), path, games);
 }
 
+RunConfig with_overrides(const RunConfig& config, const std::vector<std::string>& overrides, const RunGames& games) {
+  YAML::Node root = YAML::Load(to_yaml(config));
+  for (const std::string& line : overrides) {
+    const std::size_t equals = line.find('=');
+    const std::size_t dot = line.find('.');
+    if (equals == std::string::npos || dot == std::string::npos || dot > equals)
+      throw std::runtime_error("config --set: '" + line + "' is not SECTION.KEY=VALUE (e.g. selfplay.threads=4)");
+    const std::string section = line.substr(0, dot), key = line.substr(dot + 1, equals - dot - 1);
+    if (!root[section]) throw std::runtime_error("config --set: " + line.substr(0, equals) + ": unknown key");
+    root[section][key] = YAML::Load(line.substr(equals + 1));
+  }
+  return parse_run_config(YAML::Dump(root), "--set", games);
+}
+
 std::string to_yaml(const RunConfig& config) {
   RunConfig copy = config;
   YAML::Emitter out;

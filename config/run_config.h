@@ -156,6 +156,10 @@ RunConfig load_run_config(const std::string& path, const RunGames& games = RunGa
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source,
                            const RunGames& games = RunGames::of());
 std::string to_yaml(const RunConfig& config);
+// The config with each `key=value` of `overrides` put in place (KataGo's -override-config), read
+// and checked as a config file is; errors name the source "--set".
+RunConfig with_overrides(const RunConfig& config, const std::vector<std::string>& overrides,
+                         const RunGames& games = RunGames::of());
 // Every key as a Markdown table (key, default, values, meaning): docs/training.md holds it.
 std::string config_keys_table();
 

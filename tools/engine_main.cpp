@@ -8,7 +8,9 @@
 int main(int argc, char** argv) {
   CLI::App app{"ataxx-engine: the ataxx-zero engine on the CPU, without LibTorch (UAI with no command)"};
   app.name("ataxx-engine");
+  app.option_defaults()->always_capture_default();
   app.require_subcommand(1);
+  app.footer("With no subcommand it speaks UAI, as `ataxx-engine uai`.");
   ataxx::cli::add_uai_command(app);
   ataxx::cli::add_analysis_command(app);
   ataxx::cli::add_play_command(app);

@@ -3,6 +3,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"ataxx-zero: AlphaZero-style self-play training for Ataxx"};
   app.name("ataxx-zero");
+  app.option_defaults()->always_capture_default();
   app.require_subcommand(1);
   ataxx::cli::add_perft_command(app);
   ataxx::cli::add_bench_command(app);

@@ -127,9 +127,12 @@ void add_play_command(CLI::App& app) {
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("play", "Play in the terminal against a model or a baseline (or watch)");
-  auto* model = cmd->add_option("--model", options->model,
-                                "Play file for the engine side (default: the net of nets/ that plays the board)")
-                    ->check(CLI::ExistingFile);
+  auto* model =
+      cmd->add_option(
+             "--model", options->model,
+             "Play file for the engine side (default: the shipped net that plays the board: a nets/ folder beside "
+             "the program, then the built-in ones)")
+          ->check(CLI::ExistingFile);
   cmd->add_option("--engine", options->engine,
                   "Engine player spec instead of a model (default where no net plays the board: alphabeta:depth=4)")
       ->excludes(model);

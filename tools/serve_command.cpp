@@ -9,9 +9,11 @@ void add_serve_command(CLI::App& app) {
   auto options = std::make_shared<server::ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "Serve the browser view: play every board, watch a run learn");
   cmd->add_option("--run-dir", options->run_dir, "A training run to watch (read only)")->check(CLI::ExistingDirectory);
-  cmd->add_option("--model", options->model, "Play file to play with, before the shipped nets of nets/")
+  cmd->add_option(
+         "--model", options->model,
+         "Play file to play with, before the shipped nets (a nets/ folder beside the program, then the built-in ones)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--address", options->address, "Address to listen on (default: this machine only)");
+  cmd->add_option("--address", options->address, "Address to listen on (127.0.0.1: this machine only)");
   cmd->add_option("--allow-host", options->host_names,
                   "A DNS name the page is reached by (repeatable): requests naming any other than an IP address or "
                   "localhost are refused, so that no other site can reach the server through a name of its own");

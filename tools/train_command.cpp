@@ -100,6 +100,7 @@ void add_selfplay_command(CLI::App& app) {
   struct Options {
     std::string run_dir;
     std::int64_t games = 0;
+    std::vector<std::string> overrides;
   };
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand(
@@ -107,8 +108,14 @@ void add_selfplay_command(CLI::App& app) {
   cmd->add_option("--run-dir", options->run_dir, "Run directory shared with `train`")->required()->check(CLI::ExistingDirectory);
   cmd->add_option("--games", options->games, "Games to write (0: until stopped by SIGINT or SIGTERM)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--set", options->overrides,
+                  "This machine's own KEY=VALUE in place of the run's: selfplay.threads, selfplay.concurrent_games, "
+                  "inference.* (e.g. --set inference.device=cpu --set selfplay.threads=6 on a CPU machine joining a "
+                  "GPU run); repeatable")
+      ->allow_extra_args(false);
   cmd->callback([options] {
-    const std::int64_t games = run_selfplay(options->run_dir, options->games, install_stop_handlers());
+    const std::int64_t games =
+        run_selfplay(options->run_dir, options->games, options->overrides, install_stop_handlers());
     std::printf("Self-play wrote %lld games.\n", static_cast<long long>(games));
   });
 }

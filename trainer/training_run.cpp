@@ -7,11 +7,31 @@ TrainingSummary run_training(const std::string& config_path, const std::string& 
   return run_training_of<Games>(config_path, run_dir, seed, stop);
 }
 
-std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games, const std::atomic<bool>& stop) {
+namespace {
+
+// The run's config with this machine's own settings; the rest (the search, the targets) stays the run's.
+RunConfig with_machine_overrides(const RunConfig& config, const std::vector<std::string>& overrides) {
+  for (const std::string& line : overrides) {
+    const std::string key = line.substr(0, line.find('='));
+    if (!key.starts_with("inference.") && key != "selfplay.threads" && key != "selfplay.concurrent_games")
+      throw std::runtime_error("--set " + key +
+                               ": a self-play process sets only its machine's keys (selfplay.threads, "
+                               "selfplay.concurrent_games, inference.*); the rest is the run's config");
+  }
+  RunConfig machine = with_overrides(config, overrides);
+  if (machine.int8_auto) machine.inference.int8 = int8_by_default(machine.inference.device);
+  return machine;
+}
+
+}  // namespace
+
+std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games,
+                          const std::vector<std::string>& machine_overrides, const std::atomic<bool>& stop) {
   require_a_run(run_dir);
   RunDirectory dir(run_dir);
   std::string yaml;
-  const RunConfig config = open_config(dir, "", std::nullopt, RunGames::of(), &yaml);
+  const RunConfig config =
+      with_machine_overrides(open_config(dir, "", std::nullopt, RunGames::of(), &yaml), machine_overrides);
   auto log = make_logger(dir);
   const SelfPlaySession session = with_game(config.run.game, [&]<typename G>() {
     return play_selfplay<G>(config, dir, {.stopped = [&] { return stop.load(); }, .games = games}, *log);

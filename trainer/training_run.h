@@ -33,7 +33,10 @@ TrainingSummary run_training_of(const std::string& config_path, const std::strin
 
 // Self-play only, for more processes sharing the run directory (on this or other machines):
 // plays with whatever model is best until stop is set or `games` games are written (0: no
-// limit). Returns the number of games written.
-std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games, const std::atomic<bool>& stop);
+// limit), with `machine_overrides` (`key=value`: selfplay.threads, selfplay.concurrent_games and
+// inference.*, what this machine may set otherwise than the run's config). Returns the number of
+// games written.
+std::int64_t run_selfplay(const std::string& run_dir, std::int64_t games,
+                          const std::vector<std::string>& machine_overrides, const std::atomic<bool>& stop);
 
 }  // namespace ataxx

@@ -168,6 +168,30 @@ TEST(RunConfig, ErrorsNameTheKey) {
   EXPECT_THROW(load_run_config("/nonexistent.yaml"), std::runtime_error);
 }
 
+TEST(RunConfig, OverridesSetKeysAsTheFileDoesAndNameWhatIsWrong) {
+  const RunConfig run = parse_run_config("selfplay:\n  threads: 12\n  visits: 400\ninference:\n  device: cuda\n", "t");
+  const RunConfig machine = with_overrides(run, {"inference.device=cpu", "selfplay.threads=3", "inference.int8=auto"});
+  EXPECT_EQ(machine.inference.device, "cpu");
+  EXPECT_EQ(machine.selfplay.threads, 3);
+  EXPECT_TRUE(machine.int8_auto);
+  EXPECT_EQ(machine.selfplay.visits, 400) << "what no override names stays the run's";
+  EXPECT_EQ(to_yaml(with_overrides(run, {})), to_yaml(run));
+  const auto error = [&](const std::string& line) {
+    try {
+      with_overrides(run, {line});
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error("selfplay.threadz=3").find("config --set: selfplay.threadz: unknown key"), std::string::npos);
+  EXPECT_NE(error("nowhere.threads=3").find("config --set: nowhere.threads: unknown key"), std::string::npos);
+  EXPECT_NE(error("selfplay.threads=0").find("config --set: selfplay.threads: 0 is out of range"), std::string::npos);
+  EXPECT_NE(error("selfplay.threads=").find("selfplay.threads"), std::string::npos);
+  EXPECT_NE(error("threads=3").find("'threads=3' is not SECTION.KEY=VALUE"), std::string::npos);
+  EXPECT_NE(error("selfplay.threads").find("is not SECTION.KEY=VALUE"), std::string::npos);
+}
+
 TEST(RunConfig, NonFiniteNumbersAreErrorsNamingTheKey) {
   // Before, .nan passed every range check (comparisons with NaN are false): a run that never
   // trained, or never ended.

@@ -64,6 +64,20 @@ TEST(Engine, BothProgramsSayTheirVersion) {
   }
 }
 
+// `--help` says each option's default, in both programs, and what ataxx-engine does with no command.
+TEST(Engine, HelpSaysTheDefaults) {
+  for (const char* program : {ATAXX_ENGINE_BINARY, ATAXX_ZERO_BINARY}) {
+    const Ran match = run_shell(std::string(program) + " match --help");
+    EXPECT_EQ(match.status, 0) << match.output;
+    EXPECT_TRUE(std::regex_search(match.output, std::regex(R"(--games INT[^\n]*=100\b)"))) << match.output;
+    EXPECT_TRUE(std::regex_search(match.output, std::regex(R"(--concurrency INT[^\n]*=1\b)"))) << match.output;
+    const Ran play = run_shell(std::string(program) + " play --help");
+    EXPECT_TRUE(std::regex_search(play.output, std::regex(R"(--visits INT[^\n]*=400\b)"))) << play.output;
+  }
+  const Ran engine = run_shell(std::string(ATAXX_ENGINE_BINARY) + " --help");
+  EXPECT_NE(engine.output.find("With no subcommand it speaks UAI"), std::string::npos) << engine.output;
+}
+
 // The analysis engine for tools, in both programs: the same answers, by id and turn.
 TEST(Engine, AnalysesForToolsExactlyAsAtaxxZeroDoes) {
   const std::string typed =

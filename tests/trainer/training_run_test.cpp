@@ -56,9 +56,10 @@ pid_t start_train(const std::string& run_dir, bool with_config) {
 }
 
 // An extra self-play process on the run, once the run directory holds its config.
-pid_t start_selfplay(const std::string& run_dir, const std::string& output) {
+pid_t start_selfplay(const std::string& run_dir, const std::string& output, std::vector<std::string> options = {}) {
   while (!fs::exists(run_dir + "/config.yaml")) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  return start_process({"selfplay", "--run-dir", run_dir}, output);
+  options.insert(options.begin(), {"selfplay", "--run-dir", run_dir});
+  return start_process(options, output);
 }
 
 int wait_exit(pid_t pid) {
@@ -439,6 +440,27 @@ TEST(TrainingRun, AFolderWithoutARunIsLeftAsItWas) {
   EXPECT_FALSE(fs::exists(missing));
 }
 
+// A self-play process may set its machine's own keys, not the run's recipe.
+TEST(TrainingRun, SelfPlaySetsOnlyItsMachinesKeys) {
+  const std::string run = testing::TempDir() + "/machine-keys-run";
+  fs::remove_all(run);
+  fs::create_directories(run);
+  fs::copy_file(kTinyConfig, run + "/config.yaml");
+  const std::string said = run + ".said";
+  const auto selfplay = [&](const std::string& set) {
+    return std::system(
+        (kBinary + " selfplay --games 1 --run-dir " + run + " --set " + set + " > " + said + " 2>&1").c_str());
+  };
+  EXPECT_NE(selfplay("selfplay.visits=3"), 0);
+  EXPECT_NE(read_whole_file(said).find("--set selfplay.visits: a self-play process sets only its machine's keys"),
+            std::string::npos)
+      << read_whole_file(said);
+  EXPECT_NE(selfplay("inference.max_batch=0"), 0);
+  EXPECT_NE(read_whole_file(said).find("config --set: inference.max_batch: 0 is out of range"), std::string::npos)
+      << read_whole_file(said);
+  EXPECT_EQ(read_whole_file(run + "/config.yaml"), read_whole_file(kTinyConfig)) << "the run's config is the run's";
+}
+
 std::vector<float> values_drawn(const ReplayBuffer& buffer) {
   std::mt19937_64 rng(11);
   std::vector<float> values;
@@ -592,7 +614,9 @@ TEST(TrainingRun, SlowTwoSelfPlayProcessesAndTheTrainerShareARun) {
   const std::string run = testing::TempDir() + "/shared-run";
   fs::remove_all(run);
   const pid_t train = start_train(run, true);
-  const std::vector<pid_t> extra = {start_selfplay(run, run + ".1.out"), start_selfplay(run, run + ".2.out")};
+  // The second as on a machine of its own, with one thread.
+  const std::vector<pid_t> extra = {start_selfplay(run, run + ".1.out"),
+                                    start_selfplay(run, run + ".2.out", {"--set", "selfplay.threads=1"})};
   ASSERT_EQ(wait_exit(train), 0);
   const std::string best = best_model(run);
   // A promotion at the run's very end reaches the extra processes after the trainer has stopped:
