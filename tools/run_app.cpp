@@ -5,10 +5,21 @@
 #include "util/version.h"
 
 namespace ataxx::cli {
+namespace {
+
+// always_capture_default writes an empty list's default as "[]"; --help says nothing for it.
+void drop_empty_list_defaults(CLI::App& app) {
+  for (CLI::Option* option : app.get_options())
+    if (option->get_default_str() == "[]") option->default_str("");
+  for (CLI::App* command : app.get_subcommands({})) drop_empty_list_defaults(*command);
+}
+
+}  // namespace
 
 int run_app(CLI::App& app, int argc, char** argv) {
   add_shipped_nets();
   app.set_version_flag("--version", app.get_name() + " " + version_text());
+  drop_empty_list_defaults(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

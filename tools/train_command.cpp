@@ -106,7 +106,9 @@ void add_selfplay_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "selfplay", "Extra self-play for a run directory (on this or another machine): plays with its best model without pause");
   cmd->add_option("--run-dir", options->run_dir, "Run directory shared with `train`")->required()->check(CLI::ExistingDirectory);
-  cmd->add_option("--games", options->games, "Games to write (0: until stopped by SIGINT or SIGTERM)")
+  cmd->add_option("--games", options->games,
+                  "Stop once this many games are written, in whole chunks of the run's selfplay.games_per_chunk "
+                  "(0: until stopped by SIGINT or SIGTERM)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--set", options->overrides,
                   "This machine's own KEY=VALUE in place of the run's: selfplay.threads, selfplay.concurrent_games, "

@@ -73,7 +73,11 @@ TEST(Engine, HelpSaysTheDefaults) {
     EXPECT_TRUE(std::regex_search(match.output, std::regex(R"(--concurrency INT[^\n]*=1\b)"))) << match.output;
     const Ran play = run_shell(std::string(program) + " play --help");
     EXPECT_TRUE(std::regex_search(play.output, std::regex(R"(--visits INT[^\n]*=400\b)"))) << play.output;
+    const Ran ratings = run_shell(std::string(program) + " ratings --help");  // lists default to none
+    EXPECT_TRUE(std::regex_search(ratings.output, std::regex(R"(--fixed TEXT \.\.\.)"))) << ratings.output;
   }
+  const Ran selfplay = run_shell(std::string(ATAXX_ZERO_BINARY) + " selfplay --help");
+  EXPECT_TRUE(std::regex_search(selfplay.output, std::regex(R"(--set TEXT \.\.\.)"))) << selfplay.output;
   const Ran engine = run_shell(std::string(ATAXX_ENGINE_BINARY) + " --help");
   EXPECT_NE(engine.output.find("With no subcommand it speaks UAI"), std::string::npos) << engine.output;
 }
