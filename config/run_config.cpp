@@ -62,8 +62,7 @@ std::vector<Field> fields(RunConfig& c) {
   auto& i = c.inference;
   return {
       {"run.seed", Bound<std::uint64_t>{&r.seed, 0, std::numeric_limits<std::uint64_t>::max()}, "random seed"},
-      {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7},
-       "wall-time budget of the run, over all its starts (a resumed run spends what is left)"},
+      {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget of the run, over all its starts (a resumed run spends what is left)"},
       {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "candidates to train"},
       {"run.game", &r.game, Games::names()},
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
@@ -141,9 +140,6 @@ std::vector<Field> fields(RunConfig& c) {
        "taught by a bigger one), any shape of the run's game and boards (\"\": none)"},
       {"training.teacher_share", Bound<double>{&t.teacher_share, 0, 1},
        "share of the policy and value targets taken from the teacher's outputs, the rest the search's and the game's"},
-      {"training.teacher_auxiliary", &t.teacher_auxiliary,
-       "the ownership and piece difference targets the teacher's too, at teacher_share, in every sample (resigned "
-       "games' included)"},
       {"training.bf16", &t.bf16, "bfloat16 autocast of the training steps (for CUDA; slow on the CPU)"},
       {"gating.games", Bound<int>{&g.games, 0, kIntMax},
        "games candidate vs best (at most, with SPRT; 0: no gating, every candidate promoted)"},
@@ -254,8 +250,6 @@ void validate(const RunConfig& c, const std::string& source, const RunGames& gam
          fmt::format("{} is larger than training.max_window ({})", c.training.min_window, c.training.max_window));
   if (c.training.teacher.empty() && c.training.teacher_share != RunConfig::Training{}.teacher_share)
     fail(source, "training.teacher_share", "is set but there is no training.teacher");
-  if (c.training.teacher.empty() && c.training.teacher_auxiliary)
-    fail(source, "training.teacher_auxiliary", "is set but there is no training.teacher");
   if (c.gating.undecided != "reject" && c.gating.undecided != "threshold")
     fail(source, "gating.undecided", "'" + c.gating.undecided + "' is neither reject nor threshold");
   if (c.selfplay.policy_surprise_weight + c.selfplay.value_surprise_weight > 1)

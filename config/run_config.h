@@ -83,7 +83,6 @@ struct RunConfig {
     double search_value_share = 0.0;  // of the value target: the root search's value, the rest the game's result
     std::string teacher;              // a play file whose outputs the net also learns (distillation; "" = none)
     double teacher_share = 0.5;       // of the policy and value targets: the teacher's outputs, where there is one
-    bool teacher_auxiliary = false;   // the teacher's ownership and piece difference too, at teacher_share
     bool bf16 = false;                // bfloat16 autocast of the training steps (weights stay float32)
   } training;
   struct Gating {

@@ -130,17 +130,6 @@ StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, AtaxxNet& teach
   const auto policy_targets = batch.policy_targets.to(device, true);
   l.policy = sparse_cross_entropy(out.policy_logits, policy_indices, policy_targets);
   l.value = cross_entropy(out.wdl_logits, batch.wdl.to(device, true));
-  // Ownership and piece difference only where the game was played out (not resigned).
-  const auto known = batch.final_board_known.to(device, true);
-  const auto known_count = known.sum().clamp_min(1.0);
-  const auto mask = batch.board_mask.to(device, true);
-  const auto ownership = out.ownership.to(torch::kFloat);
-  const auto ownership_error = [&](const torch::Tensor& target) {  // each row's mean over its board's cells
-    return ((ownership - target).square() * mask).sum(1) / mask.sum(1);
-  };
-  l.ownership = (ownership_error(batch.ownership.to(device, true)) * known).sum() / known_count;
-  const auto piece_diff = out.piece_diff.to(torch::kFloat);
-  l.piece_diff = ((piece_diff - batch.piece_diff.to(device, true)).square() * known).sum() / known_count;
   if (teacher) {
     const NetworkOutput taught = [&] {
       const torch::NoGradGuard no_grad;
@@ -149,12 +138,16 @@ StepLosses losses_of(AtaxxNet& net, SoftPolicyHead& soft_policy, AtaxxNet& teach
     const double share = t.teacher_share;
     l.policy = (1.0 - share) * l.policy + share * cross_entropy_to_logits(out.policy_logits, taught.policy_logits);
     l.value = (1.0 - share) * l.value + share * cross_entropy_to_logits(out.wdl_logits, taught.wdl_logits);
-    if (t.teacher_auxiliary) {
-      l.ownership = (1.0 - share) * l.ownership + share * ownership_error(taught.ownership.to(torch::kFloat)).mean();
-      l.piece_diff =
-          (1.0 - share) * l.piece_diff + share * (piece_diff - taught.piece_diff.to(torch::kFloat)).square().mean();
-    }
   }
+  // Ownership and piece difference only where the game was played out (not resigned).
+  const auto known = batch.final_board_known.to(device, true);
+  const auto known_count = known.sum().clamp_min(1.0);
+  const auto mask = batch.board_mask.to(device, true);
+  const auto ownership = out.ownership.to(torch::kFloat);
+  const auto ownership_error = ((ownership - batch.ownership.to(device, true)).square() * mask).sum(1) / mask.sum(1);
+  l.ownership = (ownership_error * known).sum() / known_count;
+  const auto piece_diff = out.piece_diff.to(torch::kFloat);
+  l.piece_diff = ((piece_diff - batch.piece_diff.to(device, true)).square() * known).sum() / known_count;
   l.total = t.policy_weight * l.policy + t.value_weight * l.value + t.ownership_weight * l.ownership +
             t.piece_diff_weight * l.piece_diff;
   if (soft_policy) {

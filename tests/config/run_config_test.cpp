@@ -161,9 +161,6 @@ TEST(RunConfig, ErrorsNameTheKey) {
   EXPECT_NE(error_of("training:\n  teacher_share: 0.3\n")
                 .find("training.teacher_share: is set but there is no training.teacher"),
             std::string::npos);
-  EXPECT_NE(error_of("training:\n  teacher_auxiliary: true\n")
-                .find("training.teacher_auxiliary: is set but there is no training.teacher"),
-            std::string::npos);
   EXPECT_NE(error_of("selfplay:\n  policy_surprise_weight: 0.95\n  value_surprise_weight: 0.1\n")
                 .find("selfplay.value_surprise_weight: with selfplay.policy_surprise_weight above 1"),
             std::string::npos);
