@@ -20,8 +20,8 @@ void add_analysis_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "analysis", "Analyse positions for tools: JSON queries on stdin, one a line, answers on stdout (docs/analysis.md)");
   cmd->add_option("--model", options->model,
-                  "Play file to analyse with, before the shipped nets (default: the shipped nets, each for its boards: "
-                  "a nets/ folder beside the program, then the built-in ones)")
+                  "Play file to analyse with, before the shipped nets (default: the shipped nets, each for its "
+                  "boards: " ATAXX_SHIPPED_NETS_WHERE ")")
       ->check(CLI::ExistingFile);
   cmd->add_option("--threads", options->threads, "Turns searched at once (default: one a core)")->check(CLI::Range(1, 1024));
   cmd->add_option("--search-threads", options->search_threads, "Threads searching each turn")

@@ -130,8 +130,8 @@ void add_play_command(CLI::App& app) {
   auto* model =
       cmd->add_option(
              "--model", options->model,
-             "Play file for the engine side (default: the shipped net that plays the board: a nets/ folder beside "
-             "the program, then the built-in ones)")
+             "Play file for the engine side (default: the shipped net that plays the board: " ATAXX_SHIPPED_NETS_WHERE
+             ")")
           ->check(CLI::ExistingFile);
   cmd->add_option("--engine", options->engine,
                   "Engine player spec instead of a model (default where no net plays the board: alphabeta:depth=4)")

@@ -9,9 +9,8 @@ void add_serve_command(CLI::App& app) {
   auto options = std::make_shared<server::ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "Serve the browser view: play every board, watch a run learn");
   cmd->add_option("--run-dir", options->run_dir, "A training run to watch (read only)")->check(CLI::ExistingDirectory);
-  cmd->add_option(
-         "--model", options->model,
-         "Play file to play with, before the shipped nets (a nets/ folder beside the program, then the built-in ones)")
+  cmd->add_option("--model", options->model,
+                  "Play file to play with, before the shipped nets (" ATAXX_SHIPPED_NETS_WHERE ")")
       ->check(CLI::ExistingFile);
   cmd->add_option("--address", options->address, "Address to listen on (127.0.0.1: this machine only)");
   cmd->add_option("--allow-host", options->host_names,

@@ -15,8 +15,8 @@ void add_uai_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("uai", "Speak UAI on stdin/stdout, for Ataxx GUIs and match runners");
   cmd->add_option("--model", options->model,
-                  "Play file to search with (default: the shipped nets, each for its boards: a nets/ folder beside the "
-                  "program, then the built-in ones)")
+                  "Play file to search with (default: the shipped nets, each for its boards: " ATAXX_SHIPPED_NETS_WHERE
+                  ")")
       ->check(CLI::ExistingFile);
   cmd->add_option("--player", options->player, "Player spec used instead of a model (e.g. alphabeta)");
   cmd->add_flag("--allow-external-engines", options->allow_external_engines,

@@ -19,7 +19,7 @@ RunConfig with_machine_overrides(const RunConfig& config, const std::vector<std:
                                "selfplay.concurrent_games, inference.*); the rest is the run's config");
   }
   RunConfig machine = with_overrides(config, overrides);
-  if (machine.int8_auto) machine.inference.int8 = int8_by_default(machine.inference.device);
+  settle_int8_auto(machine);
   return machine;
 }
 

@@ -47,6 +47,11 @@ void require_a_run(const std::string& run_dir) {
     throw std::runtime_error("'" + run_dir + "' holds no run; give --config to start one");
 }
 
+// `inference.int8: auto` settled for the device the config names on this machine.
+void settle_int8_auto(RunConfig& config) {
+  if (config.int8_auto) config.inference.int8 = int8_by_default(config.inference.device);
+}
+
 // Reads the run's config, `inference.int8: auto` settled for this machine. A new run copies
 // config_path in first, with seed for its run.seed where given; so does a run that never made its
 // first model (a start that failed, e.g. on a ladder baseline that cannot play: nothing of it is
@@ -70,7 +75,7 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
   }
   RunConfig config = load_run_config(dir.config_path(), games);
   *yaml = to_yaml(config);
-  if (config.int8_auto) config.inference.int8 = int8_by_default(config.inference.device);
+  settle_int8_auto(config);
   return config;
 }
 

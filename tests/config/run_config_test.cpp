@@ -1,21 +1,27 @@
+#include "config/run_config.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
-
-#include "config/run_config.h"
 
 namespace ataxx {
 namespace {
 
-std::string error_of(const std::string& yaml) {
+// What `call` throws, or "" where it throws nothing.
+std::string message_thrown_by(const std::function<void()>& call) {
   try {
-    parse_run_config(yaml, "test.yaml");
+    call();
   } catch (const std::runtime_error& e) {
     return e.what();
   }
   return "";
+}
+
+std::string error_of(const std::string& yaml) {
+  return message_thrown_by([&] { parse_run_config(yaml, "test.yaml"); });
 }
 
 RunConfig shipped(const std::string& name) {
@@ -176,14 +182,7 @@ TEST(RunConfig, OverridesSetKeysAsTheFileDoesAndNameWhatIsWrong) {
   EXPECT_TRUE(machine.int8_auto);
   EXPECT_EQ(machine.selfplay.visits, 400) << "what no override names stays the run's";
   EXPECT_EQ(to_yaml(with_overrides(run, {})), to_yaml(run));
-  const auto error = [&](const std::string& line) {
-    try {
-      with_overrides(run, {line});
-    } catch (const std::runtime_error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
+  const auto error = [&](const std::string& line) { return message_thrown_by([&] { with_overrides(run, {line}); }); };
   EXPECT_NE(error("selfplay.threadz=3").find("config --set: selfplay.threadz: unknown key"), std::string::npos);
   EXPECT_NE(error("nowhere.threads=3").find("config --set: nowhere.threads: unknown key"), std::string::npos);
   EXPECT_NE(error("selfplay.threads=0").find("config --set: selfplay.threads: 0 is out of range"), std::string::npos);
