@@ -1,12 +1,18 @@
+#include <sched.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <thread>
 
 #include "match/match.h"
 #include "match/openings.h"
+#include "players/player.h"
 #include "tools/commands.h"
 #include "tools/output_option.h"
 #include "tools/variant_option.h"
@@ -44,6 +50,37 @@ const char* verdict_text(SprtVerdict verdict) {
 void print_score(const std::string& p1, const std::string& p2, const MatchScore& score) {
   std::printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", p1.c_str(), p2.c_str(), score.wins, score.losses,
               score.draws, score.score(), score.games());
+}
+
+// Whether a player spec is a UAI engine with ponder=1. A spec that does not parse is left to
+// make_player to refuse.
+bool ponders(const std::string& spec_text) {
+  try {
+    PlayerSpec spec(spec_text);
+    return spec.kind() == "uai" && spec.get_int("ponder", 0, 0, 1) == 1;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+int cores_to_run_on() {  // those this process may run on (taskset), not all the machine's
+  cpu_set_t cores;
+  if (sched_getaffinity(0, sizeof cores, &cores) == 0) return CPU_COUNT(&cores);
+  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+// A pondering engine thinks on its opponent's time on a core of its own: a game with one keeps two
+// cores busy. Where the games at once need more than there are, it takes time from its opponent.
+void warn_if_pondering_lacks_cores(const MatchOptions& options) {
+  if (!ponders(options.player1) && !ponders(options.player2)) return;
+  const int needed = 2 * std::min(options.concurrency, options.games), cores = cores_to_run_on();
+  if (needed <= cores) return;
+  const std::string fits =
+      cores >= 2 ? "--concurrency " + std::to_string(cores / 2) + " fits" : "pondering needs a second core";
+  std::fprintf(stderr,
+               "warning: a pondering player keeps two cores busy in each game: %d at once need %d cores, and "
+               "this match may run on %d; the engines will take time from each other (%s)\n",
+               needed / 2, needed, cores, fits.c_str());
 }
 
 // Plays the match of either game; after_game writes what a game leaves behind (its PGN).
@@ -118,6 +155,7 @@ std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& op
 // named ("": a file's positions on any of its boards, else the default board's suite), another
 // the variant's suite or a file's positions in the variant.
 void run(const MatchOptions& options) {
+  warn_if_pondering_lacks_cores(options);
   const std::string game = options.variant.empty() ? std::string(Games::First::kName) : options.variant;
   with_game(game, [&]<typename G>() {
     if (!G::kHasBoards && !options.board.empty())

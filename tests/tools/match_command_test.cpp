@@ -183,6 +183,23 @@ TEST(MatchCommand, AStopEndsTheMatchAndItsEngines) {
   EXPECT_NE(ran.output.find("Stopped after"), std::string::npos) << ran.output;
 }
 
+// A pondering engine thinks on a core of its own while its opponent moves: on one core, a game of
+// it at a time already shares that core with the opponent's search, and match says so. Without
+// pondering, no warning.
+TEST(MatchCommand, WarnsWhenPonderingEnginesLackTheirCores) {
+  const std::string engine = std::string("uai:cmd=") + ATAXX_ENGINE_BINARY + " uai,movetime=5";
+  const std::string match = "taskset -c 0 " + std::string(ATAXX_ZERO_BINARY) + " match --p2 random --games 2 --p1 ";
+  const Ran pondering = run_shell(match + "'" + engine + ",ponder=1'");
+  ASSERT_EQ(pondering.status, 0) << pondering.output;
+  EXPECT_NE(pondering.output.find("warning: a pondering player keeps two cores busy in each game: 1 at once need 2 "
+                                  "cores, and this match may run on 1"),
+            std::string::npos)
+      << pondering.output;
+  const Ran plain = run_shell(match + "'" + engine + "'");
+  ASSERT_EQ(plain.status, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("warning"), std::string::npos) << plain.output;
+}
+
 // `ratings --fixed`: references held where they are given (as rating lists hold theirs), the
 // others rated against them; `random=P` names a player with '=' in it, split at the last one.
 TEST(RatingsCommand, HoldsTheFixedPlayersAndRatesTheOthersAgainstThem) {
