@@ -2,19 +2,15 @@
 // every game of games/registry.h, and by code that plays a game of its own (the tests').
 #pragma once
 
-#include "selfplay/training_data.h"
-
-#define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: the frame's checksum flag
-#include <zstd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <memory>
 #include <stdexcept>
 
+#include "selfplay/training_data.h"
+#include "selfplay/zstd_frame.h"
 #include "util/atomic_file.h"
 
 namespace ataxx {
@@ -23,8 +19,6 @@ namespace {
 constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
 // The model table: a count of 2 bytes, then each name as a length byte and its text.
 constexpr std::size_t kMaxModelTableSize = 2 + kMaxChunkModels * (1 + kMaxModelNameLength);
-// Output grows by at most this much at a time as it comes.
-constexpr std::size_t kDecompressionStep = std::size_t{1} << 20;
 
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
   throw std::runtime_error("chunk '" + name + "': " + what);
@@ -57,43 +51,16 @@ Header parse_header(std::string_view bytes, const std::string& name) {
   return header;
 }
 
-// The frame's content, which must be `claimed` bytes long. Memory grows with what the frame
-// really holds as it is decompressed, never with the claim: a frame of a few bytes that claims
-// gigabytes fails after at most a block's worth (what zstd's run-length blocks can make of them).
-std::string decompress_frame(std::string_view frame, std::size_t claimed, const std::string& name) {
-  std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  if (!context) throw std::bad_alloc();
-  std::string raw;
-  ZSTD_inBuffer in{frame.data(), frame.size(), 0};
-  std::size_t left = 1;  // ZSTD_decompressStream's hint: 0 once the frame is whole
-  while (left != 0) {
-    const std::size_t used = raw.size();
-    raw.resize(used + std::min(kDecompressionStep, claimed + 1 - used));  // one byte more: a longer frame shows
-    ZSTD_outBuffer out{raw.data(), raw.size(), used};
-    left = ZSTD_decompressStream(context.get(), &out, &in);
-    raw.resize(out.pos);
-    if (ZSTD_isError(left)) fail(name, std::string("the compressed data is damaged (") + ZSTD_getErrorName(left) + ")");
-    if (raw.size() > claimed) fail(name, "the compressed data is longer than it says");
-    if (left != 0 && in.pos == in.size && out.pos < out.size) fail(name, "the compressed data is truncated");
-  }
-  if (raw.size() != claimed) fail(name, "the compressed data is shorter than it says");
-  if (in.pos != in.size) fail(name, "trailing data after the compressed data");
-  return raw;
-}
-
 // The decompressed samples, after checking the frame's claimed size against what the header
 // allows and that the frame carries its checksum where the layout asks (verified by zstd on the way).
 std::string decompress(std::string_view frame, const Header& header, const ChunkLayout& layout, const std::string& name) {
-  ZSTD_frameHeader info;
-  if (ZSTD_getFrameHeader(&info, frame.data(), frame.size()) != 0 || info.frameType != ZSTD_frame)
-    fail(name, "the compressed data is damaged");
-  if (info.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) fail(name, "the compressed data has no size");
+  const ZstdFrameInfo info = read_frame_info(frame, name);
   const std::size_t table = layout.models ? kMaxModelTableSize : 0;
-  if (info.frameContentSize < header.samples * layout.least_sample_bytes ||
-      info.frameContentSize > header.samples * layout.most_sample_bytes + table)
+  if (info.content_size < header.samples * layout.least_sample_bytes ||
+      info.content_size > header.samples * layout.most_sample_bytes + table)
     fail(name, "the compressed size does not fit " + std::to_string(header.samples) + " samples");
-  if (layout.checksum && !info.checksumFlag) fail(name, "the compressed data has no checksum");
-  return decompress_frame(frame, info.frameContentSize, name);
+  if (layout.checksum && !info.checksum) fail(name, "the compressed data has no checksum");
+  return decompress_frame(frame, info.content_size, name);
 }
 
 // A search's visits name each move once: a sample that names one twice was not written by self-play.
@@ -214,17 +181,10 @@ void write_chunk(const std::string& path, int games, const std::vector<BasicTrai
   }
   for (const auto& s : samples)
     put_sample(raw, s, static_cast<std::uint16_t>(std::find(models.begin(), models.end(), s.model) - models.begin()));
-  std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> context(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, 3);
-  ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
-  std::string compressed(ZSTD_compressBound(raw.size()), '\0');
-  const std::size_t size = ZSTD_compress2(context.get(), compressed.data(), compressed.size(), raw.data(), raw.size());
-  if (ZSTD_isError(size)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(size));
-  compressed.resize(size);
   std::string file(G::Chunk::kMagic);
   put_bytes<std::uint32_t>(file, static_cast<std::uint32_t>(games));
   put_bytes<std::uint32_t>(file, static_cast<std::uint32_t>(samples.size()));
-  file += compressed;
+  file += compress_frame(raw);
   write_file_atomically(path, file);
 }
 
