@@ -10,7 +10,6 @@ int main(int argc, char** argv) {
   app.name("ataxx-engine");
   app.option_defaults()->always_capture_default();
   app.require_subcommand(1);
-  app.footer("With no subcommand it speaks UAI, as `ataxx-engine uai`.");
   ataxx::cli::add_uai_command(app);
   ataxx::cli::add_analysis_command(app);
   ataxx::cli::add_play_command(app);
@@ -18,6 +17,8 @@ int main(int argc, char** argv) {
   ataxx::cli::add_ratings_command(app);
   ataxx::cli::add_openings_command(app);
   ataxx::cli::add_perft_command(app);
+  // After the subcommands: each takes its parent's footer when it is made.
+  app.footer("With no subcommand it speaks UAI, as `ataxx-engine uai`.");
   std::vector<char*> args(argv, argv + argc);
   char uai[] = "uai";
   if (argc == 1) args.push_back(uai);

@@ -64,7 +64,8 @@ TEST(Engine, BothProgramsSayTheirVersion) {
   }
 }
 
-// `--help` says each option's default, in both programs, and what ataxx-engine does with no command.
+// `--help` says each option's default, in both programs, and what ataxx-engine does with no command
+// (its subcommands' helps do not).
 TEST(Engine, HelpSaysTheDefaults) {
   for (const char* program : {ATAXX_ENGINE_BINARY, ATAXX_ZERO_BINARY}) {
     const Ran match = run_shell(std::string(program) + " match --help");
@@ -80,6 +81,8 @@ TEST(Engine, HelpSaysTheDefaults) {
   EXPECT_TRUE(std::regex_search(selfplay.output, std::regex(R"(--set TEXT \.\.\.)"))) << selfplay.output;
   const Ran engine = run_shell(std::string(ATAXX_ENGINE_BINARY) + " --help");
   EXPECT_NE(engine.output.find("With no subcommand it speaks UAI"), std::string::npos) << engine.output;
+  const Ran engine_match = run_shell(std::string(ATAXX_ENGINE_BINARY) + " match --help");  // a subcommand's is its own
+  EXPECT_EQ(engine_match.output.find("With no subcommand"), std::string::npos) << engine_match.output;
 }
 
 // The analysis engine for tools, in both programs: the same answers, by id and turn.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Trains on your GPU machine for at most SECONDS, then stops the run (SIGTERM, as Ctrl-C does) and
-# packs it into OUT_DIR: for a machine you hold for a limited time, or a run to go on elsewhere
-# (docs/gpu.md, "A machine you hold for a limited time"). OUT_DIR gets best.net (the run's best
+# packs it into OUT_DIR: for a run in parts (a GPU rented by the hour, a queue with a time limit),
+# or a run to go on elsewhere (docs/gpu.md, "A run in parts"). OUT_DIR gets best.net (the run's best
 # play file), log.txt, and the run as the tar run.tar.000 (or parts run.tar.000, run.tar.001, ...
 # of PART_BYTES each): what a resume needs (`ataxx-zero pack`: the newest checkpoint with its
 # optimiser, the replay window, CSVs, log), a fraction of the run folder.
@@ -20,8 +20,8 @@
 #   RUN       the run folder (default runs/gpu); BIN the program (default build-gpu/tools/ataxx-zero).
 #   PACK_MIB  a cap on the pack in MiB (default none): the window's oldest chunks beyond it are
 #             left out, their games counted.
-#   PART_BYTES splits the pack into parts of this many bytes (default: one file), for a copy
-#             between machines that limits a file's size.
+#   PART_BYTES splits the pack into parts of this many bytes (default: one file), for storage or
+#             a transfer that limits a file's size.
 #   AVERAGE=N also writes OUT_DIR/average.net: the mean of the run's newest N models, batch norms
 #             measured again on 50 batches of its replay window (`ataxx-zero export
 #             --average`), for a match against best.net.
