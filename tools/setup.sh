@@ -21,6 +21,12 @@ packages=(
 # package would conflict with.
 command -v npm > /dev/null || packages+=(npm)
 
+if ! command -v dpkg-query > /dev/null || ! command -v apt-get > /dev/null; then
+  echo "setup: this script installs Debian's packages (Debian 12 or a derivative); elsewhere install" \
+    "your distribution's packages of the same libraries: ${packages[*]}" >&2
+  exit 1
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -28,9 +34,13 @@ done
 
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q
-  apt-get install -y -q --no-install-recommends "${missing[@]}"
+  as_root=()
+  if ((EUID != 0)); then
+    command -v sudo > /dev/null || { echo "setup: installing packages needs root: run it as root, or install sudo" >&2; exit 1; }
+    as_root=(sudo)
+  fi
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 echo "setup: all ${#packages[@]} packages present"
 
