@@ -3,8 +3,6 @@
 // read twice: as a whole chunk, and as the samples of one, compressed here (byte 0: the game's
 // magic, byte 1: the number of samples, then the samples' bytes), since a mutated zstd frame
 // seldom passes its checksum and would leave the sample parser unreached.
-#include <zstd.h>
-
 #include <array>
 #include <cstdint>
 #include <stdexcept>
@@ -12,10 +10,11 @@
 #include <string_view>
 
 #include "fuzz/check.h"
-#include "games/ataxx/symmetry.h"
 #include "games/ataxx/encoding.h"
+#include "games/ataxx/symmetry.h"
 #include "games/schataxx/encoding.h"
 #include "selfplay/training_data.h"
+#include "selfplay/zstd_frame.h"
 
 using namespace ataxx;
 
@@ -70,14 +69,7 @@ std::string chunk_of_samples(std::string_view input) {
   std::string chunk(kMagics[static_cast<unsigned char>(input[0]) % kMagics.size()], 4);
   const std::uint32_t games = 1, samples = static_cast<unsigned char>(input[1]);
   chunk.append(reinterpret_cast<const char*>(&games), 4).append(reinterpret_cast<const char*>(&samples), 4);
-  const std::string_view raw = input.substr(2);
-  std::string frame(ZSTD_compressBound(raw.size()), '\0');
-  ZSTD_CCtx* context = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
-  const std::size_t size = ZSTD_compress2(context, frame.data(), frame.size(), raw.data(), raw.size());
-  ZSTD_freeCCtx(context);
-  FUZZ_CHECK(!ZSTD_isError(size));
-  return chunk.append(frame.data(), size);
+  return chunk.append(compress_frame(input.substr(2)));
 }
 
 }  // namespace

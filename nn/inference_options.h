@@ -2,10 +2,10 @@
 // struct, so that configs and player specs can hold one without linking the network.
 #pragma once
 
-#include <algorithm>
 #include <compare>
 #include <string>
-#include <thread>
+
+#include "util/parallel.h"
 
 namespace ataxx {
 
@@ -28,7 +28,7 @@ struct InferenceOptions {
   int threads = 1;
   // With threads 0: callers that may run their batches at once (search threads, a match's games):
   // one per core.
-  int caller_lanes = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  int caller_lanes = usable_cores();
   int cache_entries = 0;       // 0 = no cache
   bool random_symmetry = false;  // each position evaluated under a random symmetry of its board
   CpuPath cpu_path = CpuPath::kEigen;

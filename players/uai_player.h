@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "players/player.h"
 
@@ -14,5 +15,9 @@ namespace ataxx {
 
 template <typename G>
 std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec);
+
+// Whether spec is such a player with ponder=1; false for any other, and for a spec that does not
+// parse (make_player's to refuse).
+bool uai_spec_ponders(std::string_view spec);
 
 }  // namespace ataxx

@@ -218,6 +218,8 @@ class UaiPlayer final : public BasicPlayer<G> {
 
 }  // namespace
 
+inline bool read_ponder(PlayerSpec& spec) { return spec.get_int("ponder", 0, 0, 1) == 1; }
+
 template <typename G>
 std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec) {
   const std::string command = spec.get_string("cmd", "");
@@ -226,7 +228,7 @@ std::unique_ptr<BasicPlayer<G>> make_uai_player(PlayerSpec& spec) {
   const int nodes = spec.get_int("nodes", 0, 0, 2'000'000'000);
   const int depth = spec.get_int("depth", 0, 0, 1000);
   const int timeout = spec.get_int("timeout", 10'000, 1, 3'600'000);
-  const bool ponder = spec.get_int("ponder", 0, 0, 1) == 1;
+  const bool ponder = read_ponder(spec);
   std::string go = "go movetime " + std::to_string(movetime > 0 ? movetime : 100);
   if (nodes > 0) go = "go nodes " + std::to_string(nodes);
   if (depth > 0) go = "go depth " + std::to_string(depth);

@@ -51,16 +51,26 @@ Header parse_header(std::string_view bytes, const std::string& name) {
   return header;
 }
 
+// What read runs on the frame (selfplay/zstd_frame.h), its errors said as the chunk's.
+template <typename Read>
+auto frame_or_fail(const std::string& name, const Read& read) {
+  try {
+    return read();
+  } catch (const std::runtime_error& e) {
+    fail(name, e.what());
+  }
+}
+
 // The decompressed samples, after checking the frame's claimed size against what the header
 // allows and that the frame carries its checksum where the layout asks (verified by zstd on the way).
 std::string decompress(std::string_view frame, const Header& header, const ChunkLayout& layout, const std::string& name) {
-  const ZstdFrameInfo info = read_frame_info(frame, name);
+  const ZstdFrameInfo info = frame_or_fail(name, [&] { return read_frame_info(frame); });
   const std::size_t table = layout.models ? kMaxModelTableSize : 0;
   if (info.content_size < header.samples * layout.least_sample_bytes ||
       info.content_size > header.samples * layout.most_sample_bytes + table)
     fail(name, "the compressed size does not fit " + std::to_string(header.samples) + " samples");
   if (layout.checksum && !info.checksum) fail(name, "the compressed data has no checksum");
-  return decompress_frame(frame, info.content_size, name);
+  return frame_or_fail(name, [&] { return decompress_frame(frame, info.content_size); });
 }
 
 // A search's visits name each move once: a sample that names one twice was not written by self-play.

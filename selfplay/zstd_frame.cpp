@@ -4,6 +4,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -13,9 +14,7 @@ namespace {
 
 constexpr std::size_t kDecompressionStep = std::size_t{1} << 20;  // output grows by at most this at a time
 
-[[noreturn]] void frame_error(const std::string& name, const std::string& what) {
-  throw std::runtime_error("chunk '" + name + "': " + what);
-}
+[[noreturn]] void frame_error(const std::string& what) { throw std::runtime_error(what); }
 
 }  // namespace
 
@@ -31,15 +30,16 @@ std::string compress_frame(std::string_view raw) {
   return compressed;
 }
 
-ZstdFrameInfo read_frame_info(std::string_view frame, const std::string& name) {
+ZstdFrameInfo read_frame_info(std::string_view frame) {
   ZSTD_frameHeader info;
   if (ZSTD_getFrameHeader(&info, frame.data(), frame.size()) != 0 || info.frameType != ZSTD_frame)
-    frame_error(name, "the compressed data is damaged");
-  if (info.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) frame_error(name, "the compressed data has no size");
+    frame_error("the compressed data is damaged");
+  if (info.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN) frame_error("the compressed data has no size");
   return {.content_size = static_cast<std::size_t>(info.frameContentSize), .checksum = info.checksumFlag != 0};
 }
 
-std::string decompress_frame(std::string_view frame, std::size_t claimed, const std::string& name) {
+std::string decompress_frame(std::string_view frame, std::size_t claimed) {
+  if (claimed == std::numeric_limits<std::size_t>::max()) frame_error("the compressed data claims too much");
   std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
   if (!context) throw std::bad_alloc();
   std::string raw;
@@ -52,12 +52,12 @@ std::string decompress_frame(std::string_view frame, std::size_t claimed, const 
     left = ZSTD_decompressStream(context.get(), &out, &in);
     raw.resize(out.pos);
     if (ZSTD_isError(left))
-      frame_error(name, std::string("the compressed data is damaged (") + ZSTD_getErrorName(left) + ")");
-    if (raw.size() > claimed) frame_error(name, "the compressed data is longer than it says");
-    if (left != 0 && in.pos == in.size && out.pos < out.size) frame_error(name, "the compressed data is truncated");
+      frame_error(std::string("the compressed data is damaged (") + ZSTD_getErrorName(left) + ")");
+    if (raw.size() > claimed) frame_error("the compressed data is longer than it says");
+    if (left != 0 && in.pos == in.size && out.pos < out.size) frame_error("the compressed data is truncated");
   }
-  if (raw.size() != claimed) frame_error(name, "the compressed data is shorter than it says");
-  if (in.pos != in.size) frame_error(name, "trailing data after the compressed data");
+  if (raw.size() != claimed) frame_error("the compressed data is shorter than it says");
+  if (in.pos != in.size) frame_error("trailing data after the compressed data");
   return raw;
 }
 

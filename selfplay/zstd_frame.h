@@ -1,5 +1,5 @@
 // One zstd frame of a chunk's samples (selfplay/training_data.h): written with its content size and
-// checksum, read back without trusting either until checked. zstd is included here alone.
+// checksum, read back without trusting either until checked. The one file that includes zstd.h.
 #pragma once
 
 #include <cstddef>
@@ -16,13 +16,14 @@ struct ZstdFrameInfo {
 // Level 3, with the content's size and checksum in the frame.
 std::string compress_frame(std::string_view raw);
 
-// The frame's header. The errors thrown (std::runtime_error) name the chunk `name`, as all a
-// chunk's do: a damaged frame, or one that does not say its size.
-ZstdFrameInfo read_frame_info(std::string_view frame, const std::string& name);
+// The frame's header. Throws std::runtime_error, saying what is wrong, for a damaged frame or one
+// that does not say its size.
+ZstdFrameInfo read_frame_info(std::string_view frame);
 
 // The frame's content, which must be `claimed` bytes long. Memory grows with what the frame
 // really holds as it is decompressed, never with the claim: a frame of a few bytes that claims
 // gigabytes fails after at most a block's worth (what zstd's run-length blocks can make of them).
-std::string decompress_frame(std::string_view frame, std::size_t claimed, const std::string& name);
+// Throws std::runtime_error, saying what is wrong, where it is not.
+std::string decompress_frame(std::string_view frame, std::size_t claimed);
 
 }  // namespace ataxx

@@ -1,10 +1,10 @@
 #include <iostream>
 #include <string>
-#include <thread>
 
 #include "analysis/analysis_engine.h"
 #include "players/net_shelf.h"
 #include "tools/commands.h"
+#include "util/parallel.h"
 
 namespace ataxx::cli {
 
@@ -39,7 +39,7 @@ void add_analysis_command(CLI::App& app) {
     std::ios::sync_with_stdio(false);
     std::cin.tie(nullptr);
     const NetShelf nets(options->model, shipped_nets_dir());
-    const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    const int cores = usable_cores();
     analysis::Engine engine({.nets = &nets,
                              .threads = options->threads > 0 ? options->threads : cores,
                              .search_threads = options->search_threads,

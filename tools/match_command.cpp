@@ -1,5 +1,3 @@
-#include <sched.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -7,15 +5,14 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <stdexcept>
-#include <thread>
 
 #include "match/match.h"
 #include "match/openings.h"
-#include "players/player.h"
+#include "players/uai_player.h"
 #include "tools/commands.h"
 #include "tools/output_option.h"
 #include "tools/variant_option.h"
+#include "util/parallel.h"
 
 namespace ataxx::cli {
 namespace {
@@ -52,35 +49,19 @@ void print_score(const std::string& p1, const std::string& p2, const MatchScore&
               score.draws, score.score(), score.games());
 }
 
-// Whether a player spec is a UAI engine with ponder=1. A spec that does not parse is left to
-// make_player to refuse.
-bool ponders(const std::string& spec_text) {
-  try {
-    PlayerSpec spec(spec_text);
-    return spec.kind() == "uai" && spec.get_int("ponder", 0, 0, 1) == 1;
-  } catch (const std::invalid_argument&) {
-    return false;
-  }
-}
-
-int cores_to_run_on() {  // those this process may run on (taskset), not all the machine's
-  cpu_set_t cores;
-  if (sched_getaffinity(0, sizeof cores, &cores) == 0) return CPU_COUNT(&cores);
-  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-}
-
 // A pondering engine thinks on its opponent's time on a core of its own: a game with one keeps two
-// cores busy. Where the games at once need more than there are, it takes time from its opponent.
+// cores busy (one each, the engines searching on one thread). Where the games at once need more
+// than there are, the engines may take time from each other.
 void warn_if_pondering_lacks_cores(const MatchOptions& options) {
-  if (!ponders(options.player1) && !ponders(options.player2)) return;
-  const int needed = 2 * std::min(options.concurrency, options.games), cores = cores_to_run_on();
-  if (needed <= cores) return;
+  if (!uai_spec_ponders(options.player1) && !uai_spec_ponders(options.player2)) return;
+  const int games = std::min(options.concurrency, options.games), cores = usable_cores();
+  if (2 * games <= cores) return;
   const std::string fits =
       cores >= 2 ? "--concurrency " + std::to_string(cores / 2) + " fits" : "pondering needs a second core";
   std::fprintf(stderr,
-               "warning: a pondering player keeps two cores busy in each game: %d at once need %d cores, and "
-               "this match may run on %d; the engines will take time from each other (%s)\n",
-               needed / 2, needed, cores, fits.c_str());
+               "warning: a pondering player keeps two cores busy in each game: %d game%s at once need%s %d cores, "
+               "and this match may run on %d; the engines may take time from each other (%s)\n",
+               games, games == 1 ? "" : "s", games == 1 ? "s" : "", 2 * games, cores, fits.c_str());
 }
 
 // Plays the match of either game; after_game writes what a game leaves behind (its PGN).

@@ -23,7 +23,7 @@ command -v npm > /dev/null || packages+=(npm)
 
 if ! command -v dpkg-query > /dev/null || ! command -v apt-get > /dev/null; then
   echo "setup: this script installs Debian's packages (Debian 12 or a derivative); elsewhere install" \
-    "your distribution's packages of the same libraries: ${packages[*]}" >&2
+    "your distribution's packages of the same names, ${packages[*]}, then run \`npm ci\` in the checkout" >&2
   exit 1
 fi
 
@@ -34,13 +34,18 @@ done
 
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  as_root=()
-  if ((EUID != 0)); then
-    command -v sudo > /dev/null || { echo "setup: installing packages needs root: run it as root, or install sudo" >&2; exit 1; }
-    as_root=(sudo)
-  fi
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  as_root() {
+    if ((EUID == 0)); then
+      "$@"
+    elif command -v sudo > /dev/null; then
+      sudo "$@"
+    else
+      echo "setup: installing packages needs root: run it as root, or install sudo" >&2
+      exit 1
+    fi
+  }
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 echo "setup: all ${#packages[@]} packages present"
 

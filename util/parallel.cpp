@@ -1,5 +1,8 @@
 #include "util/parallel.h"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -9,6 +12,12 @@
 #include <vector>
 
 namespace ataxx {
+
+int usable_cores() {
+  cpu_set_t cores;
+  if (sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
+  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
 
 void run_for(double seconds, std::atomic<bool>& stop, const std::function<void()>& task) {
   std::jthread timer([&](std::stop_token cancelled) {

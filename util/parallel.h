@@ -11,6 +11,10 @@ namespace ataxx {
 // rethrown here after every thread has ended.
 void run_in_parallel(int threads, const std::function<void(int)>& body, const std::function<void()>& on_error = {});
 
+// The cores this process may run on (its affinity, as taskset sets it), at least 1: all the
+// machine's where the affinity cannot be read.
+int usable_cores();
+
 // Runs task on the calling thread and sets `stop` once `seconds` have passed (the task is to
 // return soon after). If the task throws first, the timer ends at once and the exception reaches
 // the caller.

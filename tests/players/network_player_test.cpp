@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <thread>
 
 #include "nn/direct_convolution.h"
 #include "players/mcts_player.h"
 #include "tests/test_paths.h"
+#include "util/parallel.h"
 
 namespace ataxx {
 namespace {
@@ -161,7 +161,7 @@ TEST(NetworkPlayer, SearchThreadsAndTheGamesOfAMatchRunTheirBatchesAtOnce) {
   EXPECT_EQ(read("nn:model=m.net,search_threads=2,batch=8").search.leaves_per_round, 8);
   // One lane per core: the callers of a shared server (the threads of a search, the games of a
   // match) ran their batches one at a time, on one core, before.
-  EXPECT_EQ(read("nn:model=m.net").inference.caller_lanes, static_cast<int>(std::thread::hardware_concurrency()));
+  EXPECT_EQ(read("nn:model=m.net").inference.caller_lanes, usable_cores());
 
   const std::string model = random_model("threads.net");
   auto player = make_player("nn:model=" + model + ",visits=200,search_threads=2");

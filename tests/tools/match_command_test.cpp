@@ -1,5 +1,6 @@
 // `ataxx-zero match` through the real binary, for the games the command line chooses.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -183,21 +184,41 @@ TEST(MatchCommand, AStopEndsTheMatchAndItsEngines) {
   EXPECT_NE(ran.output.find("Stopped after"), std::string::npos) << ran.output;
 }
 
+// The CPUs this process may run on, as taskset numbers them.
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  return cpus;
+}
+
 // A pondering engine thinks on a core of its own while its opponent moves: on one core, a game of
-// it at a time already shares that core with the opponent's search, and match says so. Without
-// pondering, no warning.
+// it at a time already shares that core with the opponent's search, and match says so; on two it
+// fits. Without pondering, no warning.
 TEST(MatchCommand, WarnsWhenPonderingEnginesLackTheirCores) {
+  const std::vector<int> cpus = allowed_cpus();
+  ASSERT_FALSE(cpus.empty());
   const std::string engine = std::string("uai:cmd=") + ATAXX_ENGINE_BINARY + " uai,movetime=5";
-  const std::string match = "taskset -c 0 " + std::string(ATAXX_ZERO_BINARY) + " match --p2 random --games 2 --p1 ";
-  const Ran pondering = run_shell(match + "'" + engine + ",ponder=1'");
+  const auto match_on = [](const std::string& cpu_list, const std::string& player) {
+    return run_shell("taskset -c " + cpu_list + " " + ATAXX_ZERO_BINARY + " match --p2 random --games 2 --p1 '" +
+                     player + "'");
+  };
+  const std::string one_cpu = std::to_string(cpus[0]);
+  const Ran pondering = match_on(one_cpu, engine + ",ponder=1");
   ASSERT_EQ(pondering.status, 0) << pondering.output;
-  EXPECT_NE(pondering.output.find("warning: a pondering player keeps two cores busy in each game: 1 at once need 2 "
-                                  "cores, and this match may run on 1"),
+  EXPECT_NE(pondering.output.find("warning: a pondering player keeps two cores busy in each game: 1 game at once "
+                                  "needs 2 cores, and this match may run on 1"),
             std::string::npos)
       << pondering.output;
-  const Ran plain = run_shell(match + "'" + engine + "'");
+  const Ran plain = match_on(one_cpu, engine);
   ASSERT_EQ(plain.status, 0) << plain.output;
   EXPECT_EQ(plain.output.find("warning"), std::string::npos) << plain.output;
+  if (cpus.size() < 2) return;
+  const Ran two_cpus = match_on(one_cpu + "," + std::to_string(cpus[1]), engine + ",ponder=1");
+  ASSERT_EQ(two_cpus.status, 0) << two_cpus.output;
+  EXPECT_EQ(two_cpus.output.find("warning"), std::string::npos) << two_cpus.output;
 }
 
 // `ratings --fixed`: references held where they are given (as rating lists hold theirs), the
