@@ -23,7 +23,9 @@ void add_analysis_command(CLI::App& app) {
                   "Play file to analyse with, before the shipped nets (default: the shipped nets, each for its "
                   "boards: " ATAXX_SHIPPED_NETS_WHERE ")")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--threads", options->threads, "Turns searched at once (default: one a core)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--threads", options->threads,
+                  "Turns searched at once (default: one for each core this process may use)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--search-threads", options->search_threads, "Threads searching each turn")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();

@@ -11,12 +11,16 @@
 #include <thread>
 #include <vector>
 
+#include "util/cpu_limit.h"
+
 namespace ataxx {
 
 int usable_cores() {
-  cpu_set_t cores;
-  if (sched_getaffinity(0, sizeof cores, &cores) == 0) return std::max(1, CPU_COUNT(&cores));
-  return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  cpu_set_t affinity;
+  const int cores = sched_getaffinity(0, sizeof affinity, &affinity) == 0
+                        ? CPU_COUNT(&affinity)
+                        : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(cores, cgroup_cpu_limit().value_or(cores)));
 }
 
 void run_for(double seconds, std::atomic<bool>& stop, const std::function<void()>& task) {

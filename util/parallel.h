@@ -11,8 +11,9 @@ namespace ataxx {
 // rethrown here after every thread has ended.
 void run_in_parallel(int threads, const std::function<void(int)>& body, const std::function<void()>& on_error = {});
 
-// The cores this process may run on (its affinity, as taskset sets it), at least 1: all the
-// machine's where the affinity cannot be read.
+// The cores this process may run on, at least 1: its affinity (as taskset or a cpuset sets it;
+// all the machine's where it cannot be read), or fewer where a cgroup's CPU quota allows less
+// (docker --cpus, systemd's CPUQuota=; util/cpu_limit.h).
 int usable_cores();
 
 // Runs task on the calling thread and sets `stop` once `seconds` have passed (the task is to
