@@ -3,7 +3,8 @@
 // move for the sides it plays.
 import { drawBoard, glyphOf, moveMarks } from './board.js';
 import { plot } from './chart.js';
-import { GameTree, addLines, mainLineOf, parsePgn } from './tree.js';
+import { reviewLine } from './review.js';
+import { GameTree, addLines, mainLineOf, parsePgn, pgnText } from './tree.js';
 
 const $ = id => document.getElementById(id);
 let socket = null;
@@ -406,44 +407,25 @@ function startReview() {
   send({ type: 'review', visits: Number($('review-visits').value), id });
 }
 
-// A turn of the review: once every turn is in, each move's cost to its mover's win chance (a draw
-// half), the moves that lost a tenth or more named, the graph redrawn from the review's searches.
+// A turn of the review: once every turn is in, the moves that lost a tenth or more of their
+// mover's chance named (review.js), the graph redrawn from the review's searches.
 function onReviewed(answer) {
   if (answer.isDuringSearch) return;
   review.turns.set(answer.turnNumber, answer);
   if (review.turns.size < review.plies + 1) return;
-  const first = state.colours[0];
-  // The first side's chance at a turn: the search's, or the result where the game is over there.
-  const firstChance = turn => {
-    const a = review.turns.get(turn);
-    if (a.rootInfo) return a.rootInfo.currentPlayer === first ? a.rootInfo.winrate : 1 - a.rootInfo.winrate;
-    const winner = review.outcome?.winner;
-    return !winner ? 0.5 : winner === first ? 1 : 0;
-  };
-  const counts = { 0: { blunder: 0, mistake: 0 }, 1: { blunder: 0, mistake: 0 } };
-  const rows = [];
-  for (let ply = 0; ply < review.plies; ++ply) {
-    const before = review.turns.get(ply);
-    if (!before.rootInfo) continue;
-    const moverIsFirst = before.rootInfo.currentPlayer === first;
-    const mover = moverIsFirst ? 0 : 1;
-    const [was, is] = [firstChance(ply), firstChance(ply + 1)].map(c => (moverIsFirst ? c : 1 - c));
-    const loss = was - is;
-    const kind = loss >= 0.2 ? 'blunder' : loss >= 0.1 ? 'mistake' : '';
-    if (kind) counts[mover][kind] += 1;
-    review.nodes[ply + 1].mistake = kind;
-    const best = before.moveInfos[0]?.move;
+  const { chances, moves, counts } = reviewLine(review.turns, review.plies, state.colours[0], review.outcome?.winner);
+  const rows = moves.map(({ ply, player, was, is, kind, best }) => {
     const played = review.nodes[ply + 1].move;
+    review.nodes[ply + 1].mistake = kind;
     const row = document.createElement('tr');
     if (kind) row.classList.add(kind);
-    for (const text of [`${Math.floor(ply / 2) + 1}${ply % 2 ? '…' : '.'} ${played}`, before.rootInfo.currentPlayer,
+    for (const text of [`${Math.floor(ply / 2) + 1}${ply % 2 ? '…' : '.'} ${played}`, player,
       `${(100 * was).toFixed(0)}% → ${(100 * is).toFixed(0)}%`, kind, best && best !== played ? best : '']) {
-      const cell = row.insertCell();
-      cell.textContent = text;
+      row.insertCell().textContent = text;
     }
-    rows.push(row);
-  }
-  for (let turn = 0; turn <= review.plies; ++turn) review.nodes[turn].chance = firstChance(turn);
+    return row;
+  });
+  chances.forEach((chance, turn) => { review.nodes[turn].chance = chance; });
   drawWinChance();
   renderTree();
   $('review-moves').tBodies[0].replaceChildren(...rows);
@@ -462,10 +444,7 @@ function exportPgn() {
   const result = !outcome ? '*' : !winner ? '1/2-1/2' : winner === state.colours[0] ? '1-0' : '0-1';
   const tags = { Event: 'ataxx-zero', Date: new Date().toISOString().slice(0, 10).replaceAll('-', '.'), FEN: state.start_fen };
   if (state.game !== 'ataxx') tags.Variant = state.variant;
-  tags.Result = result;
-  const moves = tree.movetext();
-  $('pgn').value = Object.entries(tags).map(([k, v]) => `[${k} "${v.replace(/[\\"]/g, c => '\\' + c)}"]`).join('\n') +
-    `\n\n${moves} ${result}\n`;
+  $('pgn').value = pgnText(tags, tree.movetext(), result);
 }
 
 // A PGN's game becomes the game shown, its variations the tree's (comments and annotations left

@@ -97,6 +97,13 @@ export class GameTree {
   }
 }
 
+// A game as PGN: its tags (a value's quotes and backslashes escaped), the Result tag last, then
+// the movetext and the result.
+export function pgnText(tags, movetext, result) {
+  const lines = Object.entries({ ...tags, Result: result }).map(([k, v]) => `[${k} "${v.replace(/[\\"]/g, c => '\\' + c)}"]`);
+  return `${lines.join('\n')}\n\n${movetext} ${result}\n`;
+}
+
 // A PGN's tags and its movetext's tree of moves (comments, annotations, move numbers and results
 // left out): {tags, lines}, each line {move, lines} in the tree's order.
 export function parsePgn(text) {

@@ -2,7 +2,7 @@
 // out, numbering from any start, promotion and deletion.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GameTree, addLines, mainLineOf, parsePgn } from '../../server/page/tree.js';
+import { GameTree, addLines, mainLineOf, parsePgn, pgnText } from '../../server/page/tree.js';
 
 const start = 'x5o/7/7/7/7/7/o5x x 0 1';
 const treeOf = (pgn, fen = start) => {
@@ -64,4 +64,13 @@ test('a long game imports whole: its lines are added without recursion', () => {
   assert.equal(line.length, 20001);
   assert.equal(line.at(-1), 'm19999');
   assert.deepEqual(tree.find([...moves.slice(0, -1), 'v', 'w']).move, 'w');
+});
+
+test('PGN written: its tags escaped, the result last, read back as it was', () => {
+  const { tree } = treeOf('1. b6 (1. f2 a2) 1... f6 *');
+  const text = pgnText({ Event: 'a "quoted" \\ name', FEN: start }, tree.movetext(), '1-0');
+  assert.equal(text, `[Event "a \\"quoted\\" \\\\ name"]\n[FEN "${start}"]\n[Result "1-0"]\n\n1. b6 (1. f2 a2) 1... f6 1-0\n`);
+  const back = parsePgn(text);
+  assert.deepEqual(back.tags, { Event: 'a "quoted" \\ name', FEN: start, Result: '1-0' });
+  assert.equal(treeOf(text).tree.movetext(), tree.movetext());
 });
