@@ -164,6 +164,11 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
   BasicInferenceServer<G> server(dir.model_path(best), config.inference);
   log.info("self-play: playing with {} ({} on {})", best, to_string(precision_of(config.inference)),
            config.inference.device);
+  if (const int cores = usable_cores(); config.selfplay.threads > cores)
+    log.warn(
+        "self-play: selfplay.threads is {} but this process may use {} cores, so its workers take turns on "
+        "them: set selfplay.threads to the cores less those the trainer uses",
+        config.selfplay.threads, cores);
   if (const int busy = busy_inference_threads(config); busy < config.inference.threads)
     log.warn("self-play: its positions in flight fill {} batch(es) of inference.max_batch {}, so only {} of the {} "
              "inference threads work: lower max_batch or raise selfplay.concurrent_games",

@@ -8,6 +8,7 @@
 
 #include "nn/model_info.h"
 #include "selfplay/recent_games.h"
+#include "util/parallel.h"
 
 namespace ataxx {
 namespace {
@@ -61,6 +62,28 @@ TEST(SelfPlayLoop, WarnsOnceWhenItsGamesTurnToDraws) {
   const std::vector<std::string> said = sink->last_formatted();
   EXPECT_EQ(count_containing(said, "100% of the last 256 games were draws (1 plies a game)"), 1);
   EXPECT_GE(count_containing(said, "the last 256: 1 plies a game, 100% draws"), 1);
+}
+
+TEST(SelfPlayLoop, WarnsWhenItHasMoreWorkersThanCores) {
+  const std::string root = testing::TempDir() + "/crowded-selfplay";
+  std::filesystem::remove_all(root);
+  const RunDirectory dir(root + "/run");
+  write_random_play_file(dir.model_path("gen-0000"), ModelShape{1, 8}, 1);
+  dir.set_best("gen-0000");
+  const auto warnings_with = [&](int threads) {
+    RunConfig config;
+    config.selfplay.threads = threads;
+    config.selfplay.concurrent_games = 1;
+    config.selfplay.visits = 2;
+    config.selfplay.fast_visits = 2;
+    config.selfplay.games_per_chunk = 1;
+    const auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(1000);
+    spdlog::logger log("selfplay", sink);
+    play_selfplay<AtaxxGame>(config, dir, {.stopped = [] { return false; }, .games = 1}, log);
+    return count_containing(sink->last_formatted(), "so its workers take turns on them");
+  };
+  EXPECT_EQ(warnings_with(usable_cores() + 1), 1);
+  EXPECT_EQ(warnings_with(usable_cores()), 0);
 }
 
 }  // namespace
