@@ -35,14 +35,20 @@ int count_containing(const std::vector<std::string>& lines, const std::string& t
   return count;
 }
 
+// ROOT/run, emptied, its best model a small net of random weights.
+RunDirectory run_with_a_random_net(const std::string& root) {
+  std::filesystem::remove_all(root);
+  RunDirectory dir(root + "/run");
+  write_random_play_file(dir.model_path("gen-0000"), ModelShape{1, 8}, 1);
+  dir.set_best("gen-0000");
+  return dir;
+}
+
 TEST(SelfPlayLoop, WarnsOnceWhenItsGamesTurnToDraws) {
   // Every game is a draw: x's only moves are jumps (its neighbours are gaps), and a jump ends the
   // game at a halfmove limit of 1.
   const std::string root = testing::TempDir() + "/drawn-selfplay";
-  std::filesystem::remove_all(root);
-  const RunDirectory dir(root + "/run");
-  write_random_play_file(dir.model_path("gen-0000"), ModelShape{1, 8}, 1);
-  dir.set_best("gen-0000");
+  const RunDirectory dir = run_with_a_random_net(root);
   const std::string openings = root + "/jumps-only.txt";
   std::ofstream(openings) << "6o/7/7/7/7/--5/x-5 x 0 1\n";
   RunConfig config;
@@ -65,11 +71,7 @@ TEST(SelfPlayLoop, WarnsOnceWhenItsGamesTurnToDraws) {
 }
 
 TEST(SelfPlayLoop, WarnsWhenItHasMoreWorkersThanCores) {
-  const std::string root = testing::TempDir() + "/crowded-selfplay";
-  std::filesystem::remove_all(root);
-  const RunDirectory dir(root + "/run");
-  write_random_play_file(dir.model_path("gen-0000"), ModelShape{1, 8}, 1);
-  dir.set_best("gen-0000");
+  const RunDirectory dir = run_with_a_random_net(testing::TempDir() + "/crowded-selfplay");
   const auto warnings_with = [&](int threads) {
     RunConfig config;
     config.selfplay.threads = threads;
