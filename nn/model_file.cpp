@@ -3,6 +3,7 @@
 #include <mutex>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "nn/model_container.h"
 #include "nn/play_file.h"
@@ -226,15 +227,20 @@ bool read_checkpoint_state(const std::string& path, AtaxxNet& net, torch::optim:
   return true;
 }
 
-void export_checkpoint(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
+// A checkpoint's weights and what its play file says of them.
+std::pair<AtaxxNet, ModelInfo> read_for_export(const std::string& checkpoint_path, const std::string& name) {
   auto archive = open_archive(checkpoint_path, kCheckpointFormat);
   const CheckpointInfo checkpoint = read_checkpoint_header(ArchiveFields(archive), checkpoint_path, registered_network_io);
   AtaxxNet net(checkpoint.shape, checkpoint.io);
   load_weights(archive, net, checkpoint_path);
-  save_play_file(play_path, net,
-                 {.game = checkpoint.game,
-                  .shape = checkpoint.shape, .boards = checkpoint.boards, .rules = checkpoint.rules,
-                  .step = checkpoint.step, .name = name, .parent = checkpoint_path});
+  return {net,
+          {.game = checkpoint.game,
+           .shape = checkpoint.shape,
+           .boards = checkpoint.boards,
+           .rules = checkpoint.rules,
+           .step = checkpoint.step,
+           .name = name,
+           .parent = checkpoint_path}};
 }
 
 }  // namespace
@@ -266,7 +272,9 @@ void write_random_play_file(const std::string& path, const ModelShape& shape, st
 }
 
 void export_play_file(const std::string& checkpoint_path, const std::string& play_path, const std::string& name) {
-  guarded(checkpoint_path, [&] { export_checkpoint(checkpoint_path, play_path, name); });
+  // Only the reading is the checkpoint's: an error writing names the play file.
+  auto [net, info] = guarded(checkpoint_path, [&] { return read_for_export(checkpoint_path, name); });
+  save_play_file(play_path, net, info);
 }
 
 }  // namespace ataxx

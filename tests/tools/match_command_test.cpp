@@ -84,6 +84,23 @@ TEST(OpeningsAndExportCommands, KeepAFileAlreadyThereUnlessForced) {
   EXPECT_EQ(std::ranges::count(read_whole_file(out), '\n'), 17) << "a comment line and 16 positions";
 }
 
+// `export X --out X --force` replaced the checkpoint with its play file, and its run could not resume.
+TEST(OpeningsAndExportCommands, ExportNeverReplacesWhatItReads) {
+  const std::string run_dir = testing::TempDir() + "/export-own-run";
+  std::filesystem::create_directories(run_dir + "/models");
+  const std::string checkpoint = run_dir + "/stopped.ckpt", model = run_dir + "/models/gen-0001.net";
+  std::ofstream(checkpoint) << "kept\n";
+  std::ofstream(model) << "kept\n";
+  const Ran onto_itself = run("export " + checkpoint + " --force --out " + checkpoint);
+  EXPECT_NE(onto_itself.status, 0);
+  EXPECT_NE(onto_itself.output.find("is the checkpoint it reads"), std::string::npos) << onto_itself.output;
+  const Ran into_the_run = run("export " + run_dir + " --average 2 --force --out " + model);
+  EXPECT_NE(into_the_run.status, 0);
+  EXPECT_NE(into_the_run.output.find("is a file of the run it averages"), std::string::npos) << into_the_run.output;
+  EXPECT_EQ(read_whole_file(checkpoint), "kept\n");
+  EXPECT_EQ(read_whole_file(model), "kept\n");
+}
+
 TEST(MatchCommand, RefusesAnUnknownVariant) {
   const Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
   EXPECT_NE(ran.status, 0);

@@ -38,6 +38,24 @@ TEST(Trainer, RefusesADeviceItCannotUse) {
   EXPECT_NO_THROW(Trainer(config, "", "", game_of(config)));
 }
 
+// A play file that cannot be written was blamed on the checkpoint ("is damaged"): a user might
+// have thrown a good checkpoint away.
+TEST(Trainer, AnExportThatCannotWriteNamesThePlayFileNotTheCheckpoint) {
+  RunConfig config;
+  config.network.blocks = 1;
+  config.network.channels = 8;
+  Trainer(config, "", "", game_of(config)).save_checkpoint(temp_path("export-source.ckpt"));
+  const std::string out = temp_path("no-such-folder") + "/exported.net";
+  try {
+    export_play_file(temp_path("export-source.ckpt"), out, "exported");
+    ADD_FAILURE() << "wrote into a folder that does not exist";
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cannot write '" + out + "'"), std::string::npos) << what;
+    EXPECT_EQ(what.find("damaged"), std::string::npos) << what;
+  }
+}
+
 TEST(Trainer, LearningRateWarmsUpThenDropsLateInTheRun) {
   RunConfig::Training t;
   t.learning_rate = 0.02;
