@@ -120,6 +120,23 @@ BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::ty
   return record;
 }
 
+// Each player made, shown every opening and started on a game before any game is played: a bad
+// spec, a net of another board or an engine that cannot start ends the match at once with its
+// reason, where later each game would have been forfeited for it. A failure once the match is under
+// way (an engine that crashed and cannot start again) forfeits the game it happens in.
+template <typename G>
+void check_players_can_play(const BasicMatchConfig<G>& config) {
+  for (const BasicPlayerSource<G>* source : {&config.player1, &config.player2}) {
+    const auto player = source->make();
+    try {
+      for (const typename G::Position& start : config.openings) player->check_plays(start);
+      player->new_game(config.seed);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(source->name + " cannot play this match: " + e.what());
+    }
+  }
+}
+
 // Plays game `index` of the match; a player that cannot even start it forfeits it.
 template <typename G>
 BasicGameRecord<G> play_match_game(const BasicMatchConfig<G>& config, int index, BasicPlayer<G>& player1,
@@ -155,9 +172,7 @@ BasicMatchResult<G> run_match(
     const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game) {
   if (config.openings.empty()) throw std::invalid_argument("match: no openings");
   if (config.games < 1) throw std::invalid_argument("match: the number of games must be at least 1");
-  // Made up front so that a bad spec fails before any game starts.
-  config.player1.make();
-  config.player2.make();
+  check_players_can_play(config);
 
   MatchTally tally;
   tally.sprt = config.sprt;

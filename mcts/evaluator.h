@@ -44,6 +44,8 @@ class BasicEvaluator {
   virtual void evaluate(std::span<const BasicEvalRequest<G>> batch) = 0;
   // The name of the model answering now ("" where there is none); it may change between batches.
   virtual std::string model_name() const { return {}; }
+  // Throws std::invalid_argument where it cannot evaluate pos (a board its network was not trained on).
+  virtual void check_evaluates(const typename G::Position& /*pos*/) const {}
 };
 
 using EvalRequest = BasicEvalRequest<DefaultGame>;

@@ -28,6 +28,7 @@ class BasicInferenceServer final : public BasicEvaluator<G> {
 
   // Throws std::invalid_argument for a position on a board the network was not trained on.
   void evaluate(std::span<const BasicEvalRequest<G>> batch) override;
+  void check_evaluates(const typename G::Position& pos) const override;
   // Loads another play file of the same game and boards; batches already running finish on the
   // old network, the next batch runs on the new one.
   void load(const std::string& play_file);

@@ -89,6 +89,10 @@ InferenceStats BasicInferenceServer<G>::stats() const {
   return batcher_.stats();
 }
 template <typename G>
+void BasicInferenceServer<G>::check_evaluates(const typename G::Position& pos) const {
+  make_encoder<G>(network_->info().boards).check(pos, network_->model_name());
+}
+template <typename G>
 std::vector<float> BasicInferenceServer<G>::ownership(const typename G::Position& pos) const {
   const GameEncoder<G> encoder = make_encoder<G>(network_->info().boards);
   encoder.check(pos, network_->model_name());

@@ -58,6 +58,7 @@ class BasicLevelPlayer final : public BasicPlayer<G> {
   // searcher: a player whose reports list every root move with its visits and prior (MCTS).
   BasicLevelPlayer(std::unique_ptr<BasicPlayer<G>> searcher, int skill);
   void new_game(std::uint64_t seed) override;
+  void check_plays(const typename G::Position& start) const override { searcher_->check_plays(start); }
   Move choose_move(const Game& game) override;
   MoveReport last_report() const override { return report_; }  // its pv starts with the move played
 

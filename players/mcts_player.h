@@ -27,6 +27,7 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   // threads: threads that search the tree at once (mcts/search_threads.h).
   BasicMctsPlayer(const SearchParams& params, std::shared_ptr<Evaluator> evaluator, int threads = 1);
   void new_game(std::uint64_t seed) override;
+  void check_plays(const Position& start) const override { evaluator_->check_evaluates(start); }
   Move choose_move(const Game& game) override;
   void ponder(const Game& game) override;
   MoveReport last_report() const override { return report_; }

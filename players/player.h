@@ -112,6 +112,9 @@ class BasicPlayer {
   virtual MoveReport last_report() const { return {}; }
   // Called before each game; the seed makes a player's choices reproducible.
   virtual void new_game(std::uint64_t seed) = 0;
+  // Throws std::invalid_argument where the player cannot play a game from `start` (a network not
+  // trained on its board), before any game is played.
+  virtual void check_plays(const typename G::Position& /*start*/) const {}
   // A legal move for the side to move in a game that is not over. May throw.
   virtual Move choose_move(const Game& game) = 0;
   // Thinks on the position in the opponent's time (UAI's `go ponder`) until the limits' stop flag

@@ -101,6 +101,17 @@ TEST(OpeningsAndExportCommands, ExportNeverReplacesWhatItReads) {
   EXPECT_EQ(read_whole_file(model), "kept\n");
 }
 
+// A net of another board lost every game ("failed: model ... does not play 8x8") and the match
+// ended with status 0; now it ends before its first game.
+TEST(MatchCommand, ANetOfAnotherBoardEndsTheMatchBeforeItsFirstGame) {
+  const std::string net = std::string("nn:model=") + ATAXX_SOURCE_DIR + "/nets/ataxx-7x7.net,visits=8";
+  const Ran ran = run("match --p1 " + net + " --p2 random --games 2 --board 8x8");
+  EXPECT_NE(ran.status, 0);
+  EXPECT_NE(ran.output.find(net + " cannot play this match: model "), std::string::npos) << ran.output;
+  EXPECT_NE(ran.output.find(" was trained on 7x7 and does not play 8x8"), std::string::npos) << ran.output;
+  EXPECT_EQ(ran.output.find("Finished game"), std::string::npos) << ran.output;
+}
+
 TEST(MatchCommand, RefusesAnUnknownVariant) {
   const Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
   EXPECT_NE(ran.status, 0);

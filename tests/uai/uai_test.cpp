@@ -1119,13 +1119,36 @@ TEST(UaiPlayer, AMatchsPgnCommentsEachMoveWithTheEnginesScoreAndTime) {
   }
 }
 
-TEST(UaiPlayer, CrashesAndSilenceAreScoredLosses) {
-  for (const char* engine : {"uai:cmd=/bin/false", "uai:cmd=cat,timeout=200", "uai:cmd=/nonexistent/engine"}) {
-    const MatchResult result = run_match(engine_match(engine, 2));
-    ASSERT_EQ(result.games.size(), 2U) << engine;
-    EXPECT_EQ(result.score.losses, 2) << engine;
-    for (const GameRecord& game : result.games) EXPECT_NE(game.failure, "") << engine;
+// An engine that cannot start a game (missing, exiting at once, never answering `uai`) is a
+// setup error, as cutechess-cli takes it: the match ends before its first game, naming it. Before,
+// each game was scored a loss for it and the match "succeeded".
+TEST(UaiPlayer, AnEngineThatCannotStartEndsTheMatchBeforeItsFirstGame) {
+  for (const std::string engine : {"uai:cmd=/bin/false", "uai:cmd=cat,timeout=200", "uai:cmd=/nonexistent/engine"}) {
+    try {
+      run_match(engine_match(engine, 2));
+      ADD_FAILURE() << engine << " played a match";
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(engine + " cannot play this match: "), std::string::npos) << e.what();
+    }
   }
+}
+
+// Once the match is under way, a crash or silence in a game loses that game and the match goes on.
+TEST(UaiPlayer, CrashesAndSilenceInAGameAreScoredLosses) {
+  const auto dir = std::filesystem::temp_directory_path() / ("uai-crash-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const std::string at_go : {"exit 1", "sleep 1"}) {
+    const std::string script = (dir / "engine.sh").string();
+    std::ofstream(script) << "#!/bin/sh\nwhile read line; do case \"$line\" in\n"
+                             "uai) echo 'id name flaky'; echo uaiok;;\nisready) echo readyok;;\ngo*) "
+                          << at_go << ";;\nquit) exit 0;;\nesac; done\n";
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+    const MatchResult result = run_match(engine_match("uai:cmd=" + script + ",movetime=10,timeout=200", 2));
+    ASSERT_EQ(result.games.size(), 2U) << at_go;
+    EXPECT_EQ(result.score.losses, 2) << at_go;
+    for (const GameRecord& game : result.games) EXPECT_NE(game.failure, "") << at_go;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
