@@ -477,7 +477,15 @@ void UaiEngine::ready_player(Session<G>& session) {
 
 template <typename G>
 void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
-  GoLine go = read_go(args);
+  GoLine go;
+  try {
+    go = read_go(args);
+  } catch (const std::exception& e) {
+    // A GUI waits for the bestmove of every go: a malformed one is answered too, at once, by the
+    // least search there is (the net's first choice), since its time is not known.
+    say(std::string("info string error: ") + e.what() + "; answering at once");
+    go.limits.nodes = 1;
+  }
   MoveLimits& limits = go.limits;
   // The player plans its time from the clocks (players/time_manager.h); without any limit its
   // own budget applies.

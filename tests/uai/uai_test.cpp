@@ -432,6 +432,19 @@ TEST(Uai, MalformedInputKeepsThePreviousPosition) {
   EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 1")), "0000");
 }
 
+// A GUI waits for the bestmove of every go: a malformed one got only an error, and the GUI waited
+// for ever or lost on time.
+TEST(Uai, AMalformedGoIsAnsweredAtOnceWithALegalMove) {
+  UaiSession uai;
+  uai.send("position startpos");
+  for (const char* bad : {"go movetime abc", "go wtime 1000 btime x", "go movetime 99999999999999999999", "go depth"}) {
+    const std::string out = uai.go(bad);
+    EXPECT_EQ(out.rfind("info string error: ", 0), 0U) << bad << ": " << out;
+    EXPECT_NE(out.find("; answering at once"), std::string::npos) << bad << ": " << out;
+    EXPECT_TRUE(answers_legally_from_start(out)) << bad << ": " << out;
+  }
+}
+
 TEST(Uai, StopAnswersAnInfiniteSearchAtOnce) {
   UaiSession uai;
   uai.send("position startpos");
