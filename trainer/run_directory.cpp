@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <charconv>
 #include <cstdio>
@@ -23,6 +24,8 @@ namespace fs = std::filesystem;
 
 namespace ataxx {
 namespace {
+
+constexpr std::array<std::string_view, 5> kRunFolders = {"models", "checkpoints", "games", "plots", "live"};
 
 std::optional<int> newest_generation(const std::string& dir, const std::string& extension) {
   std::optional<int> newest;
@@ -99,11 +102,24 @@ std::optional<int> generation_number(std::string_view name) {
 }
 
 RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
-  for (const char* sub : {"models", "checkpoints", "games", "plots", "live"}) fs::create_directories(root_ + "/" + sub);
+  if (fs::exists(root_) && !fs::is_directory(root_))
+    throw std::runtime_error("'" + root_ + "' is a file: a run directory is a folder");
+  for (const std::string_view sub : kRunFolders) fs::create_directories(root_ + "/" + std::string(sub));
   remove_abandoned_temporaries();
 }
 
 bool RunDirectory::holds_run(const std::string& root) { return fs::exists(config_path_of(root)); }
+
+bool RunDirectory::has_room_for_a_run(const std::string& root) {
+  if (!fs::is_directory(root) || holds_run(root)) return true;
+  const auto left_by_a_failed_start = [](const fs::directory_entry& entry) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory())
+      return std::ranges::find(kRunFolders, name) != kRunFolders.end() && fs::is_empty(entry.path());
+    return name == "train.lock";
+  };
+  return std::ranges::all_of(fs::directory_iterator(root), left_by_a_failed_start);
+}
 
 void RunDirectory::remove_abandoned_temporaries() const {
   for (const auto& entry : fs::recursive_directory_iterator(root_))

@@ -44,12 +44,21 @@ std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
 // Asked before a RunDirectory creates its folders: a mistyped --run-dir leaves nothing behind.
 void require_a_run(const std::string& run_dir) {
   if (!RunDirectory::holds_run(run_dir))
-    throw std::runtime_error("'" + run_dir + "' holds no run; give --config to start one");
+    throw std::runtime_error("'" + run_dir + "' holds no run: start one with `train --config FILE --run-dir " +
+                             run_dir + "`");
 }
 
 // `inference.int8: auto` settled for the device the config names on this machine.
 void settle_int8_auto(RunConfig& config) {
   if (config.int8_auto) config.inference.int8 = int8_by_default(config.inference.device);
+}
+
+// The run's config.yaml (into *yaml as it reads), `inference.int8: auto` settled for this machine.
+RunConfig settled_config(const RunDirectory& dir, const RunGames& games, std::string* yaml) {
+  RunConfig config = load_run_config(dir.config_path(), games);
+  *yaml = to_yaml(config);
+  settle_int8_auto(config);
+  return config;
 }
 
 // Reads the run's config, `inference.int8: auto` settled for this machine. A new run copies
@@ -61,6 +70,13 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
   const bool has_config = RunDirectory::holds_run(dir.root());
   if (!config_path.empty() && (!has_config || !dir.newest_model())) {
     RunConfig config = load_run_config(config_path, games);
+    if (std::error_code error; std::filesystem::equivalent(config_path, dir.config_path(), error)) {
+      // The user's own file, comments and all, is the run's: kept as written.
+      if (seed && *seed != config.run.seed)
+        throw std::runtime_error(
+            fmt::format("--seed {} would rewrite '{}': set run.seed in it instead", *seed, config_path));
+      return settled_config(dir, games, yaml);
+    }
     if (seed) config.run.seed = *seed;
     write_file_atomically(dir.config_path(), to_yaml(config));
   } else {
@@ -73,10 +89,7 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
     if (to_yaml(given) != to_yaml(held))
       throw std::runtime_error("'" + dir.root() + "' already holds a run with another config; resume it without --config");
   }
-  RunConfig config = load_run_config(dir.config_path(), games);
-  *yaml = to_yaml(config);
-  settle_int8_auto(config);
-  return config;
+  return settled_config(dir, games, yaml);
 }
 
 // The run's wall time over all its sessions: the minutes banked before this one, and this one's.
@@ -317,6 +330,9 @@ template <typename List>
 TrainingSummary run_training_of(const std::string& config_path, const std::string& run_dir,
                                 std::optional<std::uint64_t> seed, const std::atomic<bool>& stop) {
   if (config_path.empty()) require_a_run(run_dir);
+  if (!RunDirectory::has_room_for_a_run(run_dir))
+    throw std::runtime_error("'" + run_dir +
+                             "' holds files but no run (no config.yaml): give a new or empty --run-dir");
   RunDirectory dir(run_dir);
   const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
   std::string yaml;

@@ -432,12 +432,60 @@ TEST(TrainingRun, AFolderWithoutARunIsLeftAsItWas) {
   for (const auto& [command, folder] : commands) {
     const std::string said = testing::TempDir() + "/not-a-run.said";
     EXPECT_NE(std::system((kBinary + " " + command + folder + " > " + said + " 2>&1").c_str()), 0);
-    EXPECT_NE(read_whole_file(said).find("'" + folder + "' holds no run; give --config to start one"),
+    EXPECT_NE(read_whole_file(said).find(
+                  "'" + folder + "' holds no run: start one with `train --config FILE --run-dir " + folder + "`"),
               std::string::npos)
         << read_whole_file(said);
   }
   EXPECT_TRUE(fs::is_empty(empty));
   EXPECT_FALSE(fs::exists(missing));
+}
+
+// A new run went into any folder: another's files were mixed with its own (its log.txt appended to).
+TEST(TrainingRun, ANewRunGoesOnlyWhereNothingElseIs) {
+  const std::string busy = testing::TempDir() + "/someone-elses-folder";
+  fs::remove_all(busy);
+  fs::create_directories(busy);
+  std::ofstream(busy + "/log.txt") << "my notes\n";
+  const std::string said = testing::TempDir() + "/new-run.said";
+  const auto train = [&](const std::string& arguments) {
+    return std::system((kBinary + " train " + arguments + " > " + said + " 2>&1").c_str());
+  };
+  EXPECT_NE(train("--config " + kTinyConfig + " --run-dir " + busy), 0);
+  EXPECT_NE(read_whole_file(said).find("'" + busy +
+                                       "' holds files but no run (no config.yaml): give a new or empty --run-dir"),
+            std::string::npos)
+      << read_whole_file(said);
+  EXPECT_EQ(read_whole_file(busy + "/log.txt"), "my notes\n");
+  EXPECT_FALSE(fs::exists(busy + "/models"));
+
+  const std::string file = testing::TempDir() + "/a-file-not-a-folder";
+  std::ofstream(file) << "kept\n";
+  EXPECT_NE(train("--config " + kTinyConfig + " --run-dir " + file), 0);
+  EXPECT_NE(read_whole_file(said).find("'" + file + "' is a file: a run directory is a folder"), std::string::npos)
+      << read_whole_file(said);
+}
+
+// A config.yaml the user kept in the run's folder was rewritten without its comments: the file stays
+// as written, and --seed may not rewrite it.
+TEST(TrainingRun, SlowARunInTheFolderOfItsConfigKeepsTheFileAsWritten) {
+  const std::string said = testing::TempDir() + "/own-config-run.said";
+  const auto train = [&](const std::string& arguments) {
+    return std::system((kBinary + " train " + arguments + " > " + said + " 2>&1").c_str());
+  };
+  const std::string own = testing::TempDir() + "/run-with-its-config";
+  fs::remove_all(own);
+  fs::create_directories(own);
+  const std::string config = "# my comment\n" + read_whole_file(kTinyConfig) + "\n";
+  std::ofstream(own + "/config.yaml") << config;
+  EXPECT_NE(train("--config " + own + "/config.yaml --run-dir " + own + " --seed 12345"), 0);
+  EXPECT_NE(
+      read_whole_file(said).find("--seed 12345 would rewrite '" + own + "/config.yaml': set run.seed in it instead"),
+      std::string::npos)
+      << read_whole_file(said);
+  EXPECT_EQ(train("--config " + own + "/config.yaml --run-dir " + own), 0) << read_whole_file(said);
+  EXPECT_EQ(read_whole_file(own + "/config.yaml"), config);
+  EXPECT_TRUE(fs::exists(own + "/models/gen-0003.net")) << read_whole_file(said);
 }
 
 // A self-play process may set its machine's own keys, not the run's recipe.
