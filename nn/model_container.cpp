@@ -143,7 +143,10 @@ std::string followed_best_pointer(const std::string& path) {
 
 std::string read_model_file(const std::string& path) {
   if (const auto built_in = built_in_net(path)) return std::string(*built_in);
-  std::ifstream in(followed_best_pointer(path), std::ios::binary);
+  const std::string file = followed_best_pointer(path);
+  if (std::filesystem::is_directory(file))
+    throw ModelFileError("model file '" + path + "' is a folder: give a play file (a run's is RUN/models/best)");
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw ModelFileError("cannot read model file '" + path + "'");
   return std::string(std::istreambuf_iterator<char>(in), {});
 }

@@ -110,6 +110,21 @@ TEST(PlayFile, ARunsBestReadsAsTheModelItNamesByBothReaders) {
   EXPECT_THROW(read_model_info(temp_path("run/models/notes")), ModelFileError) << "only a bare name is followed";
 }
 
+// A folder given as a model was refused in the C++ library's words ("basic_filebuf::underflow
+// error reading the file: Is a directory"), naming neither the path nor what to give.
+TEST(PlayFile, AFolderGivenAsAModelIsNamedAsOne) {
+  std::filesystem::create_directories(temp_path("a-run-folder"));
+  try {
+    read_model_info(temp_path("a-run-folder"));
+    FAIL() << "read a folder";
+  } catch (const ModelFileError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("model file '" + temp_path("a-run-folder") + "' is a folder: give a play file"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(PlayFile, ReadsFreshNetsOfEveryGameAsLibTorchDoes) {
   write_random_play_file(temp_path("square.net"), {2, 16}, 3);
   write_random_play_file(temp_path("family.net"), {1, 8}, 4, BoardSet::parse("4x4,7x7,hexagon"),
