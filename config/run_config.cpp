@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <variant>
@@ -254,7 +255,7 @@ void validate(const RunConfig& c, const std::string& source, const RunGames& gam
     fail(source, "gating.undecided", "'" + c.gating.undecided + "' is neither reject nor threshold");
   if (c.selfplay.policy_surprise_weight + c.selfplay.value_surprise_weight > 1)
     fail(source, "selfplay.value_surprise_weight",
-         "with selfplay.policy_surprise_weight above 1: the two share the samples' weight");
+         "plus selfplay.policy_surprise_weight is above 1: the two share the samples' weight");
   if (c.gating.games == 1) fail(source, "gating.games", "is 1: a gating plays both colours, so 0 (no gating) or at least 2");
   if (c.gating.games == 0 && !c.gating.sprt.empty()) fail(source, "gating.sprt", "needs gating games, and gating.games is 0");
   if (!c.gating.sprt.empty()) {
@@ -275,11 +276,14 @@ bool read_switch(const YAML::Node& node, const std::string& source, const std::s
 }
 
 void read_sections(const YAML::Node& root, std::map<std::string, Target>& table, const std::string& source) {
+  std::set<std::string> seen;  // YAML keeps the last of a key given twice: the first would be lost unsaid
   for (const auto& section : root) {
     const std::string name = section.first.as<std::string>();
+    if (!seen.insert(name).second) fail(source, name, "the section is given twice");
     if (!section.second.IsMap()) fail(source, name, "expected a section of key: value lines");
     for (const auto& entry : section.second) {
       const std::string key = name + "." + entry.first.as<std::string>();
+      if (!seen.insert(key).second) fail(source, key, "is given twice");
       const auto it = table.find(key);
       if (it == table.end()) {
         const auto retired = kRetiredKeys.find(key);

@@ -2,8 +2,6 @@
 // games of games/registry.h, and by code that runs a list of games of its own (the tests').
 #pragma once
 
-#include "trainer/training_run.h"
-
 #include <fmt/format.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -12,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 #include <type_traits>
 
@@ -20,6 +19,7 @@
 #include "trainer/run_directory.h"
 #include "trainer/selfplay_loop.h"
 #include "trainer/trainer.h"
+#include "trainer/training_run.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/file_lock.h"
@@ -70,6 +70,10 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
   const bool has_config = RunDirectory::holds_run(dir.root());
   if (!config_path.empty() && (!has_config || !dir.newest_model())) {
     RunConfig config = load_run_config(config_path, games);
+    for (const std::string& file : config.boards.openings)  // read by self-play, gating and the ladder, later
+      if (!file.empty() && !std::ifstream(file))
+        throw std::runtime_error(fmt::format(
+            "config {}: boards.openings: cannot read '{}' (paths are from where train runs)", config_path, file));
     if (std::error_code error; std::filesystem::equivalent(config_path, dir.config_path(), error)) {
       // The user's own file, comments and all, is the run's: kept as written.
       if (seed && *seed != config.run.seed)

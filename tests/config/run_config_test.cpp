@@ -168,7 +168,11 @@ TEST(RunConfig, ErrorsNameTheKey) {
                 .find("training.teacher_share: is set but there is no training.teacher"),
             std::string::npos);
   EXPECT_NE(error_of("selfplay:\n  policy_surprise_weight: 0.95\n  value_surprise_weight: 0.1\n")
-                .find("selfplay.value_surprise_weight: with selfplay.policy_surprise_weight above 1"),
+                .find("selfplay.value_surprise_weight: plus selfplay.policy_surprise_weight is above 1"),
+            std::string::npos);
+  // YAML keeps the last of a key given twice; the first was lost without a word.
+  EXPECT_NE(error_of("run:\n  seed: 1\n  seed: 2\n").find("run.seed: is given twice"), std::string::npos);
+  EXPECT_NE(error_of("run:\n  seed: 1\nrun:\n  max_minutes: 2\n").find("run: the section is given twice"),
             std::string::npos);
   EXPECT_NE(error_of("? [a, b]\n: 1\n").find("config test.yaml"), std::string::npos);
   EXPECT_THROW(load_run_config("/nonexistent.yaml"), std::runtime_error);

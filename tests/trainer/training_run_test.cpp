@@ -466,6 +466,24 @@ TEST(TrainingRun, ANewRunGoesOnlyWhereNothingElseIs) {
       << read_whole_file(said);
 }
 
+// An openings file that cannot be read was named by gating, under its own name, once the run had
+// started; now by its key, before.
+TEST(TrainingRun, AnOpeningsFileThatCannotBeReadIsNamedByItsKey) {
+  const std::string config = testing::TempDir() + "/missing-openings.yaml",
+                    run = testing::TempDir() + "/missing-openings";
+  fs::remove_all(run);
+  std::ofstream(config) << read_whole_file(kTinyConfig)
+                        << "\nboards:\n  names: [7x7]\n  openings: [/nonexistent/openings.txt]\n";
+  const std::string said = testing::TempDir() + "/missing-openings.said";
+  EXPECT_NE(std::system((kBinary + " train --config " + config + " --run-dir " + run + " > " + said + " 2>&1").c_str()),
+            0);
+  EXPECT_NE(
+      read_whole_file(said).find("config " + config + ": boards.openings: cannot read '/nonexistent/openings.txt'"),
+      std::string::npos)
+      << read_whole_file(said);
+  EXPECT_FALSE(fs::exists(run + "/config.yaml"));
+}
+
 // A config.yaml the user kept in the run's folder was rewritten without its comments: the file stays
 // as written, and --seed may not rewrite it.
 TEST(TrainingRun, SlowARunInTheFolderOfItsConfigKeepsTheFileAsWritten) {
