@@ -1,5 +1,6 @@
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "tools/commands.h"
 #include "util/version.h"
@@ -12,6 +13,16 @@ void drop_empty_list_defaults(CLI::App& app) {
   for (CLI::Option* option : app.get_options())
     if (option->get_default_str() == "[]") option->default_str("");
   for (CLI::App* command : app.get_subcommands({})) drop_empty_list_defaults(*command);
+}
+
+// CLI11 says only "A subcommand is required" for a misspelt command or an option before one.
+std::string missing_command(const CLI::App& app, int argc, char** argv) {
+  std::string commands;
+  for (const CLI::App* command : app.get_subcommands({}))
+    commands += (commands.empty() ? "" : ", ") + command->get_name();
+  const std::string first = argc > 1 ? argv[1] : "";
+  const std::string what = first.empty() || first[0] == '-' ? "no command given" : "'" + first + "' is not a command";
+  return what + ": the commands are " + commands;
 }
 
 }  // namespace
@@ -29,7 +40,9 @@ int run_app(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << app.get_name() << ": " << e.what() << " (see --help)\n";
+    const bool no_command = dynamic_cast<const CLI::RequiredError*>(&e) && app.get_subcommands().empty();
+    std::cerr << app.get_name() << ": " << (no_command ? missing_command(app, argc, argv) : e.what())
+              << " (see --help)\n";
     return e.get_exit_code() ? e.get_exit_code() : 2;
   } catch (const std::exception& e) {
     std::cerr << app.get_name() << ": error: " << e.what() << '\n';

@@ -64,6 +64,19 @@ TEST(Engine, BothProgramsSayTheirVersion) {
   }
 }
 
+// A misspelt command, or an option before any, got "A subcommand is required" alone.
+TEST(Engine, AWordThatIsNoCommandIsNamedWithTheCommands) {
+  for (const char* program : {ATAXX_ENGINE_BINARY, ATAXX_ZERO_BINARY}) {
+    const Ran typo = run_shell(std::string(program) + " perf 2");
+    EXPECT_NE(typo.status, 0);
+    EXPECT_NE(typo.output.find("'perf' is not a command: the commands are "), std::string::npos) << typo.output;
+    EXPECT_NE(typo.output.find("perft"), std::string::npos) << typo.output;
+    const Ran option = run_shell(std::string(program) + " --model some.net");
+    EXPECT_NE(option.status, 0);
+    EXPECT_NE(option.output.find("no command given: the commands are "), std::string::npos) << option.output;
+  }
+}
+
 // `--help` says each option's default, in both programs, and what ataxx-engine does with no command
 // (its subcommands' helps do not).
 TEST(Engine, HelpSaysTheDefaults) {
