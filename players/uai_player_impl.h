@@ -195,14 +195,37 @@ class UaiPlayer final : public BasicPlayer<G> {
     variant_sent_ = variant;
   }
 
+  // Starts the engine with the spec's options. An option it does not offer (UCI's names ignore
+  // case) or a value it refuses throws: a match with a misspelt option measures something else.
+  // Ponder, which a pondering spec adds, goes only to an engine that offers it.
   void start() {
     variant_sent_.clear();
     engine_ = std::make_unique<EngineProcess>(command_);
     engine_->send("uai");
-    engine_->expect("uaiok", timeout_ms_);
-    for (const auto& [name, value] : engine_options_) engine_->send("setoption name " + name + " value " + value);
+    std::map<std::string, std::string> offered;  // lower case -> as the engine writes it
+    engine_->expect("uaiok", timeout_ms_, [&](const std::string& line) {
+      if (!line.starts_with("option name ")) return;
+      const std::string name = line.substr(12, line.find(" type ") - 12);
+      offered.emplace(lower_case(name), name);
+    });
+    for (const auto& [name, value] : engine_options_) {
+      if (offered.contains(lower_case(name)))
+        engine_->send("setoption name " + name + " value " + value);
+      else if (name != "Ponder")
+        throw std::runtime_error("the engine has no option " + name + " (it offers " + names_of(offered) + ")");
+    }
+    std::string refused;
     engine_->send("isready");
-    engine_->expect("readyok", timeout_ms_);
+    engine_->expect("readyok", timeout_ms_, [&](const std::string& line) {
+      if (line.starts_with("info string error") || line.starts_with("No such option")) refused += "; " + line;
+    });
+    if (!refused.empty()) throw std::runtime_error("the engine refused its options: " + refused.substr(2));
+  }
+
+  static std::string names_of(const std::map<std::string, std::string>& offered) {
+    std::string names;
+    for (const auto& [lower, name] : offered) names += (names.empty() ? "" : ", ") + name;
+    return names.empty() ? "none" : names;
   }
 
   std::string command_;

@@ -157,6 +157,9 @@ void add_bench_command(CLI::App& app) {
   perft_bench->add_option("--min-depth", perft_options->min_depth, "First depth")->check(CLI::Range(1, 9));
   perft_bench->add_option("--max-depth", perft_options->max_depth, "Last depth")->check(CLI::Range(1, 9));
   perft_bench->callback([perft_options] {
+    if (perft_options->min_depth > perft_options->max_depth)
+      throw std::runtime_error("bench perft: --min-depth " + std::to_string(perft_options->min_depth) +
+                               " is above --max-depth " + std::to_string(perft_options->max_depth));
     bench_perft(perft_options->fen, perft_options->min_depth, perft_options->max_depth);
   });
 

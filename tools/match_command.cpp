@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -124,7 +126,7 @@ template <typename G>
 std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& options) {
   if (options.pgn_path.empty()) return {};
   auto pgn = std::make_shared<std::ofstream>(options.pgn_path, std::ios::app);
-  if (!*pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "'");
+  if (!*pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "': " + std::strerror(errno));
   std::optional<TimeControl> time_control;
   if (!options.time_control.empty()) time_control = parse_time_control(options.time_control);
   return [&options, pgn, time_control](const BasicGameRecord<G>& game) {
@@ -206,11 +208,19 @@ void add_openings_command(CLI::App& app) {
   cmd->callback([options] {
     refuse_to_replace_unasked(options->out);
     auto openings = generate_openings(Position::from_fen(options->root), options->plies, options->seed);
+    if (openings.empty())  // a suite of none cannot play a match
+      throw std::runtime_error("openings: no position is " + std::to_string(options->plies) +
+                               (options->plies == 1 ? " ply" : " plies") + " after the root: its game ends sooner");
     std::string comment =
         std::to_string(openings.size()) + " positions " + std::to_string(options->plies) + " plies after " + options->root;
     if (!options->judge.empty()) {
       const auto judge = make_player(options->judge);
+      const std::size_t generated = openings.size();
       openings = balanced_openings(openings, *judge, options->max_cp, options->count ? options->count : openings.size());
+      if (openings.empty())
+        throw std::runtime_error("openings: " + options->judge + " scores none of the " + std::to_string(generated) +
+                                 " positions within " + std::to_string(options->max_cp) +
+                                 " cp of even: raise --max-cp");
       comment = std::to_string(openings.size()) + " positions " + std::to_string(options->plies) + " plies after " +
                 options->root + " that " + options->judge + " scores within " + std::to_string(options->max_cp) +
                 " cp of even";

@@ -22,6 +22,8 @@
 namespace ataxx {
 namespace {
 
+constexpr int kMaxVisits = 100'000'000;  // the Visits option's largest value (a spin's max; larger ones are clamped)
+
 bool name_is(const std::string& name, const std::string& lower) { return lower_case(name) == lower; }
 
 // The searchmoves that name legal moves; each of the others is said and left out (with none
@@ -215,8 +217,9 @@ void UaiEngine::execute(const Command& command) {
       say(variant_option());
       say("option name Model type string default <empty>");
       say("option name Player type string default alphabeta");
-      say("option name Visits type spin default 800 min 1 max 100000000");  // for go depth; time and nodes rule
-                                                                            // otherwise
+      say("option name Visits type spin default 800 min 1 max " +
+          std::to_string(kMaxVisits));  // for go depth; time and nodes rule
+                                        // otherwise
       say("option name Threads type spin default 1 min 1 max 64");
       say("option name BatchSize type spin default 64 min 1 max 65536");
       say("option name Device type string default cpu");
@@ -294,7 +297,7 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
   else if (key == "player")
     next.player = value;
   else if (key == "visits")
-    next.visits = std::max(1, read_integer(value, "Visits"));
+    next.visits = std::clamp(read_integer(value, "Visits"), 1, kMaxVisits);
   else if (key == "threads")
     next.threads = std::clamp(read_integer(value, "Threads"), 1, 64);
   else if (key == "batchsize")

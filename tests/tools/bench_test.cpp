@@ -22,6 +22,13 @@ std::vector<double> figures(const std::string& output, const std::string& patter
   return numbers;
 }
 
+// Depths the wrong way round printed the table's header alone and exited 0.
+TEST(Bench, PerftRefusesDepthsTheWrongWayRound) {
+  const Ran ran = run("bench perft --min-depth 5 --max-depth 2");
+  EXPECT_NE(ran.status, 0);
+  EXPECT_NE(ran.output.find("--min-depth 5 is above --max-depth 2"), std::string::npos) << ran.output;
+}
+
 TEST(Bench, TrainPrintsTheSamplesItTrainedPerSecond) {
   const Ran ran = run("bench train --blocks 1 --channels 8 --samples 500 --batch 32 --seconds 0.3");
   ASSERT_EQ(ran.status, 0) << ran.output;

@@ -84,6 +84,18 @@ TEST(OpeningsAndExportCommands, KeepAFileAlreadyThereUnlessForced) {
   EXPECT_EQ(std::ranges::count(read_whole_file(out), '\n'), 17) << "a comment line and 16 positions";
 }
 
+// A root whose game ends before the plies asked wrote a suite of no positions, which no match can
+// play, and said it had.
+TEST(OpeningsAndExportCommands, AnOpeningsSuiteOfNoPositionsIsRefused) {
+  const std::string out = testing::TempDir() + "/no-openings.txt";
+  std::filesystem::remove(out);
+  const Ran ran = run("openings --plies 1 --root 'xxxxxxx/7/7/7/7/7/7 x 0 1' --out " + out);
+  EXPECT_NE(ran.status, 0);
+  EXPECT_NE(ran.output.find("no position is 1 ply after the root: its game ends sooner"), std::string::npos)
+      << ran.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 // `export X --out X --force` replaced the checkpoint with its play file, and its run could not resume.
 TEST(OpeningsAndExportCommands, ExportNeverReplacesWhatItReads) {
   const std::string run_dir = testing::TempDir() + "/export-own-run";
@@ -110,6 +122,14 @@ TEST(MatchCommand, ANetOfAnotherBoardEndsTheMatchBeforeItsFirstGame) {
   EXPECT_NE(ran.output.find(net + " cannot play this match: model "), std::string::npos) << ran.output;
   EXPECT_NE(ran.output.find(" was trained on 7x7 and does not play 8x8"), std::string::npos) << ran.output;
   EXPECT_EQ(ran.output.find("Finished game"), std::string::npos) << ran.output;
+}
+
+TEST(MatchCommand, APgnFileItCannotWriteIsNamedWithTheReason) {
+  const Ran ran = run("match --p1 greedy --p2 random --games 2 --pgn /nonexistent-folder/games.pgn");
+  EXPECT_NE(ran.status, 0);
+  EXPECT_NE(ran.output.find("cannot write PGN file '/nonexistent-folder/games.pgn': No such file or directory"),
+            std::string::npos)
+      << ran.output;
 }
 
 TEST(MatchCommand, RefusesAnUnknownVariant) {

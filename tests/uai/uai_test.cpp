@@ -1146,6 +1146,27 @@ TEST(UaiPlayer, AnEngineThatCannotStartEndsTheMatchBeforeItsFirstGame) {
   }
 }
 
+// A misspelt engine option or a value the engine refused was dropped without a word, and the match
+// measured the engine without it.
+TEST(UaiPlayer, AnOptionTheEngineLacksOrRefusesEndsTheMatchBeforeItsFirstGame) {
+  const std::string engine = std::string("uai:cmd=") + ATAXX_ZERO_BINARY + " uai --player greedy,movetime=10";
+  const auto error_of = [&](const std::string& options) {
+    try {
+      run_match(engine_match(engine + "," + options, 2));
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string lacked = error_of("NoSuchOpt=1");
+  EXPECT_NE(lacked.find("cannot play this match: the engine has no option NoSuchOpt (it offers "), std::string::npos)
+      << lacked;
+  EXPECT_NE(lacked.find("Hash"), std::string::npos) << lacked;
+  const std::string refused = error_of("Hash=lots");
+  EXPECT_NE(refused.find("the engine refused its options: info string error: Hash"), std::string::npos) << refused;
+  EXPECT_EQ(error_of("hash=16"), "no error") << "UCI's option names ignore case";
+}
+
 // Once the match is under way, a crash or silence in a game loses that game and the match goes on.
 TEST(UaiPlayer, CrashesAndSilenceInAGameAreScoredLosses) {
   const auto dir = std::filesystem::temp_directory_path() / ("uai-crash-" + std::to_string(::getpid()));
