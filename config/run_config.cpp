@@ -276,7 +276,7 @@ bool read_switch(const YAML::Node& node, const std::string& source, const std::s
 }
 
 void read_sections(const YAML::Node& root, std::map<std::string, Target>& table, const std::string& source) {
-  std::set<std::string> seen;  // YAML keeps the last of a key given twice: the first would be lost unsaid
+  std::set<std::string> seen;  // a key given twice: its first value would be overwritten unsaid
   for (const auto& section : root) {
     const std::string name = section.first.as<std::string>();
     if (!seen.insert(name).second) fail(source, name, "the section is given twice");

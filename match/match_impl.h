@@ -2,11 +2,10 @@
 // every game of games/registry.h, and by code that plays a game of its own (the tests').
 #pragma once
 
-#include "match/match.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -15,6 +14,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "match/match.h"
 #include "util/parallel.h"
 #include "util/text.h"
 
@@ -123,18 +123,23 @@ BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::ty
 // Each player made, shown every opening and started on a game before any game is played: a bad
 // spec, a net of another board or an engine that cannot start ends the match at once with its
 // reason, where later each game would have been forfeited for it. A failure once the match is under
-// way (an engine that crashed and cannot start again) forfeits the game it happens in.
+// way (an engine that crashed and cannot start again) forfeits the game it happens in. Returns the
+// two players, for the first of the match's threads; none where a stop came meanwhile.
 template <typename G>
-void check_players_can_play(const BasicMatchConfig<G>& config) {
-  for (const BasicPlayerSource<G>* source : {&config.player1, &config.player2}) {
-    const auto player = source->make();
+std::array<std::unique_ptr<BasicPlayer<G>>, 2> checked_players(const BasicMatchConfig<G>& config) {
+  std::array<std::unique_ptr<BasicPlayer<G>>, 2> players;
+  for (int i = 0; i < 2; ++i) {
+    const BasicPlayerSource<G>& source = i == 0 ? config.player1 : config.player2;
+    players[i] = source.make();
     try {
-      for (const typename G::Position& start : config.openings) player->check_plays(start);
-      player->new_game(config.seed);
+      for (const typename G::Position& start : config.openings) players[i]->check_plays(start);
+      players[i]->new_game(config.seed);
     } catch (const std::exception& e) {
-      throw std::runtime_error(source->name + " cannot play this match: " + e.what());
+      if (config.stopped && config.stopped()) return {};  // the stop reached the engines too: no failure
+      throw std::runtime_error(source.name + " cannot play this match: " + e.what());
     }
   }
+  return players;
 }
 
 // Plays game `index` of the match; a player that cannot even start it forfeits it.
@@ -172,18 +177,25 @@ BasicMatchResult<G> run_match(
     const std::function<void(const BasicGameRecord<std::type_identity_t<G>>&, const MatchScore&)>& on_game) {
   if (config.openings.empty()) throw std::invalid_argument("match: no openings");
   if (config.games < 1) throw std::invalid_argument("match: the number of games must be at least 1");
-  check_players_can_play(config);
+  std::array<std::unique_ptr<BasicPlayer<G>>, 2> checked = checked_players(config);
+  if (!checked[0]) return {.stopped = true};
 
   MatchTally tally;
   tally.sprt = config.sprt;
   std::vector<std::optional<BasicGameRecord<G>>> games(config.games);
-  std::mutex mutex;  // guards tally and games
+  std::mutex mutex;  // guards tally, games and checked
   std::atomic<int> next_game{0};
   std::atomic<bool> stop{false};  // a verdict was reached, or a thread failed
   auto play = [&](int) {
     try {
-      auto player1 = config.player1.make();
-      auto player2 = config.player2.make();
+      std::unique_ptr<BasicPlayer<G>> player1, player2;
+      {
+        std::lock_guard lock(mutex);
+        player1 = std::move(checked[0]);
+        player2 = std::move(checked[1]);
+      }
+      if (!player1) player1 = config.player1.make();
+      if (!player2) player2 = config.player2.make();
       for (int index = next_game++; index < config.games && !stop; index = next_game++) {
         if (config.stopped && config.stopped()) break;
         BasicGameRecord<G> record = play_match_game<G>(config, index, *player1, *player2);

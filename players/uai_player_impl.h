@@ -2,14 +2,17 @@
 // every game of games/registry.h, and by code that plays a game of its own (the tests').
 #pragma once
 
-#include "players/uai_player.h"
-
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "players/engine_process.h"
+#include "players/uai_player.h"
 #include "util/text.h"
 
 namespace ataxx {
@@ -195,9 +198,11 @@ class UaiPlayer final : public BasicPlayer<G> {
     variant_sent_ = variant;
   }
 
-  // Starts the engine with the spec's options. An option it does not offer (UCI's names ignore
-  // case) or a value it refuses throws: a match with a misspelt option measures something else.
-  // Ponder, which a pondering spec adds, goes only to an engine that offers it.
+  // Starts the engine with the spec's options, each under the name the engine gives it (UCI's
+  // names ignore case). One it does not list is still sent (engines keep some hidden, as lc0 does)
+  // after a warning, as cutechess-cli warns; a value it answers with an error throws: a match with
+  // it would measure something else. Ponder, which a pondering spec adds, goes only to an engine
+  // that offers it.
   void start() {
     variant_sent_.clear();
     engine_ = std::make_unique<EngineProcess>(command_);
@@ -205,14 +210,15 @@ class UaiPlayer final : public BasicPlayer<G> {
     std::map<std::string, std::string> offered;  // lower case -> as the engine writes it
     engine_->expect("uaiok", timeout_ms_, [&](const std::string& line) {
       if (!line.starts_with("option name ")) return;
-      const std::string name = line.substr(12, line.find(" type ") - 12);
+      const std::string name(trim(line.substr(12, line.find(" type ") - 12)));
       offered.emplace(lower_case(name), name);
     });
     for (const auto& [name, value] : engine_options_) {
-      if (offered.contains(lower_case(name)))
-        engine_->send("setoption name " + name + " value " + value);
-      else if (name != "Ponder")
-        throw std::runtime_error("the engine has no option " + name + " (it offers " + names_of(offered) + ")");
+      const auto listed = offered.find(lower_case(name));
+      if (listed == offered.end() && lower_case(name) == "ponder") continue;
+      if (listed == offered.end())
+        warn_once(name + " is not among its options (" + names_of(offered) + "); sent as given");
+      engine_->send("setoption name " + (listed == offered.end() ? name : listed->second) + " value " + value);
     }
     std::string refused;
     engine_->send("isready");
@@ -220,6 +226,14 @@ class UaiPlayer final : public BasicPlayer<G> {
       if (line.starts_with("info string error") || line.starts_with("No such option")) refused += "; " + line;
     });
     if (!refused.empty()) throw std::runtime_error("the engine refused its options: " + refused.substr(2));
+  }
+
+  // On stderr, once a process for each engine and text (a match starts an engine in each thread).
+  void warn_once(const std::string& text) const {
+    static std::mutex mutex;
+    static std::set<std::string> said;
+    std::lock_guard lock(mutex);
+    if (said.insert(command_ + text).second) std::fprintf(stderr, "warning: %s: %s\n", command_.c_str(), text.c_str());
   }
 
   static std::string names_of(const std::map<std::string, std::string>& offered) {

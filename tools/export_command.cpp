@@ -12,17 +12,17 @@
 namespace ataxx::cli {
 namespace {
 
-// What an export reads is never what it replaces: a checkpoint exported onto itself, or a run's own
-// file replaced by the mean of its models, would be lost.
-void refuse_to_replace_the_source(const std::string& out, const std::string& source) {
+// What an export reads is never what it writes: a checkpoint exported onto itself, or a mean
+// written into the run it averages (among its models, as if the run had made it), would be lost
+// or would mislead.
+void refuse_to_write_the_source(const std::string& out, const std::string& source) {
   namespace fs = std::filesystem;
   std::error_code error;
-  if (!fs::exists(out, error)) return;
-  if (fs::equivalent(out, source, error))
+  if (fs::exists(out, error) && fs::equivalent(out, source, error))
     throw std::runtime_error("export: --out '" + out + "' is the checkpoint it reads: write the play file elsewhere");
   const fs::path inside = fs::weakly_canonical(out, error).lexically_relative(fs::weakly_canonical(source, error));
   if (fs::is_directory(source, error) && !inside.empty() && *inside.begin() != "..")
-    throw std::runtime_error("export: --out '" + out + "' is a file of the run it averages: write the mean elsewhere");
+    throw std::runtime_error("export: --out '" + out + "' is inside the run it averages: write the mean elsewhere");
 }
 
 }  // namespace
@@ -55,9 +55,9 @@ void add_export_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000))
       ->needs(average);
   cmd->callback([options] {
-    refuse_to_replace_unasked(options->out);
     const std::string& out = options->out.path;
-    refuse_to_replace_the_source(out, options->source);
+    refuse_to_write_the_source(out, options->source);
+    refuse_to_replace_unasked(options->out);
     if (options->average == 0) {
       if (!std::filesystem::is_regular_file(options->source))
         throw std::runtime_error("export: checkpoint '" + options->source + "' is not a file");

@@ -81,18 +81,6 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, cons
 
 }  // namespace
 
-template <typename G>
-void check_ladder_baselines(const RunConfig& config) {
-  if (config.ladder.games == 0) return;
-  for (const std::string& baseline : config.ladder.baselines) {
-    try {
-      make_player<G>(baseline);
-    } catch (const std::exception& e) {
-      throw std::invalid_argument("ladder.baselines: '" + baseline + "' cannot play: " + e.what());
-    }
-  }
-}
-
 namespace {
 
 // The best model against each baseline it has not played yet: a stop mid-ladder loses one match.
@@ -104,9 +92,15 @@ void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::fu
   const int generation = generation_number(model).value_or(0);
   for (const std::string& baseline : config.ladder.baselines) {
     if (stopped() || dir.has_match(generation, model, baseline, "ladder")) continue;
-    const std::optional<PairResult> played =
-        play_pair<G>(config, run_model<G>(config, dir, model, config.ladder.visits), BasicPlayerSource<G>(baseline),
-                     config.ladder.games, config.run.seed + 7 * generation, stopped);
+    std::optional<PairResult> played;
+    try {
+      played =
+          play_pair<G>(config, run_model<G>(config, dir, model, config.ladder.visits), BasicPlayerSource<G>(baseline),
+                       config.ladder.games, config.run.seed + 7 * generation, stopped);
+    } catch (const std::exception& e) {  // a baseline that checked at the start and fails now: the run goes on
+      log.warn("ladder: {} vs {} not played: {}", model, baseline, e.what());
+      continue;
+    }
     if (!played) return;
     const PairResult& r = *played;
     log.info("ladder {} vs {}: {} - {} - {}", model, baseline, r.first_wins, r.second_wins, r.draws);
@@ -123,6 +117,22 @@ std::vector<typename G::Position> run_openings(const RunConfig& config) {
 }
 
 }  // namespace
+
+// As a match checks its players before its first game: made, shown every opening, started on a game.
+template <typename G>
+void check_ladder_baselines(const RunConfig& config) {
+  if (config.ladder.games == 0) return;
+  const std::vector<typename G::Position> openings = run_openings<G>(config);
+  for (const std::string& baseline : config.ladder.baselines) {
+    try {
+      const auto player = make_player<G>(baseline);
+      for (const typename G::Position& start : openings) player->check_plays(start);
+      player->new_game(config.run.seed);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("ladder.baselines: '" + baseline + "' cannot play: " + e.what());
+    }
+  }
+}
 
 template <typename G>
 BasicNetworkPlayerOptions<G> run_network_options(const RunConfig& config, const std::string& model_path, int visits) {

@@ -112,13 +112,15 @@ bool RunDirectory::holds_run(const std::string& root) { return fs::exists(config
 
 bool RunDirectory::has_room_for_a_run(const std::string& root) {
   if (!fs::is_directory(root) || holds_run(root)) return true;
-  const auto left_by_a_failed_start = [](const fs::directory_entry& entry) {
+  // What a start that failed leaves, and what a folder holds of no one's work (a volume's lost+found).
+  const auto no_ones_work = [](const fs::directory_entry& entry) {
     const std::string name = entry.path().filename().string();
+    if (name.starts_with('.') || name == "lost+found" || is_abandoned_temporary(name)) return true;
     if (entry.is_directory())
       return std::ranges::find(kRunFolders, name) != kRunFolders.end() && fs::is_empty(entry.path());
     return name == "train.lock";
   };
-  return std::ranges::all_of(fs::directory_iterator(root), left_by_a_failed_start);
+  return std::ranges::all_of(fs::directory_iterator(root), no_ones_work);
 }
 
 void RunDirectory::remove_abandoned_temporaries() const {

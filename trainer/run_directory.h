@@ -39,8 +39,8 @@ class RunDirectory {
   // Whether `root` holds a run (its config.yaml): to ask before a RunDirectory creates folders there.
   static bool holds_run(const std::string& root);
   // Whether a new run may start at `root`: nothing is there, or a run, or only what a start that
-  // failed leaves (the empty folders and the lock file). Another folder's files would be mixed
-  // with the run's, its own log.txt appended to.
+  // failed leaves (the empty folders and the lock file; hidden files and lost+found aside). Another
+  // folder's files would be mixed with the run's, its own log.txt appended to.
   static bool has_room_for_a_run(const std::string& root);
   const std::string& root() const { return root_; }
   std::string config_path() const { return config_path_of(root_); }

@@ -167,7 +167,7 @@ SelfPlaySession play_selfplay(const RunConfig& config, const RunDirectory& dir, 
   if (const int cores = usable_cores(); config.selfplay.threads > cores)
     log.warn(
         "self-play: selfplay.threads is {} but this process may use {} cores, so its workers take turns on "
-        "them: set selfplay.threads to the cores less those the trainer uses",
+        "them: set selfplay.threads to the cores, less those a trainer on this machine uses",
         config.selfplay.threads, cores);
   if (const int busy = busy_inference_threads(config); busy < config.inference.threads)
     log.warn("self-play: its positions in flight fill {} batch(es) of inference.max_batch {}, so only {} of the {} "

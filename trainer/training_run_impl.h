@@ -24,6 +24,7 @@
 #include "util/clock.h"
 #include "util/file_lock.h"
 #include "util/parallel.h"
+#include "util/read_file.h"
 
 namespace ataxx {
 namespace {
@@ -53,6 +54,32 @@ void settle_int8_auto(RunConfig& config) {
   if (config.int8_auto) config.inference.int8 = int8_by_default(config.inference.device);
 }
 
+// Whether a config file is as a run writes it (a start that failed, which a corrected config may
+// replace), not a file of the user's.
+bool written_by_a_run(const std::string& path, const RunGames& games) {
+  try {
+    const std::string text = read_whole_file(path);
+    return text == to_yaml(parse_run_config(text, path, games));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// Asked before a new run makes its folders: a config.yaml where the run would write its own, that
+// is neither the --config given nor one a run wrote, is the user's, and would be replaced.
+void refuse_to_replace_a_users_config(const std::string& run_dir, const std::string& config_path,
+                                      const RunGames& games) {
+  namespace fs = std::filesystem;
+  const std::string existing = run_dir + "/config.yaml";
+  std::error_code error;
+  const bool has_models = fs::is_directory(run_dir + "/models", error) && !fs::is_empty(run_dir + "/models", error);
+  if (has_models || !fs::exists(existing, error) || fs::equivalent(existing, config_path, error) ||
+      written_by_a_run(existing, games))
+    return;
+  throw std::runtime_error("'" + existing + "' is a file of yours, not one a run wrote: give it as --config, or give " +
+                           "another --run-dir");
+}
+
 // The run's config.yaml (into *yaml as it reads), `inference.int8: auto` settled for this machine.
 RunConfig settled_config(const RunDirectory& dir, const RunGames& games, std::string* yaml) {
   RunConfig config = load_run_config(dir.config_path(), games);
@@ -71,7 +98,7 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
   if (!config_path.empty() && (!has_config || !dir.newest_model())) {
     RunConfig config = load_run_config(config_path, games);
     for (const std::string& file : config.boards.openings)  // read by self-play, gating and the ladder, later
-      if (!file.empty() && !std::ifstream(file))
+      if (!file.empty() && (std::filesystem::is_directory(file) || !std::ifstream(file)))
         throw std::runtime_error(fmt::format(
             "config {}: boards.openings: cannot read '{}' (paths are from where train runs)", config_path, file));
     if (std::error_code error; std::filesystem::equivalent(config_path, dir.config_path(), error)) {
@@ -337,6 +364,7 @@ TrainingSummary run_training_of(const std::string& config_path, const std::strin
   if (!RunDirectory::has_room_for_a_run(run_dir))
     throw std::runtime_error("'" + run_dir +
                              "' holds files but no run (no config.yaml): give a new or empty --run-dir");
+  if (!config_path.empty()) refuse_to_replace_a_users_config(run_dir, config_path, RunGames::of<List>());
   RunDirectory dir(run_dir);
   const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
   std::string yaml;

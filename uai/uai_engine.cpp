@@ -485,7 +485,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     go = read_go(args);
   } catch (const std::exception& e) {
     // A GUI waits for the bestmove of every go: a malformed one is answered too, at once, by the
-    // least search there is (the net's first choice), since its time is not known.
+    // least search there is (one node), since its time is not known.
     say(std::string("info string error: ") + e.what() + "; answering at once");
     go.limits.nodes = 1;
   }

@@ -35,14 +35,15 @@ bool lists(const std::string& comma_list, const std::string& name) {
 // `0::` line (`v2` says which).
 std::optional<std::string> cpu_cgroup(const fs::path& proc_cgroup, bool& v2) {
   std::optional<std::string> unified;
-  for (const auto& line : lines_of(proc_cgroup)) {
-    const auto fields = split(line, ':');  // ID:CONTROLLERS:PATH
-    if (fields.size() != 3) continue;
-    if (lists(fields[1], "cpu")) {
+  for (const auto& line : lines_of(proc_cgroup)) {  // ID:CONTROLLERS:PATH, and a path may hold ':'
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string id = line.substr(0, first), controllers = line.substr(first + 1, second - first - 1);
+    if (lists(controllers, "cpu")) {
       v2 = false;
-      return fields[2];
+      return line.substr(second + 1);
     }
-    if (fields[0] == "0" && fields[1].empty()) unified = fields[2];
+    if (id == "0" && controllers.empty()) unified = line.substr(second + 1);
   }
   v2 = true;
   return unified;

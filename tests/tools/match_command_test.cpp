@@ -108,7 +108,13 @@ TEST(OpeningsAndExportCommands, ExportNeverReplacesWhatItReads) {
   EXPECT_NE(onto_itself.output.find("is the checkpoint it reads"), std::string::npos) << onto_itself.output;
   const Ran into_the_run = run("export " + run_dir + " --average 2 --force --out " + model);
   EXPECT_NE(into_the_run.status, 0);
-  EXPECT_NE(into_the_run.output.find("is a file of the run it averages"), std::string::npos) << into_the_run.output;
+  EXPECT_NE(into_the_run.output.find("is inside the run it averages"), std::string::npos) << into_the_run.output;
+  const Ran new_file_in_the_run = run("export " + run_dir + " --average 2 --out " + run_dir + "/models/gen-0099.net");
+  EXPECT_NE(new_file_in_the_run.output.find("is inside the run it averages"), std::string::npos)
+      << new_file_in_the_run.output;
+  EXPECT_FALSE(std::filesystem::exists(run_dir + "/models/gen-0099.net"));
+  const Ran unforced = run("export " + checkpoint + " --out " + checkpoint);  // the real reason, not --force
+  EXPECT_NE(unforced.output.find("is the checkpoint it reads"), std::string::npos) << unforced.output;
   EXPECT_EQ(read_whole_file(checkpoint), "kept\n");
   EXPECT_EQ(read_whole_file(model), "kept\n");
 }

@@ -26,6 +26,17 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
               std::string::npos)
         << e.what();
   }
+  // An engine that cannot start passed (it was only made), and a match of the ladder, which now
+  // checks its players before its first game, would have ended the run a generation later.
+  config.ladder.baselines = {"uai:cmd=/nonexistent/engine"};
+  try {
+    check_ladder_baselines<AtaxxGame>(config);
+    ADD_FAILURE() << "an engine that cannot start was accepted as a ladder baseline";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("ladder.baselines: 'uai:cmd=/nonexistent/engine' cannot play: cannot start"),
+              std::string::npos)
+        << e.what();
+  }
   config.ladder.games = 0;  // a ladder that plays nothing has nothing to check
   EXPECT_NO_THROW(check_ladder_baselines<AtaxxGame>(config));
   config.ladder.games = 10;

@@ -25,6 +25,22 @@ std::string fresh(const std::string& name) {
   return dir;
 }
 
+TEST(RunDirectory, ANewRunHasRoomOnlyWhereNoOnesWorkIs) {
+  const std::string root = temp_path("room-for-a-run");
+  fs::remove_all(root);
+  EXPECT_TRUE(RunDirectory::has_room_for_a_run(root)) << "a folder that is not there yet";
+  fs::create_directories(root + "/lost+found");
+  std::ofstream(root + "/.DS_Store") << "x";
+  RunDirectory{root};  // the folders a start makes before it fails
+  std::ofstream(root + "/train.lock");
+  EXPECT_TRUE(RunDirectory::has_room_for_a_run(root));
+  std::ofstream(root + "/notes.txt") << "mine\n";
+  EXPECT_FALSE(RunDirectory::has_room_for_a_run(root));
+  fs::remove(root + "/notes.txt");
+  std::ofstream(root + "/games/chunk.zst") << "x";
+  EXPECT_FALSE(RunDirectory::has_room_for_a_run(root)) << "a run's folder that is not empty";
+}
+
 TEST(RunDirectory, PlotsInAFolderWithQuotesInItsName) {
   const RunDirectory dir(fresh("it's \"a\" run; $(true)"));
   dir.record_metrics("step,loss,policy_loss,value_loss,ownership_loss", "1,3,2,1,0.5");

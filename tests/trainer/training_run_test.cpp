@@ -459,6 +459,18 @@ TEST(TrainingRun, ANewRunGoesOnlyWhereNothingElseIs) {
   EXPECT_EQ(read_whole_file(busy + "/log.txt"), "my notes\n");
   EXPECT_FALSE(fs::exists(busy + "/models"));
 
+  // Another tool's config.yaml had counted as a run's and been replaced.
+  const std::string theirs = testing::TempDir() + "/another-tools-folder";
+  fs::remove_all(theirs);
+  fs::create_directories(theirs);
+  std::ofstream(theirs + "/config.yaml") << "tool: settings\n";
+  EXPECT_NE(train("--config " + kTinyConfig + " --run-dir " + theirs), 0);
+  EXPECT_NE(read_whole_file(said).find("'" + theirs + "/config.yaml' is a file of yours, not one a run wrote"),
+            std::string::npos)
+      << read_whole_file(said);
+  EXPECT_EQ(read_whole_file(theirs + "/config.yaml"), "tool: settings\n");
+  EXPECT_FALSE(fs::exists(theirs + "/models"));
+
   const std::string file = testing::TempDir() + "/a-file-not-a-folder";
   std::ofstream(file) << "kept\n";
   EXPECT_NE(train("--config " + kTinyConfig + " --run-dir " + file), 0);

@@ -17,14 +17,15 @@
 #include <thread>
 #include <vector>
 
+#include "games/schataxx/game.h"
 #include "match/match.h"
 #include "match/openings.h"
 #include "nn/inference_server.h"
-#include "util/text.h"
 #include "players/engine_process.h"
-#include "games/schataxx/game.h"
 #include "tests/test_paths.h"
 #include "uai/uai_engine.h"
+#include "util/read_file.h"
+#include "util/text.h"
 
 namespace ataxx {
 namespace {
@@ -1146,9 +1147,9 @@ TEST(UaiPlayer, AnEngineThatCannotStartEndsTheMatchBeforeItsFirstGame) {
   }
 }
 
-// A misspelt engine option or a value the engine refused was dropped without a word, and the match
-// measured the engine without it.
-TEST(UaiPlayer, AnOptionTheEngineLacksOrRefusesEndsTheMatchBeforeItsFirstGame) {
+// An option value the engine refused was dropped without a word, and the match measured the engine
+// without it: now the match ends before its first game.
+TEST(UaiPlayer, AnOptionTheEngineRefusesEndsTheMatchBeforeItsFirstGame) {
   const std::string engine = std::string("uai:cmd=") + ATAXX_ZERO_BINARY + " uai --player greedy,movetime=10";
   const auto error_of = [&](const std::string& options) {
     try {
@@ -1158,13 +1159,34 @@ TEST(UaiPlayer, AnOptionTheEngineLacksOrRefusesEndsTheMatchBeforeItsFirstGame) {
     }
     return std::string("no error");
   };
-  const std::string lacked = error_of("NoSuchOpt=1");
-  EXPECT_NE(lacked.find("cannot play this match: the engine has no option NoSuchOpt (it offers "), std::string::npos)
-      << lacked;
-  EXPECT_NE(lacked.find("Hash"), std::string::npos) << lacked;
   const std::string refused = error_of("Hash=lots");
-  EXPECT_NE(refused.find("the engine refused its options: info string error: Hash"), std::string::npos) << refused;
-  EXPECT_EQ(error_of("hash=16"), "no error") << "UCI's option names ignore case";
+  EXPECT_NE(refused.find("cannot play this match: the engine refused its options: info string error: Hash"),
+            std::string::npos)
+      << refused;
+  const std::string unknown = error_of("NoSuchOpt=1");  // this engine answers an option it lacks with an error
+  EXPECT_NE(unknown.find("info string error: unknown option 'NoSuchOpt'"), std::string::npos) << unknown;
+  EXPECT_EQ(error_of("hash=16"), "no error");
+}
+
+// An option goes under the engine's own spelling of its name (UCI's names ignore case, an engine's
+// code may not); one it does not list is still sent, after a warning, as cutechess-cli does.
+TEST(UaiPlayer, SendsOptionsUnderTheEnginesNamesAndWarnsOfUnlistedOnes) {
+  const auto dir = std::filesystem::temp_directory_path() / ("uai-options-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string script = (dir / "engine.sh").string(), log = (dir / "input.log").string();
+  std::ofstream(script) << "#!/bin/sh\nwhile read line; do echo \"$line\" >> " << log
+                        << "; case \"$line\" in\nuai) echo 'option name Hash type spin default 16 min 1 max 1024'; "
+                           "echo uaiok;;\nisready) echo readyok;;\nquit) exit 0;;\nesac; done\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  testing::internal::CaptureStderr();
+  make_player("uai:cmd=" + script + ",hash=32,Hidden=1,ponder=1")->new_game(1);
+  const std::string warned = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warned.find("Hidden is not among its options (Hash); sent as given"), std::string::npos) << warned;
+  const std::string sent = read_whole_file(log);
+  EXPECT_NE(sent.find("setoption name Hash value 32\n"), std::string::npos) << sent;
+  EXPECT_NE(sent.find("setoption name Hidden value 1\n"), std::string::npos) << sent;
+  EXPECT_EQ(sent.find("Ponder"), std::string::npos) << "an engine that does not offer Ponder is not sent it: " << sent;
+  std::filesystem::remove_all(dir);
 }
 
 // Once the match is under way, a crash or silence in a game loses that game and the match goes on.

@@ -45,6 +45,13 @@ TEST(CgroupCpuLimit, ReadsAVersion2QuotaRoundedUp) {
   EXPECT_EQ(root.limit(), 1);
 }
 
+TEST(CgroupCpuLimit, ACgroupPathMayHoldColons) {
+  FakeRoot root;
+  root.unified("/machine.slice/vm:1");
+  root.write("sys/fs/cgroup/machine.slice/vm:1/cpu.max", "300000 100000\n");
+  EXPECT_EQ(root.limit(), 3);
+}
+
 TEST(CgroupCpuLimit, NoneWhereNoQuotaIsSet) {
   FakeRoot root;
   root.unified("/user.slice");
