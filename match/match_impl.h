@@ -2,6 +2,8 @@
 // every game of games/registry.h, and by code that plays a game of its own (the tests').
 #pragma once
 
+#include "match/match.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,7 +16,6 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "match/match.h"
 #include "util/parallel.h"
 #include "util/text.h"
 

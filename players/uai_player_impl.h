@@ -2,6 +2,8 @@
 // every game of games/registry.h, and by code that plays a game of its own (the tests').
 #pragma once
 
+#include "players/uai_player.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,7 +14,6 @@
 #include <stdexcept>
 
 #include "players/engine_process.h"
-#include "players/uai_player.h"
 #include "util/text.h"
 
 namespace ataxx {
