@@ -245,32 +245,37 @@ TEST(MatchTally, AVerdictOnceReachedIsFinal) {
   EXPECT_EQ(tally.score.wins, 50);
 }
 
-// Plays random legal moves; the first one made in a worker thread takes 300 ms to start each game
-// and then gives up, so that its game ends after the other thread's games have decided the SPRT.
+// Plays random legal moves. The first one made (the match's up-front check's, which the first
+// thread then plays with) takes 300 ms to start its first game in the match and then gives up; the
+// others wait until that game has started, so that it ends after the other thread's games have
+// decided the SPRT.
 std::atomic<int> g_made{0};
+std::atomic<bool> g_slow_game_started{false};
 class SlowStarter final : public Player {
  public:
   explicit SlowStarter(bool slow) : slow_(slow) {}
   void new_game(std::uint64_t seed) override {
-    if (slow_) {
+    if (slow_ && ++new_games_ == 2) {  // its first was the up-front check's
+      g_slow_game_started = true;
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       throw std::runtime_error("cannot start");
     }
+    while (!slow_ && !g_slow_game_started) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     random_.new_game(seed);
   }
   Move choose_move(const Game& game) override { return random_.choose_move(game); }
 
  private:
   bool slow_;
+  int new_games_ = 0;
   RandomPlayer random_;
 };
 
 TEST(Match, SprtVerdictStandsWhenGamesInFlightFinishAfterIt) {
   register_player_kind("test-throws", [](PlayerSpec&) { return std::make_unique<ThrowingPlayer>(); });
-  register_player_kind("test-slow-starter", [](PlayerSpec&) {
-    return std::make_unique<SlowStarter>(g_made++ == 1);  // number 0 is the match's up-front check
-  });
+  register_player_kind("test-slow-starter", [](PlayerSpec&) { return std::make_unique<SlowStarter>(g_made++ == 0); });
   g_made = 0;
+  g_slow_game_started = false;
   MatchConfig c = config("test-slow-starter", "test-throws", 200, 2);
   c.sprt = SprtParams{.elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05};
   const MatchResult result = run_match(c);
