@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -175,19 +176,21 @@ std::vector<Field> fields(RunConfig& c) {
 
 template <typename T>
 void assign(const YAML::Node& node, Bound<T> bound, const std::string& source, const std::string& key) {
+  auto out_of_range = [&] {
+    std::ostringstream range;
+    range << "[" << bound.min << ", " << bound.max << "]";
+    fail(source, key, node.as<std::string>() + " is out of range " + range.str());
+  };
   T value;
   try {
     value = node.as<T>();
   } catch (const YAML::Exception&) {
-    fail(source, key, "'" + node.as<std::string>("?") + "' is not " +
-                          (std::is_integral_v<T> ? "an integer" : "a number"));
+    const std::string text = node.as<std::string>("?");
+    if (std::is_integral_v<T> && std::regex_match(text, std::regex("[-+]?[0-9]+"))) out_of_range();  // too many digits
+    fail(source, key, "'" + text + "' is not " + (std::is_integral_v<T> ? "an integer" : "a number"));
   }
   // Written so that NaN fails too (every comparison with it is false).
-  if (!(value >= bound.min && value <= bound.max)) {
-    std::ostringstream range;
-    range << "[" << bound.min << ", " << bound.max << "]";
-    fail(source, key, node.as<std::string>() + " is out of range " + range.str());
-  }
+  if (!(value >= bound.min && value <= bound.max)) out_of_range();
   *bound.value = value;
 }
 

@@ -133,8 +133,7 @@ std::array<std::unique_ptr<BasicPlayer<G>>, 2> checked_players(const BasicMatchC
     const BasicPlayerSource<G>& source = i == 0 ? config.player1 : config.player2;
     players[i] = source.make();
     try {
-      for (const typename G::Position& start : config.openings) players[i]->check_plays(start);
-      players[i]->new_game(config.seed);
+      ready_to_play(*players[i], config.openings, config.seed);
     } catch (const std::exception& e) {
       if (config.stopped && config.stopped()) return {};  // the stop reached the engines too: no failure
       throw std::runtime_error(source.name + " cannot play this match: " + e.what());
@@ -179,7 +178,11 @@ BasicMatchResult<G> run_match(
   if (config.openings.empty()) throw std::invalid_argument("match: no openings");
   if (config.games < 1) throw std::invalid_argument("match: the number of games must be at least 1");
   std::array<std::unique_ptr<BasicPlayer<G>>, 2> checked = checked_players(config);
-  if (!checked[0]) return {.stopped = true};
+  if (!checked[0]) {  // stopped while checking
+    BasicMatchResult<G> stopped;
+    stopped.stopped = true;
+    return stopped;
+  }
 
   MatchTally tally;
   tally.sprt = config.sprt;

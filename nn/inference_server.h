@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nn/batched_evaluator.h"
+#include "nn/game_encoder.h"
 #include "nn/inference_options.h"
 #include "nn/model_info.h"
 #include "nn/play_file.h"
@@ -42,6 +43,7 @@ class BasicInferenceServer final : public BasicEvaluator<G> {
 
  private:
   std::shared_ptr<NetworkDevice> network_;
+  GameEncoder<G> encoder_;  // of the boards of every network load() may bring: the same
   BasicBatchedEvaluator<G> batcher_;
 };
 

@@ -63,7 +63,8 @@ BatchingOptions batching(const InferenceOptions& o) {
 template <typename G>
 BasicInferenceServer<G>::BasicInferenceServer(const std::string& play_file, const InferenceOptions& options)
     : network_(std::make_shared<NetworkDevice>(play_file, options, network_io_of<G>)),
-      batcher_(network_, make_encoder<G>(network_->info().boards), batching(options)) {}
+      encoder_(make_encoder<G>(network_->info().boards)),
+      batcher_(network_, encoder_, batching(options)) {}
 
 template <typename G>
 BasicInferenceServer<G>::~BasicInferenceServer() = default;
@@ -90,18 +91,18 @@ InferenceStats BasicInferenceServer<G>::stats() const {
 }
 template <typename G>
 void BasicInferenceServer<G>::check_evaluates(const typename G::Position& pos) const {
-  make_encoder<G>(network_->info().boards).check(pos, network_->model_name());
+  encoder_.check(pos, network_->model_name());
 }
 template <typename G>
 std::vector<float> BasicInferenceServer<G>::ownership(const typename G::Position& pos) const {
-  const GameEncoder<G> encoder = make_encoder<G>(network_->info().boards);
-  encoder.check(pos, network_->model_name());
-  const NetworkIo io = encoder.io();
+  encoder_.check(pos, network_->model_name());
+  const NetworkIo io = encoder_.io();
   std::vector<float> planes(io.input_size()), canvas(io.area());
-  encoder.encode(pos, planes);
+  encoder_.encode(pos, planes);
   network_->ownership(planes.data(), 1, canvas.data());
   std::vector<float> cells(G::cells(pos));
-  for (int cell = 0; cell < static_cast<int>(cells.size()); ++cell) cells[cell] = canvas[encoder.canvas_cell(0, pos, cell)];
+  for (int cell = 0; cell < static_cast<int>(cells.size()); ++cell)
+    cells[cell] = canvas[encoder_.canvas_cell(0, pos, cell)];
   return cells;
 }
 

@@ -129,6 +129,15 @@ class BasicPlayer {
   MoveLimits limits_;
 };
 
+// Readies a player for games from these openings before the first of them, or throws why it
+// cannot play them: shown every opening (a net checks its board), then started on a game (an
+// engine is started and answers).
+template <typename G>
+void ready_to_play(BasicPlayer<G>& player, const std::vector<typename G::Position>& openings, std::uint64_t seed) {
+  for (const typename G::Position& start : openings) player.check_plays(start);
+  player.new_game(seed);
+}
+
 using MoveReport = BasicMoveReport<DefaultGame>;
 using Player = BasicPlayer<DefaultGame>;
 

@@ -148,7 +148,7 @@ void add_play_command(CLI::App& app) {
       const std::string model = options->engine.empty() ? shipped_model<G>(options->model, start) : "";
       const std::string fallback = "alphabeta:depth=" + std::to_string(G::Play::kTerminalDepth);
       auto [engine, name] = terminal_engine<G>(model, options->engine, options->visits, fallback);
-      engine->new_game(std::random_device{}());
+      ready_to_play(*engine, {start}, std::random_device{}());  // a net of another board refused now
       const std::string commands = "Moves: " + std::string(G::kMoveHelp) +
                                    "; undo to take back your last move, help for this, quit to stop.";
       // The first mover is x on the command line whatever the game calls it.

@@ -49,7 +49,8 @@ void add_ratings_command(CLI::App& app) {
       const std::size_t equals = item.rfind('=');
       const auto elo = equals == std::string::npos ? std::nullopt : parse_number(item.substr(equals + 1));
       if (!elo || equals == 0) throw std::runtime_error("--fixed '" + item + "' is not NAME=ELO");
-      fixed_elo[item.substr(0, equals)] = *elo;
+      if (!fixed_elo.emplace(item.substr(0, equals), *elo).second)
+        throw std::runtime_error("--fixed holds '" + item.substr(0, equals) + "' fixed twice");
     }
     if (fixed_elo.empty()) {
       std::string anchor = options->anchor;

@@ -15,14 +15,26 @@ void drop_empty_list_defaults(CLI::App& app) {
   for (CLI::App* command : app.get_subcommands({})) drop_empty_list_defaults(*command);
 }
 
+// The innermost command given (the program itself where none is).
+const CLI::App& innermost_command(const CLI::App& app) {
+  const CLI::App* at = &app;
+  while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+  return *at;
+}
+
 // CLI11 says only "A subcommand is required" for a misspelt command or an option before one.
-std::string missing_command(const CLI::App& app, int argc, char** argv) {
+std::string missing_command(const CLI::App& app, const CLI::App& parent, int argc, char** argv) {
   std::string commands;
-  for (const CLI::App* command : app.get_subcommands({}))
+  for (const CLI::App* command : parent.get_subcommands({}))
     commands += (commands.empty() ? "" : ", ") + command->get_name();
-  const std::string first = argc > 1 ? argv[1] : "";
-  const std::string what = first.empty() || first[0] == '-' ? "no command given" : "'" + first + "' is not a command";
-  return what + ": the commands are " + commands;
+  int next = 1;  // the word after the parent's name
+  if (&parent != &app)
+    while (next < argc && argv[next - 1] != parent.get_name()) ++next;
+  const std::string word = next < argc ? argv[next] : "";
+  const std::string of = &parent == &app ? "" : " of " + parent.get_name();
+  const std::string what =
+      word.empty() || word[0] == '-' ? "no command" + of + " given" : "'" + word + "' is not a command" + of;
+  return what + ": the" + (&parent == &app ? "" : " " + parent.get_name()) + " commands are " + commands;
 }
 
 }  // namespace
@@ -40,8 +52,9 @@ int run_app(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const bool no_command = dynamic_cast<const CLI::RequiredError*>(&e) && app.get_subcommands().empty();
-    std::cerr << app.get_name() << ": " << (no_command ? missing_command(app, argc, argv) : e.what())
+    const CLI::App& parent = innermost_command(app);
+    const bool no_command = dynamic_cast<const CLI::RequiredError*>(&e) && !parent.get_subcommands({}).empty();
+    std::cerr << app.get_name() << ": " << (no_command ? missing_command(app, parent, argc, argv) : e.what())
               << " (see --help)\n";
     return e.get_exit_code() ? e.get_exit_code() : 2;
   } catch (const std::exception& e) {

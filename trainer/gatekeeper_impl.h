@@ -118,16 +118,14 @@ std::vector<typename G::Position> run_openings(const RunConfig& config) {
 
 }  // namespace
 
-// As a match checks its players before its first game: made, shown every opening, started on a game.
+// As a match readies its players before its first game.
 template <typename G>
 void check_ladder_baselines(const RunConfig& config) {
   if (config.ladder.games == 0) return;
   const std::vector<typename G::Position> openings = run_openings<G>(config);
   for (const std::string& baseline : config.ladder.baselines) {
     try {
-      const auto player = make_player<G>(baseline);
-      for (const typename G::Position& start : openings) player->check_plays(start);
-      player->new_game(config.run.seed);
+      ready_to_play(*make_player<G>(baseline), openings, config.run.seed);
     } catch (const std::exception& e) {
       throw std::invalid_argument("ladder.baselines: '" + baseline + "' cannot play: " + e.what());
     }

@@ -22,6 +22,13 @@
 namespace ataxx {
 namespace {
 
+// An error's text as an info line shows it: what it quotes of a line sent in cut to a readable length.
+std::string shortened(std::string_view text) {
+  constexpr std::size_t kLongest = 300;
+  if (text.size() <= kLongest) return std::string(text);
+  return std::string(text.substr(0, kLongest)) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
 constexpr int kMaxVisits = 100'000'000;  // the Visits option's largest value (a spin's max; larger ones are clamped)
 
 bool name_is(const std::string& name, const std::string& lower) { return lower_case(name) == lower; }
@@ -39,7 +46,7 @@ std::vector<std::string> legal_search_moves(const std::vector<std::string>& name
     if (found)
       legal.push_back(text);
     else
-      say("info string searchmoves: '" + text + "' is not a legal move here, left out");
+      say("info string searchmoves: '" + shortened(text) + "' is not a legal move here, left out");
   }
   if (!named.empty() && legal.empty()) say("info string searchmoves names no legal move: every move is searched");
   return legal;
@@ -246,12 +253,22 @@ void UaiEngine::execute(const Command& command) {
     } else if (name == "setoption") {
       handle_setoption(args);
     } else if (name == "position") {
-      handle_position(args);
+      try {
+        handle_position(args);
+      } catch (const std::exception& e) {
+        refused_position_ = shortened(e.what());
+        throw;
+      }
+    } else if (name == "go" && !refused_position_.empty()) {
+      // The GUI's position is not the engine's: a move of the one before would not be of its game.
+      say("info string error: no position to search: the last position command was refused (" + refused_position_ +
+          ")");
+      say("bestmove 0000");
     } else if (name == "go") {
       std::visit([&](auto& session) { go(session, args, command.go_number); }, session_);
     }  // anything else is ignored, as UAI asks
   } catch (const std::exception& e) {
-    say(std::string("info string error: ") + e.what());
+    say("info string error: " + shortened(e.what()));
   }
 }
 
@@ -375,6 +392,7 @@ void UaiEngine::new_game() {
 
 template <typename G>
 void UaiEngine::set_game(typename G::Game game) {
+  refused_position_.clear();
   if (auto* session = std::get_if<Session<G>>(&session_)) {
     session->game = std::move(game);
   } else {
@@ -435,7 +453,7 @@ void UaiEngine::handle_position(std::string_view args) {
   }
   if (i < tokens.size() && tokens[i] != "moves")
     throw std::invalid_argument("position: '" + tokens[i] + "' where moves or the end of the line was expected");
-  // Only once every move is played: a bad move leaves the previous position in place.
+  // Only once every move is played: a bad move sets nothing.
   auto play_moves = [&](auto game) {
     if (i < tokens.size() && tokens[i] == "moves")
       for (++i; i < tokens.size(); ++i) game.play(tokens[i]);
@@ -486,7 +504,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   } catch (const std::exception& e) {
     // A GUI waits for the bestmove of every go: a malformed one is answered too, at once, by the
     // least search there is (one node), since its time is not known.
-    say(std::string("info string error: ") + e.what() + "; answering at once");
+    say("info string error: " + shortened(e.what()) + "; answering at once");
     go.limits.nodes = 1;
   }
   MoveLimits& limits = go.limits;
@@ -538,7 +556,7 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
         " MiB, CacheSize " + std::to_string(options_.cache_size) + "): lower them; playing " +
         G::move_text(best, root));
   } catch (const std::exception& e) {
-    say(std::string("info string error: ") + e.what());
+    say("info string error: " + shortened(e.what()));
   }
   // A search may end on its own (alpha-beta at its last depth, a full tree), but UAI's `go
   // infinite` answers only when stopped.

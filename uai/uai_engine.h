@@ -135,6 +135,7 @@ class UaiEngine {
   std::optional<ModelInfo> model_info_;  // the Model option's
   NetShelf nets_;
   Games::Variant<Session> session_;
+  std::string refused_position_;  // why the last `position` was refused, until a game is set again
 
   std::mutex mutex_;  // guards everything below
   std::condition_variable work_ready_;

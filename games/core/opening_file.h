@@ -2,6 +2,9 @@
 // merge of several suites.
 #pragma once
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <stdexcept>
@@ -11,15 +14,18 @@
 namespace ataxx {
 
 // The positions of a file, each line's FEN read by `parse` (a game's from_fen). Throws
-// std::runtime_error naming the file and line of a bad FEN or a finished position, or an empty or
-// missing file.
+// std::runtime_error naming the file and line of a bad FEN or a finished position, or an empty,
+// missing or unreadable file. A UTF-8 byte order mark (as some editors write) is passed over.
 template <typename P>
 std::vector<P> load_openings(const std::string& path, const std::function<P(const std::string&)>& parse) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw std::runtime_error("openings file '" + path + "' is a folder");
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read openings file '" + path + "'");
+  if (!in) throw std::runtime_error("cannot read openings file '" + path + "': " + std::strerror(errno));
   std::vector<P> openings;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
+    if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);
     const auto start = line.find_first_not_of(" \t\r");
     if (start == std::string::npos || line[start] == '#') continue;
     try {

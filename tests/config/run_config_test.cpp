@@ -150,6 +150,11 @@ TEST(RunConfig, ErrorsNameTheKey) {
   EXPECT_NE(error_of("selfplay:\n  visitz: 3\n").find("selfplay.visitz: unknown key"), std::string::npos);
   EXPECT_NE(error_of("nonsense:\n  a: 1\n").find("nonsense.a: unknown key"), std::string::npos);
   EXPECT_NE(error_of("selfplay:\n  visits: many\n").find("selfplay.visits: 'many' is not an integer"), std::string::npos);
+  // Too many digits for the key had been "not an integer".
+  EXPECT_NE(
+      error_of("run:\n  seed: 123456789012345678901234\n").find("run.seed: 123456789012345678901234 is out of range"),
+      std::string::npos);
+  EXPECT_NE(error_of("selfplay:\n  visits: -99999999999999999999\n").find("is out of range"), std::string::npos);
   EXPECT_NE(error_of("selfplay:\n  visits: 2.5\n").find("selfplay.visits"), std::string::npos);
   EXPECT_NE(error_of("selfplay:\n  visits: 0\n").find("selfplay.visits: 0 is out of range"), std::string::npos);
   EXPECT_NE(error_of("training:\n  optimizer: adam\n").find("training.optimizer"), std::string::npos);

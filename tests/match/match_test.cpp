@@ -397,6 +397,17 @@ TEST(Openings, FileRoundTripAndErrors) {
   for (std::size_t i = 0; i < loaded.size(); ++i) EXPECT_EQ(loaded[i].fen(), openings[i].fen());
   EXPECT_THROW(load_openings(path + ".missing"), std::runtime_error);
   {
+    std::ofstream bom(path);  // as Windows editors save UTF-8
+    bom << "\xEF\xBB\xBFx5o/7/7/7/7/7/o5x x 0 1\n";
+  }
+  EXPECT_EQ(load_openings(path).size(), 1U);
+  try {
+    load_openings(testing::TempDir());
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a folder"), std::string::npos) << e.what();
+  }
+  {
     std::ofstream bad(path);
     bad << "# comment\nx5o/7/7/7/7/7/o5x x 0 1\nnot a fen\n";
   }

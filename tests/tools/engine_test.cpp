@@ -75,6 +75,15 @@ TEST(Engine, AWordThatIsNoCommandIsNamedWithTheCommands) {
     EXPECT_NE(option.status, 0);
     EXPECT_NE(option.output.find("no command given: the commands are "), std::string::npos) << option.output;
   }
+  for (const char* words : {"bench", "bench nnn"}) {  // a command's own commands likewise
+    const Ran bench = run_shell(std::string(ATAXX_ZERO_BINARY) + " " + words);
+    EXPECT_NE(bench.status, 0);
+    EXPECT_NE(bench.output.find(std::string(words) == "bench" ? "no command of bench given"
+                                                              : "'nnn' is not a command of bench"),
+              std::string::npos)
+        << bench.output;
+    EXPECT_NE(bench.output.find(": the bench commands are perft, mcts, nn, "), std::string::npos) << bench.output;
+  }
 }
 
 // `--help` says each option's default, in both programs, and what ataxx-engine does with no command

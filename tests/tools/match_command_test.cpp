@@ -302,6 +302,9 @@ TEST(RatingsCommand, HoldsTheFixedPlayersAndRatesTheOthersAgainstThem) {
   const Ran bad = run("ratings " + pgn + " --fixed greedy");
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.output.find("--fixed 'greedy' is not NAME=ELO"), std::string::npos) << bad.output;
+  const Ran twice = run("ratings " + pgn + " --fixed greedy=1000 --fixed greedy=900");  // had kept the last
+  EXPECT_NE(twice.status, 0);
+  EXPECT_NE(twice.output.find("--fixed holds 'greedy' fixed twice"), std::string::npos) << twice.output;
   const Ran absent = run("ratings " + pgn + " --fixed alphabeta=1000");
   EXPECT_NE(absent.status, 0);
   EXPECT_NE(absent.output.find("'alphabeta' (held fixed) played no game"), std::string::npos) << absent.output;

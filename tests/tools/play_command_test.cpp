@@ -132,6 +132,15 @@ TEST(PlayCommand, RefusesAnUnknownVariantOrOneWithAnAtaxxFen) {
   EXPECT_TRUE(boards_drawn(ataxx.output).empty()) << ataxx.output;
 }
 
+// A net of another board had been found out only at the engine's first move, once the game was drawn.
+TEST(PlayCommand, RefusesANetOfAnotherBoardBeforeTheGame) {
+  const Ran ran = play("quit\\n", "--human o --fen 'x6o/8/8/8/8/8/8/o6x x 0 1' --model " +
+                                      std::string(ATAXX_SOURCE_DIR) + "/nets/ataxx-7x7.net");
+  EXPECT_NE(ran.status, 0);
+  EXPECT_NE(ran.output.find("was trained on 7x7 and does not play 8x8"), std::string::npos) << ran.output;
+  EXPECT_TRUE(boards_drawn(ran.output).empty()) << ran.output;
+}
+
 TEST(PlayCommand, RefusesAModelAndAnEngineSpecTogether) {
   const Ran ran = play("quit\\n", "--engine greedy --model " + std::string(ATAXX_ZERO_BINARY));
   EXPECT_NE(ran.status, 0);

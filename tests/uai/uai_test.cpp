@@ -420,17 +420,40 @@ TEST(Uai, CacheSizeIsBoundedByTheMachinesMemory) {
   EXPECT_EQ(uai.send("setoption name CacheSize value 1000").find("error"), std::string::npos);
 }
 
-TEST(Uai, MalformedInputKeepsThePreviousPosition) {
+TEST(Uai, MalformedInputIsNamedAndTheOptionsKept) {
   UaiSession uai;
-  const std::string fen = "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1";  // x must pass
-  uai.send("position fen " + fen);
-  for (const char* bad : {"position fen garbage", "position startpos moves a1", "position startpos moves zz",
-                          "position", "position sideways", "position fen", "position fen moves b6",
-                          "position startpos b6", "position startpos garbage moves b6", "go movetime x", "go depth", "setoption name Visits value lots",
-                          "setoption name Colour value blue", "setoption name Player value nobody"}) {
+  for (const char* bad :
+       {"position fen garbage", "position startpos moves a1", "position startpos moves zz", "position",
+        "position sideways", "position fen", "position fen moves b6", "position startpos b6",
+        "position startpos garbage moves b6", "setoption name Visits value lots", "setoption name Colour value blue",
+        "setoption name Player value nobody"}) {
     EXPECT_EQ(uai.send(bad).rfind("info string error: ", 0), 0U) << bad;
   }
-  EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 1")), "0000");
+  uai.send("position startpos");
+  EXPECT_TRUE(answers_legally_from_start(uai.go("go depth 1")));
+}
+
+// A refused position had left the one before in place, and the next go answered a move of it: a
+// move of another game than the GUI's.
+TEST(Uai, AGoAfterARefusedPositionAnswersNoMove) {
+  UaiSession uai;
+  uai.send("position startpos");
+  for (const char* bad : {"position startpos moves g2 zz", "position fen garbage"}) {
+    EXPECT_EQ(uai.send(bad).rfind("info string error: ", 0), 0U) << bad;
+    const std::string out = uai.go("go depth 1");
+    EXPECT_EQ(out.rfind("info string error: no position to search: the last position command was refused (", 0), 0U)
+        << bad << ": " << out;
+    EXPECT_EQ(UaiSession::bestmove(out), "0000") << bad;
+  }
+  // A 5 MB move had been echoed whole, once for the position and again for each go.
+  const std::string long_line = "position startpos moves " + std::string(100'000, 'b');
+  EXPECT_LT(uai.send(long_line).size(), 500U);
+  EXPECT_LT(uai.go("go depth 1").size(), 600U);
+  for (const char* again : {"position startpos", "uainewgame"}) {
+    uai.send("position fen garbage");
+    uai.send(again);
+    EXPECT_TRUE(answers_legally_from_start(uai.go("go depth 1"))) << again;
+  }
 }
 
 // A GUI waits for the bestmove of every go: a malformed one got only an error, and the GUI waited
