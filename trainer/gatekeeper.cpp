@@ -30,13 +30,14 @@ std::string ratings_table(const RunDirectory& dir) {
   for (const Rating& r : ratings) table += fmt::format("{:<34} {:>8.0f} {:>8.0f} {:>6}\n", r.name, r.elo, r.error95, r.games);
   return table;
 }
-#define ATAXX_INSTANTIATE(G)                                                                                       \
-  template BasicNetworkPlayerOptions<G> run_network_options<G>(const RunConfig&, const std::string&, int);          \
+#define ATAXX_INSTANTIATE(G)                                                                                          \
+  template BasicNetworkPlayerOptions<G> run_network_options<G>(const RunConfig&, const std::string&, int);            \
   template BasicPlayerSource<G> run_network_player<G>(const RunConfig&, const std::string&, const std::string&, int); \
   template BasicMatchConfig<G> run_match_config<G>(const RunConfig&, BasicPlayerSource<G>, BasicPlayerSource<G>, int, \
-                                                   std::uint64_t);                                                  \
-  template void gate_continuously<G>(const RunConfig&, const RunDirectory&, const std::function<bool()>&,          \
-                                     spdlog::logger&);                                                              \
+                                                   std::uint64_t);                                                    \
+  template void gate_continuously<G>(const RunConfig&, const RunDirectory&, const std::function<bool()>&,             \
+                                     spdlog::logger&);                                                                \
+  template void play_ladder<G>(const RunConfig&, const RunDirectory&, const std::function<bool()>&, spdlog::logger&); \
   template void check_ladder_baselines<G>(const RunConfig&);
 ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
 #undef ATAXX_INSTANTIATE

@@ -62,6 +62,13 @@ template <typename G>
 void gate_continuously(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                        spdlog::logger& log);
 
+// The best model against each baseline of the ladder it has not played yet (ladder.games each),
+// recorded in the run's matches. A stop mid-ladder loses one match; a baseline that cannot play
+// now (an engine gone since the run's start) is said and passed over.
+template <typename G>
+void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
+                 spdlog::logger& log);
+
 // Throws std::invalid_argument naming the baseline when a spec of the ladder cannot be made into a
 // player (a model file not found from where the run started, say): at the run's start rather than
 // at its first ladder. Nothing to check when the ladder plays no games.

@@ -81,9 +81,6 @@ void gate(const RunConfig& config, const RunDirectory& dir, int generation, cons
 
 }  // namespace
 
-namespace {
-
-// The best model against each baseline it has not played yet: a stop mid-ladder loses one match.
 template <typename G>
 void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                  spdlog::logger& log) {
@@ -107,6 +104,8 @@ void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::fu
     dir.record_match(generation, r, "ladder");
   }
 }
+
+namespace {
 
 // The games of a run's matches start from every board's suite (or its variant's).
 template <typename G>

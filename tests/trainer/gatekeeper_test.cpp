@@ -1,3 +1,5 @@
+#include "trainer/gatekeeper.h"
+
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <sys/stat.h>
@@ -7,10 +9,11 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "nn/inference_server.h"
 #include "players/network_player.h"
-#include "trainer/gatekeeper.h"
 
 namespace ataxx {
 namespace {
@@ -42,6 +45,37 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
   config.ladder.games = 10;
   config.ladder.baselines = {"random", "greedy", "alphabeta:depth=2"};
   EXPECT_NO_THROW(check_ladder_baselines<AtaxxGame>(config));
+}
+
+// A baseline that checked at the run's start and cannot play later (its engine gone) is said and
+// passed over; the ladder's other baselines are still played and recorded.
+TEST(Gatekeeper, ALadderBaselineThatCannotPlayMidRunIsSaidAndPassedOver) {
+  const std::string root = testing::TempDir() + "/ladder-mid-run";
+  std::filesystem::remove_all(root);
+  const RunDirectory dir(root);
+  std::filesystem::create_directories(std::filesystem::path(dir.model_path(1)).parent_path());
+  write_random_play_file(dir.model_path(1), {1, 8}, 1);
+  dir.set_best("gen-0001");
+  RunConfig config;
+  config.ladder.games = 2;
+  config.ladder.visits = 4;
+  config.gating.concurrency = 1;
+  const std::string gone = "uai:cmd=" + root + "/engine-removed";
+  config.ladder.baselines = {gone, "random"};
+  const auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(100);
+  spdlog::logger log("gate", sink);
+  play_ladder<AtaxxGame>(
+      config, dir, [] { return false; }, log);
+
+  const std::vector<PairResult> played = dir.matches();
+  ASSERT_EQ(played.size(), 1U);
+  EXPECT_EQ(played[0].first, "gen-0001");
+  EXPECT_EQ(played[0].second, "random");
+  EXPECT_EQ(played[0].first_wins + played[0].second_wins + played[0].draws, 2);
+  const std::vector<std::string> said = sink->last_formatted();
+  ASSERT_FALSE(said.empty());
+  EXPECT_NE(said[0].find("ladder: gen-0001 vs " + gone + " not played: "), std::string::npos) << said[0];
+  EXPECT_NE(said[0].find("cannot play this match"), std::string::npos) << said[0];
 }
 
 // PATH set to one folder for the test's lifetime, then restored.
