@@ -1,12 +1,16 @@
 // The Play view: one WebSocket to the server's board (/api/play). The server holds the game and
 // says which moves are legal; this page draws, sends what the user picks and asks the engine to
 // move for the sides it plays.
-import { drawBoard, glyphOf, moveMarks } from './board.js';
-import { plot } from './chart.js';
+import { clearAnalysis, markPinned, showAnalysis } from './analysis_panel.js';
+import { drawBoard, moveMarks } from './board.js';
+import { $ } from './dom.js';
+import { drawWinChance as plotWinChance, renderTree as drawTree } from './game_course.js';
 import { reviewLine } from './review.js';
+import { clearReview, showReview } from './review_panel.js';
+import { renderStocks } from './stocks.js';
+import { clearThink, showThink, wdlOf } from './think_panel.js';
 import { GameTree, addLines, mainLineOf, parsePgn, pgnText } from './tree.js';
 
-const $ = id => document.getElementById(id);
 let socket = null;
 let state = null;
 let think = null;
@@ -100,7 +104,7 @@ function render() {
   if (!state) return;
   drawBoard($('board-svg'), state.board,
     { men: state.men, marks: marks(), heat: heat(), onCell: clickCell, labels: true, ownership: ownership(), pv: lineMarks() });
-  renderStocks();
+  renderStocks(state, selected?.drop, letter => { selected = { drop: letter }; render(); }, clickCell);
   const [first, second] = state.colours;
   // The choices follow the game the server plays (a FEN set up may change it).
   const boards = games[state.game]?.boards ?? true;
@@ -129,48 +133,6 @@ function render() {
   renderTree();
   $('pass').hidden = !(state.moves.length === 1 && state.moves[0].ways[0].kind === 'pass' && !isEngine(state.side));
   $('pause').textContent = paused ? 'Resume' : 'Pause';
-}
-
-function renderStocks() {
-  for (const side of [0, 1]) {
-    const box = $(`stock-${side}`);
-    box.replaceChildren();
-    const stock = state.counts.stocks?.[side];
-    box.hidden = !stock;
-    if (!stock) continue;
-    for (const [letter, count] of Object.entries(stock)) {
-      const token = document.createElement('button');
-      token.className = `token ${side === 0 ? 'white' : 'black'}`;
-      token.dataset.piece = letter;
-      token.setAttribute('data-testid', `stock-${side}-${letter}`);
-      token.textContent = `${glyphOf(letter)} ${count < 0 ? '∞' : count}`;
-      token.disabled = count === 0 || side !== state.side;
-      if (selected?.drop === letter && side === state.side) token.classList.add('selected');
-      token.addEventListener('pointerdown', event => startDrag(event, letter));
-      box.appendChild(token);
-    }
-  }
-}
-
-// A stock piece is dragged onto the board (or clicked, then its square clicked).
-function startDrag(event, letter) {
-  selected = { drop: letter };
-  render();
-  const ghost = document.createElement('div');
-  ghost.className = 'ghost';
-  ghost.textContent = glyphOf(letter);
-  document.body.appendChild(ghost);
-  const move = e => { ghost.style.left = `${e.clientX - 16}px`; ghost.style.top = `${e.clientY - 16}px`; };
-  move(event);
-  const up = e => {
-    window.removeEventListener('pointermove', move);
-    window.removeEventListener('pointerup', up);
-    ghost.remove();
-    const cell = document.elementFromPoint(e.clientX, e.clientY)?.closest('[data-cell]');
-    if (cell) clickCell(Number(cell.dataset.cell));
-  };
-  window.addEventListener('pointermove', move);
-  window.addEventListener('pointerup', up);
 }
 
 function cellName(cell) { return state.board.cells.find(c => c.index === cell)?.name ?? '?'; }
@@ -226,17 +188,13 @@ function onState(next) {
     pendingPgn = null;
     think = null;
     review = null;
-    $('review-summary').textContent = '';
-    $('review-moves').tBodies[0].replaceChildren();
-    $('think-summary').textContent = '—';
-    $('pv').textContent = '';
-    $('wdl').hidden = true;
-    $('candidates').tBodies[0].replaceChildren();
+    clearReview();
+    clearThink();
   }
   if (state?.version !== next.version) {  // the analysis shown was of another position
     analysis = null;
     hoveredLine = pinnedLine = null;
-    $('lines').tBodies[0].replaceChildren();
+    clearAnalysis();
   }
   state = next;
   current = nodeOf(next);
@@ -268,36 +226,8 @@ function lineText(moves) {
   }).join(' ');
 }
 
-// The tree's lines, the state's node marked; a click on a move goes there.
-function renderTree() {
-  const box = $('move-tree');
-  box.replaceChildren();
-  const stack = [box];
-  const add = (...items) => {
-    const into = stack.at(-1);
-    if (into.childNodes.length) into.append(' ');
-    into.append(...items);
-  };
-  tree.walk(token => {
-    if (token === '(') {
-      const variation = document.createElement('span');
-      variation.className = 'variation';
-      add(variation);
-      stack.push(variation);
-    } else if (token === ')') {
-      stack.pop();
-    } else {
-      const node = token.move;
-      const move = document.createElement('button');
-      move.className = ['move', node === current ? 'current' : '', node.mistake].filter(Boolean).join(' ');
-      move.textContent = node.move;
-      move.addEventListener('click', () => goTo(node));
-      add(...(token.label ? [`${token.label} `, move] : [move]));
-    }
-  });
-  $('move-tree').dataset.moves = box.querySelectorAll('.move').length;
-  $('move-tree').dataset.variations = box.querySelectorAll('.variation').length;
-}
+const renderTree = () => drawTree(tree, current, goTo);
+const drawWinChance = () => plotWinChance(current, state.colours[0], ply => goTo(GameTree.lineThrough(current)[ply]));
 
 // The board shows another node of the tree: the server plays its line from the start. The engine
 // waits (Resume) so that it does not answer in the line being studied.
@@ -335,26 +265,6 @@ function promoteLine() {
   drawWinChance();
 }
 
-// The game's course as a KataGo or lichess user knows it: the first side's chance by ply along the
-// line shown (to the node shown and on along its main line), from the searches made at its nodes.
-function drawWinChance() {
-  const line = GameTree.lineThrough(current);
-  const plies = line.map((_, ply) => ply).filter(ply => line[ply].chance !== undefined);
-  $('winrate-caption').textContent = `${state.colours[0]}'s chance to win by ply (the engine's searches); a click goes there`;
-  plot('plot-winrate', {
-    height: 160,
-    legend: { show: false },
-    series: [{ label: 'ply' }, { label: state.colours[0], stroke: '#2c7be5', width: 1.5, points: { show: true, size: 4 } },
-      { label: 'mistakes', stroke: '#c0392b', width: 0, points: { show: true, size: 10, fill: '#c0392b' } }],
-    scales: { x: { time: false }, y: { range: [0, 100] } },
-    axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100, 200] }, { values: (u, ticks) => ticks.map(t => `${t}%`) }],
-    hooks: { init: [u => u.over.addEventListener('click', () => {
-      const ply = u.data[0][u.cursor.idx];
-      if (ply !== undefined) goTo(GameTree.lineThrough(current)[ply]);
-    })] },
-  }, [plies, plies.map(p => 100 * line[p].chance), plies.map(p => (line[p].mistake ? 100 * line[p].chance : null))]);
-}
-
 function onAnalysis(message) {
   if (review && message.id === review.id) return onReviewed(message);
   // Of a position left since, or come after the analysis was turned off:
@@ -367,31 +277,9 @@ function onAnalysis(message) {
   const root = message.rootInfo;
   current.chance = state.side === 0 ? root.winrate : 1 - root.winrate;
   drawWinChance();
-  const signed = x => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
-  $('analysis-summary').textContent = `${message.isDuringSearch ? 'searching' : 'searched'}: ${root.visits} visits; ` +
-    `${state.colours[state.side]} to move wins ${(100 * root.winrate).toFixed(1)}%, lead ${signed(root.scoreLead)} men`;
-  $('analysis-summary').dataset.visits = root.visits;
-  // The rows are kept from one answer to the next (only their text changes), so that the one under
-  // the pointer stays hovered while the search goes on.
-  const body = $('lines').tBodies[0];
-  const lines = message.moveInfos.slice(0, 8);
-  while (body.rows.length > lines.length) body.deleteRow(-1);
-  while (body.rows.length < lines.length) {
-    const row = body.insertRow();
-    const i = row.sectionRowIndex;
-    for (let k = 0; k < 5; ++k) row.insertCell();
-    row.addEventListener('mouseenter', () => { hoveredLine = i; render(); });
-    row.addEventListener('mouseleave', () => { hoveredLine = null; render(); });
-    row.addEventListener('click', () => {
-      pinnedLine = pinnedLine === i ? null : i;
-      for (const other of body.rows) other.classList.toggle('pinned', other.sectionRowIndex === pinnedLine);
-      render();
-    });
-  }
-  lines.forEach((line, i) => {
-    const texts = [line.move, line.visits, (100 * line.winrate).toFixed(1), signed(line.scoreLead), line.pv.join(' ')];
-    texts.forEach((text, k) => { body.rows[i].cells[k].textContent = text; });
-  });
+  const hover = i => { hoveredLine = i; render(); };
+  const pin = i => { pinnedLine = pinnedLine === i ? null : i; markPinned(pinnedLine); render(); };
+  showAnalysis(message, state.colours[state.side], hover, pin);
   render();
 }
 
@@ -414,25 +302,11 @@ function onReviewed(answer) {
   review.turns.set(answer.turnNumber, answer);
   if (review.turns.size < review.plies + 1) return;
   const { chances, moves, counts } = reviewLine(review.turns, review.plies, state.colours[0], review.outcome?.winner);
-  const rows = moves.map(({ ply, player, was, is, kind, best }) => {
-    const played = review.nodes[ply + 1].move;
-    review.nodes[ply + 1].mistake = kind;
-    const row = document.createElement('tr');
-    if (kind) row.classList.add(kind);
-    for (const text of [`${Math.floor(ply / 2) + 1}${ply % 2 ? '…' : '.'} ${played}`, player,
-      `${(100 * was).toFixed(0)}% → ${(100 * is).toFixed(0)}%`, kind, best && best !== played ? best : '']) {
-      row.insertCell().textContent = text;
-    }
-    return row;
-  });
+  for (const { ply, kind } of moves) review.nodes[ply + 1].mistake = kind;
   chances.forEach((chance, turn) => { review.nodes[turn].chance = chance; });
   drawWinChance();
   renderTree();
-  $('review-moves').tBodies[0].replaceChildren(...rows);
-  const many = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const said = side => `${state.colours[side]}: ${many(counts[side].blunder, 'blunder')}, ${many(counts[side].mistake, 'mistake')}`;
-  $('review-summary').textContent = `${said(0)}; ${said(1)} (a blunder loses a fifth of the mover's chance, a mistake a tenth)`;
-  $('review-summary').dataset.done = 'true';
+  showReview(moves, counts, ply => review.nodes[ply + 1].move, state.colours);
 }
 
 // The game as PGN, as the Ataxx tool chain writes it: its start's FEN, the result from the side
@@ -472,44 +346,15 @@ function importPgn() {
 
 function onThink(report) {
   if (report.version !== state.version) return;  // of a position left since
-  const summary = $('think-summary');
-  summary.dataset.ponder = report.ponder ? 'true' : 'false';
-  summary.dataset.reused = report.reused;
-  summary.dataset.nodes = report.nodes;
-  if (report.ponder) {  // how far it got, not what it thinks of your moves: no hints
-    summary.textContent = `${report.final ? 'pondered' : 'pondering'} on your time: ${report.nodes} nodes`;
-    return;
-  }
+  showThink(report);
+  if (report.ponder) return;
   think = { ...report, ply: state.history.length, gameNumber: state.game_number };  // its root is the state shown
-  const pct = x => `${(100 * x).toFixed(1)}%`;
-  const hasValue = report.value !== null;  // alpha-beta reports a score instead
-  // The search's win/draw/loss, else the network's at the root, else the value's.
-  const [w, d, l] = report.wdl ?? report.net_wdl ?? [(1 + report.value) / 2, 0, (1 - report.value) / 2];
-  if (hasValue) {
+  const wdl = wdlOf(report);
+  if (wdl) {
+    const [w, d, l] = wdl;
     current.chance = state.side === 0 ? w + d / 2 : l + d / 2;
     drawWinChance();
   }
-  const lead = report.lead === null ? '' : `, lead ${report.lead >= 0 ? '+' : ''}${report.lead.toFixed(1)} men`;
-  const judged =
-      hasValue ? `value ${report.value.toFixed(3)} (win ${pct(w + d / 2)}${lead})` : `score ${report.score_cp} cp`;
-  const reused = report.reused > 0 ? ` (${report.reused} kept from before)` : '';
-  summary.textContent = `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes${reused}, ` +
-    `${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;
-  $('wdl').hidden = !hasValue;
-  const bars = $('wdl').children;
-  [w, d, l].forEach((x, i) => { bars[i].style.width = pct(x); bars[i].textContent = x > 0.08 ? pct(x) : ''; });
-  $('pv').textContent = report.pv.join(' ');
-  const rows = report.candidates.slice(0, 10).map(c => {
-    const row = document.createElement('tr');
-    const wdlText = wdl => (wdl ? wdl.map(x => (100 * x).toFixed(1)).join(' / ') : '—');
-    for (const text of [c.move, c.visits, pct(c.prior), c.value.toFixed(3), wdlText(c.wdl), wdlText(c.net_wdl)]) {
-      const cell = document.createElement('td');
-      cell.textContent = text;
-      row.appendChild(cell);
-    }
-    return row;
-  });
-  $('candidates').tBodies[0].replaceChildren(...rows);
   render();
 }
 
@@ -629,8 +474,7 @@ export function startPlay() {
     send({ type: 'analyze', on: $('analyze').checked });
     if (!$('analyze').checked) {
       analysis = null;
-      $('analysis-summary').textContent = 'off';
-      $('lines').tBodies[0].replaceChildren();
+      clearAnalysis('off');
       render();
     }
   });
