@@ -2,6 +2,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -137,15 +138,24 @@ std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& op
 // The openings of the game of --variant (else the first game): a game with boards on the board
 // named ("": a file's positions on any of its boards, else the default board's suite), another
 // the variant's suite or a file's positions in the variant.
+// A match that ends in an error before any game leaves no empty PGN file of its own making.
 void run(const MatchOptions& options) {
   warn_if_pondering_lacks_cores(options);
   const std::string game = options.variant.empty() ? std::string(Games::First::kName) : options.variant;
-  with_game(game, [&]<typename G>() {
-    if (!G::kHasBoards && !options.board.empty())
-      throw std::runtime_error("--board: " + std::string(G::kTitle) + " is played on one board");
-    const std::string start = G::kHasBoards ? options.board : game;
-    play_match<G>(options, G::openings_of(start, options.openings_path), pgn_writer<G>(options));
-  });
+  const bool pgn_made_here = !options.pgn_path.empty() && !std::filesystem::exists(options.pgn_path);
+  try {
+    with_game(game, [&]<typename G>() {
+      if (!G::kHasBoards && !options.board.empty())
+        throw std::runtime_error("--board: " + std::string(G::kTitle) + " is played on one board");
+      const std::string start = G::kHasBoards ? options.board : game;
+      play_match<G>(options, G::openings_of(start, options.openings_path), pgn_writer<G>(options));
+    });
+  } catch (...) {
+    std::error_code ignored;
+    if (pgn_made_here && std::filesystem::file_size(options.pgn_path, ignored) == 0)
+      std::filesystem::remove(options.pgn_path, ignored);
+    throw;
+  }
 }
 
 }  // namespace

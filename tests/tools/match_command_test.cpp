@@ -123,8 +123,11 @@ TEST(OpeningsAndExportCommands, ExportNeverReplacesWhatItReads) {
 // ended with status 0; now it ends before its first game.
 TEST(MatchCommand, ANetOfAnotherBoardEndsTheMatchBeforeItsFirstGame) {
   const std::string net = std::string("nn:model=") + ATAXX_SOURCE_DIR + "/nets/ataxx-7x7.net,visits=8";
-  const Ran ran = run("match --p1 " + net + " --p2 random --games 2 --board 8x8");
+  const std::string pgn = testing::TempDir() + "/never-started.pgn";
+  std::filesystem::remove(pgn);
+  const Ran ran = run("match --p1 " + net + " --p2 random --games 2 --board 8x8 --pgn " + pgn);
   EXPECT_NE(ran.status, 0);
+  EXPECT_FALSE(std::filesystem::exists(pgn)) << "an empty PGN had been left behind";
   EXPECT_NE(ran.output.find(net + " cannot play this match: model "), std::string::npos) << ran.output;
   EXPECT_NE(ran.output.find(" was trained on 7x7 and does not play 8x8"), std::string::npos) << ran.output;
   EXPECT_EQ(ran.output.find("Finished game"), std::string::npos) << ran.output;
