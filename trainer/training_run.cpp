@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "trainer/training_run_impl.h"
 
 namespace ataxx {
@@ -19,6 +21,10 @@ RunConfig with_machine_overrides(const RunConfig& config, const std::vector<std:
                                "selfplay.concurrent_games, inference.*); the rest is the run's config");
   }
   RunConfig machine = with_overrides(config, overrides);
+  // A machine that its own device takes off CUDA leaves the run's CUDA graphs, unless it sets them.
+  const bool sets_graphs = std::ranges::any_of(
+      overrides, [](const std::string& line) { return line.starts_with("inference.cuda_graphs="); });
+  if (!machine.inference.device.starts_with("cuda") && !sets_graphs) machine.inference.cuda_graphs = false;
   settle_int8_auto(machine);
   return machine;
 }

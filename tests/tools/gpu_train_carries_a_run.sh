@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tools/gpu/train.sh on the CPU: a BIN that is not there fails at once; then two 30-second calls as
+# tools/gpu/train.sh on the CPU: a BIN that is not there fails at once, as does a call naming
+# another config than the run's in RUN; then two 30-second calls as
 # on two machines (two run folders): the first trains a new run and packs it as tar parts
 # (PART_BYTES), the second unpacks them, trains on from there, packs it as one file and writes the
 # mean of its newest two models too (AVERAGE) and a match played beside it (BESIDE); a third, of a
@@ -58,6 +59,14 @@ RUN="$scratch/odd/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-odd" 10 "
 q="'"
 grep -qxF "  init_from: '${odd//$q/$q$q}/start.net'" "$scratch/odd/gpu-config.yaml" ||
   fail "init_from is not FROM: $(grep init_from "$scratch/odd/gpu-config.yaml")"
+
+# A call naming another config is refused, not resumed into the run its RUN holds; nothing packed.
+status=0
+CONFIG="$source_dir/configs/gpu.yaml" RUN="$scratch/odd/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-other" 10 \
+  2> "$scratch/other.err" || status=$?
+[[ $status -eq 2 ]] && grep -q "holds a run already, not one started by CONFIG=$source_dir/configs/gpu.yaml" "$scratch/other.err" ||
+  fail "another CONFIG for a run gave status $status: $(cat "$scratch/other.err")"
+[[ ! -e "$scratch/back-other/best.net" ]] || fail "a refused call packed the run"
 
 BESIDE="--p1 random --p2 greedy --games 20" AVERAGE=2 RUN="$scratch/second/gpu" \
   "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" | tee "$scratch/second.out"

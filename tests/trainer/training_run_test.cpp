@@ -540,6 +540,27 @@ TEST(TrainingRun, SelfPlaySetsOnlyItsMachinesKeys) {
   EXPECT_EQ(read_whole_file(run + "/config.yaml"), read_whole_file(kTinyConfig)) << "the run's config is the run's";
 }
 
+// A CPU machine joining a GPU run (`--set inference.device=cpu`) had failed on the run's CUDA
+// graphs ("cuda_graphs needs a CUDA device") unless it also set them off.
+TEST(TrainingRun, ACpuMachineJoinsARunWithCudaGraphs) {
+  const std::string run = testing::TempDir() + "/gpu-run-joined";
+  fs::remove_all(run);
+  fs::create_directories(run + "/models");
+  std::ofstream(run + "/config.yaml") << read_whole_file(kTinyConfig)
+                                      << "inference:\n  device: cuda\n  cuda_graphs: true\n";
+  write_random_play_file(run + "/models/gen-0000.net", {1, 16}, 1);
+  std::ofstream(run + "/models/best") << "gen-0000\n";
+  const std::string said = run + ".said";
+  const auto selfplay = [&](const std::string& sets) {
+    return std::system(
+        (kBinary + " selfplay --games 1 --run-dir " + run + " " + sets + " > " + said + " 2>&1").c_str());
+  };
+  EXPECT_EQ(selfplay("--set inference.device=cpu"), 0) << read_whole_file(said);
+  EXPECT_NE(read_whole_file(said).find("Self-play wrote 8 games."), std::string::npos) << read_whole_file(said);
+  EXPECT_NE(selfplay("--set inference.device=cpu --set inference.cuda_graphs=true"), 0);  // its own setting stands
+  EXPECT_NE(read_whole_file(said).find("cuda_graphs needs a CUDA device"), std::string::npos) << read_whole_file(said);
+}
+
 std::vector<float> values_drawn(const ReplayBuffer& buffer) {
   std::mt19937_64 rng(11);
   std::vector<float> values;

@@ -5,7 +5,8 @@
 # play file), log.txt, and the run as the tar run.tar.000 (or parts run.tar.000, run.tar.001, ...
 # of PART_BYTES each): what a resume needs (`ataxx-zero pack`: the newest checkpoint with its
 # optimiser, the replay window, CSVs, log), a fraction of the run folder.
-# The run lives in $RUN (default runs/gpu): the next call on the same machine resumes it. On
+# The run lives in $RUN (default runs/gpu): the next call on the same machine resumes it (one that
+# names another CONFIG or play file FROM is refused: give it another RUN). On
 # another machine, FROM starts it: a folder holding the parts (the run goes on where it stopped),
 # or a play file (a new run from its weights, network.init_from).
 # Without build-gpu/tools/ataxx-zero it runs `tools/gpu/build.sh ataxx-zero` first (into
@@ -66,8 +67,16 @@ check_pack_members() {
       refuse "'$name'"
   done <<< "$names"
 }
+# What starts a new run, kept beside it: a later call that names another CONFIG or play file is
+# refused rather than resuming the run it finds.
+started_by="CONFIG=${CONFIG:-configs/gpu.yaml}${from:+ FROM=$from}"
 if [[ -f "$run/config.yaml" ]]; then
-  [[ -z "$from" ]] || echo "$0: $run holds a run already: resuming it, not $from"
+  if [[ -n "${CONFIG:-}" || -f "$from" ]] && [[ "$(cat "$run.started-by" 2> /dev/null)" != "$started_by" ]]; then
+    echo "$0: $run holds a run already, not one started by $started_by: call without CONFIG and FROM to" \
+      "resume it, or set RUN to a new folder for a new run" >&2
+    exit 2
+  fi
+  [[ -z "$from" || -f "$from" ]] || echo "$0: $run holds a run already: resuming it, not $from"
   args=(--run-dir "$run")
 elif [[ -d "$from" ]]; then
   parts=("$from"/run.tar.*)
@@ -92,6 +101,8 @@ else
     config="$run-config.yaml"
   fi
   args=(--config "$config" --run-dir "$run")
+  mkdir -p "$(dirname "$run")"
+  echo "$started_by" > "$run.started-by"
 fi
 pinned=()
 beside=""
