@@ -142,7 +142,9 @@ std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& op
 void run(const MatchOptions& options) {
   warn_if_pondering_lacks_cores(options);
   const std::string game = options.variant.empty() ? std::string(Games::First::kName) : options.variant;
-  const bool pgn_made_here = !options.pgn_path.empty() && !std::filesystem::exists(options.pgn_path);
+  std::error_code unknown;  // a file whose presence cannot be told is left as it is
+  const bool pgn_made_here =
+      !options.pgn_path.empty() && !std::filesystem::exists(options.pgn_path, unknown) && !unknown;
   try {
     with_game(game, [&]<typename G>() {
       if (!G::kHasBoards && !options.board.empty())

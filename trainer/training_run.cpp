@@ -22,9 +22,11 @@ RunConfig with_machine_overrides(const RunConfig& config, const std::vector<std:
   }
   RunConfig machine = with_overrides(config, overrides);
   // A machine that its own device takes off CUDA leaves the run's CUDA graphs, unless it sets them.
-  const bool sets_graphs = std::ranges::any_of(
-      overrides, [](const std::string& line) { return line.starts_with("inference.cuda_graphs="); });
-  if (!machine.inference.device.starts_with("cuda") && !sets_graphs) machine.inference.cuda_graphs = false;
+  const auto sets = [&](std::string_view key) {
+    return std::ranges::any_of(overrides, [&](const std::string& line) { return line.starts_with(key); });
+  };
+  if (sets("inference.device=") && !machine.inference.device.starts_with("cuda") && !sets("inference.cuda_graphs="))
+    machine.inference.cuda_graphs = false;
   settle_int8_auto(machine);
   return machine;
 }

@@ -22,11 +22,14 @@
 namespace ataxx {
 namespace {
 
-// An error's text as an info line shows it: what it quotes of a line sent in cut to a readable length.
+// An error's text as an info line shows it: what it quotes of a line sent in cut to a readable
+// length, at a UTF-8 character's start.
 std::string shortened(std::string_view text) {
   constexpr std::size_t kLongest = 300;
   if (text.size() <= kLongest) return std::string(text);
-  return std::string(text.substr(0, kLongest)) + "... (" + std::to_string(text.size()) + " characters)";
+  std::size_t end = kLongest;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end)) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 constexpr int kMaxVisits = 100'000'000;  // the Visits option's largest value (a spin's max; larger ones are clamped)

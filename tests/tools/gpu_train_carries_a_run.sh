@@ -60,13 +60,26 @@ q="'"
 grep -qxF "  init_from: '${odd//$q/$q$q}/start.net'" "$scratch/odd/gpu-config.yaml" ||
   fail "init_from is not FROM: $(grep init_from "$scratch/odd/gpu-config.yaml")"
 
-# A call naming another config is refused, not resumed into the run its RUN holds; nothing packed.
-status=0
-CONFIG="$source_dir/configs/gpu.yaml" RUN="$scratch/odd/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-other" 10 \
-  2> "$scratch/other.err" || status=$?
-[[ $status -eq 2 ]] && grep -q "holds a run already, not one started by CONFIG=$source_dir/configs/gpu.yaml" "$scratch/other.err" ||
-  fail "another CONFIG for a run gave status $status: $(cat "$scratch/other.err")"
-[[ ! -e "$scratch/back-other/best.net" ]] || fail "a refused call packed the run"
+# A call naming another config or play file than the run's is refused, not resumed into the run
+# its RUN holds, and packs nothing; the same call again, or one without FROM, resumes it.
+refused() {  # $1: what differs; the rest: the environment of the call
+  local status=0
+  env "${@:2}" RUN="$scratch/odd/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-other" 10 "${from_arg[@]}" \
+    2> "$scratch/other.err" || status=$?
+  [[ $status -eq 2 ]] && grep -qF "holds a run started by CONFIG=$CONFIG FROM=$odd/start.net: call without" "$scratch/other.err" ||
+    fail "another $1 for a run gave status $status: $(cat "$scratch/other.err")"
+  [[ ! -e "$scratch/back-other/best.net" ]] || fail "a refused call packed the run"
+}
+from_arg=("$odd/start.net")
+refused CONFIG CONFIG="$source_dir/configs/gpu.yaml"
+from_arg=("$scratch/back-1/best.net")
+refused "play file"
+RUN="$scratch/odd/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-odd" 5 "$odd/start.net" > "$scratch/odd.out" 2>&1 ||
+  fail "the same call again did not resume: $(cat "$scratch/odd.out")"
+RUN="$scratch/odd/gpu" "$source_dir/tools/gpu/train.sh" "$scratch/back-odd" 5 > "$scratch/odd.out" 2>&1 ||
+  fail "the same CONFIG without FROM did not resume: $(cat "$scratch/odd.out")"
+sessions="$(grep -cF "run $scratch/odd/gpu: candidate" "$scratch/odd/gpu/log.txt" || true)"
+[[ $sessions -eq 3 ]] || fail "the odd run has $sessions sessions in its log, not 3 (a start and two resumes)"
 
 BESIDE="--p1 random --p2 greedy --games 20" AVERAGE=2 RUN="$scratch/second/gpu" \
   "$source_dir/tools/gpu/train.sh" "$scratch/back-2" 30 "$scratch/back-1" | tee "$scratch/second.out"

@@ -63,6 +63,23 @@ class UaiSession {
 };
 
 // Whether the engine's output ends in a bestmove legal at the 7x7 start.
+// Whether every multi-byte UTF-8 character of text is whole.
+bool is_whole_utf8(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte < 0x80           ? 1
+                               : (byte >> 5) == 0x6  ? 2
+                               : (byte >> 4) == 0xE  ? 3
+                               : (byte >> 3) == 0x1E ? 4
+                                                     : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    i += length;
+  }
+  return true;
+}
+
 bool answers_legally_from_start(const std::string& output) {
   return Position::startpos().is_legal(parse_move(UaiSession::bestmove(output), board_7x7()));
 }
@@ -449,6 +466,10 @@ TEST(Uai, AGoAfterARefusedPositionAnswersNoMove) {
   const std::string long_line = "position startpos moves " + std::string(100'000, 'b');
   EXPECT_LT(uai.send(long_line).size(), 500U);
   EXPECT_LT(uai.go("go depth 1").size(), 600U);
+  std::string accents;  // two bytes each: the cut falls inside one unless it looks
+  for (int i = 0; i < 1000; ++i) accents += "\xC3\xA9";
+  const std::string cut = uai.send("position startpos moves b" + accents);
+  EXPECT_TRUE(is_whole_utf8(cut)) << cut;
   for (const char* again : {"position startpos", "uainewgame"}) {
     uai.send("position fen garbage");
     uai.send(again);

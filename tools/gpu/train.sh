@@ -40,6 +40,16 @@ cd "$(dirname "$0")/../.."
 out="$1" seconds="$2" from="${3:-}"
 bin="${BIN:-build-gpu/tools/ataxx-zero}"
 run="${RUN:-runs/gpu}"
+# What started the run in $RUN is kept beside it ($RUN.started-by): a call that names another
+# CONFIG or play file FROM is refused, before any build, rather than resuming the run it finds.
+if [[ -f "$run/config.yaml" && -f "$run.started-by" ]]; then
+  config_was="$(sed -n 's/^CONFIG=//p' "$run.started-by")" from_was="$(sed -n 's/^FROM=//p' "$run.started-by")"
+  if [[ -n "${CONFIG:-}" && "$CONFIG" != "$config_was" ]] || [[ -f "$from" && "$from" != "$from_was" ]]; then
+    echo "$0: $run holds a run started by CONFIG=$config_was${from_was:+ FROM=$from_was}: call without" \
+      "CONFIG and FROM to resume it, or set RUN to a new folder for a new run" >&2
+    exit 2
+  fi
+fi
 mkdir -p "$out"
 # A machine that has not built the program builds it first.
 if [[ ! -x "$bin" ]]; then
@@ -67,15 +77,7 @@ check_pack_members() {
       refuse "'$name'"
   done <<< "$names"
 }
-# What starts a new run, kept beside it: a later call that names another CONFIG or play file is
-# refused rather than resuming the run it finds.
-started_by="CONFIG=${CONFIG:-configs/gpu.yaml}${from:+ FROM=$from}"
 if [[ -f "$run/config.yaml" ]]; then
-  if [[ -n "${CONFIG:-}" || -f "$from" ]] && [[ "$(cat "$run.started-by" 2> /dev/null)" != "$started_by" ]]; then
-    echo "$0: $run holds a run already, not one started by $started_by: call without CONFIG and FROM to" \
-      "resume it, or set RUN to a new folder for a new run" >&2
-    exit 2
-  fi
   [[ -z "$from" || -f "$from" ]] || echo "$0: $run holds a run already: resuming it, not $from"
   args=(--run-dir "$run")
 elif [[ -d "$from" ]]; then
@@ -102,7 +104,7 @@ else
   fi
   args=(--config "$config" --run-dir "$run")
   mkdir -p "$(dirname "$run")"
-  echo "$started_by" > "$run.started-by"
+  printf 'CONFIG=%s\nFROM=%s\n' "${CONFIG:-configs/gpu.yaml}" "$from" > "$run.started-by"
 fi
 pinned=()
 beside=""
