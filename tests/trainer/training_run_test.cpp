@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -556,7 +557,8 @@ TEST(TrainingRun, ACpuMachineJoinsARunWithCudaGraphs) {
         (kBinary + " selfplay --games 1 --run-dir " + run + " " + sets + " > " + said + " 2>&1").c_str());
   };
   EXPECT_EQ(selfplay("--set inference.device=cpu"), 0) << read_whole_file(said);
-  EXPECT_NE(read_whole_file(said).find("Self-play wrote 8 games."), std::string::npos) << read_whole_file(said);
+  EXPECT_TRUE(std::regex_search(read_whole_file(said), std::regex("Self-play wrote [1-9][0-9]* games\\.")))
+      << read_whole_file(said);
   EXPECT_NE(selfplay("--set inference.device=cpu --set inference.cuda_graphs=true"), 0);  // its own setting stands
   EXPECT_NE(read_whole_file(said).find("cuda_graphs needs a CUDA device"), std::string::npos) << read_whole_file(said);
 }
