@@ -262,11 +262,6 @@ void UaiEngine::execute(const Command& command) {
         refused_position_ = shortened(e.what());
         throw;
       }
-    } else if (name == "go" && !refused_position_.empty()) {
-      // The GUI's position is not the engine's: a move of the one before would not be of its game.
-      say("info string error: no position to search: the last position command was refused (" + refused_position_ +
-          ")");
-      say("bestmove 0000");
     } else if (name == "go") {
       std::visit([&](auto& session) { go(session, args, command.go_number); }, session_);
     }  // anything else is ignored, as UAI asks
@@ -518,8 +513,12 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
 
   typename G::MoveList moves;
   root.generate_moves(moves);
-  const bool nothing_to_search =
-      session.game.outcome().is_over() || moves.empty() || (moves.size() == 1 && moves[0].is_pass());
+  // After a refused position the GUI's position is not the engine's: a move of the one before
+  // would not be of its game.
+  if (!refused_position_.empty())
+    say("info string error: no position to search: the last position command was refused (" + refused_position_ + ")");
+  const bool nothing_to_search = !refused_position_.empty() || session.game.outcome().is_over() || moves.empty() ||
+                                 (moves.size() == 1 && moves[0].is_pass());
   if (!nothing_to_search)
     limits.search_moves = legal_search_moves<G>(go.search_moves, root, [this](const std::string& line) { say(line); });
   limits.multi_pv = options_.display.multipv;

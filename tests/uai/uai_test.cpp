@@ -62,7 +62,6 @@ class UaiSession {
   UaiEngine engine_{out_};
 };
 
-// Whether the engine's output ends in a bestmove legal at the 7x7 start.
 // Whether every multi-byte UTF-8 character of text is whole.
 bool is_whole_utf8(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
@@ -80,6 +79,7 @@ bool is_whole_utf8(const std::string& text) {
   return true;
 }
 
+// Whether the engine's output ends in a bestmove legal at the 7x7 start.
 bool answers_legally_from_start(const std::string& output) {
   return Position::startpos().is_legal(parse_move(UaiSession::bestmove(output), board_7x7()));
 }
@@ -920,6 +920,18 @@ TEST(UaiProcess, GoPonderWithNothingToSearchAnswersOnlyAtPonderhit) {
   EXPECT_EQ(uai.expect("bestmove"), "bestmove 0000");
   uai.send("isready");
   uai.expect("readyok");
+}
+
+// After a refused position, a go infinite had been answered at once, before its stop.
+TEST(UaiProcess, AGoInfiniteAfterARefusedPositionAnswersOnlyAtStop) {
+  UaiProcess uai("--player alphabeta");
+  uai.send("position startpos moves zz");
+  uai.send("go infinite");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  uai.send("isready");
+  for (const std::string& line : uai.lines_through("readyok")) EXPECT_FALSE(line.starts_with("bestmove")) << line;
+  uai.send("stop");
+  EXPECT_EQ(uai.expect("bestmove"), "bestmove 0000");
 }
 
 TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
