@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "trainer/training_run_impl.h"
 
 namespace ataxx {
@@ -13,19 +11,19 @@ namespace {
 
 // The run's config with this machine's own settings; the rest (the search, the targets) stays the run's.
 RunConfig with_machine_overrides(const RunConfig& config, const std::vector<std::string>& overrides) {
+  std::set<std::string> keys;
   for (const std::string& line : overrides) {
     const std::string key = line.substr(0, line.find('='));
     if (!key.starts_with("inference.") && key != "selfplay.threads" && key != "selfplay.concurrent_games")
       throw std::runtime_error("--set " + key +
                                ": a self-play process sets only its machine's keys (selfplay.threads, "
                                "selfplay.concurrent_games, inference.*); the rest is the run's config");
+    keys.insert(key);
   }
   RunConfig machine = with_overrides(config, overrides);
   // A machine that its own device takes off CUDA leaves the run's CUDA graphs, unless it sets them.
-  const auto sets = [&](std::string_view key) {
-    return std::ranges::any_of(overrides, [&](const std::string& line) { return line.starts_with(key); });
-  };
-  if (sets("inference.device=") && !machine.inference.device.starts_with("cuda") && !sets("inference.cuda_graphs="))
+  if (keys.contains("inference.device") && !machine.inference.device.starts_with("cuda") &&
+      !keys.contains("inference.cuda_graphs"))
     machine.inference.cuda_graphs = false;
   settle_int8_auto(machine);
   return machine;

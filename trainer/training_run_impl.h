@@ -2,8 +2,6 @@
 // games of games/registry.h, and by code that runs a list of games of its own (the tests').
 #pragma once
 
-#include "trainer/training_run.h"
-
 #include <fmt/format.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -13,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 #include <type_traits>
 
@@ -21,6 +20,7 @@
 #include "trainer/run_directory.h"
 #include "trainer/selfplay_loop.h"
 #include "trainer/trainer.h"
+#include "trainer/training_run.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/file_lock.h"

@@ -18,28 +18,29 @@
 namespace ataxx {
 namespace {
 
+// check_ladder_baselines' refusal, or "" where it accepted the baselines.
+std::string refusal_of(const RunConfig& config) {
+  try {
+    check_ladder_baselines<AtaxxGame>(config);
+    return "";
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+}
+
 TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
   RunConfig config;
   config.ladder.baselines = {"random", "nn:model=/nonexistent/anchor.net,visits=8"};
-  try {
-    check_ladder_baselines<AtaxxGame>(config);
-    ADD_FAILURE() << "a missing model was accepted as a ladder baseline";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("ladder.baselines: 'nn:model=/nonexistent/anchor.net,visits=8'"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string missing_model = refusal_of(config);
+  EXPECT_NE(missing_model.find("ladder.baselines: 'nn:model=/nonexistent/anchor.net,visits=8'"), std::string::npos)
+      << "a missing model was accepted as a ladder baseline: " << missing_model;
   // An engine that cannot start passed (it was only made), and a match of the ladder, which now
   // checks its players before its first game, would have ended the run a generation later.
   config.ladder.baselines = {"uai:cmd=/nonexistent/engine"};
-  try {
-    check_ladder_baselines<AtaxxGame>(config);
-    ADD_FAILURE() << "an engine that cannot start was accepted as a ladder baseline";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("ladder.baselines: 'uai:cmd=/nonexistent/engine' cannot play: cannot start"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string no_engine = refusal_of(config);
+  EXPECT_NE(no_engine.find("ladder.baselines: 'uai:cmd=/nonexistent/engine' cannot play: cannot start"),
+            std::string::npos)
+      << "an engine that cannot start was accepted as a ladder baseline: " << no_engine;
   config.ladder.games = 0;  // a ladder that plays nothing has nothing to check
   EXPECT_NO_THROW(check_ladder_baselines<AtaxxGame>(config));
   config.ladder.games = 10;

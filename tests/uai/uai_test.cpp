@@ -907,31 +907,31 @@ TEST(UaiProcess, GoInfiniteAnswersOnlyWhenStoppedThoughTheSearchEndedBefore) {
   uai.expect("readyok");
 }
 
-// A go ponder with nothing to search (the game over) is answered at its ponderhit, not at once: a
-// GUI that ponders reads the bestmove after the ponderhit as the answer to the next move.
-TEST(UaiProcess, GoPonderWithNothingToSearchAnswersOnlyAtPonderhit) {
+// Sends `position`, then `go`, and expects no bestmove before `end` (stop or ponderhit), then
+// bestmove 0000: a search with nothing to search answers only when a GUI expects it.
+void expect_bestmove_0000_only_at(const std::string& position, const std::string& go, const std::string& end) {
   UaiProcess uai("--player alphabeta");
-  uai.send("position fen ooooooo/ooooooo/ooooooo/ooooooo/xxxxxxx/xxxxxxx/xxxxxxx x 0 1");
-  uai.send("go ponder");
+  uai.send(position);
+  uai.send(go);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   uai.send("isready");
   for (const std::string& line : uai.lines_through("readyok")) EXPECT_FALSE(line.starts_with("bestmove")) << line;
-  uai.send("ponderhit");
+  uai.send(end);
   EXPECT_EQ(uai.expect("bestmove"), "bestmove 0000");
   uai.send("isready");
   uai.expect("readyok");
 }
 
+// A go ponder with nothing to search (the game over) is answered at its ponderhit, not at once: a
+// GUI that ponders reads the bestmove after the ponderhit as the answer to the next move.
+TEST(UaiProcess, GoPonderWithNothingToSearchAnswersOnlyAtPonderhit) {
+  expect_bestmove_0000_only_at("position fen ooooooo/ooooooo/ooooooo/ooooooo/xxxxxxx/xxxxxxx/xxxxxxx x 0 1",
+                               "go ponder", "ponderhit");
+}
+
 // After a refused position, a go infinite had been answered at once, before its stop.
 TEST(UaiProcess, AGoInfiniteAfterARefusedPositionAnswersOnlyAtStop) {
-  UaiProcess uai("--player alphabeta");
-  uai.send("position startpos moves zz");
-  uai.send("go infinite");
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  uai.send("isready");
-  for (const std::string& line : uai.lines_through("readyok")) EXPECT_FALSE(line.starts_with("bestmove")) << line;
-  uai.send("stop");
-  EXPECT_EQ(uai.expect("bestmove"), "bestmove 0000");
+  expect_bestmove_0000_only_at("position startpos moves zz", "go infinite", "stop");
 }
 
 TEST(UaiProcess, StopBeforeTheSearchStartsStillStopsIt) {
