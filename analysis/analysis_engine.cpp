@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analysis/tree_ownership.h"
 #include "games/registry.h"
 #include "players/mcts_player.h"
 #include "players/network_player.h"
@@ -31,8 +32,8 @@ namespace {
 
 double rounded(double x, double steps = 1e4) { return std::round(x * steps) / steps; }
 
-// The net's ownership of a turn's position and of those after its moves, from each position's
-// mover's view; each position asked of the net once (the answers during a search ask again).
+// The net's ownership of the positions of a turn's search, from each position's mover's view; each
+// position asked of the net once, however many answers during the search ask for it.
 template <typename G>
 class OwnershipCache {
  public:
@@ -50,12 +51,13 @@ class OwnershipCache {
   std::unordered_map<std::uint64_t, std::vector<float>> known_;
 };
 
-// The position of a turn and whose view its answer takes.
+// The position of a turn, whose view its answer takes, and its search.
 template <typename G>
 struct Turn {
   const typename G::Position& pos;
   bool for_other_side;  // reportAnalysisWinratesAs names the side not to move here
   OwnershipCache<G>& ownership;
+  const BasicSearch<G>& search;
 };
 
 template <typename G>
@@ -75,13 +77,75 @@ void put_value(json& info, const Wdl& value, const Turn<G>& turn) {
   info["scoreLead"] = rounded(seen.lead * G::cells(turn.pos), 100);
 }
 
-// The ownership of `at`'s cells from the turn's view.
+// The net's ownership of `at`'s cells from the turn's view.
 template <typename G>
-json ownership_json(const typename G::Position& at, const Turn<G>& turn) {
-  const bool negate = (at.side_to_move() != turn.pos.side_to_move()) != turn.for_other_side;
-  json owners = json::array();
-  for (const float owner : turn.ownership.of(at)) owners.push_back(rounded(negate ? -owner : owner));
+std::vector<float> net_ownership(const typename G::Position& at, const Turn<G>& turn) {
+  std::vector<float> owners = turn.ownership.of(at);
+  if ((at.side_to_move() != turn.pos.side_to_move()) != turn.for_other_side)
+    for (float& owner : owners) owner = -owner;
   return owners;
+}
+
+// The search's ownership of the turn's position and of those after its moves, as KataGo's
+// (tree_ownership.h), from the turn's view: over the tree as it stands when first asked, each
+// node's position asked of the net once.
+template <typename G>
+class SearchOwnership {
+ public:
+  explicit SearchOwnership(const Turn<G>& turn) : turn_(turn) {}
+  OwnershipSpread of_turn() { return walked().empty() ? alone(turn_.pos) : from(0); }
+  OwnershipSpread after(typename G::Move move) {
+    const auto& tree = walked();
+    for (std::size_t node = 1; node < tree.size() && tree[node].parent == 0; ++node)  // the root's children first
+      if (tree[node].move == move) return from(node);
+    typename G::Position next = turn_.pos;
+    next.make_move(move);
+    return alone(next);
+  }
+
+ private:
+  using Node = typename BasicSearch<G>::TreeNode;
+  const std::vector<Node>& walked() {
+    if (!tree_) {
+      tree_ = turn_.search.visited_tree(1);
+      positions_.resize(tree_->size());
+      ownership_.emplace(*tree_);
+    }
+    return *tree_;
+  }
+  // A position the tree has not visited: the net's ownership alone.
+  OwnershipSpread alone(const typename G::Position& pos) {
+    std::vector<float> owners = net_ownership(pos, turn_);
+    return {.mean = owners, .stdev = std::vector<float>(owners.size(), 0.0f)};
+  }
+  OwnershipSpread from(std::size_t node) {
+    return ownership_->of(node, [&](std::size_t n) { return net_ownership(position(n), turn_); });
+  }
+  const typename G::Position& position(std::size_t node) {
+    if (node == 0) return turn_.pos;
+    if (!positions_[node]) {
+      positions_[node] = position((*tree_)[node].parent);
+      positions_[node]->make_move((*tree_)[node].move);
+    }
+    return *positions_[node];
+  }
+
+  const Turn<G>& turn_;
+  std::optional<std::vector<Node>> tree_;
+  std::optional<TreeOwnership<Node>> ownership_;                // over tree_
+  std::vector<std::optional<typename G::Position>> positions_;  // by node, made as they are asked for
+};
+
+json cells_json(const std::vector<float>& values) {
+  json cells = json::array();
+  for (const float value : values) cells.push_back(rounded(value));
+  return cells;
+}
+
+// The ownership fields of an answer or a move: `ownership` and, where asked, `ownershipStdev`.
+void put_ownership(json& info, const OwnershipSpread& spread, bool with_stdev) {
+  info["ownership"] = cells_json(spread.mean);
+  if (with_stdev) info["ownershipStdev"] = cells_json(spread.stdev);
 }
 
 json no_results(const std::string& id, int turn) {
@@ -89,7 +153,8 @@ json no_results(const std::string& id, int turn) {
 }
 
 template <typename G>
-json move_info(const Query& query, const BasicCandidateMove<G>& candidate, const Turn<G>& turn, int order) {
+json move_info(const Query& query, const BasicCandidateMove<G>& candidate, const Turn<G>& turn, int order,
+               SearchOwnership<G>& ownership) {
   json info = {{"move", G::move_text(candidate.move, turn.pos)},
                {"visits", candidate.visits},
                {"prior", rounded(candidate.prior)},
@@ -113,11 +178,8 @@ json move_info(const Query& query, const BasicCandidateMove<G>& candidate, const
   if (query.include_pv_visits)
     info["pvVisits"] = std::vector<int>(candidate.pv_visits.begin(),
                                         candidate.pv_visits.begin() + std::min(length, candidate.pv_visits.size()));
-  if (query.include_moves_ownership) {
-    typename G::Position next = turn.pos;
-    next.make_move(candidate.move);
-    info["ownership"] = ownership_json(next, turn);
-  }
+  if (query.include_moves_ownership || query.include_moves_ownership_stdev)
+    put_ownership(info, ownership.after(candidate.move), query.include_moves_ownership_stdev);
   return info;
 }
 
@@ -134,9 +196,10 @@ json answer_of(const Query& query, const Turn<G>& turn, int turn_number, const B
     const auto first = std::ranges::find_if(searched, [&](const auto* c) { return c->move == *chosen; });
     if (first != searched.end()) std::rotate(searched.begin(), first, first + 1);
   }
+  SearchOwnership<G> ownership(turn);
   json infos = json::array();
   for (const auto* candidate : searched)
-    infos.push_back(move_info<G>(query, *candidate, turn, static_cast<int>(infos.size())));
+    infos.push_back(move_info<G>(query, *candidate, turn, static_cast<int>(infos.size()), ownership));
   json root = {{"visits", report.nodes},
                {"currentPlayer", std::string(G::kSideNames[index(pos.side_to_move())])}};
   if (const auto value = report.search_value ? report.search_value : report.network_value)
@@ -151,7 +214,8 @@ json answer_of(const Query& query, const Turn<G>& turn, int turn_number, const B
     for (const auto& candidate : report.candidates) policy[G::move_text(candidate.move, pos)] = rounded(candidate.prior);
     answer["policy"] = std::move(policy);
   }
-  if (query.include_ownership) answer["ownership"] = ownership_json(pos, turn);
+  if (query.include_ownership || query.include_ownership_stdev)
+    put_ownership(answer, ownership.of_turn(), query.include_ownership_stdev);
   return answer;
 }
 
@@ -386,17 +450,18 @@ void Engine::analyse(const Query& query, const BasicNetworkPlayerOptions<G>& opt
     throw std::invalid_argument("the game is over at this turn: " + to_string(outcome.result) + " (" +
                                 to_string(outcome.reason) + ")");
   OwnershipCache<G> ownership(shared_inference_server<G>(options.model, options.inference));
+  auto player = make_search_player<G>(options);
   const Turn<G> turn{.pos = game.position(),
                      .for_other_side = reported_for_other_side<G>(query.settings.report_as.value_or(options_.report_as),
                                                                   game.position()),
-                     .ownership = ownership};
+                     .ownership = ownership,
+                     .search = player->search()};
   MoveLimits limits;
   limits.search_moves = moves_allowed<G>(query, turn.pos);
   limits.movetime_ms =
       query.settings.max_time_s > 0 ? std::max(1, static_cast<int>(std::lround(query.settings.max_time_s * 1000))) : 0;
   limits.nodes = query.max_visits > 0 ? query.max_visits : options_.default_visits;  // maxTime caps it, as KataGo's
   limits.stop = &stop;
-  auto player = make_network_player<G>(options);
   player->new_game(0);
   if (query.report_every_s > 0) {
     limits.progress_interval_ms = std::max(1, static_cast<int>(std::lround(query.report_every_s * 1000)));

@@ -130,10 +130,10 @@ std::optional<Perspective> perspective_named(const std::string& name) {
 
 Query read_query(const json& line, std::vector<std::string>& unknown) {
   // clang-format off
-  constexpr std::array<std::string_view, 15> kFields = {
+  constexpr std::array<std::string_view, 17> kFields = {
       "id", "initialFen", "variant", "moves", "analyzeTurns", "maxVisits", "includePolicy", "includeOwnership",
-      "includeMovesOwnership", "includePVVisits", "reportDuringSearchEvery", "priority", "avoidMoves", "allowMoves",
-      "overrideSettings"};
+      "includeOwnershipStdev", "includeMovesOwnership", "includeMovesOwnershipStdev", "includePVVisits",
+      "reportDuringSearchEvery", "priority", "avoidMoves", "allowMoves", "overrideSettings"};
   // clang-format on
   Query query;
   query.id = id_of(line);
@@ -155,7 +155,9 @@ Query read_query(const json& line, std::vector<std::string>& unknown) {
   if (line.contains("maxVisits")) query.max_visits = int_in(line["maxVisits"], "maxVisits", 1, kMostVisits);
   query.include_policy = bool_field(line, "includePolicy");
   query.include_ownership = bool_field(line, "includeOwnership");
+  query.include_ownership_stdev = bool_field(line, "includeOwnershipStdev");
   query.include_moves_ownership = bool_field(line, "includeMovesOwnership");
+  query.include_moves_ownership_stdev = bool_field(line, "includeMovesOwnershipStdev");
   query.include_pv_visits = bool_field(line, "includePVVisits");
   if (line.contains("reportDuringSearchEvery")) {
     const json& every = line["reportDuringSearchEvery"];

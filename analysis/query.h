@@ -41,8 +41,10 @@ struct Query {
   std::vector<int> analyze_turns;   // 0 before the first move; empty: after the last one
   int max_visits = 0;               // 0: the engine's default
   bool include_policy = false;      // every legal move's prior at each turn
-  bool include_ownership = false;
-  bool include_moves_ownership = false;  // each move's: the ownership after it
+  bool include_ownership = false;   // the search's ownership of each turn (KataGo's tree ownership)
+  bool include_ownership_stdev = false;  // and its standard deviation over the tree
+  bool include_moves_ownership = false;  // each move's: the ownership of its subtree
+  bool include_moves_ownership_stdev = false;
   bool include_pv_visits = false;        // each line's visits, move by move
   double report_every_s = 0;        // reportDuringSearchEvery: interim answers; 0 for none
   int priority = 0;                 // turns of higher priority are searched first (KataGo's)

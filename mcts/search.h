@@ -175,6 +175,15 @@ class BasicSearch {
     std::vector<int> visits;
   };
   Line line_after(Move move) const;
+  // A node of the tree, as visited_tree lists it.
+  struct TreeNode {
+    std::size_t parent = 0;    // its parent's place in the list (the root's, first: 0, itself)
+    Move move = Move::pass();  // the move from its parent here (the root's means nothing)
+    int visits = 0;
+  };
+  // The nodes of at least min_visits visits (at least 1) reached from the root through such nodes:
+  // the root first, each after its parent, its children in the order of its moves.
+  std::vector<TreeNode> visited_tree(int min_visits) const;
 
  private:
   enum class State : std::uint8_t { kUnexpanded, kPending, kExpanded, kTerminal };

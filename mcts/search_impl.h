@@ -632,6 +632,28 @@ typename BasicSearch<G>::Line BasicSearch<G>::line_after(Move move) const {
 }
 
 template <typename G>
+std::vector<typename BasicSearch<G>::TreeNode> BasicSearch<G>::visited_tree(int min_visits) const {
+  min_visits = std::max(min_visits, 1);
+  std::vector<TreeNode> tree;
+  std::vector<std::uint32_t> node_of;  // by place in the list
+  const Node& root = nodes_[kRoot];
+  if (root.visits < min_visits) return tree;
+  tree.push_back({.parent = 0, .visits = root.visits});
+  node_of.push_back(kRoot);
+  for (std::size_t place = 0; place < tree.size(); ++place) {
+    const Node& node = nodes_[node_of[place]];
+    if (node.state != State::kExpanded) continue;
+    for (const Edge& edge : edges_of(node)) {
+      const Node& next = child(edge);
+      if (next.visits < min_visits) continue;
+      tree.push_back({.parent = place, .move = edge.move, .visits = next.visits});
+      node_of.push_back(edge.node);
+    }
+  }
+  return tree;
+}
+
+template <typename G>
 std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
   const Node& root = nodes_[kRoot];
   if (root.state != State::kExpanded || root.num_edges == 0) return std::nullopt;

@@ -20,11 +20,12 @@ std::string inference_spec(const InferenceOptions& o) {
                      o.device, o.bf16, o.int8, o.cuda_graphs, o.threads, o.max_batch, o.cache_entries, o.random_symmetry);
 }
 
-#define ATAXX_NETWORK_PLAYER(G)                                                                              \
-  template struct BasicNetworkPlayerOptions<G>;                                                              \
-  template BasicNetworkPlayerOptions<G> read_network_player_options<G>(PlayerSpec&);                         \
-  template std::unique_ptr<BasicPlayer<G>> make_network_player<G>(const BasicNetworkPlayerOptions<G>&);      \
-  template std::shared_ptr<BasicInferenceServer<G>> shared_inference_server<G>(const std::string&,           \
+#define ATAXX_NETWORK_PLAYER(G)                                                                            \
+  template struct BasicNetworkPlayerOptions<G>;                                                            \
+  template BasicNetworkPlayerOptions<G> read_network_player_options<G>(PlayerSpec&);                       \
+  template std::unique_ptr<BasicPlayer<G>> make_network_player<G>(const BasicNetworkPlayerOptions<G>&);    \
+  template std::unique_ptr<BasicMctsPlayer<G>> make_search_player<G>(const BasicNetworkPlayerOptions<G>&); \
+  template std::shared_ptr<BasicInferenceServer<G>> shared_inference_server<G>(const std::string&,         \
                                                                                const InferenceOptions&);
 ATAXX_FOR_EACH_GAME(ATAXX_NETWORK_PLAYER)
 #undef ATAXX_NETWORK_PLAYER

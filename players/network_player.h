@@ -10,8 +10,9 @@
 #include <string>
 
 #include "mcts/search.h"
-#include "nn/inference_server.h"
 #include "nn/inference_options.h"
+#include "nn/inference_server.h"
+#include "players/mcts_player.h"
 #include "players/player.h"
 
 namespace ataxx {
@@ -64,6 +65,10 @@ std::string inference_spec(const InferenceOptions& options);
 // options.
 template <typename G>
 std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOptions<G>& options);
+// The same at full strength (options.skill left aside), as the tree search it is: for callers that
+// read its tree.
+template <typename G>
+std::unique_ptr<BasicMctsPlayer<G>> make_search_player(const BasicNetworkPlayerOptions<G>& options);
 
 // One inference server per model file and options while any player holds it: every game of a
 // match, and every match at once, batches its leaves into the same server, and the model is

@@ -57,12 +57,18 @@ BasicNetworkPlayerOptions<G> read_network_player_options(PlayerSpec& spec) {
 }
 
 template <typename G>
-std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOptions<G>& options) {
+std::unique_ptr<BasicMctsPlayer<G>> make_search_player(const BasicNetworkPlayerOptions<G>& options) {
   auto server = shared_inference_server<G>(options.model, options.inference);
   BasicSearchParams<G> search = options.search;
   search.rules = G::rules_from(server->info().rules);
   auto player = std::make_unique<BasicMctsPlayer<G>>(search, std::move(server), options.search_threads);
   if (options.c_puct_by_board) player->set_c_puct_of(play_c_puct<G>);
+  return player;
+}
+
+template <typename G>
+std::unique_ptr<BasicPlayer<G>> make_network_player(const BasicNetworkPlayerOptions<G>& options) {
+  auto player = make_search_player(options);
   if (options.skill) return std::make_unique<BasicLevelPlayer<G>>(std::move(player), *options.skill);
   return player;
 }

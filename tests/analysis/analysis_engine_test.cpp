@@ -328,7 +328,8 @@ void expect_near(const json& a, const json& b, const std::string& what) {
 // the side to move there.
 TEST(Analysis, ReportsFromOneSidesViewWhenOverrideSettingsAskIt) {
   Session session;
-  const std::string turn = R"("moves":["b6"],"maxVisits":64,"includeOwnership":true,"includeMovesOwnership":true)";
+  const std::string turn =
+      R"("moves":["b6"],"maxVisits":64,"includeOwnership":true,"includeOwnershipStdev":true,"includeMovesOwnership":true)";
   session.send(R"({"id":"mover",)" + turn + "}");
   session.send(R"({"id":"black",)" + turn + R"(,"overrideSettings":{"reportAnalysisWinratesAs":"BLACK"}})");
   session.send(R"({"id":"white",)" + turn + R"(,"overrideSettings":{"reportAnalysisWinratesAs":"white"}})");
@@ -347,6 +348,7 @@ TEST(Analysis, ReportsFromOneSidesViewWhenOverrideSettingsAskIt) {
   expect_near(black["rootInfo"]["drawrate"], mover["rootInfo"]["drawrate"], "root draws");
   for (std::size_t cell = 0; cell < mover["ownership"].size(); ++cell)
     expect_near(black["ownership"][cell], -mover["ownership"][cell].get<double>(), "ownership");
+  EXPECT_EQ(black["ownershipStdev"], mover["ownershipStdev"]);  // a spread is no side's
   ASSERT_EQ(black["moveInfos"].size(), mover["moveInfos"].size());
   int bounded = 0;
   for (std::size_t i = 0; i < mover["moveInfos"].size(); ++i) {
@@ -412,26 +414,84 @@ TEST(Analysis, LinesAreCutToAnalysisPVLenAndCarryTheirVisitsWhenAsked) {
   EXPECT_GT(longest, 2U);
 }
 
-// A move's ownership is the net's of the position after it, from the turn's view (the mover's).
-TEST(Analysis, EachMovesOwnershipIsTheNetsAfterTheMove) {
+// The net's ownership of a turn's position, from the view of its side to move (one visit: the
+// root alone).
+json net_ownership(const std::vector<std::string>& moves) {
   Session session;
-  session.send(R"({"id":"q","moves":["b6"],"maxVisits":32,"includeMovesOwnership":true})");
+  session.send_json(json{{"id", "a"}, {"moves", moves}, {"maxVisits", 1}, {"includeOwnership", true}});
+  return session.finish().at(0)["ownership"];
+}
+
+double largest_difference(const json& a, const json& b) {
+  double largest = 0;
+  for (std::size_t cell = 0; cell < a.size(); ++cell)
+    largest = std::max(largest, std::abs(a[cell].get<double>() - b[cell].get<double>()));
+  return largest;
+}
+
+// The moves of an answer with their ownership and its spread, for each move: the visits.
+std::map<std::string, json> moves_ownership(const std::string& query) {
+  Session session;
+  session.send(R"({"id":"q","moves":["b6"],"includeMovesOwnership":true,"includeMovesOwnershipStdev":true,)" + query +
+               "}");
   const json infos = session.finish().at(0)["moveInfos"];
-  ASSERT_GE(infos.size(), 2U);
-  for (const json& info : infos) {
-    SCOPED_TRACE(info.dump());
-    Session after;
-    after.send_json(json{{"id", "a"}, {"moves", {"b6", info["move"]}}, {"maxVisits", 1}, {"includeOwnership", true}});
-    const json answer = after.finish().at(0);
-    ASSERT_EQ(answer["rootInfo"]["currentPlayer"], "x");
+  std::map<std::string, json> by_move;
+  for (const json& info : infos) by_move[info["move"]] = info;
+  return by_move;
+}
+
+// The net's ownership after `move` of o's at the turn after b6, from o's view.
+json net_ownership_after(const std::string& move) {
+  json owners = net_ownership({"b6", move});
+  for (json& owner : owners) owner = -owner.get<double>();  // x's view there: x is to move after o's move
+  return owners;
+}
+
+// A move's ownership is its subtree's (KataGo's tree ownership), from the turn's view (the
+// mover's): with one visit, the net's of the position after the move; with many, the lines below
+// it change it and spread about it.
+TEST(Analysis, EachMovesOwnershipIsItsSubtreesFromTheTurnsView) {
+  int single = 0;
+  for (const auto& [move, info] : moves_ownership(R"("maxVisits":17)")) {
+    SCOPED_TRACE(move + ": " + info["visits"].dump() + " visits");
     ASSERT_EQ(info["ownership"].size(), 49U);
-    for (int cell = 0; cell < 49; ++cell)
-      expect_near(info["ownership"][cell], -answer["ownership"][cell].get<double>(), "cell");
+    if (info["visits"] != 1) continue;
+    ++single;
+    EXPECT_LT(largest_difference(info["ownership"], net_ownership_after(move)), 1.5e-4);
+    EXPECT_EQ(info["ownershipStdev"], json(std::vector<double>(49, 0.0)));
   }
+  EXPECT_GT(single, 0);
+  const auto searched =
+      moves_ownership(R"("maxVisits":64,"allowMoves":[{"player":"o","moves":["a1b3"],"untilDepth":1}])");
+  ASSERT_EQ(searched.size(), 1U);
+  const json& info = searched.at("a1b3");
+  EXPECT_EQ(info["visits"], 63);
+  EXPECT_GT(largest_difference(info["ownership"], net_ownership_after("a1b3")), 0.01);
+  EXPECT_GT(std::ranges::max(info["ownershipStdev"]).get<double>(), 0.01);
   Session plain;
   plain.send(R"({"id":"q","moves":["b6"],"maxVisits":32})");
   const json plain_infos = plain.finish().at(0)["moveInfos"];
-  for (const json& info : plain_infos) EXPECT_FALSE(info.contains("ownership"));
+  for (const json& plain_info : plain_infos) EXPECT_FALSE(plain_info.contains("ownership"));
+}
+
+// The turn's ownership is the search's: the net's where the search is the root alone, else the
+// lines' below it, with their spread (includeOwnershipStdev) from 0 to 1.
+TEST(Analysis, TheTurnsOwnershipIsTheSearchTreesWithItsSpread) {
+  Session session;
+  session.send(R"({"id":"q","moves":["b6"],"maxVisits":200,"includeOwnership":true,"includeOwnershipStdev":true})");
+  const json answer = session.finish().at(0);
+  EXPECT_GT(largest_difference(answer["ownership"], net_ownership({"b6"})), 0.01);
+  ASSERT_EQ(answer["ownershipStdev"].size(), 49U);
+  for (const json& spread : answer["ownershipStdev"]) {
+    EXPECT_GE(spread.get<double>(), 0.0);
+    EXPECT_LE(spread.get<double>(), 1.0);
+  }
+  EXPECT_GT(std::ranges::max(answer["ownershipStdev"]).get<double>(), 0.01);
+  Session alone;
+  alone.send(R"({"id":"q","moves":["b6"],"maxVisits":1,"includeOwnershipStdev":true})");
+  const json one_visit = alone.finish().at(0);
+  EXPECT_EQ(one_visit["ownershipStdev"], json(std::vector<double>(49, 0.0)));
+  EXPECT_TRUE(one_visit.contains("ownership"));
 }
 
 // overrideSettings: the search's options by their player names, maxTime; the rest refused by field

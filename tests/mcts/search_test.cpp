@@ -149,6 +149,37 @@ TEST(Search, TerminalLeavesAreScoredWithoutTheEvaluator) {
   EXPECT_NEAR(result.value, 1.0f, 0.02f);
 }
 
+// The visited tree as listed: the root first, each node after its parent by a legal move of the
+// parent's position, its visits one (its own evaluation) more than its children's; at a higher
+// floor, the same nodes less those under it.
+TEST(Search, TheVisitedTreeListsEveryVisitedNodeAfterItsParent) {
+  ScriptedEvaluator evaluator;
+  Search search(with_visits(300), 1);
+  run_search(search, evaluator);
+  const auto tree = search.visited_tree(1);
+  ASSERT_FALSE(tree.empty());
+  EXPECT_EQ(tree[0].visits, 300);
+  EXPECT_EQ(static_cast<int>(tree.size()), evaluator.requests);  // no finished games this early
+  std::vector<Position> positions{Position::startpos()};
+  std::vector<int> below(tree.size(), 0);
+  for (std::size_t i = 1; i < tree.size(); ++i) {
+    ASSERT_LT(tree[i].parent, i);
+    Position pos = positions[tree[i].parent];
+    MoveList legal;
+    pos.generate_moves(legal);
+    ASSERT_TRUE(std::ranges::find(legal, tree[i].move) != legal.end()) << i;
+    pos.make_move(tree[i].move);
+    positions.push_back(pos);
+    below[tree[i].parent] += tree[i].visits;
+  }
+  for (std::size_t i = 0; i < tree.size(); ++i) EXPECT_EQ(tree[i].visits, 1 + below[i]) << i;
+  const auto at_five = search.visited_tree(5);
+  EXPECT_EQ(at_five.size(),
+            static_cast<std::size_t>(std::ranges::count_if(tree, [](const auto& n) { return n.visits >= 5; })));
+  for (const auto& node : at_five) EXPECT_GE(node.visits, 5);
+  EXPECT_TRUE(search.visited_tree(301).empty());
+}
+
 // The principal variation starts with the move the search plays: here a win the solver proved (x
 // takes o's last man) that another move outvisited (as it did before the pv followed best_move()).
 TEST(Search, ThePrincipalVariationStartsWithTheMovePlayed) {
