@@ -1,10 +1,11 @@
 #include "server/serve.h"
 
-#include <csignal>
-#include <iostream>
+#include <fmt/format.h>
 #include <pthread.h>
 
-#include <fmt/format.h>
+#include <csignal>
+#include <iostream>
+#include <limits>
 
 #include "server/assets.h"
 #include "server/game_view.h"
@@ -16,7 +17,10 @@ namespace {
 
 using nlohmann::json;
 
-HttpReply json_reply(const json& body, int status = 200) { return {status, "application/json", body.dump()}; }
+// Bytes that are not UTF-8 (a path asked for, a line of the run's log) are sent as U+FFFD.
+HttpReply json_reply(const json& body, int status = 200) {
+  return {status, "application/json", body.dump(-1, ' ', false, json::error_handler_t::replace)};
+}
 HttpReply not_found(std::string_view what) { return json_reply({{"error", std::string(what) + " not found"}}, 404); }
 
 // The value of key in a query string ("lines=50&x=1"), or "".
@@ -76,9 +80,13 @@ HttpReply run_api(const RunView* run, std::string_view path, std::string_view qu
   }
   if (path == "/api/run/chunks") return json_reply(run->chunks(50));
   if (path == "/api/run/chunk") {
-    const auto index = parse_integer(query_value(query, "game"));
+    const std::string_view game = query_value(query, "game");
+    const auto index = game.empty() ? 0 : parse_integer(game);
+    if (!index || *index < 0 || *index > std::numeric_limits<int>::max())
+      return json_reply({{"error", "game= is a game's place in the chunk from 0, not '" + std::string(game) + "'"}},
+                        404);
     try {
-      return json_reply(chunk_game_json(*run, query_value(query, "name"), index ? static_cast<int>(*index) : 0));
+      return json_reply(chunk_game_json(*run, query_value(query, "name"), static_cast<int>(*index)));
     } catch (const std::exception& e) {  // not a chunk of the run, a game it does not hold, a damaged chunk
       return json_reply({{"error", e.what()}}, 404);
     }

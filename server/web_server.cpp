@@ -135,6 +135,11 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
     timeouts.keep_alive_pings = true;
     ws_.set_option(timeouts);
     ws_.read_message_max(token_->shared().limits.max_message_bytes);
+    // A close frame ends the client's session now: the connection itself may stay open until the
+    // client ends it or the handshake timeout does (30 s).
+    ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
+      if (kind == websocket::frame_type::close) handler_.reset();
+    });
     ws_.async_accept(request, beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
   }
 
@@ -172,15 +177,16 @@ class WebSocketSession : public std::enable_shared_from_this<WebSocketSession> {
   }
 
   void on_write(beast::error_code error, std::size_t) {
+    if (closed_) return;  // the queue was left as it was: the write's message is still its first
     if (error) return close();
     outbox_.pop_front();
     if (!outbox_.empty()) write_next();
   }
 
+  // Leaves the queue to the session's end: a write may still be sending its first message.
   void close() {
     if (closed_) return;
     closed_ = true;
-    outbox_.clear();
     handler_.reset();  // stops whatever the handler runs for this client
     socket_token_.reset();
     beast::error_code ignored;

@@ -113,6 +113,9 @@ TEST_F(ViewServer, NamesTheApiPathItDoesNotKnow) {
   const auto reply = get("/api/run/nothing");
   EXPECT_EQ(reply.status, 404);
   EXPECT_EQ(json::parse(reply.body)["error"], "'/api/run/nothing' not found");
+  const auto not_utf8 = get("/api/\xff");  // named back with U+FFFD (had been a 500 of the JSON library's)
+  EXPECT_EQ(not_utf8.status, 404);
+  EXPECT_EQ(json::parse(not_utf8.body)["error"], "'/api/\xef\xbf\xbd' not found");
 }
 
 TEST_F(ViewServer, ReadsTheRunsTablesWholeLinesOnly) {
@@ -226,6 +229,11 @@ TEST_F(ViewServer, ReplaysAChunksGamesByNameOnly) {
   ASSERT_EQ(game["frames"].size(), 3U);
   EXPECT_EQ(game["frames"][2]["move"], "c6");
   EXPECT_EQ(get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=2").status, 404);
+  for (const std::string game : {"-1", "abc", "1.5", "4294967297", "99999999999999999999"}) {
+    const Reply reply = get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=" + game);  // had shown game 0 or 1
+    EXPECT_EQ(reply.status, 404) << game;
+    EXPECT_NE(reply.body.find(game), std::string::npos) << reply.body;
+  }
   EXPECT_EQ(get("/api/run/chunk?name=../config.yaml").status, 404);
   EXPECT_EQ(get("/api/run/chunk?name=gen-0001-host-1-00001.zst").status, 404);
 }
@@ -420,6 +428,72 @@ TEST(WebServer, AQuietWebSocketThatDoesNotAnswerPingsIsClosed) {
   silent.next_layer().close(ignored);
   io.restart();
   io.run_for(std::chrono::milliseconds(500));  // the reads end before their buffers go
+}
+
+// Answers each message with `count` messages of its own, at once.
+struct FloodHandler : SocketHandler {
+  explicit FloodHandler(SendText send) : send(std::move(send)) {}
+  void on_message(std::string_view) override {
+    for (int i = 0; i < 300; ++i) send(std::string(512, 'x'));
+  }
+  SendText send;
+};
+
+// A client sent more than it reads has its WebSocket closed at the limit of messages waiting, and
+// the server goes on: the close had freed the message being written and the write's end then took
+// one more off an empty queue (heap corruption, the server aborted).
+TEST(WebServer, AWebSocketFloodedPastItsLimitIsClosedAndTheServerGoesOn) {
+  Routes routes;
+  routes.socket = [](std::string_view, SendText send) { return std::make_unique<FloodHandler>(std::move(send)); };
+  WebServerLimits limits;
+  limits.max_queued_messages = 8;
+  WebServer server("127.0.0.1", 0, routes, limits);
+  server.start(2);
+  net::io_context io;
+  for (int round = 0; round < 30; ++round) {
+    websocket::stream<tcp::socket> ws(io);
+    ws.next_layer().connect({net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(server.port())});
+    ws.handshake("localhost", "/");
+    ws.write(net::buffer(std::string("go")));
+    int read = 0;
+    beast::flat_buffer buffer;
+    beast::error_code error;
+    while (!error) {
+      ws.read(buffer, error);
+      buffer.consume(buffer.size());
+      if (!error) ++read;
+    }
+    EXPECT_LT(read, 300) << "round " << round << ": the flood was not cut at the limit";
+  }
+}
+
+// Says when it is let go.
+struct WatchedHandler : SocketHandler {
+  explicit WatchedHandler(std::atomic<bool>& gone) : gone(gone) {}
+  ~WatchedHandler() override { gone = true; }
+  void on_message(std::string_view) override {}
+  std::atomic<bool>& gone;
+};
+
+// A client's close frame lets its handler go (a play session's search stops) at once, not when
+// the client also ends the connection (30 s later for one that keeps it open).
+TEST(WebServer, AClientsCloseFrameLetsItsHandlerGoAtOnce) {
+  std::atomic<bool> gone = false;
+  Routes routes;
+  routes.socket = [&](std::string_view, SendText) { return std::make_unique<WatchedHandler>(gone); };
+  WebServer server("127.0.0.1", 0, routes, WebServerLimits{});
+  server.start(2);
+  net::io_context io;
+  websocket::stream<tcp::socket> ws(io);
+  ws.next_layer().connect({net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(server.port())});
+  ws.handshake("localhost", "/");
+  // A masked close frame of code 1000, written by hand: the socket stays open after it.
+  const unsigned char close_frame[] = {0x88, 0x82, 1, 2, 3, 4, 0x03 ^ 1, 0xe8 ^ 2};
+  net::write(ws.next_layer(), net::buffer(close_frame));
+  const auto asked = std::chrono::steady_clock::now();
+  while (!gone && std::chrono::steady_clock::now() - asked < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(gone) << "the handler outlived the close frame by 5 s";
 }
 
 // The acceptor's last connection and stop() meet on the server's threads: stopping a server while
