@@ -28,6 +28,10 @@ void add_serve_command(CLI::App& app);  // with ATAXX_SERVER
 // Parses the command line and runs its command; a failure is one line on stderr and a non-zero status.
 int run_app(CLI::App& app, int argc, char** argv);
 
+// Checks a --seed: a whole number from 0 to 2^64 - 1 (CLI11 alone took -1 as 2^64 - 1, and a
+// longer number as the largest).
+CLI::Validator seed_check();
+
 // Makes SIGINT and SIGTERM set the returned flag instead of ending the process, so that a long
 // command (train, selfplay, match) stops cleanly: its files whole, its child engines ended.
 const std::atomic<bool>& install_stop_handlers();

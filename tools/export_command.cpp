@@ -55,9 +55,8 @@ void add_export_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000))
       ->needs(average);
   cmd->callback([options] {
-    const std::string& out = options->out.path;
-    refuse_to_write_the_source(out, options->source);
-    refuse_to_replace_unasked(options->out);
+    refuse_to_write_the_source(options->out.path, options->source);
+    const std::string out = path_to_write(options->out);
     if (options->average == 0) {
       if (!std::filesystem::is_regular_file(options->source))
         throw std::runtime_error("export: checkpoint '" + options->source + "' is not a file");

@@ -188,7 +188,7 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--timemargin", options->time_margin_ms, "Milliseconds a move may overrun the clock before it loses")
       ->check(CLI::Range(0, 86'400'000))
       ->needs(tc);
-  cmd->add_option("--seed", options->seed, "Seed for the players' random choices");
+  cmd->add_option("--seed", options->seed, "Seed for the players' random choices")->check(seed_check());
   cmd->add_flag("--quiet", options->quiet, "Print only the final summary");
   cmd->callback([options] { run(*options); });
 }
@@ -208,7 +208,7 @@ void add_openings_command(CLI::App& app) {
   cmd->add_option("--plies", options->plies, "Plies after the root")->check(CLI::Range(0, 6));
   cmd->add_option("--root", options->root, "Root position FEN (for example a gap layout)");
   add_output_option(*cmd, options->out, "Openings file to write");
-  cmd->add_option("--seed", options->seed, "Seed for the suite's order");
+  cmd->add_option("--seed", options->seed, "Seed for the suite's order")->check(seed_check());
   auto* judge =
       cmd->add_option("--judge", options->judge,
                       "Keep only positions this player scores near even (a player spec, e.g. nn:model=F,visits=800)");
@@ -218,7 +218,7 @@ void add_openings_command(CLI::App& app) {
   cmd->add_option("--count", options->count, "With --judge: stop after this many positions (0 = judge them all)")
       ->needs(judge);
   cmd->callback([options] {
-    refuse_to_replace_unasked(options->out);
+    const std::string out = path_to_write(options->out);
     auto openings = generate_openings(Position::from_fen(options->root), options->plies, options->seed);
     if (openings.empty())  // a suite of none cannot play a match
       throw std::runtime_error("openings: no position is " + std::to_string(options->plies) +
@@ -237,7 +237,7 @@ void add_openings_command(CLI::App& app) {
                 options->root + " that " + options->judge + " scores within " + std::to_string(options->max_cp) +
                 " cp of even";
     }
-    save_openings(options->out.path, openings, comment);
+    save_openings(out, openings, comment);
     std::printf("wrote %zu positions to %s\n", openings.size(), options->out.path.c_str());
   });
 }

@@ -10,10 +10,14 @@ void add_output_option(CLI::App& cmd, OutputFile& out, const std::string& descri
   cmd.add_flag("--force", out.replace, "Replace the --out file if it exists");
 }
 
-void refuse_to_replace_unasked(const OutputFile& out) {
+std::string path_to_write(const OutputFile& out) {
+  namespace fs = std::filesystem;
   std::error_code error;
-  if (out.replace || !std::filesystem::exists(std::filesystem::symlink_status(out.path, error))) return;
-  throw std::runtime_error("'" + out.path + "' exists: give --force to replace it");
+  if (!fs::exists(fs::symlink_status(out.path, error))) return out.path;
+  if (!out.replace) throw std::runtime_error("'" + out.path + "' exists: give --force to replace it");
+  if (!fs::is_regular_file(fs::status(out.path, error)))
+    throw std::runtime_error("'" + out.path + "' is not a file: --out names a file to write");
+  return fs::is_symlink(fs::symlink_status(out.path, error)) ? fs::canonical(out.path).string() : out.path;
 }
 
 }  // namespace ataxx::cli

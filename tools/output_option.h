@@ -15,7 +15,9 @@ struct OutputFile {
 // Adds a required `--out` and `--force` to `cmd`, into `out`.
 void add_output_option(CLI::App& cmd, OutputFile& out, const std::string& description);
 
-// Throws when `out.path` names something that exists and --force was not given.
-void refuse_to_replace_unasked(const OutputFile& out);
+// The file to write for `out`: its path, or the file it links to (written through, as a shell's
+// redirection writes). Throws where something is there and --force was not given, or where what is
+// there is not a file (a folder, a device, a pipe): a file is written beside it and renamed into its place.
+std::string path_to_write(const OutputFile& out);
 
 }  // namespace ataxx::cli

@@ -1,3 +1,5 @@
+#include <charconv>
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -38,6 +40,18 @@ std::string missing_command(const CLI::App& app, const CLI::App& parent, int arg
 }
 
 }  // namespace
+
+CLI::Validator seed_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::uint64_t seed = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size())
+          return "a seed is a whole number from 0 to 18446744073709551615, not '" + text + "'";
+        return {};
+      },
+      "SEED");
+}
 
 int run_app(CLI::App& app, int argc, char** argv) {
   add_shipped_nets();

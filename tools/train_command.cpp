@@ -1,8 +1,12 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -74,7 +78,8 @@ void add_train_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("train", "Run the AlphaZero loop: self-play, training, gating, ratings (resumable)");
   cmd->add_option("--config", options->config, "Run configuration (YAML); not needed to resume")->check(CLI::ExistingFile);
   cmd->add_option("--run-dir", options->run_dir, "Run directory (default: runs/<config name>)");
-  cmd->add_option("--seed", options->seed, "A new run's run.seed in place of its config's (replicates of one config)");
+  cmd->add_option("--seed", options->seed, "A new run's run.seed in place of its config's (replicates of one config)")
+      ->check(seed_check());
   cmd->add_flag("--list-keys", options->list_keys,
                 "Print every configuration key with its default, values and meaning (a Markdown table), and exit");
   cmd->callback([options] {
@@ -107,9 +112,9 @@ void add_selfplay_command(CLI::App& app) {
       "selfplay", "Extra self-play for a run directory (on this or another machine): plays with its best model without pause");
   cmd->add_option("--run-dir", options->run_dir, "Run directory shared with `train`")->required()->check(CLI::ExistingDirectory);
   cmd->add_option("--games", options->games,
-                  "Stop once this many games are written, in whole chunks of the run's selfplay.games_per_chunk "
-                  "(0: until stopped by SIGINT or SIGTERM)")
-      ->check(CLI::NonNegativeNumber);
+                  "Stop once at least this many games are written; the games being played then are finished and "
+                  "written too (0: until stopped by SIGINT or SIGTERM)")
+      ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
   cmd->add_option("--set", options->overrides,
                   "This machine's own KEY=VALUE in place of the run's: selfplay.threads, selfplay.concurrent_games, "
                   "inference.* (e.g. --set inference.device=cpu --set selfplay.threads=6 on a CPU machine joining a "
@@ -133,8 +138,9 @@ void add_pack_command(CLI::App& app) {
       "pack", "Copy what a stopped run needs to resume exactly into a new folder: its window's games, newest checkpoint, best net");
   cmd->add_option("--run-dir", options->run_dir, "The run, stopped")->required()->check(CLI::ExistingDirectory);
   cmd->add_option("--into", options->into, "A new folder for the packed run (resume it with train --run-dir)")->required();
-  cmd->add_option("--max-mib", options->max_mib, "At most this size: the window's oldest games stay behind (0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-mib", options->max_mib,
+                  "At most this size: the window's oldest games stay behind (0: no limit)")
+      ->check(CLI::Range(0.0, 1048576.0));
   cmd->callback([options] {
     const auto max_bytes = options->max_mib > 0 ? static_cast<std::int64_t>(options->max_mib * 1048576) : INT64_MAX;
     const PackReport r = pack_run(options->run_dir, options->into, max_bytes);
@@ -144,6 +150,11 @@ void add_pack_command(CLI::App& app) {
                 static_cast<long long>(r.window), static_cast<long long>(r.window_chunks),
                 static_cast<long long>(r.counted_only.chunks), static_cast<long long>(r.counted_only.samples),
                 static_cast<long long>(r.counted_only.games));
+    if (!r.named_files.empty())
+      fmt::print(
+          "The run's config names files the pack does not hold; a resume reads them where they are, from the "
+          "folder train runs in:\n  {}\n",
+          fmt::join(r.named_files, "\n  "));
     if (r.window_samples_lost > 0)
       std::printf("Warning: %lld of the window's oldest samples did not fit in %.1f MiB: the resumed run trains without them.\n",
                   static_cast<long long>(r.window_samples_lost), options->max_mib);

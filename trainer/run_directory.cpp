@@ -104,7 +104,11 @@ std::optional<int> generation_number(std::string_view name) {
 RunDirectory::RunDirectory(std::string root) : root_(std::move(root)) {
   if (fs::exists(root_) && !fs::is_directory(root_))
     throw std::runtime_error("'" + root_ + "' is a file: a run directory is a folder");
-  for (const std::string_view sub : kRunFolders) fs::create_directories(root_ + "/" + std::string(sub));
+  for (const std::string_view sub : kRunFolders) {
+    const std::string folder = root_ + "/" + std::string(sub);
+    if (std::error_code error; !fs::create_directories(folder, error) && error)
+      throw std::runtime_error("cannot make the run's folder '" + folder + "': " + error.message());
+  }
   remove_abandoned_temporaries();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/run_config.h"
+#include "players/player.h"
 #include "trainer/run_directory.h"
 #include "util/file_lock.h"
 
@@ -58,6 +59,20 @@ std::vector<std::string> state_files(const RunDirectory& dir) {
   return files;
 }
 
+// The files a config names that a resume reads, each "KEY: PATH"; the nets built into the program left out.
+std::vector<std::string> files_named(const RunConfig& config) {
+  std::vector<std::string> named;
+  const auto add = [&](const std::string& key, const std::string& path) {
+    if (!path.empty() && !path.starts_with("built-in:")) named.push_back(key + ": " + path);
+  };
+  for (const std::string& openings : config.boards.openings) add("boards.openings", openings);
+  add("network.init_from", config.network.init_from);
+  add("training.teacher", config.training.teacher);
+  for (const std::string& baseline : config.ladder.baselines)
+    if (PlayerSpec spec(baseline); spec.has("model")) add("ladder.baselines", spec.get_string("model", ""));
+  return named;
+}
+
 constexpr std::int64_t kTallyMaxBytes = 96;  // games/counted-only.txt: three counts of at most 19 digits
 
 std::int64_t size_of(const RunDirectory& dir, const std::string& relative) {
@@ -105,6 +120,7 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   report.bytes += static_cast<std::int64_t>(fs::file_size(partial + "/games/" + CountedOnly::kFileName));
   fs::remove(partial + "/" + kPartialMark);
   fs::rename(partial, into);
+  report.named_files = files_named(config);
   return report;
 }
 

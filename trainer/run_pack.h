@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "trainer/replay_buffer.h"
 
@@ -20,6 +21,9 @@ struct PackReport {
   std::int64_t window_chunks = 0;       // chunks packed
   std::int64_t window_samples_lost = 0; // of the window, in chunks left out to stay under max_bytes
   CountedOnly counted_only;             // the chunks left behind, counted in the pack's tally
+  // The files the run's config names ("KEY: PATH"): a resume reads them where they are, from the
+  // folder train runs in, and the pack holds none of them.
+  std::vector<std::string> named_files;
 };
 
 // Packs run_dir into `into`, a new folder. When the pack would pass max_bytes, the window's oldest

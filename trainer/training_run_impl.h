@@ -43,11 +43,20 @@ std::shared_ptr<spdlog::logger> make_logger(const RunDirectory& dir) {
   return logger;
 }
 
+// Throws where run_dir holds files but no run: another's, or a run's whose config.yaml is gone.
+void require_room_for_a_run(const std::string& run_dir) {
+  if (!RunDirectory::has_room_for_a_run(run_dir))
+    throw std::runtime_error("'" + run_dir +
+                             "' holds files but no run (no config.yaml): to resume the run whose files they are, put "
+                             "its config.yaml back; to start one, give a new or empty --run-dir");
+}
+
 // Asked before a RunDirectory creates its folders: a mistyped --run-dir leaves nothing behind.
 void require_a_run(const std::string& run_dir) {
-  if (!RunDirectory::holds_run(run_dir))
-    throw std::runtime_error("'" + run_dir + "' holds no run: start one with `train --config FILE --run-dir " +
-                             run_dir + "`");
+  if (RunDirectory::holds_run(run_dir)) return;
+  require_room_for_a_run(run_dir);
+  throw std::runtime_error("'" + run_dir + "' holds no run: start one with `train --config FILE --run-dir " + run_dir +
+                           "`");
 }
 
 // `inference.int8: auto` settled for the device the config names on this machine.
@@ -89,6 +98,17 @@ RunConfig settled_config(const RunDirectory& dir, const RunGames& games, std::st
   return config;
 }
 
+// The config at config_path, its keys and values checked, and the openings files it names (read by
+// self-play, gating and the ladder, later).
+RunConfig checked_config(const std::string& config_path, const RunGames& games) {
+  RunConfig config = load_run_config(config_path, games);
+  for (const std::string& file : config.boards.openings)
+    if (!file.empty() && (std::filesystem::is_directory(file) || !std::ifstream(file)))
+      throw std::runtime_error(fmt::format(
+          "config {}: boards.openings: cannot read '{}' (paths are from where train runs)", config_path, file));
+  return config;
+}
+
 // Reads the run's config, `inference.int8: auto` settled for this machine. A new run copies
 // config_path in first, with seed for its run.seed where given; so does a run that never made its
 // first model (a start that failed, e.g. on a ladder baseline that cannot play: nothing of it is
@@ -97,11 +117,7 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
                       const RunGames& games, std::string* yaml) {
   const bool has_config = RunDirectory::holds_run(dir.root());
   if (!config_path.empty() && (!has_config || !dir.newest_model())) {
-    RunConfig config = load_run_config(config_path, games);
-    for (const std::string& file : config.boards.openings)  // read by self-play, gating and the ladder, later
-      if (!file.empty() && (std::filesystem::is_directory(file) || !std::ifstream(file)))
-        throw std::runtime_error(fmt::format(
-            "config {}: boards.openings: cannot read '{}' (paths are from where train runs)", config_path, file));
+    RunConfig config = checked_config(config_path, games);
     if (std::error_code error; std::filesystem::equivalent(config_path, dir.config_path(), error)) {
       // The user's own file, comments and all, is the run's: kept as written.
       if (seed && *seed != config.run.seed)
@@ -112,7 +128,7 @@ RunConfig open_config(const RunDirectory& dir, const std::string& config_path, s
     if (seed) config.run.seed = *seed;
     write_file_atomically(dir.config_path(), to_yaml(config));
   } else {
-    const RunConfig held = load_run_config(dir.config_path(), games);
+    const RunConfig held = checked_config(dir.config_path(), games);
     if (seed && *seed != held.run.seed)
       throw std::runtime_error(fmt::format("'{}' already holds a run of seed {}, not {}; resume it without --seed",
                                            dir.root(), held.run.seed, *seed));
@@ -304,16 +320,39 @@ void with_context(const std::string& what, const std::function<void()>& task) {
   }
 }
 
+// Runs `task`, which reads `checkpoint`: an error that names it (damaged, cut short) says how the
+// run resumes without it.
+void reading_checkpoint(const std::string& checkpoint, const std::string& without_it,
+                        const std::function<void()>& task) {
+  try {
+    task();
+  } catch (const std::exception& e) {
+    if (checkpoint.empty() || std::string_view(e.what()).find(checkpoint) == std::string_view::npos) throw;
+    throw std::runtime_error(std::string(e.what()) + ": move it aside, and the run resumes from " + without_it);
+  }
+}
+
 template <typename G>
 TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, const RunDirectory& dir,
                              spdlog::logger& log, const std::atomic<bool>& stop) {
   check_ladder_baselines<G>(config);
   const Budget budget(dir, config.run.max_minutes);
   const std::optional<int> checkpoint = dir.newest_checkpoint();
-  Trainer trainer(config, yaml, checkpoint ? dir.checkpoint_path(*checkpoint) : "", trained_game<G>(boards_of(config)));
+  const std::string checkpoint_path = checkpoint ? dir.checkpoint_path(*checkpoint) : "";
+  std::optional<Trainer> made;
+  reading_checkpoint(checkpoint_path, "the checkpoint before it",
+                     [&] { made.emplace(config, yaml, checkpoint_path, trained_game<G>(boards_of(config))); });
+  Trainer& trainer = *made;
   const int generation = newest_generation(dir, trainer);
+  if (generation > 0 && dir.best().empty())
+    throw std::runtime_error(
+        fmt::format("'{}' is missing: write in it the name of the run's best model (gating.csv's last "
+                    "promotion; {} where every candidate was promoted) to resume",
+                    dir.root() + "/models/best", generation_name(generation)));
   const std::int64_t generation_step = trainer.step();
-  const bool went_on = trainer.resume_if_further(dir.stopped_checkpoint_path());
+  bool went_on = false;
+  reading_checkpoint(dir.stopped_checkpoint_path(), "its newest checkpoint (the steps since it are lost)",
+                     [&] { went_on = trainer.resume_if_further(dir.stopped_checkpoint_path()); });
   const std::int64_t steps_done = trainer.step() - generation_step;
   if (went_on)
     log.info("training: goes on at step {}, {} steps after {}, where the run last stopped", trainer.step(),
@@ -362,10 +401,11 @@ template <typename List>
 TrainingSummary run_training_of(const std::string& config_path, const std::string& run_dir,
                                 std::optional<std::uint64_t> seed, const std::atomic<bool>& stop) {
   if (config_path.empty()) require_a_run(run_dir);
-  if (!RunDirectory::has_room_for_a_run(run_dir))
-    throw std::runtime_error("'" + run_dir +
-                             "' holds files but no run (no config.yaml): give a new or empty --run-dir");
-  if (!config_path.empty()) refuse_to_replace_a_users_config(run_dir, config_path, RunGames::of<List>());
+  require_room_for_a_run(run_dir);
+  if (!config_path.empty()) {
+    refuse_to_replace_a_users_config(run_dir, config_path, RunGames::of<List>());
+    checked_config(config_path, RunGames::of<List>());  // a typo leaves no run folder behind
+  }
   RunDirectory dir(run_dir);
   const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
   std::string yaml;

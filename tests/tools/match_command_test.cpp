@@ -1,6 +1,7 @@
 // `ataxx-zero match` through the real binary, for the games the command line chooses.
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -82,6 +83,47 @@ TEST(OpeningsAndExportCommands, KeepAFileAlreadyThereUnlessForced) {
   ASSERT_EQ(forced.status, 0) << forced.output;
   EXPECT_NE(forced.output.find("wrote 16 positions"), std::string::npos) << forced.output;
   EXPECT_EQ(std::ranges::count(read_whole_file(out), '\n'), 17) << "a comment line and 16 positions";
+}
+
+// `--force` renamed its file over whatever --out named: a link (left the file it named as it was),
+// a pipe, a device (/dev/full, as root). A link to a file is written through; the rest refused.
+TEST(OpeningsAndExportCommands, ForceWritesThroughALinkAndRefusesWhatIsNotAFile) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::TempDir() + "/out-not-a-file";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir + "/target.txt") << "old\n";
+  fs::create_symlink("target.txt", dir + "/link.txt");
+  const Ran through = run("openings --plies 1 --force --out " + dir + "/link.txt");
+  ASSERT_EQ(through.status, 0) << through.output;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.txt"));
+  EXPECT_EQ(std::ranges::count(read_whole_file(dir + "/target.txt"), '\n'), 17) << "a comment line and 16 positions";
+  ASSERT_EQ(::mkfifo((dir + "/pipe").c_str(), 0644), 0);
+  for (const std::string& not_a_file : {dir + "/pipe", dir}) {
+    const Ran refused = run("openings --plies 1 --force --out " + not_a_file);
+    EXPECT_NE(refused.status, 0);
+    EXPECT_NE(refused.output.find("'" + not_a_file + "' is not a file: --out names a file to write"), std::string::npos)
+        << refused.output;
+  }
+  EXPECT_EQ(fs::status(dir + "/pipe").type(), fs::file_type::fifo);
+}
+
+// A --seed of -1 was taken as 2^64 - 1, and one too long as the largest: two seeds asked
+// became one.
+TEST(OpeningsAndExportCommands, ASeedIsAWholeNumberThatFits) {
+  const std::string run_dir = testing::TempDir() + "/seed-refused";
+  for (const std::string command :
+       {"openings --plies 1 --out " + testing::TempDir() + "/seeded.txt --seed ",
+        std::string("match --p1 random --p2 random --games 2 --seed "),
+        "train --config " + std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml --run-dir " + run_dir + " --seed "})
+    for (const std::string seed : {"-1", "18446744073709551616", "1e3"}) {
+      const Ran ran = run(command + seed);
+      EXPECT_NE(ran.status, 0) << command << seed;
+      EXPECT_NE(ran.output.find("a seed is a whole number from 0 to 18446744073709551615, not '" + seed + "'"),
+                std::string::npos)
+          << ran.output;
+    }
+  EXPECT_FALSE(std::filesystem::exists(run_dir));
 }
 
 // A root whose game ends before the plies asked wrote a suite of no positions, which no match can

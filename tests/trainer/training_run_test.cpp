@@ -268,6 +268,20 @@ TEST(TrainingRun, SlowStoppedRunGoesOnFromItsTrainersLastStep) {
   const std::int64_t step = read_checkpoint_info(stopped).step;
   EXPECT_GT(step, 0);
 
+  // A damaged checkpoint stopped the run with no way on: its error says how to resume without it.
+  const std::string damaged = run + "-damaged";
+  fs::remove_all(damaged);
+  fs::copy(run, damaged, fs::copy_options::recursive);
+  std::string bytes = read_whole_file(damaged + "/checkpoints/stopped.ckpt");
+  bytes[bytes.size() / 2] ^= 0x5a;
+  std::ofstream(damaged + "/checkpoints/stopped.ckpt", std::ios::binary) << bytes;
+  EXPECT_NE(wait_exit(start_process({"train", "--run-dir", damaged}, damaged + ".out")), 0);
+  EXPECT_NE(read_whole_file(damaged + ".out")
+                .find("stopped.ckpt' is damaged (checksum mismatch): move it aside, and the run resumes from its "
+                      "newest checkpoint (the steps since it are lost)"),
+            std::string::npos)
+      << read_whole_file(damaged + ".out");
+
   ASSERT_EQ(wait_exit(start_process({"train", "--run-dir", run}, run + ".out")), 0);
   const std::string text = read_whole_file(run + "/log.txt");
   EXPECT_NE(text.find(fmt::format("training: goes on at step {}, {} steps after gen-0000", step, step)),
@@ -275,6 +289,14 @@ TEST(TrainingRun, SlowStoppedRunGoesOnFromItsTrainersLastStep) {
       << text;
   EXPECT_EQ(read_checkpoint_info(run + "/checkpoints/gen-0001.ckpt").step, 400);
   EXPECT_FALSE(fs::exists(stopped)) << "the candidate holds its steps";
+
+  // A run whose models/best is gone went on with the untrained gen-0000 as its best, unsaid.
+  fs::remove(run + "/models/best");
+  EXPECT_NE(wait_exit(start_process({"train", "--run-dir", run}, run + ".out")), 0);
+  EXPECT_NE(
+      read_whole_file(run + ".out").find("/models/best' is missing: write in it the name of the run's best model"),
+      std::string::npos)
+      << read_whole_file(run + ".out");
 }
 
 // One network for three boards: self-play plays each, the trainer learns from all of them and the
@@ -453,12 +475,15 @@ TEST(TrainingRun, ANewRunGoesOnlyWhereNothingElseIs) {
     return std::system((kBinary + " train " + arguments + " > " + said + " 2>&1").c_str());
   };
   EXPECT_NE(train("--config " + kTinyConfig + " --run-dir " + busy), 0);
-  EXPECT_NE(read_whole_file(said).find("'" + busy +
-                                       "' holds files but no run (no config.yaml): give a new or empty --run-dir"),
-            std::string::npos)
-      << read_whole_file(said);
+  const std::string no_run =
+      "' holds files but no run (no config.yaml): to resume the run whose files they are, put "
+      "its config.yaml back; to start one, give a new or empty --run-dir";
+  EXPECT_NE(read_whole_file(said).find("'" + busy + no_run), std::string::npos) << read_whole_file(said);
   EXPECT_EQ(read_whole_file(busy + "/log.txt"), "my notes\n");
   EXPECT_FALSE(fs::exists(busy + "/models"));
+  // Resumed, it had been said to hold no run, and `train --config` then refused as above.
+  EXPECT_NE(train("--run-dir " + busy), 0);
+  EXPECT_NE(read_whole_file(said).find("'" + busy + no_run), std::string::npos) << read_whole_file(said);
 
   // Another tool's config.yaml had counted as a run's and been replaced.
   const std::string theirs = testing::TempDir() + "/another-tools-folder";
@@ -477,6 +502,10 @@ TEST(TrainingRun, ANewRunGoesOnlyWhereNothingElseIs) {
   EXPECT_NE(train("--config " + kTinyConfig + " --run-dir " + file), 0);
   EXPECT_NE(read_whole_file(said).find("'" + file + "' is a file: a run directory is a folder"), std::string::npos)
       << read_whole_file(said);
+  EXPECT_NE(train("--config " + kTinyConfig + " --run-dir " + file + "/sub"), 0);  // had been std::filesystem's words
+  EXPECT_NE(read_whole_file(said).find("cannot make the run's folder '" + file + "/sub/models': Not a directory"),
+            std::string::npos)
+      << read_whole_file(said);
 }
 
 // An openings file that cannot be read was named by gating, under its own name, once the run had
@@ -494,7 +523,19 @@ TEST(TrainingRun, AnOpeningsFileThatCannotBeReadIsNamedByItsKey) {
       read_whole_file(said).find("config " + config + ": boards.openings: cannot read '/nonexistent/openings.txt'"),
       std::string::npos)
       << read_whole_file(said);
-  EXPECT_FALSE(fs::exists(run + "/config.yaml"));
+  EXPECT_FALSE(fs::exists(run));
+}
+
+// A config refused for a typo left the run's folders and its lock where the run would have gone.
+TEST(TrainingRun, ARefusedConfigLeavesNoRunFolder) {
+  const std::string config = testing::TempDir() + "/typo.yaml", run = testing::TempDir() + "/typo-run";
+  fs::remove_all(run);
+  std::ofstream(config) << read_whole_file(kTinyConfig) << "\ntrainig:\n  steps: 1\n";
+  const std::string said = testing::TempDir() + "/typo.said";
+  EXPECT_NE(std::system((kBinary + " train --config " + config + " --run-dir " + run + " > " + said + " 2>&1").c_str()),
+            0);
+  EXPECT_NE(read_whole_file(said).find("trainig"), std::string::npos) << read_whole_file(said);
+  EXPECT_FALSE(fs::exists(run));
 }
 
 // A config.yaml the user kept in the run's folder was rewritten without its comments: the file stays
@@ -579,6 +620,8 @@ TEST(TrainingRun, SlowAPackedRunResumesAtTheSameStepWithTheSameWindow) {
   fs::remove_all(packed);
   const std::string config = run + ".yaml";
   write_tiny_config(config, {{"max_generations: 3", "max_generations: 4"}, {"games_per_chunk: 8", "games_per_chunk: 2"}});
+  const std::string openings = fs::absolute(kTinyConfig).parent_path().string() + "/openings/balanced-4ply.txt";
+  std::ofstream(config, std::ios::app) << "\nboards:\n  names: [7x7]\n  openings: [" << openings << "]\n";
   const pid_t train = start_process({"train", "--config", config, "--run-dir", run}, run + ".out");
   while (!fs::exists(run + "/models/gen-0002.net")) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const std::string refused = run + ".pack-refused.out";
@@ -590,6 +633,13 @@ TEST(TrainingRun, SlowAPackedRunResumesAtTheSameStepWithTheSameWindow) {
   ASSERT_EQ(wait_exit(train), 0);
 
   ASSERT_EQ(std::system((kBinary + " pack --run-dir " + run + " --into " + packed + " > " + run + ".pack.out").c_str()), 0);
+  // A resume elsewhere had failed on the files the config names, which no pack holds: the pack names them.
+  EXPECT_NE(read_whole_file(run + ".pack.out")
+                .find("does not hold; a resume reads them where they are, from the folder "
+                      "train runs in:\n  boards.openings: " +
+                      openings + "\n"),
+            std::string::npos)
+      << read_whole_file(run + ".pack.out");
   const RunConfig run_config = load_run_config(run + "/config.yaml");
   ReplayBuffer whole = run_replay_buffer<AtaxxGame>(run_config);
   ReplayBuffer window = run_replay_buffer<AtaxxGame>(run_config);
