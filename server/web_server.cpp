@@ -102,6 +102,8 @@ bool allowed_host(std::string_view name, const std::vector<std::string>& names) 
 // A page of another site must not reach a server on this machine: through a DNS name that points
 // here (a Host of its own), or through a WebSocket opened from its page (an Origin of its own).
 std::optional<std::string> refusal(const http::request<http::string_body>& request, const Shared& shared) {
+  if (const std::size_t hosts = request.count(http::field::host); hosts > 1)  // which would a proxy have read?
+    return "this server answers requests with one Host header, not " + std::to_string(hosts);
   const std::string_view host = view(request[http::field::host]);
   if (!allowed_host(host_name(host), shared.limits.host_names))
     return "this server answers requests naming it by its address, localhost or a name given to it with "
@@ -345,8 +347,14 @@ WebServer::WebServer(const std::string& address, int port, Routes routes, WebSer
   impl_->shared->limits = std::move(limits);
   for (std::string& name : impl_->shared->limits.host_names)
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  boost::system::error_code not_an_address;
+  const net::ip::address ip = net::ip::make_address(address, not_an_address);
+  if (not_an_address)
+    throw std::runtime_error(
+        "cannot listen on '" + address +
+        "': give an address of this machine (127.0.0.1, ::1, or 0.0.0.0 for every one), not a name");
   try {
-    const tcp::endpoint endpoint(net::ip::make_address(address), static_cast<unsigned short>(port));
+    const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
     impl_->acceptor.open(endpoint.protocol());
     impl_->acceptor.set_option(net::socket_base::reuse_address(true));
     impl_->acceptor.bind(endpoint);

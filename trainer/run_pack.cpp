@@ -132,6 +132,9 @@ PackReport pack_run(const std::string& run_dir, const std::string& into_given, s
   const std::string into = normal.string();
   if (!RunDirectory::holds_run(run_dir)) throw std::runtime_error("'" + run_dir + "' holds no run (no config.yaml)");
   if (fs::exists(into)) throw std::runtime_error("'" + into + "' exists: a pack goes into a new folder");
+  const fs::path inside = fs::weakly_canonical(into).lexically_relative(fs::weakly_canonical(run_dir));
+  if (!inside.empty() && *inside.begin() != "..")
+    throw std::runtime_error("'" + into + "' is inside the run '" + run_dir + "': a pack goes outside it");
   const RunDirectory dir(run_dir);
   const FileLock no_trainer(dir.lock_path(), "run '" + dir.root() + "' (stop its train process before packing it)");
   dir.repair_gating();  // as a resume would: a promotion a kill left unwritten names the best to pack

@@ -242,6 +242,17 @@ TEST_F(ViewServer, AnswersOnlyForLocalhostAndOnlyGet) {
   EXPECT_EQ(get("/", "evil.example:8080").status, 403);
   EXPECT_EQ(get("/", "127.0.0.1:1234").status, 200);
   EXPECT_EQ(get("/", "localhost", http::verb::post).status, 405);
+  // Two Host headers: the first had been checked, whichever a proxy in front had read.
+  tcp::socket socket = connect();
+  http::request<http::string_body> request(http::verb::get, "/", 11);
+  request.insert(http::field::host, "127.0.0.1");
+  request.insert(http::field::host, "evil.example");
+  http::write(socket, request);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> response;
+  http::read(socket, buffer, response);
+  EXPECT_EQ(response.result_int(), 403U);
+  EXPECT_EQ(response.body(), "this server answers requests with one Host header, not 2\n");
 }
 
 TEST_F(ViewServer, PlaysOverAWebSocketAndRefusesOtherOrigins) {
@@ -650,7 +661,14 @@ TEST(WebServer, SaysWhyItCannotListen) {
     EXPECT_NE(std::string(e.what()).find("cannot listen on 127.0.0.1:" + std::to_string(first.port())),
               std::string::npos);
   }
-  EXPECT_THROW(WebServer("not an address", 0, {}), std::runtime_error);
+  try {
+    WebServer named("localhost", 0, {});  // had said "Invalid argument"
+    FAIL() << "a name taken for an address";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "cannot listen on 'localhost': give an address of this machine (127.0.0.1, ::1, or 0.0.0.0 "
+                 "for every one), not a name");
+  }
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ std::string run_with_chunks(const std::string& name, int chunks) {
   return run;
 }
 
-TEST(PackRun, RefusesAFolderWithoutARunAnExistingTargetAndARunInUse) {
+TEST(PackRun, RefusesAFolderWithoutARunAnExistingTargetAFolderInsideAndARunInUse) {
   const std::string run = run_with_chunks("pack-refusals", 2);
   EXPECT_THROW(pack_run(run + "/games", run + "-pack", INT64_MAX), std::runtime_error);
   fs::create_directories(run + "-pack");
@@ -40,6 +40,8 @@ TEST(PackRun, RefusesAFolderWithoutARunAnExistingTargetAndARunInUse) {
     EXPECT_THROW(pack_run(run, run + "-pack", INT64_MAX), std::runtime_error);
   }
   EXPECT_FALSE(fs::exists(run + "-pack"));
+  EXPECT_THROW(pack_run(run, run + "/games/pack", INT64_MAX), std::runtime_error);  // had packed the run into itself
+  EXPECT_FALSE(fs::exists(run + "/games/pack"));
   EXPECT_EQ(pack_run(run + "/", run + "-pack/", INT64_MAX).window_chunks, 2) << "trailing slashes";
   EXPECT_TRUE(fs::exists(run + "-pack/games/gen-1001-a.zst"));
   EXPECT_FALSE(fs::exists(run + "-pack/train.lock"));
