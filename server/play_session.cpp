@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <random>
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <thread>
 
@@ -14,6 +14,7 @@
 #include "players/level_player.h"
 #include "players/network_player.h"
 #include "server/game_view.h"
+#include "util/text.h"
 
 namespace ataxx::server {
 namespace {
@@ -162,7 +163,7 @@ void PlaySession::handle(const std::string& type, const json& message) {
   }
   if (type == "review") {
     const std::string id = get_string(message, "id", "");
-    if (id.size() > 64) throw std::invalid_argument("a review's \"id\" is at most 64 characters");
+    if (utf8_length(id) > 64) throw std::invalid_argument("a review's \"id\" is at most 64 characters");
     return review(id, get_int(message, "visits", 200, 1, options_.max_visits));
   }
   if (type == "analyze") {
@@ -239,7 +240,8 @@ template <typename G>
 void PlaySession::set_line(Table<G>& table, const std::vector<std::string>& moves, json id) {
   if (!id.is_null() && !id.is_string() && !id.is_number_integer())
     throw std::invalid_argument("a line's \"id\" must be a string or an integer");
-  if (id.is_string() && id.get<std::string>().size() > 64) throw std::invalid_argument("a line's \"id\" is at most 64 characters");
+  if (id.is_string() && utf8_length(id.get<std::string>()) > 64)
+    throw std::invalid_argument("a line's \"id\" is at most 64 characters");
   Table<G> line = table;
   line.game = typename G::Game(table.game.start(), table.game.rules());
   line.positions.clear();

@@ -64,6 +64,10 @@ std::optional<double> parse_number(std::string_view text) {
   return value;
 }
 
+std::size_t utf8_length(std::string_view text) {
+  return static_cast<std::size_t>(std::ranges::count_if(text, [](char c) { return (c & 0xc0) != 0x80; }));
+}
+
 bool natural_less(std::string_view a, std::string_view b) {
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
   std::size_t i = 0, j = 0;

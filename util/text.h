@@ -16,6 +16,8 @@ std::vector<std::string> split(std::string_view text, char separator);
 std::vector<std::string> split_words(std::string_view text);
 std::string_view trim(std::string_view text);
 std::string lower_case(std::string text);  // ASCII letters
+// The characters of UTF-8 text: its bytes less those that continue a character.
+std::size_t utf8_length(std::string_view text);
 // Orders names as people do (and `ls -v`): runs of digits by their value, so "gen-9999" comes
 // before "gen-10000" and "x-9" before "x-10".
 bool natural_less(std::string_view a, std::string_view b);

@@ -387,6 +387,16 @@ TEST_F(Table, ALineRefusedWhileTheEngineThinksLeavesItsSearch) {
   EXPECT_EQ(inbox.next("state", 5s)["line_id"], 7);
 }
 
+// An id's limit is 64 characters, as said, not 64 bytes: 64 accented letters had been refused.
+TEST_F(Table, AnIdIsSixtyFourCharactersOfAnyScript) {
+  std::string accented;
+  for (int i = 0; i < 64; ++i) accented += "\xc3\xa9";
+  session.on_message(json{{"type", "line"}, {"moves", json::array()}, {"id", accented}}.dump());
+  EXPECT_EQ(inbox.next("state", 5s)["line_id"], accented);
+  EXPECT_EQ(error_for(json{{"type", "line"}, {"moves", json::array()}, {"id", accented + "e"}}.dump()),
+            "a line's \"id\" is at most 64 characters");
+}
+
 TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
   const NetShelf nets = shelf_of_a_random_7x7_net("play-session-nets");
   Inbox inbox;

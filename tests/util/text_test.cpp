@@ -42,6 +42,13 @@ TEST(ParseNumbers, AcceptOnlyTheWholeText) {
     EXPECT_FALSE(parse_number(bad).has_value()) << bad;
 }
 
+TEST(Utf8Length, CountsCharactersNotBytes) {
+  EXPECT_EQ(utf8_length(""), 0U);
+  EXPECT_EQ(utf8_length("abc"), 3U);
+  EXPECT_EQ(utf8_length("\xc3\xa9t\xc3\xa9"), 3U);             // été
+  EXPECT_EQ(utf8_length("\xe2\x99\x9f\xf0\x9f\x98\x80"), 2U);  // a pawn and a face: 3 and 4 bytes
+}
+
 TEST(NaturalLess, OrdersRunsOfDigitsByTheirValue) {
   std::vector<std::string> names = {"gen-10000-a-00001.zst", "gen-9999-b-00010.zst", "gen-9999-b-00009.zst",
                                     "gen-0002-x.zst", "gen-2-x.zst", "unknown-a.zst", "gen-9999-a-00011.zst"};
