@@ -30,7 +30,7 @@ struct Engine::Task {
 
 namespace {
 
-double rounded(double x, double steps = 1e4) { return std::round(x * steps) / steps; }
+double rounded(double x, double steps = 1e4) { return std::round(x * steps) / steps + 0.0; }  // + 0.0: no -0
 
 // The net's ownership of the positions of a turn's search, from each position's mover's view; each
 // position asked of the net once, however many answers during the search ask for it.
@@ -77,22 +77,40 @@ void put_value(json& info, const Wdl& value, const Turn<G>& turn) {
   info["scoreLead"] = rounded(seen.lead * G::cells(turn.pos), 100);
 }
 
-// The net's ownership of `at`'s cells from the turn's view.
+// Owners from the view of the side to move at `at`, seen from the turn's view.
 template <typename G>
-std::vector<float> net_ownership(const typename G::Position& at, const Turn<G>& turn) {
-  std::vector<float> owners = turn.ownership.of(at);
+std::vector<float> from_turns_view(std::vector<float> owners, const typename G::Position& at, const Turn<G>& turn) {
   if ((at.side_to_move() != turn.pos.side_to_move()) != turn.for_other_side)
     for (float& owner : owners) owner = -owner;
   return owners;
 }
 
+// The net's ownership of `at`'s cells from the turn's view.
+template <typename G>
+std::vector<float> net_ownership(const typename G::Position& at, const Turn<G>& turn) {
+  return from_turns_view(turn.ownership.of(at), at, turn);
+}
+
+// A finished game's ownership, its men's, from the turn's view: the net's, never trained on a
+// finished board, would blur what is settled.
+template <typename G>
+std::vector<float> final_ownership(const typename G::Position& at, const Turn<G>& turn) {
+  const Bitboard own = G::men(at, at.side_to_move()), theirs = G::men(at, ~at.side_to_move());
+  std::vector<float> owners(G::cells(at));
+  for (int cell = 0; cell < static_cast<int>(owners.size()); ++cell)
+    owners[cell] = (own >> cell & 1) ? 1.0f : (theirs >> cell & 1) ? -1.0f : 0.0f;
+  return from_turns_view(std::move(owners), at, turn);
+}
+
 // The search's ownership of the turn's position and of those after its moves, as KataGo's
 // (tree_ownership.h), from the turn's view: over the tree as it stands when first asked, each
-// node's position asked of the net once.
+// node's position asked of the net once (a finished game's its final men).
 template <typename G>
 class SearchOwnership {
  public:
   explicit SearchOwnership(const Turn<G>& turn) : turn_(turn) {}
+  SearchOwnership(const SearchOwnership&) = delete;  // ownership_ reads tree_ where it is
+  SearchOwnership& operator=(const SearchOwnership&) = delete;
   OwnershipSpread of_turn() { return walked().empty() ? alone(turn_.pos) : from(0); }
   OwnershipSpread after(typename G::Move move) {
     const auto& tree = walked();
@@ -119,7 +137,9 @@ class SearchOwnership {
     return {.mean = owners, .stdev = std::vector<float>(owners.size(), 0.0f)};
   }
   OwnershipSpread from(std::size_t node) {
-    return ownership_->of(node, [&](std::size_t n) { return net_ownership(position(n), turn_); });
+    return ownership_->of(node, [&](std::size_t n) {
+      return (*tree_)[n].finished ? final_ownership(position(n), turn_) : net_ownership(position(n), turn_);
+    });
   }
   const typename G::Position& position(std::size_t node) {
     if (node == 0) return turn_.pos;

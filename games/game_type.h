@@ -174,6 +174,7 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   // The men of a side and the cells of the board: the network's lead head and the score lead.
   { G::men(pos, side) } -> std::same_as<Bitboard>;
   { G::cells(pos) } -> std::convertible_to<int>;
+  { G::gaps(pos) } -> std::same_as<Bitboard>;           // cells no man may stand on
   { G::board_name(pos) } -> std::same_as<std::string>;  // "7x7", "hexagon": messages and the browser view
   // Reports and PGN: each side's name, its PGN colour, and the Variant tag ("" for none).
   { G::kSideNames[0] } -> std::convertible_to<std::string_view>;

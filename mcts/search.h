@@ -180,6 +180,7 @@ class BasicSearch {
     std::size_t parent = 0;    // its parent's place in the list (the root's, first: 0, itself)
     Move move = Move::pass();  // the move from its parent here (the root's means nothing)
     int visits = 0;
+    bool finished = false;  // its position ends the game (its value the result, not the network's)
   };
   // The nodes of at least min_visits visits (at least 1) reached from the root through such nodes:
   // the root first, each after its parent, its children in the order of its moves.

@@ -646,7 +646,9 @@ std::vector<typename BasicSearch<G>::TreeNode> BasicSearch<G>::visited_tree(int 
     for (const Edge& edge : edges_of(node)) {
       const Node& next = child(edge);
       if (next.visits < min_visits) continue;
-      tree.push_back({.parent = place, .move = edge.move, .visits = next.visits});
+      // A proven node (the solver's) was evaluated before its proof; a finished game never is.
+      const bool finished = next.state == State::kTerminal && !next.network_value.known;
+      tree.push_back({.parent = place, .move = edge.move, .visits = next.visits, .finished = finished});
       node_of.push_back(edge.node);
     }
   }

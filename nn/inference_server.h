@@ -37,7 +37,7 @@ class BasicInferenceServer final : public BasicEvaluator<G> {
   std::string model_name() const override;
   InferenceStats stats() const;
   // The network's ownership head at pos, one value per cell of its board (G::cells, in the cells'
-  // order): the cell's final owner from the view of the side to move, from -1 to 1. Throws
+  // order): the cell's final owner from the view of the side to move, from -1 to 1 (a gap: 0). Throws
   // std::invalid_argument for a board the network was not trained on.
   std::vector<float> ownership(const typename G::Position& pos) const;
 

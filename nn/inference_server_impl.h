@@ -101,8 +101,9 @@ std::vector<float> BasicInferenceServer<G>::ownership(const typename G::Position
   encoder_.encode(pos, planes);
   network_->ownership(planes.data(), 1, canvas.data());
   std::vector<float> cells(G::cells(pos));
+  const Bitboard gaps = G::gaps(pos);  // no one's
   for (int cell = 0; cell < static_cast<int>(cells.size()); ++cell)
-    cells[cell] = canvas[encoder_.canvas_cell(0, pos, cell)];
+    cells[cell] = (gaps >> cell & 1) ? 0.0f : canvas[encoder_.canvas_cell(0, pos, cell)];
   return cells;
 }
 

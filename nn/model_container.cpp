@@ -161,16 +161,16 @@ std::string_view model_archive(std::string_view file, const std::string& path) {
                          std::string(kUncheckedVariable) + "=1 set (for files you trust)");
   }
   if (file.size() < kContainerHeader || !file.starts_with(std::string_view(kContainerMagic, 4)))
-    throw ModelFileError("'" + path + "' is not an ataxx-zero model file");
+    throw DamagedModelFileError("'" + path + "' is not an ataxx-zero model file");
   std::uint64_t size = 0;
   std::uint32_t crc = 0;
   std::memcpy(&size, file.data() + 4, 8);
   std::memcpy(&crc, file.data() + 12, 4);
   const std::string_view payload = file.substr(kContainerHeader);
   if (payload.size() != size)
-    throw ModelFileError("model file '" + path + "' is truncated or has trailing bytes (" +
-                         std::to_string(payload.size()) + " bytes where it says " + std::to_string(size) + ")");
-  if (crc32_of(payload) != crc) throw ModelFileError("model file '" + path + "' is damaged (checksum mismatch)");
+    throw DamagedModelFileError("model file '" + path + "' is truncated or has trailing bytes (" +
+                                std::to_string(payload.size()) + " bytes where it says " + std::to_string(size) + ")");
+  if (crc32_of(payload) != crc) throw DamagedModelFileError("model file '" + path + "' is damaged (checksum mismatch)");
   return payload;
 }
 

@@ -48,9 +48,9 @@ auto guarded(const std::string& path, Read read) -> decltype(read()) {
     throw;
   } catch (const c10::Error& e) {
     const std::string what = e.what_without_backtrace();
-    throw ModelFileError("model file '" + path + "' is damaged (" + what.substr(0, what.find('\n')) + ")");
+    throw DamagedModelFileError("model file '" + path + "' is damaged (" + what.substr(0, what.find('\n')) + ")");
   } catch (const std::exception& e) {
-    throw ModelFileError("model file '" + path + "' is damaged (" + std::string(e.what()) + ")");
+    throw DamagedModelFileError("model file '" + path + "' is damaged (" + std::string(e.what()) + ")");
   }
 }
 
@@ -69,8 +69,8 @@ torch::serialize::InputArchive open_archive(const std::string& path, std::string
     archive.load_from(stream, device);
   } catch (const c10::Error& e) {
     const std::string what = e.what_without_backtrace();
-    throw ModelFileError("cannot read model file '" + path + "': not an ataxx-zero model file, or truncated (" +
-                         what.substr(0, what.find('\n')) + ")");
+    throw DamagedModelFileError("cannot read model file '" + path + "': not an ataxx-zero model file, or truncated (" +
+                                what.substr(0, what.find('\n')) + ")");
   }
   check_format(ArchiveFields(archive), format, path);
   return archive;
@@ -160,7 +160,9 @@ namespace {
 
 // A tensor of the network filled from the file's, whose shape it must have.
 void fill(torch::Tensor target, const std::string& name, const PlayFileTensors& file, const std::string& path) {
-  const auto missing = [&] { return ModelFileError("model file '" + path + "' is damaged (it has no " + name + ")"); };
+  const auto missing = [&] {
+    return DamagedModelFileError("model file '" + path + "' is damaged (it has no " + name + ")");
+  };
   const auto misfit = [&] { return ModelFileError("model file '" + path + "': " + name + " does not fit the network"); };
   if (target.scalar_type() == torch::kLong) {  // a norm's count of batches
     const auto found = file.counts.find(name);

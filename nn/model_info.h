@@ -47,6 +47,11 @@ class ModelFileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// A model file whose bytes are wrong: cut short, damaged, or no model file at all.
+class DamagedModelFileError : public ModelFileError {
+ public:
+  using ModelFileError::ModelFileError;
+};
 
 // The planes of a network of `game` that plays `boards`, as the readers of model files work them
 // out (and so refuse the file of a game the reader does not play): those of a game of

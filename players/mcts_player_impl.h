@@ -80,10 +80,11 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   search_.restrict_root_moves(std::move(root_moves));
   auto last_progress = start;
   auto progress = [&] {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_progress < std::chrono::milliseconds(limits.progress_interval_ms)) return;
-    last_progress = now;
+    if (std::chrono::steady_clock::now() - last_progress < std::chrono::milliseconds(limits.progress_interval_ms))
+      return;
     this->progress_(report_of(search_.result(), start, reused_visits));
+    last_progress =
+        std::chrono::steady_clock::now();  // from the report's end: a slow report leaves the search its time
   };
   run_search_threads<G>(search_, *evaluator_, threads_,
                         this->progress_ ? std::function<void()>(progress) : std::function<void()>());

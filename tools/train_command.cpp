@@ -112,8 +112,8 @@ void add_selfplay_command(CLI::App& app) {
       "selfplay", "Extra self-play for a run directory (on this or another machine): plays with its best model without pause");
   cmd->add_option("--run-dir", options->run_dir, "Run directory shared with `train`")->required()->check(CLI::ExistingDirectory);
   cmd->add_option("--games", options->games,
-                  "Stop once at least this many games are written; the games being played then are finished and "
-                  "written too (0: until stopped by SIGINT or SIGTERM)")
+                  "Stop once at least this many games are written: the finished games not yet in a chunk are "
+                  "written too, the games being played dropped (0: until stopped by SIGINT or SIGTERM)")
       ->check(CLI::Range(std::int64_t{0}, std::numeric_limits<std::int64_t>::max()));
   cmd->add_option("--set", options->overrides,
                   "This machine's own KEY=VALUE in place of the run's: selfplay.threads, selfplay.concurrent_games, "

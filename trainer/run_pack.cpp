@@ -84,6 +84,7 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   BasicReplayBuffer<G> buffer = run_replay_buffer<G>(config);
   buffer.refresh(dir.games_dir());
   PackReport report;
+  report.named_files = files_named(config);
   report.window = buffer.window();
   PackList list{state_files(dir), {}};
   for (const std::string& file : list.files) report.bytes += size_of(dir, file);
@@ -120,7 +121,6 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   report.bytes += static_cast<std::int64_t>(fs::file_size(partial + "/games/" + CountedOnly::kFileName));
   fs::remove(partial + "/" + kPartialMark);
   fs::rename(partial, into);
-  report.named_files = files_named(config);
   return report;
 }
 

@@ -15,6 +15,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "nn/model_info.h"
 #include "players/network_player.h"
 #include "trainer/gatekeeper.h"
 #include "trainer/run_directory.h"
@@ -104,8 +105,9 @@ RunConfig checked_config(const std::string& config_path, const RunGames& games) 
   RunConfig config = load_run_config(config_path, games);
   for (const std::string& file : config.boards.openings)
     if (!file.empty() && (std::filesystem::is_directory(file) || !std::ifstream(file)))
-      throw std::runtime_error(fmt::format(
-          "config {}: boards.openings: cannot read '{}' (paths are from where train runs)", config_path, file));
+      throw std::runtime_error(
+          fmt::format("config {}: boards.openings: cannot read '{}' (paths are from the folder the command runs in)",
+                      config_path, file));
   return config;
 }
 
@@ -320,16 +322,21 @@ void with_context(const std::string& what, const std::function<void()>& task) {
   }
 }
 
-// Runs `task`, which reads `checkpoint`: an error that names it (damaged, cut short) says how the
-// run resumes without it.
-void reading_checkpoint(const std::string& checkpoint, const std::string& without_it,
-                        const std::function<void()>& task) {
+// Runs `task`, which reads a checkpoint: where its bytes are wrong (damaged, cut short), the error
+// says how the run resumes without it.
+void reading_checkpoint(const std::string& without_it, const std::function<void()>& task) {
   try {
     task();
-  } catch (const std::exception& e) {
-    if (checkpoint.empty() || std::string_view(e.what()).find(checkpoint) == std::string_view::npos) throw;
+  } catch (const DamagedModelFileError& e) {
     throw std::runtime_error(std::string(e.what()) + ": move it aside, and the run resumes from " + without_it);
   }
+}
+
+// The checkpoint a run resumes from without its newest, in reading_checkpoint's words.
+std::string checkpoint_before(const RunDirectory& dir, int newest) {
+  for (int generation = newest - 1; generation >= 0; --generation)
+    if (std::filesystem::exists(dir.checkpoint_path(generation))) return generation_name(generation) + "'s checkpoint";
+  return "none of its checkpoints: it keeps no older one, so its training starts again from the config's net";
 }
 
 template <typename G>
@@ -340,23 +347,22 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
   const std::optional<int> checkpoint = dir.newest_checkpoint();
   const std::string checkpoint_path = checkpoint ? dir.checkpoint_path(*checkpoint) : "";
   std::optional<Trainer> made;
-  reading_checkpoint(checkpoint_path, "the checkpoint before it",
+  reading_checkpoint(checkpoint ? checkpoint_before(dir, *checkpoint) : "",
                      [&] { made.emplace(config, yaml, checkpoint_path, trained_game<G>(boards_of(config))); });
   Trainer& trainer = *made;
   const int generation = newest_generation(dir, trainer);
-  if (generation > 0 && dir.best().empty())
-    throw std::runtime_error(
-        fmt::format("'{}' is missing: write in it the name of the run's best model (gating.csv's last "
-                    "promotion; {} where every candidate was promoted) to resume",
-                    dir.root() + "/models/best", generation_name(generation)));
   const std::int64_t generation_step = trainer.step();
   bool went_on = false;
-  reading_checkpoint(dir.stopped_checkpoint_path(), "its newest checkpoint (the steps since it are lost)",
+  reading_checkpoint("its newest checkpoint (the steps since it are lost)",
                      [&] { went_on = trainer.resume_if_further(dir.stopped_checkpoint_path()); });
   const std::int64_t steps_done = trainer.step() - generation_step;
   if (went_on)
     log.info("training: goes on at step {}, {} steps after {}, where the run last stopped", trainer.step(),
              steps_done, generation_name(generation));
+  if (generation > 0 && dir.best().empty()) {  // lost: gating.csv's last promotion names it
+    dir.repair_gating();
+    log.warn("run {}: models/best was missing; it names {} again, gating.csv's last promotion", dir.root(), dir.best());
+  }
   if (dir.best().empty()) dir.set_best(generation_name(0));
   log.info("run {}: candidate {}, best {}, {:.1f} of {:.1f} minutes used", dir.root(), generation, dir.best(),
            budget.used(), budget.limit());

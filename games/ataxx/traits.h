@@ -70,6 +70,7 @@ struct AtaxxGame {
   static Move parse_move_text(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
   static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }
   static int cells(const Position& pos) { return pos.board().num_cells; }
+  static Bitboard gaps(const Position& pos) { return pos.gaps(); }
   static std::string board_name(const Position& pos) { return std::string(pos.board().name); }
   // Whether the search should take a leaf as won by its mover without evaluating it. Ataxx's wins
   // in one (the last enemy pieces taken) are rare, and the check would cost every leaf.

@@ -62,6 +62,7 @@ struct SchataxxGame {
   static Move parse_move_text(std::string_view text, const Position&) { return schataxx::parse_move(text); }
   static Bitboard men(const Position& pos, Color side) { return pos.men(side); }
   static int cells(const Position&) { return schataxx::Position::kSquares; }
+  static Bitboard gaps(const Position&) { return 0; }
   static std::string board_name(const Position&) { return "8x8"; }
   // A king or half the board in one move: the tactics a net at a few hundred visits misses.
   static std::optional<Move> winning_move(const Position& pos, const MoveList& moves) { return pos.winning_move(moves); }

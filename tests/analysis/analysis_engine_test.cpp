@@ -474,6 +474,35 @@ TEST(Analysis, EachMovesOwnershipIsItsSubtreesFromTheTurnsView) {
   for (const json& plain_info : plain_infos) EXPECT_FALSE(plain_info.contains("ownership"));
 }
 
+// A move that ends the game owns the final board's men, exactly: the net, never trained on a
+// finished board, had put 0.1 to 0.3 on cells no one can take any more.
+TEST(Analysis, AMoveThatEndsTheGameOwnsItsFinalBoard) {
+  Session session;
+  session.send(R"({"id":"q","initialFen":"o6/1x5/7/7/7/7/7 x 0 1","maxVisits":300,"includeMovesOwnership":true,)"
+               R"("includeMovesOwnershipStdev":true})");
+  const json infos = session.finish().at(0)["moveInfos"];
+  const auto wins = std::ranges::find_if(infos, [](const json& info) { return info["move"] == "a6"; });
+  ASSERT_NE(wins, infos.end());  // x takes o's last man
+  std::vector<double> final_board(49, 0.0);
+  for (const int cell : {35, 36, 42}) final_board[cell] = 1.0;  // a6, b6, a7: x's
+  EXPECT_EQ((*wins)["ownership"], json(final_board));
+  EXPECT_EQ((*wins)["ownershipStdev"], json(std::vector<double>(49, 0.0)));
+}
+
+// A gap is no one's: the net's ownership head had put up to 0.8 on one.
+TEST(Analysis, AGapIsOwnedByNoOne) {
+  Session session;
+  session.send(R"({"id":"q","initialFen":"x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1","maxVisits":50,"includeOwnership":true,)"
+               R"("includeOwnershipStdev":true,"includeMovesOwnership":true})");
+  const json answer = session.finish().at(0);
+  for (const int gap : {16, 18, 30, 32}) {  // c3, e3, c5, e5
+    EXPECT_EQ(answer["ownership"][gap], 0.0) << gap;
+    EXPECT_EQ(answer["ownershipStdev"][gap], 0.0) << gap;
+    for (const json& info : answer["moveInfos"])
+      EXPECT_EQ(info["ownership"][gap], 0.0) << gap << " after " << info["move"];
+  }
+}
+
 // The turn's ownership is the search's: the net's where the search is the root alone, else the
 // lines' below it, with their spread (includeOwnershipStdev) from 0 to 1.
 TEST(Analysis, TheTurnsOwnershipIsTheSearchTreesWithItsSpread) {

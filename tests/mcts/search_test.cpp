@@ -172,12 +172,27 @@ TEST(Search, TheVisitedTreeListsEveryVisitedNodeAfterItsParent) {
     positions.push_back(pos);
     below[tree[i].parent] += tree[i].visits;
   }
-  for (std::size_t i = 0; i < tree.size(); ++i) EXPECT_EQ(tree[i].visits, 1 + below[i]) << i;
+  for (std::size_t i = 0; i < tree.size(); ++i) {
+    EXPECT_EQ(tree[i].visits, 1 + below[i]) << i;
+    EXPECT_FALSE(tree[i].finished) << i;
+  }
   const auto at_five = search.visited_tree(5);
   EXPECT_EQ(at_five.size(),
             static_cast<std::size_t>(std::ranges::count_if(tree, [](const auto& n) { return n.visits >= 5; })));
   for (const auto& node : at_five) EXPECT_GE(node.visits, 5);
   EXPECT_TRUE(search.visited_tree(301).empty());
+}
+
+// The moves that end the game lead to nodes listed as finished; the root is not.
+TEST(Search, TheVisitedTreeMarksFinishedGames) {
+  ScriptedEvaluator evaluator;
+  Search search(with_visits(20), 1);
+  search.set_root(Position::from_fen("7/7/7/7/7/1o5/x6 x 0 1"));  // every move takes o's last man
+  run_search(search, evaluator);
+  const auto tree = search.visited_tree(1);
+  ASSERT_GT(tree.size(), 1U);
+  EXPECT_FALSE(tree[0].finished);
+  for (std::size_t i = 1; i < tree.size(); ++i) EXPECT_TRUE(tree[i].finished) << i;
 }
 
 // The principal variation starts with the move the search plays: here a win the solver proved (x

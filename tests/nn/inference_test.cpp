@@ -278,13 +278,15 @@ TEST_P(EigenPath, AgreesWithTorchOnEveryBoard) {
     const Position* one[] = {&positions[i]};
     const NetworkOutput out = net->forward(encode_batch(Encoding(positions[i].board().size), one));
     EXPECT_NEAR(values_b[i].lead, out.piece_diff[0].item<float>(), 1e-4f) << positions[i].fen();
-    // The ownership head's, cell by cell (the cells' index order), on both paths.
+    // The ownership head's, cell by cell (the cells' index order), on both paths; a gap's 0.
     const Board& board = positions[i].board();
+    const Bitboard gaps = positions[i].gaps();
     const std::vector<float> owners_a = a.ownership(positions[i]), owners_b = b.ownership(positions[i]);
     ASSERT_EQ(owners_a.size(), static_cast<std::size_t>(AtaxxGame::cells(positions[i])));
     ASSERT_EQ(owners_b.size(), owners_a.size());
     for (std::size_t sq = 0; sq < owners_a.size(); ++sq) {
-      const float expected = out.ownership[0][board.row[sq] * board.size + board.column[sq]].item<float>();
+      const float expected =
+          (gaps >> sq & 1) ? 0.0f : out.ownership[0][board.row[sq] * board.size + board.column[sq]].item<float>();
       EXPECT_NEAR(owners_a[sq], expected, tolerance) << positions[i].fen() << " cell " << sq;
       EXPECT_NEAR(owners_b[sq], expected, 1e-4f) << positions[i].fen() << " cell " << sq;
     }

@@ -1,13 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <set>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "mcts/simple_evaluators.h"
 #include "players/alphabeta.h"
-#include "players/mcts_player.h"
 #include "players/baseline_players.h"
+#include "players/mcts_player.h"
 
 namespace ataxx {
 namespace {
@@ -51,6 +54,28 @@ TEST(MctsPlayer, AHashBoundsItsTree) {
     EXPECT_EQ(report.nodes < 20000U, bounded) << spec << ": " << report.nodes << " nodes";
     EXPECT_EQ(*report.hashfull >= 700, bounded) << spec << ": hashfull " << *report.hashfull;
   }
+}
+
+// The interval between interim reports runs from a report's end: reports slower than it had been
+// made one after another, and the search between them starved (a turn of 100,000 visits with
+// reports every 10 ms ran minutes).
+TEST(MctsPlayer, InterimReportsLeaveTheSearchItsIntervalAfterEach) {
+  auto player = make_player("mcts:time=200");
+  player->new_game(1);
+  MoveLimits limits;
+  limits.progress_interval_ms = 5;
+  player->set_limits(limits);
+  using Clock = std::chrono::steady_clock;
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> reports;  // each one's start and end
+  player->on_progress([&](const MoveReport&) {
+    const auto start = Clock::now();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));  // slower than the interval
+    reports.emplace_back(start, Clock::now());
+  });
+  player->choose_move(Game());
+  ASSERT_GE(reports.size(), 2U);
+  for (std::size_t i = 1; i < reports.size(); ++i)
+    EXPECT_GE(reports[i].first - reports[i - 1].second, std::chrono::milliseconds(5)) << "report " << i;
 }
 
 TEST(PlayerSpec, RejectsBadSpecs) {

@@ -290,13 +290,15 @@ TEST(TrainingRun, SlowStoppedRunGoesOnFromItsTrainersLastStep) {
   EXPECT_EQ(read_checkpoint_info(run + "/checkpoints/gen-0001.ckpt").step, 400);
   EXPECT_FALSE(fs::exists(stopped)) << "the candidate holds its steps";
 
-  // A run whose models/best is gone went on with the untrained gen-0000 as its best, unsaid.
+  // A run whose models/best is gone began its self-play with the untrained gen-0000, unsaid, until
+  // gating set its best again; now the best is named again before anything plays.
+  const std::string best = best_model(run);
   fs::remove(run + "/models/best");
-  EXPECT_NE(wait_exit(start_process({"train", "--run-dir", run}, run + ".out")), 0);
-  EXPECT_NE(
-      read_whole_file(run + ".out").find("/models/best' is missing: write in it the name of the run's best model"),
-      std::string::npos)
-      << read_whole_file(run + ".out");
+  EXPECT_EQ(wait_exit(start_process({"train", "--run-dir", run}, run + ".out")), 0);
+  EXPECT_EQ(best_model(run), best);
+  EXPECT_NE(read_whole_file(run + "/log.txt").find("models/best was missing; it names " + best + " again"),
+            std::string::npos)
+      << read_whole_file(run + "/log.txt");
 }
 
 // One network for three boards: self-play plays each, the trainer learns from all of them and the

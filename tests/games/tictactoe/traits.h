@@ -79,6 +79,7 @@ struct TicTacToeGame {
   static Move parse_move_text(std::string_view text, const Position&) { return tictactoe::parse_move(text); }
   static Bitboard men(const Position& pos, Color side) { return pos.men(side); }
   static int cells(const Position&) { return tictactoe::kCells; }
+  static Bitboard gaps(const Position&) { return 0; }
   static std::string board_name(const Position&) { return "3x3"; }
   static std::optional<Move> winning_move(const Position& pos, const MoveList& moves) {
     for (const Move move : moves)
