@@ -126,7 +126,6 @@ class SearchOwnership {
   const std::vector<Node>& walked() {
     if (!tree_) {
       tree_ = turn_.search.visited_tree(1);
-      positions_.resize(tree_->size());
       ownership_.emplace(*tree_);
     }
     return *tree_;
@@ -143,17 +142,19 @@ class SearchOwnership {
   }
   const typename G::Position& position(std::size_t node) {
     if (node == 0) return turn_.pos;
-    if (!positions_[node]) {
-      positions_[node] = position((*tree_)[node].parent);
-      positions_[node]->make_move((*tree_)[node].move);
+    auto known = positions_.find(node);
+    if (known == positions_.end()) {
+      typename G::Position pos = position((*tree_)[node].parent);
+      pos.make_move((*tree_)[node].move);
+      known = positions_.emplace(node, pos).first;  // a node of the map: it stays where it is
     }
-    return *positions_[node];
+    return known->second;
   }
 
   const Turn<G>& turn_;
   std::optional<std::vector<Node>> tree_;
   std::optional<TreeOwnership<Node>> ownership_;                // over tree_
-  std::vector<std::optional<typename G::Position>> positions_;  // by node, made as they are asked for
+  std::unordered_map<std::size_t, typename G::Position> positions_;  // of the nodes asked for
 };
 
 json cells_json(const std::vector<float>& values) {

@@ -20,14 +20,15 @@ struct OwnershipSpread {
   std::vector<float> stdev;  // a value a cell: how far the nodes' ownerships spread about the mean, by their weights
 };
 
-// The ownership over a search's visited_tree (nodes with `parent` and `visits`, each after its
-// parent), of any node's subtree.
+// The ownership over a search's visited_tree (nodes with `parent` and `visits`, each node's
+// children together, after it), of any node's subtree.
 template <typename Node>
 class TreeOwnership {
  public:
   explicit TreeOwnership(std::span<const Node> tree, double min_weight = kMinOwnershipWeight)
-      : tree_(tree), children_(tree.size()), min_weight_(min_weight) {
-    for (std::size_t i = 1; i < tree.size(); ++i) children_[tree[i].parent].push_back(i);
+      : tree_(tree), first_child_(tree.size(), 0), children_(tree.size(), 0), min_weight_(min_weight) {
+    for (std::size_t i = 1; i < tree.size(); ++i)
+      if (children_[tree[i].parent]++ == 0) first_child_[tree[i].parent] = i;
   }
 
   // Of node `from`'s subtree; owner_of(i): the net's ownership of node i's position, every node's
@@ -49,13 +50,14 @@ class TreeOwnership {
   template <typename OwnerOf>
   void add(std::size_t node, double weight, OwnerOf& owner_of, std::vector<double>& sum,
            std::vector<double>& square_sum) const {
+    const std::size_t first = first_child_[node], end = first + children_[node];
     double visits = 0, squares = 0;
-    for (const std::size_t child : children_[node]) {
+    for (std::size_t child = first; child < end; ++child) {
       visits += tree_[child].visits;
       squares += static_cast<double>(tree_[child].visits) * tree_[child].visits;
     }
     double own_weight = weight;
-    for (const std::size_t child : children_[node]) {
+    for (std::size_t child = first; child < end; ++child) {
       const double child_weight =
           weight * visits / (visits + 1) * static_cast<double>(tree_[child].visits) * tree_[child].visits / squares;
       if (child_weight < min_weight_) continue;
@@ -72,7 +74,7 @@ class TreeOwnership {
   }
 
   std::span<const Node> tree_;
-  std::vector<std::vector<std::size_t>> children_;
+  std::vector<std::size_t> first_child_, children_;  // by node: where its children start, and how many
   double min_weight_;
 };
 

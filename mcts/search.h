@@ -182,8 +182,8 @@ class BasicSearch {
     int visits = 0;
     bool finished = false;  // its position ends the game (its value the result, not the network's)
   };
-  // The nodes of at least min_visits visits (at least 1) reached from the root through such nodes:
-  // the root first, each after its parent, its children in the order of its moves.
+  // The nodes of at least min_visits visits (at least 1) reached from the root through such nodes,
+  // breadth first: the root, then each node's children together, in the order of its moves.
   std::vector<TreeNode> visited_tree(int min_visits) const;
 
  private:
