@@ -84,7 +84,7 @@ HttpReply run_api(const RunView* run, std::string_view path, std::string_view qu
     const auto index = game.empty() ? 0 : parse_integer(game);
     if (!index || *index < 0 || *index > std::numeric_limits<int>::max())
       return json_reply({{"error", "game= is a game's place in the chunk from 0, not '" + std::string(game) + "'"}},
-                        404);
+                        400);
     try {
       return json_reply(chunk_game_json(*run, query_value(query, "name"), static_cast<int>(*index)));
     } catch (const std::exception& e) {  // not a chunk of the run, a game it does not hold, a damaged chunk

@@ -350,9 +350,8 @@ WebServer::WebServer(const std::string& address, int port, Routes routes, WebSer
   boost::system::error_code not_an_address;
   const net::ip::address ip = net::ip::make_address(address, not_an_address);
   if (not_an_address)
-    throw std::runtime_error(
-        "cannot listen on '" + address +
-        "': give an address of this machine (127.0.0.1, ::1, or 0.0.0.0 for every one), not a name");
+    throw std::runtime_error("cannot listen on '" + address +
+                             "': give an IP address of this machine (127.0.0.1, ::1, or 0.0.0.0 for every one)");
   try {
     const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
     impl_->acceptor.open(endpoint.protocol());

@@ -238,7 +238,7 @@ void add_openings_command(CLI::App& app) {
                 " cp of even";
     }
     save_openings(out, openings, comment);
-    std::printf("wrote %zu positions to %s\n", openings.size(), options->out.path.c_str());
+    std::printf("wrote %zu positions to %s\n", openings.size(), out.c_str());
   });
 }
 

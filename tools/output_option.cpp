@@ -13,11 +13,16 @@ void add_output_option(CLI::App& cmd, OutputFile& out, const std::string& descri
 std::string path_to_write(const OutputFile& out) {
   namespace fs = std::filesystem;
   std::error_code error;
-  if (!fs::exists(fs::symlink_status(out.path, error))) return out.path;
+  std::string path = out.path;
+  for (int links = 0; fs::is_symlink(fs::symlink_status(path, error)); ++links) {  // to the file it links to
+    if (links == 40) throw std::runtime_error("'" + out.path + "' is a loop of links");
+    path = (fs::path(path).parent_path() / fs::read_symlink(path)).lexically_normal().string();
+  }
+  if (!fs::exists(fs::symlink_status(path, error))) return path;
   if (!out.replace) throw std::runtime_error("'" + out.path + "' exists: give --force to replace it");
-  if (!fs::is_regular_file(fs::status(out.path, error)))
+  if (!fs::is_regular_file(fs::status(path, error)))
     throw std::runtime_error("'" + out.path + "' is not a file: --out names a file to write");
-  return fs::is_symlink(fs::symlink_status(out.path, error)) ? fs::canonical(out.path).string() : out.path;
+  return path;
 }
 
 }  // namespace ataxx::cli

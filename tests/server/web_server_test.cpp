@@ -231,7 +231,7 @@ TEST_F(ViewServer, ReplaysAChunksGamesByNameOnly) {
   EXPECT_EQ(get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=2").status, 404);
   for (const std::string game : {"-1", "abc", "1.5", "4294967297", "99999999999999999999"}) {
     const Reply reply = get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=" + game);  // had shown game 0 or 1
-    EXPECT_EQ(reply.status, 404) << game;
+    EXPECT_EQ(reply.status, 400) << game;
     EXPECT_NE(reply.body.find(game), std::string::npos) << reply.body;
   }
   EXPECT_EQ(get("/api/run/chunk?name=../config.yaml").status, 404);
@@ -666,8 +666,8 @@ TEST(WebServer, SaysWhyItCannotListen) {
     FAIL() << "a name taken for an address";
   } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(),
-                 "cannot listen on 'localhost': give an address of this machine (127.0.0.1, ::1, or 0.0.0.0 "
-                 "for every one), not a name");
+                 "cannot listen on 'localhost': give an IP address of this machine (127.0.0.1, ::1, or 0.0.0.0 "
+                 "for every one)");
   }
 }
 

@@ -106,6 +106,9 @@ TEST(OpeningsAndExportCommands, ForceWritesThroughALinkAndRefusesWhatIsNotAFile)
         << refused.output;
   }
   EXPECT_EQ(fs::status(dir + "/pipe").type(), fs::file_type::fifo);
+  fs::create_symlink("new.txt", dir + "/dangling.txt");  // written through, as a shell's redirection
+  ASSERT_EQ(run("openings --plies 1 --out " + dir + "/dangling.txt").status, 0);
+  EXPECT_EQ(std::ranges::count(read_whole_file(dir + "/new.txt"), '\n'), 17);
 }
 
 // A --seed of -1 was taken as 2^64 - 1, and one too long as the largest: two seeds asked
