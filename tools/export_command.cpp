@@ -8,6 +8,7 @@
 #include "tools/commands.h"
 #include "tools/output_option.h"
 #include "trainer/weight_average.h"
+#include "util/paths.h"
 
 namespace ataxx::cli {
 namespace {
@@ -20,8 +21,7 @@ void refuse_to_write_the_source(const std::string& out, const std::string& sourc
   std::error_code error;
   if (fs::exists(out, error) && fs::equivalent(out, source, error))
     throw std::runtime_error("export: --out '" + out + "' is the checkpoint it reads: write the play file elsewhere");
-  const fs::path inside = fs::weakly_canonical(out, error).lexically_relative(fs::weakly_canonical(source, error));
-  if (fs::is_directory(source, error) && !inside.empty() && *inside.begin() != "..")
+  if (fs::is_directory(source, error) && is_inside(out, source))
     throw std::runtime_error("export: --out '" + out + "' is inside the run it averages: write the mean elsewhere");
 }
 

@@ -12,6 +12,7 @@
 #include "players/player.h"
 #include "trainer/run_directory.h"
 #include "util/file_lock.h"
+#include "util/paths.h"
 
 namespace fs = std::filesystem;
 
@@ -132,8 +133,7 @@ PackReport pack_run(const std::string& run_dir, const std::string& into_given, s
   const std::string into = normal.string();
   if (!RunDirectory::holds_run(run_dir)) throw std::runtime_error("'" + run_dir + "' holds no run (no config.yaml)");
   if (fs::exists(into)) throw std::runtime_error("'" + into + "' exists: a pack goes into a new folder");
-  const fs::path inside = fs::weakly_canonical(into).lexically_relative(fs::weakly_canonical(run_dir));
-  if (!inside.empty() && *inside.begin() != "..")
+  if (is_inside(into, run_dir))
     throw std::runtime_error("'" + into + "' is inside the run '" + run_dir + "': a pack goes outside it");
   const RunDirectory dir(run_dir);
   const FileLock no_trainer(dir.lock_path(), "run '" + dir.root() + "' (stop its train process before packing it)");

@@ -7,6 +7,7 @@
 
 #include "util/atomic_file.h"
 #include "util/file_lock.h"
+#include "util/paths.h"
 #include "util/process.h"
 #include "util/read_file.h"
 #include "util/temporary_directory.h"
@@ -110,6 +111,20 @@ TEST(TemporaryDirectory, IsNewPrivateAndRemovedWithEverythingInIt) {
     std::ofstream(a.path() + "/file") << "x";
   }
   EXPECT_FALSE(fs::exists(path));
+}
+
+// Within a folder by where things are, not by how their paths are written.
+TEST(IsInside, ReadsPathsAsTheFilesystemDoes) {
+  const std::filesystem::path root = std::filesystem::path(testing::TempDir()) / "is-inside";
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "run" / "games");
+  std::filesystem::create_symlink(root / "run", root / "link");
+  EXPECT_TRUE(is_inside(root / "run", root / "run"));
+  EXPECT_TRUE(is_inside(root / "run" / "new" / "file", root / "run"));  // need not exist
+  EXPECT_TRUE(is_inside(root / "run" / "games" / ".." / "x", root / "run/"));
+  EXPECT_TRUE(is_inside(root / "link" / "x", root / "run"));
+  EXPECT_FALSE(is_inside(root / "run" / ".." / "x", root / "run"));
+  EXPECT_FALSE(is_inside(root / "run-pack", root / "run"));
 }
 
 }  // namespace
