@@ -227,7 +227,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_read(beast::error_code error, std::size_t) {
     if (error == http::error::body_limit || error == http::error::header_limit)
       return reply({413, "text/plain", "request too large\n"}, false);
-    if (error == http::error::end_of_stream || error) return close();
+    if (error == http::error::end_of_stream || error == http::error::partial_message) return close();
+    if (error.category() == beast::error_code(http::error::bad_version).category())  // a request that is not HTTP/1
+      return reply({400, "text/plain", "bad request (" + error.message() + ")\n"}, false);
+    if (error) return close();
     http::request<http::string_body> request = parser_->release();
     if (const auto why = refusal(request, token_->shared())) return reply({403, "text/plain", *why + "\n"}, false);
     if (request.method() != http::verb::get) return reply({405, "text/plain", "only GET\n"}, false);

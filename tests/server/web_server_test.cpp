@@ -238,6 +238,21 @@ TEST_F(ViewServer, ReplaysAChunksGamesByNameOnly) {
   EXPECT_EQ(get("/api/run/chunk?name=gen-0001-host-1-00001.zst").status, 404);
 }
 
+// A request that does not parse had its connection closed without a word.
+TEST_F(ViewServer, AnswersARequestThatDoesNotParseWithA400) {
+  for (const std::string request :
+       {"GET / HTTP/1.1\r\nHost localhost\r\n\r\n",  // a header without its colon
+        "GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"}) {
+    tcp::socket socket = connect();
+    net::write(socket, net::buffer(request));
+    beast::flat_buffer buffer;
+    http::response<http::string_body> response;
+    http::read(socket, buffer, response);
+    EXPECT_EQ(response.result_int(), 400U) << request;
+    EXPECT_TRUE(response.body().starts_with("bad request (")) << response.body();
+  }
+}
+
 TEST_F(ViewServer, AnswersOnlyForLocalhostAndOnlyGet) {
   EXPECT_EQ(get("/", "evil.example:8080").status, 403);
   EXPECT_EQ(get("/", "127.0.0.1:1234").status, 200);
