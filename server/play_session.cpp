@@ -17,6 +17,11 @@
 #include "util/text.h"
 
 namespace ataxx::server {
+
+std::string text_of(const nlohmann::json& message) {
+  return message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 namespace {
 
 constexpr int kProgressIntervalMs = 200;
@@ -27,9 +32,6 @@ constexpr auto kLevelPace = std::chrono::milliseconds(1000);
 constexpr int kPonderVisits = 200'000;
 // How often the analysis of the position shown reports while it searches.
 constexpr double kAnalysisReportSeconds = 0.3;
-
-// As JSON text, whatever the strings hold: a message may quote input cut inside a UTF-8 character.
-std::string text_of(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 int get_int(const json& message, const char* key, int fallback, int min, int max) {
   if (!message.contains(key)) return fallback;

@@ -54,6 +54,10 @@
 
 namespace ataxx::server {
 
+// As JSON text, whatever its strings hold (input quoted, cut inside a UTF-8 character; a byte of a
+// run's log): bytes that are not UTF-8 go as U+FFFD. What the view's server sends.
+std::string text_of(const nlohmann::json& message);
+
 struct PlayOptions {
   const NetShelf* nets = nullptr;  // the nets that play; none: alpha-beta
   int threads = 1;  // each search's

@@ -17,10 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-// Bytes that are not UTF-8 (a path asked for, a line of the run's log) are sent as U+FFFD.
-HttpReply json_reply(const json& body, int status = 200) {
-  return {status, "application/json", body.dump(-1, ' ', false, json::error_handler_t::replace)};
-}
+HttpReply json_reply(const json& body, int status = 200) { return {status, "application/json", text_of(body)}; }
 HttpReply not_found(std::string_view what) { return json_reply({{"error", std::string(what) + " not found"}}, 404); }
 
 // The value of key in a query string ("lines=50&x=1"), or "".

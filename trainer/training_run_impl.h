@@ -406,8 +406,10 @@ TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, c
 template <typename List>
 TrainingSummary run_training_of(const std::string& config_path, const std::string& run_dir,
                                 std::optional<std::uint64_t> seed, const std::atomic<bool>& stop) {
-  if (config_path.empty()) require_a_run(run_dir);
-  require_room_for_a_run(run_dir);
+  if (config_path.empty())
+    require_a_run(run_dir);  // which asks require_room_for_a_run
+  else
+    require_room_for_a_run(run_dir);
   if (!config_path.empty()) {
     refuse_to_replace_a_users_config(run_dir, config_path, RunGames::of<List>());
     checked_config(config_path, RunGames::of<List>());  // a typo leaves no run folder behind
