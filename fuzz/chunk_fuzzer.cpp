@@ -65,9 +65,9 @@ void check_schataxx(std::string_view bytes) {
 }
 
 std::string chunk_of_samples(std::string_view input) {
-  constexpr std::array<const char*, 4> kMagics{"AXZ4", "SXZ1", "AXZ3", "AXZ2"};
+  constexpr std::array<const char*, 6> kMagics{"AXZ5", "SXZ2", "AXZ4", "SXZ1", "AXZ3", "AXZ2"};
   std::string chunk(kMagics[static_cast<unsigned char>(input[0]) % kMagics.size()], 4);
-  const std::uint32_t games = 1, samples = static_cast<unsigned char>(input[1]);
+  const std::uint32_t samples = static_cast<unsigned char>(input[1]), games = samples;
   chunk.append(reinterpret_cast<const char*>(&games), 4).append(reinterpret_cast<const char*>(&samples), 4);
   return chunk.append(compress_frame(input.substr(2)));
 }

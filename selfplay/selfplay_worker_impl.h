@@ -182,6 +182,7 @@ class SelfPlayLoop {
     for (std::size_t i = 0; i < values.size(); ++i) slot.surprises[i].value = values[i];
     const std::vector<int> copies = surprise_copies(
         slot.surprises, {.policy = sp_.policy_surprise_weight, .value = sp_.value_surprise_weight}, rng_);
+    const std::size_t first_written = pending_.samples.size();
     for (std::size_t i = 0; i < slot.samples.size(); ++i) {
       BasicTrainingSample<G>& s = slot.samples[i];
       s.result = static_cast<std::int8_t>(result_for(s.position.side_to_move(), result));
@@ -194,6 +195,7 @@ class SelfPlayLoop {
       for (int copy = 1; copy < copies[i]; ++copy) pending_.samples.push_back(s);
       if (copies[i] > 0) pending_.samples.push_back(std::move(s));
     }
+    if (pending_.samples.size() > first_written) pending_.samples[first_written].starts_game = true;
     count_game(slot, result, resigned);
     if (pending_.games >= sp_.games_per_chunk) emit_(std::exchange(pending_, {}));
     start_game(slot);

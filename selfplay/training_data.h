@@ -1,9 +1,10 @@
 // Training samples from self-play and the compressed chunk files that carry them, for each game.
-// A chunk is its game's magic (G::Chunk::kMagic, "AXZ4" for Ataxx), the number of games and of
+// A chunk is its game's magic (G::Chunk::kMagic, "AXZ5" for Ataxx), the number of games and of
 // samples it holds, then one zstd frame (with its content checksum) holding the names of the
-// models that played, then the samples: each its position in the game's bytes, its root value,
-// result, flags, model and final men, then its visited moves in the game's bytes with their
-// counts (games/<game>/chunk.h, which also reads its game's older chunks).
+// models that played, then the samples, game after game: each its position in the game's bytes,
+// its root value, result, flags (final board known, first of its game), model and final men,
+// then its visited moves in the game's bytes with their counts (games/<game>/chunk.h, which also
+// reads its game's older chunks).
 // Chunks are written atomically, so a reader sees whole chunks or none; everything read is
 // checked, so a damaged chunk is an error, never a wrong sample.
 #pragma once
@@ -25,6 +26,7 @@ struct BasicTrainingSample {
   float root_value = 0.0f;  // search value for the side to move
   std::int8_t result = 0;   // final result for the side to move: 1, 0, -1
   bool final_board_known = true;  // false for resigned games: no ownership or piece targets
+  bool starts_game = false;       // the first of its game's samples in the chunk (guessed in old chunks)
   Bitboard final_x = 0;     // the men of each side at the end of the game (ownership targets)
   Bitboard final_o = 0;
   std::string model;        // the network that played this move's search ("": unknown, as in old chunks)

@@ -19,6 +19,8 @@ namespace {
 constexpr std::size_t kHeaderSize = 12;  // magic, games, samples
 // The model table: a count of 2 bytes, then each name as a length byte and its text.
 constexpr std::size_t kMaxModelTableSize = 2 + kMaxChunkModels * (1 + kMaxModelNameLength);
+// A sample's flags.
+constexpr std::uint8_t kFinalBoardKnown = 1, kStartsGame = 2, kKnownFlags = kFinalBoardKnown | kStartsGame;
 
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
   throw std::runtime_error("chunk '" + name + "': " + what);
@@ -112,8 +114,10 @@ BasicTrainingSample<G> read_sample(ByteReader& in, int version, const ChunkLayou
   if (s.result < -1 || s.result > 1) throw std::invalid_argument("a sample's result is not -1, 0 or 1");
   if (layout.flags) {
     const std::uint8_t flags = in.get<std::uint8_t>();
-    if (flags > 1) throw std::invalid_argument("a sample has unknown flags");
-    s.final_board_known = flags == 1;
+    if (flags & ~(layout.game_starts ? kKnownFlags : kFinalBoardKnown))
+      throw std::invalid_argument("a sample has unknown flags");
+    s.final_board_known = flags & kFinalBoardKnown;
+    s.starts_game = flags & kStartsGame;
   }
   if (layout.models) {
     const std::size_t model = in.get<std::uint16_t>();
@@ -138,6 +142,22 @@ BasicTrainingSample<G> read_sample(ByteReader& in, int version, const ChunkLayou
   return s;
 }
 
+// Where each game of a chunk that does not mark them starts: a sample continues the game before
+// it where both end on the same final board (or were both resigned) and it is the same position
+// (a copy written for its surprise) or a later one. Two resigned games in a row can read as one.
+template <typename G>
+void guess_game_starts(std::vector<BasicTrainingSample<G>>& samples) {
+  auto ply = [](const typename G::Position& pos) { return 2 * pos.fullmove_number() + index(pos.side_to_move()); };
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const BasicTrainingSample<G>& now = samples[i];
+    const BasicTrainingSample<G>* before = i > 0 ? &samples[i - 1] : nullptr;
+    const bool continues = before && before->final_board_known == now.final_board_known &&
+                           before->final_x == now.final_x && before->final_o == now.final_o &&
+                           (before->position == now.position || ply(before->position) < ply(now.position));
+    samples[i].starts_game = !continues;
+  }
+}
+
 std::string read_file(const std::string& path, std::size_t at_most) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read chunk '" + path + "'");
@@ -160,7 +180,7 @@ void put_sample(std::string& raw, const BasicTrainingSample<G>& s, std::uint16_t
   G::Chunk::put_position(raw, s.position);
   put_bytes(raw, s.root_value);
   put_bytes(raw, s.result);
-  put_bytes<std::uint8_t>(raw, s.final_board_known ? 1 : 0);
+  put_bytes<std::uint8_t>(raw, (s.final_board_known ? kFinalBoardKnown : 0) | (s.starts_game ? kStartsGame : 0));
   put_bytes(raw, model);
   put_bytes(raw, s.final_x);
   put_bytes(raw, s.final_o);
@@ -216,6 +236,13 @@ std::vector<BasicTrainingSample<G>> parse_chunk(std::string_view bytes, const st
     fail(name, e.what());
   }
   if (!reader.done()) fail(name, "trailing data after the samples");
+  if (!layout.game_starts) {
+    if constexpr (requires(const typename G::Position& pos) { pos.fullmove_number(); })  // the games with old chunks
+      guess_game_starts(samples);
+  } else if (std::count_if(samples.begin(), samples.end(), [](const auto& s) { return s.starts_game; }) >
+             header.games) {
+    fail(name, "starts more games than the " + std::to_string(header.games) + " it claims");
+  }
   return samples;
 }
 

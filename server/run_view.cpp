@@ -71,17 +71,16 @@ double seconds_since_write(const fs::path& path) {
   return std::chrono::duration<double>(fs::file_time_type::clock::now() - written).count();
 }
 
-// A chunk's samples cut into games: a game's samples share its final board and follow each other
-// ply after ply (resigned games have no final board: then only the ply tells).
+// A chunk's samples cut into games where they start, each position once: self-play writes a
+// surprising sample more than once, one copy after the other.
 template <typename G>
 std::vector<std::vector<BasicTrainingSample<G>>> games_of(std::vector<BasicTrainingSample<G>> samples) {
   std::vector<std::vector<BasicTrainingSample<G>>> games;
-  auto ply = [](const typename G::Position& pos) { return 2 * pos.fullmove_number() + index(pos.side_to_move()); };
   for (auto& sample : samples) {
-    const bool same = !games.empty() && games.back().back().final_x == sample.final_x &&
-                      games.back().back().final_o == sample.final_o &&
-                      ply(games.back().back().position) < ply(sample.position);
-    if (!same) games.emplace_back();
+    if (sample.starts_game || games.empty())
+      games.emplace_back();
+    else if (games.back().back().position == sample.position)
+      continue;
     games.back().push_back(std::move(sample));
   }
   return games;

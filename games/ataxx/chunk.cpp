@@ -26,19 +26,21 @@ Move legacy_move(int index) {
 }  // namespace
 
 int AtaxxChunk::version_of(std::string_view magic) {
-  for (int version = 1; version <= 4; ++version)
+  for (int version = 1; version <= 5; ++version)
     if (magic == "AXZ" + std::to_string(version)) return version;
   return 0;
 }
 
-// Bytes of a sample: position 3 x 8 + 1 + 2 + 2, board 1 (version 4), root value 4, result 1,
-// flags 1 (version 2 on), model 2 (version 3 on), final board 2 x 8, visit count 2, then 4 a
-// visited move: its policy index on 7x7 and a count up to version 3, from, to and a count in 4.
+// Bytes of a sample: position 3 x 8 + 1 + 2 + 2, board 1 (version 4 on), root value 4, result 1,
+// flags 1 (version 2 on; the game's start marked from 5), model 2 (version 3 on), final board
+// 2 x 8, visit count 2, then 4 a visited move: its policy index on 7x7 and a count up to version
+// 3, from, to and a count from 4.
 ChunkLayout AtaxxChunk::layout(int version) {
   const std::size_t fixed = version == 1 ? 52 : version == 2 ? 53 : version == 3 ? 55 : 56;
   return {.least_sample_bytes = fixed,
           .most_sample_bytes = fixed + 4 * kMaxMoves,
           .flags = version >= 2,
+          .game_starts = version >= 5,
           .models = version >= 3,
           .checksum = version >= 2};
 }

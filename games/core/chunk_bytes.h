@@ -36,12 +36,13 @@ class ByteReader {
 };
 
 // A sample of one version of a game's chunks: its fewest and most bytes, and which of the
-// fields every game's samples share it carries (the result flags, the model, and whether the
-// compressed frame must carry its checksum).
+// fields every game's samples share it carries (the result flags, whether they mark the first
+// sample of each game, the model, and whether the compressed frame must carry its checksum).
 struct ChunkLayout {
   std::size_t least_sample_bytes = 0;
   std::size_t most_sample_bytes = 0;
   bool flags = true;
+  bool game_starts = true;
   bool models = true;
   bool checksum = true;
 };

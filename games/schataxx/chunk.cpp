@@ -11,9 +11,11 @@ constexpr std::size_t kMaxFenLength = 255;
 
 // Bytes of a sample: FEN length 1 and text, variant 1, root value 4, result 1, flags 1, model 2,
 // final men 2 x 8, visit count 2, then 5 a visited move: from, to, dropped type, count.
-ChunkLayout Chunk::layout(int) {
+ChunkLayout Chunk::layout(int version) {
   constexpr std::size_t kFixed = 28, kMove = 5;
-  return {.least_sample_bytes = kFixed, .most_sample_bytes = kFixed + kMaxFenLength + kMove * kMaxMoves};
+  return {.least_sample_bytes = kFixed,
+          .most_sample_bytes = kFixed + kMaxFenLength + kMove * kMaxMoves,
+          .game_starts = version >= 2};
 }
 
 void Chunk::put_position(std::string& out, const Position& pos) {

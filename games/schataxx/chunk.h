@@ -1,5 +1,6 @@
 // Schataxx's positions and moves in self-play's chunks (the contract's Chunk, games/game_type.h),
-// "SXZ1": a position as its FEN and variant, a move as from, to and the man dropped.
+// "SXZ2": a position as its FEN and variant, a move as from, to and the man dropped. "SXZ1"
+// still loads: the same bytes, but its samples do not mark where a game starts.
 #pragma once
 
 #include <string>
@@ -11,8 +12,8 @@
 namespace ataxx::schataxx {
 
 struct Chunk {
-  static constexpr std::string_view kMagic = "SXZ1";
-  static int version_of(std::string_view magic) { return magic == kMagic ? 1 : 0; }
+  static constexpr std::string_view kMagic = "SXZ2";
+  static int version_of(std::string_view magic) { return magic == "SXZ1" ? 1 : magic == kMagic ? 2 : 0; }
   static ChunkLayout layout(int version);
   static void put_position(std::string& out, const Position& pos);
   static Position read_position(ByteReader& in, int version);

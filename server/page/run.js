@@ -116,8 +116,9 @@ function showGame(game) {
     $('live-status').textContent = `${game.game} by ${game.model}: ply ${at} of ${last}${over}, ` +
       `updated ${Math.round(game.age_seconds)} s ago`;
   } else {
-    $('live-status').textContent = `game ${$('replay-game').value} of ${game.games} in the chunk: position ${at + 1} of ` +
-      `${last + 1} recorded; its search played ${frame.move} (${frame.visits} visits)`;
+    $('live-status').textContent =
+        `game ${$('replay-game').value} of ${game.games} recorded in the chunk: position ${at + 1} of ` +
+        `${last + 1} recorded; its search played ${frame.move} (${frame.visits} visits)`;
   }
   $('live-status').dataset.plies = last;
 }

@@ -359,7 +359,7 @@ test("a run's plots appear and grow while it trains", async () => {
   await page.waitForFunction(() => document.querySelector('[data-testid=replay-source]').options.length > 1);
   const chunk = await page.$eval('[data-testid=replay-source]', s => s.options[1].value);
   await page.selectOption('[data-testid=replay-source]', chunk);
-  await page.waitForFunction(() => /^game 0 of \d+ in the chunk: position \d+ of \d+ recorded; its search played \S+/
+  await page.waitForFunction(() => /^game 0 of \d+ recorded in the chunk: position \d+ of \d+ recorded; its search played \S+/
     .test(document.querySelector('[data-testid=live-status]').textContent));
   assert.ok(await page.$('[data-testid=live-svg] [data-man]'), 'the recorded position is drawn');
 });

@@ -2,15 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
 
+#include "games/schataxx/position.h"
 #include "mcts/search.h"
 #include "mcts/simple_evaluators.h"
-#include "games/schataxx/position.h"
 
 namespace ataxx {
 namespace {
@@ -258,6 +259,11 @@ void expect_samples_written_by_surprise(const std::function<void(RunConfig&)>& w
     repeated += played.samples[i].position == played.samples[i - 1].position;
   EXPECT_GT(repeated, 0);
   EXPECT_NE(static_cast<int>(played.samples.size()) - repeated, played.stats.plies) << "none left out";
+  ASSERT_FALSE(played.samples.empty());
+  EXPECT_TRUE(played.samples.front().starts_game);
+  const auto starts =
+      std::count_if(played.samples.begin(), played.samples.end(), [](const auto& s) { return s.starts_game; });
+  EXPECT_EQ(starts, played.stats.games) << "a game's first written sample starts it, and no copy does";
   EXPECT_NEAR(static_cast<double>(played.samples.size()), played.stats.plies, played.stats.plies / 3.0);
 }
 

@@ -62,6 +62,7 @@ void expect_same_samples(const std::vector<Sample>& loaded, const std::vector<Sa
     EXPECT_EQ(loaded[i].final_x, written[i].final_x);
     EXPECT_EQ(loaded[i].final_o, written[i].final_o);
     EXPECT_EQ(loaded[i].final_board_known, written[i].final_board_known);
+    EXPECT_EQ(loaded[i].starts_game, written[i].starts_game);
     EXPECT_EQ(loaded[i].model, written[i].model);
   }
 }
@@ -71,6 +72,7 @@ TEST(TrainingData, ChunkRoundTrips) {
   samples[0].position = Position::startpos();
   samples[0].visits = {{parse_move("c3a1", board_7x7()), 30}, {Move::pass(), 1}};  // legality is the search's business
   samples[0].final_board_known = false;
+  samples[0].starts_game = true;
   samples[0].root_value = 0.25f;
   samples[0].result = -1;
   samples[0].final_x = 0x1234;
@@ -83,6 +85,7 @@ TEST(TrainingData, ChunkRoundTrips) {
   samples[4].position = Position::from_fen("7x/8/8/8/8/8/8/o7 o 0 1");
   samples[4].final_x = bit(63);
   samples[4].visits = {{parse_move("a1c3", samples[4].position.board()), 1}};
+  samples[3].starts_game = true;
   samples[0].model = samples[2].model = "gen-0002";
   samples[1].model = "gen-0003";
   const std::string path = testing::TempDir() + "/chunk.zst";
@@ -104,6 +107,7 @@ TEST(TrainingData, SchataxxChunksRoundTripWithTheirVariant) {
   samples[1].position = schataxx::Position::from_fen("k7/8/8/8/8/8/1P6/K6n[QRBPq] b - - 4 3", schataxx::Variant::kUnlimited);
   samples[1].visits = {{schataxx::parse_move("h1f2"), 1}};
   samples[1].final_board_known = false;
+  samples[1].starts_game = true;
   const std::string path = testing::TempDir() + "/schataxx-chunk.zst";
   write_chunk(path, 1, samples);
   EXPECT_EQ(chunk_counts(path).game, "schataxx");
@@ -187,11 +191,53 @@ std::string error_of(const std::string& bytes) {
   return "";
 }
 
-std::string valid_chunk(std::vector<TrainingSample> samples) {
+std::string valid_chunk(std::vector<TrainingSample> samples, int games = 1) {
   // One file per test: ctest may run this suite's tests at once.
   const std::string path = testing::TempDir() + "/" + testing::UnitTest::GetInstance()->current_test_info()->name() + ".zst";
-  write_chunk(path, 1, samples);
+  write_chunk(path, games, samples);
   return read_whole_file(path);
+}
+
+TEST(TrainingData, AChunkStartingMoreGamesThanItClaimsIsRefused) {
+  std::vector<TrainingSample> samples(2);
+  samples[0].starts_game = samples[1].starts_game = true;
+  EXPECT_NE(error_of(valid_chunk(samples)).find("starts more games than the 1 it claims"), std::string::npos);
+}
+
+// Samples of three games as chunks of version 4 held them, not marking where a game starts:
+// the reader tells by their final boards and plies, a copy continuing its game.
+TEST(TrainingData, ChunksOfVersionFourHaveTheirGamesStartsGuessed) {
+  std::vector<TrainingSample> samples;
+  Game game;
+  for (const char* move : {"b6", "f6", "c6", "e6"}) {
+    TrainingSample sample;
+    sample.position = game.position();
+    sample.final_x = 1;
+    samples.push_back(sample);
+    game.play(move);
+  }
+  samples.insert(samples.begin() + 2, samples[1]);  // a copy, for its surprise
+  samples.push_back(samples[1]);                    // another final board, an earlier ply
+  samples.back().final_x = 2;
+  samples.push_back(samples[3]);  // a resigned game
+  samples.back().final_x = 0;
+  samples.back().final_board_known = false;
+  samples.push_back(samples[2]);  // another, at an earlier ply
+  samples.back().final_x = 0;
+  samples.back().final_board_known = false;
+  std::string bytes = valid_chunk(samples, 4);
+  bytes.replace(0, 4, "AXZ4");
+  std::vector<bool> starts;
+  for (const TrainingSample& s : parse_chunk(bytes, "v4")) starts.push_back(s.starts_game);
+  EXPECT_EQ(starts, (std::vector<bool>{true, false, false, false, false, true, true, true}));
+}
+
+TEST(TrainingData, ChunksOfVersionFourMarkNoGameStarts) {
+  std::vector<TrainingSample> samples(1);
+  samples[0].starts_game = true;
+  std::string bytes = valid_chunk(samples);
+  bytes.replace(0, 4, "AXZ4");
+  EXPECT_NE(error_of(bytes).find("unknown flags"), std::string::npos);
 }
 
 TEST(TrainingData, RejectsMovesThatAreNotMovesOfTheBoard) {

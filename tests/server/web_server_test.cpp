@@ -200,19 +200,21 @@ TEST_F(ViewServer, ReplaysALiveSchataxxGameInItsVariant) {
   EXPECT_EQ(get("/api/run/live").status, 503);
 }
 
-// Two games of three recorded positions each, as self-play writes them.
+// Two resigned games of three recorded positions each, as self-play writes them: the first's
+// second position written twice (for its surprise), the second game's positions later in a game
+// than the first's (the two had shown as one game of seven positions).
 void write_two_games(const std::string& path) {
   std::vector<TrainingSample> samples;
-  for (const Bitboard final_x : {Bitboard{1}, Bitboard{2}}) {
-    Game game;
-    for (const char* move : {"b6", "f6", "c6"}) {
-      TrainingSample sample;
-      sample.position = game.position();
-      sample.visits = {{parse_move(move, game.position().board()), 10}};
-      sample.final_x = final_x;
-      samples.push_back(sample);
-      game.play(move);
-    }
+  Game game;
+  for (const char* move : {"b6", "f6", "c6", "e6", "d6", "g5"}) {
+    TrainingSample sample;
+    sample.position = game.position();
+    sample.visits = {{parse_move(move, game.position().board()), 10}};
+    sample.final_board_known = false;
+    sample.starts_game = samples.empty() || samples.size() == 4;
+    samples.push_back(sample);
+    if (samples.size() == 2) samples.push_back(sample);
+    game.play(move);
   }
   write_chunk(path, 2, samples);
 }
@@ -220,14 +222,18 @@ void write_two_games(const std::string& path) {
 TEST_F(ViewServer, ReplaysAChunksGamesByNameOnly) {
   std::filesystem::create_directories(run_dir_ + "/games");
   write_two_games(run_dir_ + "/games/gen-0001-host-1-00000.zst");
-  std::ofstream(run_dir_ + "/games/gen-0001-host-1-00001.zst") << "AXZ4 cut short";
+  std::ofstream(run_dir_ + "/games/gen-0001-host-1-00001.zst") << "AXZ5 cut short";
   const json chunks = json::parse(get("/api/run/chunks").body);
   ASSERT_EQ(chunks.size(), 1U) << "a damaged chunk is not offered";
   EXPECT_EQ(chunks[0]["games"], 2);
+  const json first = json::parse(get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=0").body);
+  ASSERT_EQ(first["frames"].size(), 3U) << "each position once";
+  EXPECT_EQ(first["frames"][1]["move"], "f6");
   const json game = json::parse(get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=1").body);
   EXPECT_EQ(game["games"], 2);
   ASSERT_EQ(game["frames"].size(), 3U);
-  EXPECT_EQ(game["frames"][2]["move"], "c6");
+  EXPECT_EQ(game["frames"][0]["move"], "e6");
+  EXPECT_EQ(game["frames"][2]["move"], "g5");
   EXPECT_EQ(get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=2").status, 404);
   for (const std::string game : {"-1", "abc", "1.5", "4294967297", "99999999999999999999"}) {
     const Reply reply = get("/api/run/chunk?name=gen-0001-host-1-00000.zst&game=" + game);  // had shown game 0 or 1
