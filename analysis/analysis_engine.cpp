@@ -164,9 +164,10 @@ json cells_json(const std::vector<float>& values) {
 }
 
 // The ownership fields of an answer or a move: `ownership` and, where asked, `ownershipStdev`.
-void put_ownership(json& info, const OwnershipSpread& spread, bool with_stdev) {
-  info["ownership"] = cells_json(spread.mean);
-  if (with_stdev) info["ownershipStdev"] = cells_json(spread.stdev);
+// Each field only where it is asked, as KataGo.
+void put_ownership(json& info, const OwnershipSpread& spread, bool mean, bool stdev) {
+  if (mean) info["ownership"] = cells_json(spread.mean);
+  if (stdev) info["ownershipStdev"] = cells_json(spread.stdev);
 }
 
 json no_results(const std::string& id, int turn) {
@@ -200,7 +201,8 @@ json move_info(const Query& query, const BasicCandidateMove<G>& candidate, const
     info["pvVisits"] = std::vector<int>(candidate.pv_visits.begin(),
                                         candidate.pv_visits.begin() + std::min(length, candidate.pv_visits.size()));
   if (query.include_moves_ownership || query.include_moves_ownership_stdev)
-    put_ownership(info, ownership.after(candidate.move), query.include_moves_ownership_stdev);
+    put_ownership(info, ownership.after(candidate.move), query.include_moves_ownership,
+                  query.include_moves_ownership_stdev);
   return info;
 }
 
@@ -236,7 +238,7 @@ json answer_of(const Query& query, const Turn<G>& turn, int turn_number, const B
     answer["policy"] = std::move(policy);
   }
   if (query.include_ownership || query.include_ownership_stdev)
-    put_ownership(answer, ownership.of_turn(), query.include_ownership_stdev);
+    put_ownership(answer, ownership.of_turn(), query.include_ownership, query.include_ownership_stdev);
   return answer;
 }
 

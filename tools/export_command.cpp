@@ -69,6 +69,9 @@ void add_export_command(CLI::App& app) {
     const WeightAverageReport report = export_weight_average(options->averaging, out, options->name);
     fmt::print("wrote {}: the mean of {} models ({} .. {}), batch norms measured on {} samples\n", out, report.models,
                report.first, report.last, report.calibration_samples);
+    if (report.models < options->average)
+      fmt::print("  the run has {} models of the {} asked: all of them are in the mean\n", report.models,
+                 options->average);
   });
 }
 

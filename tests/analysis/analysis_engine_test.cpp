@@ -520,7 +520,12 @@ TEST(Analysis, TheTurnsOwnershipIsTheSearchTreesWithItsSpread) {
   alone.send(R"({"id":"q","moves":["b6"],"maxVisits":1,"includeOwnershipStdev":true})");
   const json one_visit = alone.finish().at(0);
   EXPECT_EQ(one_visit["ownershipStdev"], json(std::vector<double>(49, 0.0)));
-  EXPECT_TRUE(one_visit.contains("ownership"));
+  EXPECT_FALSE(one_visit.contains("ownership")) << "only what is asked, as KataGo";
+  alone.send(R"({"id":"m","moves":["b6"],"maxVisits":8,"includeMovesOwnershipStdev":true})");
+  for (const json& info : alone.finish().at(0)["moveInfos"]) {
+    EXPECT_TRUE(info.contains("ownershipStdev"));
+    EXPECT_FALSE(info.contains("ownership"));
+  }
 }
 
 // overrideSettings: the search's options by their player names, maxTime; the rest refused by field
