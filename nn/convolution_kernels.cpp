@@ -27,8 +27,11 @@
 // nn/CMakeLists.txt builds this file for plain x86-64, so that each level's code holds its own
 // level's instructions and no more, whatever the program is built for.
 #if defined(__AVX512VNNI__) && defined(__AVX512BF16__)
-#define ATAXX_BUILD_LEVEL 4
+#define ATAXX_BUILD_LEVEL 5
 #elif defined(__AVX512VNNI__)
+#define ATAXX_BUILD_LEVEL 4
+#elif defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512CD__) && defined(__AVX512DQ__) && \
+    defined(__AVX512VL__)
 #define ATAXX_BUILD_LEVEL 3
 #elif defined(__AVX2__) && defined(__FMA__) && defined(__AVXVNNI__)
 #define ATAXX_BUILD_LEVEL 2
@@ -94,19 +97,29 @@ ATAXX_TARGET_END
 #endif
 
 #if ATAXX_LEVEL_BUILT(3)
+ATAXX_TARGET_BEGIN(ATAXX_X86_64_V4)
+namespace avx512 {
+#define ATAXX_KERNEL_LEVEL 3
+#include "nn/convolution_kernels.inc"
+#undef ATAXX_KERNEL_LEVEL
+}  // namespace avx512
+ATAXX_TARGET_END
+#endif
+
+#if ATAXX_LEVEL_BUILT(4)
 ATAXX_TARGET_BEGIN(ATAXX_X86_64_V4, "avx512vnni")
 namespace avx512_vnni {
-#define ATAXX_KERNEL_LEVEL 3
+#define ATAXX_KERNEL_LEVEL 4
 #include "nn/convolution_kernels.inc"
 #undef ATAXX_KERNEL_LEVEL
 }  // namespace avx512_vnni
 ATAXX_TARGET_END
 #endif
 
-#if ATAXX_LEVEL_BUILT(4)
+#if ATAXX_LEVEL_BUILT(5)
 ATAXX_TARGET_BEGIN(ATAXX_X86_64_V4, "avx512vnni,avx512bf16")
 namespace avx512_bf16 {
-#define ATAXX_KERNEL_LEVEL 4
+#define ATAXX_KERNEL_LEVEL 5
 #include "nn/convolution_kernels.inc"
 #undef ATAXX_KERNEL_LEVEL
 }  // namespace avx512_bf16
@@ -124,9 +137,12 @@ constexpr KernelSet kBuilt[] = {
     ATAXX_KERNEL_SET(CpuKernels::kAvxVnni, avx_vnni),
 #endif
 #if ATAXX_LEVEL_BUILT(3)
-    ATAXX_KERNEL_SET(CpuKernels::kAvx512Vnni, avx512_vnni),
+    ATAXX_KERNEL_SET(CpuKernels::kAvx512, avx512),
 #endif
 #if ATAXX_LEVEL_BUILT(4)
+    ATAXX_KERNEL_SET(CpuKernels::kAvx512Vnni, avx512_vnni),
+#endif
+#if ATAXX_LEVEL_BUILT(5)
     ATAXX_KERNEL_SET(CpuKernels::kAvx512Bf16, avx512_bf16),
 #endif
 };
@@ -147,6 +163,8 @@ bool processor_runs(CpuKernels level) {
       return v3;
     case CpuKernels::kAvxVnni:
       return v3 && __builtin_cpu_supports("avxvnni");
+    case CpuKernels::kAvx512:
+      return v4;
     case CpuKernels::kAvx512Vnni:
       return v4 && __builtin_cpu_supports("avx512vnni");
     case CpuKernels::kAvx512Bf16:

@@ -16,7 +16,7 @@
 namespace ataxx {
 namespace {
 
-constexpr std::string_view kKernelNames[] = {"plain", "avx2", "avx-vnni", "avx512-vnni", "avx512-bf16"};
+constexpr std::string_view kKernelNames[] = {"plain", "avx2", "avx-vnni", "avx512", "avx512-vnni", "avx512-bf16"};
 
 const convolution::KernelSet* built_set(CpuKernels kernels) {
   for (const convolution::KernelSet& set : convolution::built_kernel_sets())
@@ -41,7 +41,7 @@ std::string refusal(Precision precision, CpuKernels kernels) {
   if (!built_set(kernels)) return "direct convolution: this build holds no " + name + " kernels";
   if (!convolution::processor_runs(kernels)) return "direct convolution: this processor does not run the " + name + " kernels";
   return "direct convolution: the " + name + " kernels compute in no " +
-         (precision == Precision::kBf16 ? "bfloat16 (it needs AVX512-BF16)" : "int8 (it needs AVX2, AVX-VNNI or AVX512-VNNI)");
+         (precision == Precision::kBf16 ? "bfloat16 (it needs AVX512-BF16)" : "int8 (it needs AVX2)");
 }
 
 }  // namespace

@@ -36,11 +36,12 @@ enum class CpuKernels {
   kPlain,       // C++ alone: float
   kAvx2,        // AVX2 and FMA (x86-64-v3): float, int8 in pairs
   kAvxVnni,     // AVX-VNNI as well: int8 in quads
-  kAvx512Vnni,  // AVX-512 (x86-64-v4) with VNNI: float and int8 in 512 bits
+  kAvx512,      // AVX-512 (x86-64-v4): float and int8 in 512 bits, int8 in pairs
+  kAvx512Vnni,  // AVX512-VNNI as well: int8 in quads
   kAvx512Bf16,  // AVX512-BF16 as well: bfloat16
 };
 
-// "plain", "avx2", "avx-vnni", "avx512-vnni", "avx512-bf16".
+// "plain", "avx2", "avx-vnni", "avx512", "avx512-vnni", "avx512-bf16".
 std::string_view to_string(CpuKernels kernels);
 
 // The environment variable that caps the level a process runs, set to one of the names above
@@ -57,7 +58,7 @@ class DirectConvolution {
   // Every level built that the processor runs, lowest first (the tests try each).
   static std::vector<CpuKernels> runnable_kernels();
   // Whether those kernels compute in that precision (float always; bfloat16 with AVX512-BF16, int8
-  // with AVX2, AVX-VNNI or AVX512-VNNI).
+  // from AVX2 on).
   static bool available(Precision precision, CpuKernels kernels = cpu_kernels());
 
   // weight: [9 x inputs, outputs] row-major, tap by tap (dy, then dx); bias: [outputs]. Throws

@@ -196,7 +196,7 @@ void bench_selfplay(const SelfPlayBenchOptions& o) {
 
 }  // namespace
 
-constexpr const char* kInt8Help = "8-bit integer direct convolutions on the CPU (AVX2 or AVX512-VNNI; before --bf16)";
+constexpr const char* kInt8Help = "8-bit integer direct convolutions on the CPU (AVX2 or later; before --bf16)";
 
 void add_inference_benches(CLI::App& bench) {
   auto nn = std::make_shared<NnBenchOptions>();

@@ -111,8 +111,10 @@ TEST(DirectConvolution, ComputesWithTheHighestLevelItsProcessorRuns) {
   EXPECT_EQ(runs(CpuKernels::kAvx2), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                                          __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("movbe"));
   EXPECT_EQ(runs(CpuKernels::kAvxVnni), runs(CpuKernels::kAvx2) && __builtin_cpu_supports("avxvnni"));
-  EXPECT_EQ(runs(CpuKernels::kAvx512Vnni), __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-                                               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni"));
+  EXPECT_EQ(runs(CpuKernels::kAvx512), runs(CpuKernels::kAvx2) && __builtin_cpu_supports("avx512f") &&
+                                           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                                           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"));
+  EXPECT_EQ(runs(CpuKernels::kAvx512Vnni), runs(CpuKernels::kAvx512) && __builtin_cpu_supports("avx512vnni"));
   EXPECT_EQ(runs(CpuKernels::kAvx512Bf16), runs(CpuKernels::kAvx512Vnni) && __builtin_cpu_supports("avx512bf16"));
 #endif
 }
@@ -124,6 +126,7 @@ TEST(DirectConvolution, TheCapKeepsToTheLevelsTheProcessorRuns) {
   EXPECT_EQ(convolution::highest_kernels(runnable, nullptr), CpuKernels::kAvx512Vnni);
   EXPECT_EQ(convolution::highest_kernels(runnable, ""), CpuKernels::kAvx512Vnni);
   EXPECT_EQ(convolution::highest_kernels(runnable, "avx512-bf16"), CpuKernels::kAvx512Vnni);
+  EXPECT_EQ(convolution::highest_kernels(runnable, "avx512"), CpuKernels::kAvx2);
   EXPECT_EQ(convolution::highest_kernels(runnable, "avx-vnni"), CpuKernels::kAvx2);
   EXPECT_EQ(convolution::highest_kernels(runnable, "avx2"), CpuKernels::kAvx2);
   EXPECT_EQ(convolution::highest_kernels(runnable, "plain"), CpuKernels::kPlain);
@@ -131,8 +134,9 @@ TEST(DirectConvolution, TheCapKeepsToTheLevelsTheProcessorRuns) {
     convolution::highest_kernels(runnable, "AVX2");
     ADD_FAILURE() << "a cap in capitals was taken";
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "ATAXX_MAX_CPU_ISA='AVX2' is not a processor level (plain, avx2, avx-vnni, avx512-vnni, "
-                           "avx512-bf16)");
+    EXPECT_STREQ(e.what(),
+                 "ATAXX_MAX_CPU_ISA='AVX2' is not a processor level (plain, avx2, avx-vnni, avx512, "
+                 "avx512-vnni, avx512-bf16)");
   }
 }
 
@@ -141,8 +145,8 @@ TEST(DirectConvolution, TheCapKeepsToTheLevelsTheProcessorRuns) {
 TEST(DirectConvolution, KernelsTheProcessorDoesNotRunAreRefused) {
   const std::vector<float> weight(9 * 32 * 32), bias(32);
   const std::vector<CpuKernels> runnable = DirectConvolution::runnable_kernels();
-  for (const CpuKernels level : {CpuKernels::kPlain, CpuKernels::kAvx2, CpuKernels::kAvxVnni, CpuKernels::kAvx512Vnni,
-                                 CpuKernels::kAvx512Bf16}) {
+  for (const CpuKernels level : {CpuKernels::kPlain, CpuKernels::kAvx2, CpuKernels::kAvxVnni, CpuKernels::kAvx512,
+                                 CpuKernels::kAvx512Vnni, CpuKernels::kAvx512Bf16}) {
     if (std::find(runnable.begin(), runnable.end(), level) != runnable.end()) continue;
     EXPECT_FALSE(DirectConvolution::available(Precision::kFloat, level)) << to_string(level);
     EXPECT_THROW(DirectConvolution(weight.data(), bias.data(), 32, 32, Precision::kFloat, level), std::invalid_argument)

@@ -115,7 +115,7 @@ TEST(OpeningsAndExportCommands, ForceWritesThroughALinkAndRefusesWhatIsNotAFile)
 // became one.
 TEST(OpeningsAndExportCommands, ASeedIsAWholeNumberThatFits) {
   const std::string run_dir = testing::TempDir() + "/seed-refused";
-  for (const std::string command :
+  for (const std::string& command :
        {"openings --plies 1 --out " + testing::TempDir() + "/seeded.txt --seed ",
         std::string("match --p1 random --p2 random --games 2 --seed "),
         "train --config " + std::string(ATAXX_SOURCE_DIR) + "/configs/tiny.yaml --run-dir " + run_dir + " --seed "})
