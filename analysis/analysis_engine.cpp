@@ -369,9 +369,17 @@ void Engine::send(const json& answer) {
 
 void Engine::handle(std::string_view line) {
   if (trim(line).empty()) return;
-  const json parsed = json::parse(line, nullptr, false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
-    send({{"error", "not a JSON object on one line: " + std::string(line.substr(0, 200))}});
+  json parsed;
+  std::string why = "not an object";
+  try {
+    parsed = json::parse(line);
+  } catch (const json::exception& e) {  // "[json.exception.parse_error.101] parse error at ...": the reason
+    const std::string_view what = e.what();
+    const auto tag_end = what.find("] ");
+    why = tag_end == std::string_view::npos ? what : what.substr(tag_end + 2);
+  }
+  if (!parsed.is_object()) {
+    send({{"error", "not a JSON object on one line (" + why + "): " + std::string(line.substr(0, 200))}});
     return;
   }
   try {

@@ -1,7 +1,10 @@
 #include "match/pgn_results.h"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "games/registry.h"
 #include "util/text.h"
@@ -11,21 +14,35 @@ namespace {
 
 struct GameTags {
   std::string white, black, result, variant;
+  std::string moves;  // the movetext, its {comments} left out
   int first_line = 0;
   bool any = false;
 };
 
-// `[Name "value"]`: the value, its \" and \\ escapes undone; "" for another tag than `name`.
-std::string tag_value(std::string_view line, std::string_view name) {
-  const bool named = line.size() > name.size() + 3 && line[0] == '[' && line.substr(1, name.size()) == name &&
-                     line.substr(name.size() + 1, 2) == " \"";
-  if (!named) return {};
-  std::string value;
-  for (std::size_t i = name.size() + 3; i < line.size() && line[i] != '"'; ++i) {
-    if (line[i] == '\\' && i + 1 < line.size()) ++i;
-    value += line[i];
+struct TagPair {
+  std::string name, value;
+};
+
+// `[Name "value"]`, the value's \" and \\ escapes undone; nullopt for a line that is not one.
+std::optional<TagPair> tag_pair(std::string_view line) {
+  const auto space = line.find(' ');
+  if (line.size() < 6 || line.front() != '[' || !line.ends_with("\"]") || space == std::string_view::npos ||
+      space < 2 || line[space + 1] != '"')
+    return std::nullopt;
+  TagPair tag{std::string(line.substr(1, space - 1)), ""};
+  if (!std::ranges::all_of(tag.name, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+    return std::nullopt;
+  const std::size_t closing = line.size() - 2;
+  for (std::size_t i = space + 2; i < closing; ++i) {
+    if (line[i] == '"') return std::nullopt;  // a quote inside the value, not escaped
+    if (line[i] == '\\' && i + 1 < closing) ++i;
+    tag.value += line[i];
   }
-  return value;
+  return tag;
+}
+
+bool is_result(std::string_view token) {
+  return token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*";
 }
 
 void add_game(const GameTags& game, const std::string& source, std::vector<PairResult>& results) {
@@ -33,6 +50,10 @@ void add_game(const GameTags& game, const std::string& source, std::vector<PairR
   const std::string where = source + ":" + std::to_string(game.first_line);
   if (game.white.empty() || game.black.empty() || game.result.empty())
     throw std::runtime_error(where + ": a game without its White, Black and Result tags");
+  const std::vector<std::string> words = split_words(game.moves);
+  if (!words.empty() && is_result(words.back()) && words.back() != game.result)
+    throw std::runtime_error(where + ": the moves end with " + words.back() + " where the Result tag says " +
+                             game.result);
   // The result counts from the side that moves first (the game's first PGN colour: Ataxx's Black).
   double first_mover_points = 0;
   if (game.result == "1-0")
@@ -63,12 +84,12 @@ void add_game(const GameTags& game, const std::string& source, std::vector<PairR
 
 void add_pgn_results(std::istream& in, const std::string& source, std::vector<PairResult>& results) {
   GameTags game;
-  bool in_moves = false;
+  bool in_moves = false, in_comment = false;
   int number = 0;
   for (std::string text; std::getline(in, text);) {
     ++number;
     const std::string_view line = trim(text);
-    if (line.starts_with('[')) {
+    if (line.starts_with('[') && !in_comment) {
       if (in_moves) {
         add_game(game, source, results);
         game = {};
@@ -76,12 +97,21 @@ void add_pgn_results(std::istream& in, const std::string& source, std::vector<Pa
       }
       if (!game.any) game.first_line = number;
       game.any = true;
-      if (auto white = tag_value(line, "White"); !white.empty()) game.white = white;
-      if (auto black = tag_value(line, "Black"); !black.empty()) game.black = black;
-      if (auto result = tag_value(line, "Result"); !result.empty()) game.result = result;
-      if (auto variant = tag_value(line, "Variant"); !variant.empty()) game.variant = variant;
+      const std::optional<TagPair> tag = tag_pair(line);
+      if (!tag)
+        throw std::runtime_error(source + ":" + std::to_string(number) + ": '" + std::string(line.substr(0, 80)) +
+                                 "' is not a tag pair ([Name \"value\"])");
+      if (tag->name == "White") game.white = tag->value;
+      if (tag->name == "Black") game.black = tag->value;
+      if (tag->name == "Result") game.result = tag->value;
+      if (tag->name == "Variant") game.variant = tag->value;
     } else if (game.any) {
       in_moves = true;  // the tags end at the first other line, blank or the moves
+      for (const char c : line) {  // comments may span lines
+        if (c == '{' || c == '}') in_comment = c == '{';
+        if (!in_comment && c != '}') game.moves += c;
+      }
+      game.moves += ' ';
     }
   }
   add_game(game, source, results);

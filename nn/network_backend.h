@@ -38,4 +38,8 @@ class LoadedNetwork {
 std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options,
                                             NetworkIoOf io_of = registered_network_io);
 
+// Throws std::invalid_argument for a device name this backend cannot run: not cpu, cuda or cuda:N,
+// or CUDA where this program or machine has none.
+void check_device(const std::string& device);
+
 }  // namespace ataxx

@@ -176,6 +176,8 @@ class TorchNetwork final : public LoadedNetwork {
 
 }  // namespace
 
+void check_device(const std::string& device) { torch_compat::parse_device(device); }
+
 std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const InferenceOptions& options,
                                             NetworkIoOf io_of) {
   check_torch_options(options);

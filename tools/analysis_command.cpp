@@ -22,7 +22,7 @@ void add_analysis_command(CLI::App& app) {
   cmd->add_option("--model", options->model,
                   "Play file to analyse with, before the shipped nets (default: the shipped nets, each for its "
                   "boards: " ATAXX_SHIPPED_NETS_WHERE ")")
-      ->check(CLI::ExistingFile);
+      ->check(model_file_check());
   cmd->add_option("--threads", options->threads,
                   "Turns searched at once (default: one for each core this process may use)")
       ->check(CLI::Range(1, 1024));

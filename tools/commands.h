@@ -32,6 +32,9 @@ int run_app(CLI::App& app, int argc, char** argv);
 // longer number as the largest).
 CLI::Validator seed_check();
 
+// Checks a --model: a file, or a net this program carries (built-in:NAME, nn/built_in_nets.h).
+CLI::Validator model_file_check();
+
 // Makes SIGINT and SIGTERM set the returned flag instead of ending the process, so that a long
 // command (train, selfplay, match) stops cleanly: its files whole, its child engines ended.
 const std::atomic<bool>& install_stop_handlers();

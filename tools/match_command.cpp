@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -173,7 +174,7 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");
   cmd->add_option("--opening-start", options->opening_start,
                   "Start from this opening (from 1; as cutechess-cli's start=N): two halves of a match at once")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   auto* board = cmd->add_option("--board", options->board,
                                 "Play on this board of the family (4x4 .. 8x8, hexagon; default 7x7), from its 2-ply "
                                 "suite or --openings (each opening must be on it)");

@@ -132,7 +132,7 @@ void add_play_command(CLI::App& app) {
              "--model", options->model,
              "Play file for the engine side (default: the shipped net that plays the board: " ATAXX_SHIPPED_NETS_WHERE
              ")")
-          ->check(CLI::ExistingFile);
+          ->check(model_file_check());
   cmd->add_option("--engine", options->engine,
                   "Engine player spec instead of a model (default where no net plays the board: alphabeta:depth=4)")
       ->excludes(model);

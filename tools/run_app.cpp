@@ -4,6 +4,7 @@
 #include <iostream>
 #include <string>
 
+#include "nn/built_in_nets.h"
 #include "tools/commands.h"
 #include "util/version.h"
 
@@ -34,8 +35,9 @@ std::string missing_command(const CLI::App& app, const CLI::App& parent, int arg
     while (next < argc && argv[next - 1] != parent.get_name()) ++next;
   const std::string word = next < argc ? argv[next] : "";
   const std::string of = &parent == &app ? "" : " of " + parent.get_name();
-  const std::string what =
-      word.empty() || word[0] == '-' ? "no command" + of + " given" : "'" + word + "' is not a command" + of;
+  const std::string what = word.empty()     ? "no command" + of + " given"
+                           : word[0] == '-' ? "'" + word + "' before a command" + of + ": its options come after it"
+                                            : "'" + word + "' is not a command" + of;
   return what + ": the" + (&parent == &app ? "" : " " + parent.get_name()) + " commands are " + commands;
 }
 
@@ -51,6 +53,20 @@ CLI::Validator seed_check() {
         return {};
       },
       "SEED");
+}
+
+CLI::Validator model_file_check() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        if (!path.starts_with(kBuiltInPrefix)) return CLI::ExistingFile(path);
+        try {
+          built_in_net(path);
+          return {};
+        } catch (const std::exception& e) {
+          return e.what();
+        }
+      },
+      "FILE");
 }
 
 int run_app(CLI::App& app, int argc, char** argv) {

@@ -11,7 +11,7 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--run-dir", options->run_dir, "A training run to watch (read only)")->check(CLI::ExistingDirectory);
   cmd->add_option("--model", options->model,
                   "Play file to play with, before the shipped nets (" ATAXX_SHIPPED_NETS_WHERE ")")
-      ->check(CLI::ExistingFile);
+      ->check(model_file_check());
   cmd->add_option("--address", options->address, "Address to listen on (127.0.0.1: this machine only)");
   cmd->add_option("--allow-host", options->host_names,
                   "A DNS name the page is reached by (repeatable): requests naming any other than an IP address or "

@@ -17,7 +17,7 @@ void add_uai_command(CLI::App& app) {
   cmd->add_option("--model", options->model,
                   "Play file to search with (default: the shipped nets, each for its boards: " ATAXX_SHIPPED_NETS_WHERE
                   ")")
-      ->check(CLI::ExistingFile);
+      ->check(model_file_check());
   cmd->add_option("--player", options->player, "Player spec used instead of a model (e.g. alphabeta)");
   cmd->add_flag("--allow-external-engines", options->allow_external_engines,
                 "Let `setoption name Player` start external engines (uai:cmd=...): only for trusted input");

@@ -48,6 +48,8 @@ GoLine read_go(std::string_view args) {
     } else if (const GoNumber* set = go_number(key)) {
       if (i + 1 >= tokens.size()) throw std::invalid_argument("go " + key + " without a value");
       (*set)(go, read_integer(tokens[++i], "go " + key));
+    } else {
+      go.skipped.push_back(key);
     }
   }
   return go;

@@ -15,10 +15,11 @@ struct GoLine {
   int white_ms = -1, black_ms = -1, white_increment_ms = 0, black_increment_ms = 0, moves_to_go = 0;
   bool ponder = false;                    // search until ponderhit, then within the limits, or until stop
   std::vector<std::string> search_moves;  // as written, legal or not
+  std::vector<std::string> skipped;       // words that are no key (a misspelt one, say)
 };
 
-// The arguments after `go`. Words that are no key are skipped, as UCI asks; a key without its
-// number throws std::invalid_argument.
+// The arguments after `go`. Words that are no key are skipped, as UCI asks, and listed in
+// `skipped`; a key without its number throws std::invalid_argument.
 GoLine read_go(std::string_view args);
 
 // The mover's clock and the other's from a go line's colours (which colour a game's mover is, is

@@ -16,6 +16,13 @@ int read_integer(const std::string& text, const std::string& what) {
   return static_cast<int>(std::clamp<long long>(*value, -1'000'000'000, 1'000'000'000));
 }
 
+int read_spin(const std::string& option, const std::string& value, int min, int max) {
+  const auto number = parse_integer(value);
+  if (!number || *number < min || *number > max)
+    throw std::invalid_argument(fmt::format("{} '{}' is not a whole number from {} to {}", option, value, min, max));
+  return static_cast<int>(*number);
+}
+
 bool read_check(const std::string& option, const std::string& value) {
   const std::string flag = lower_case(value);
   if (flag != "true" && flag != "false")

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "nn/network_backend.h"
 #include "players/mcts_player.h"
 #include "players/network_player.h"
 #include "uai/go_command.h"
@@ -163,11 +164,16 @@ bool UaiEngine::handle(std::string_view line) {
   {
     std::lock_guard lock(mutex_);
     if (closing_) return true;
-    if (command == "isready" && gos_finished_ < gos_received_) {
-      say("readyok");  // a search is running or queued: UAI wants the answer now
+    if (command == "isready" && searching_) {
+      say("readyok");  // at once mid-search, as UAI asks
       return true;
     }
-    queue_.push_back({std::string(line), command == "go" ? ++gos_received_ : 0});
+    if (command == "isready") {  // after the commands before it, but not after a search among them
+      queue_.insert(std::ranges::find_if(queue_, [](const Command& c) { return c.go_number > 0; }),
+                    {std::string(line), 0});
+    } else {
+      queue_.push_back({std::string(line), command == "go" ? ++gos_received_ : 0});
+    }
   }
   work_ready_.notify_one();
   return true;
@@ -209,10 +215,11 @@ void UaiEngine::run_commands() {
     const Command command = std::move(queue_.front());
     queue_.pop_front();
     busy_ = true;
+    searching_ = command.go_number > 0;
     lock.unlock();
     execute(command);
     lock.lock();
-    busy_ = false;
+    busy_ = searching_ = false;
     if (command.go_number > 0) gos_finished_ = command.go_number;
     if (queue_.empty()) idle_.notify_all();
   }
@@ -291,7 +298,7 @@ bool UaiEngine::apply_display_option(const std::string& key, const std::string& 
   if (key == "uci_showwdl")
     display.show_wdl = read_check("UCI_ShowWDL", value);
   else if (key == "multipv")
-    display.multipv = std::clamp(read_integer(value, "MultiPV"), 1, 500);
+    display.multipv = read_spin("MultiPV", value, 1, 500);
   else if (key == "verbosemovestats")
     display.verbose_move_stats = read_check("VerboseMoveStats", value);
   else if (key == "ponder")  // the GUI says whether it will ponder; a `go ponder` is searched either way
@@ -312,24 +319,24 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
   else if (key == "player")
     next.player = value;
   else if (key == "visits")
-    next.visits = std::clamp(read_integer(value, "Visits"), 1, kMaxVisits);
+    next.visits = read_spin("Visits", value, 1, kMaxVisits);
   else if (key == "threads")
-    next.threads = std::clamp(read_integer(value, "Threads"), 1, 64);
+    next.threads = read_spin("Threads", value, 1, 64);
   else if (key == "batchsize")
-    next.batch_size = std::clamp(read_integer(value, "BatchSize"), 1, 65536);
-  else if (key == "device")
+    next.batch_size = read_spin("BatchSize", value, 1, 65536);
+  else if (key == "device") {
+    check_device(value);
     next.device = value;
-  else if (key == "cachesize") {
-    next.cache_size = std::max(read_integer(value, "CacheSize"), 0);
+  } else if (key == "cachesize") {
+    next.cache_size = read_spin("CacheSize", value, 0, 1'000'000'000);
     if (next.cache_size > largest_cache_size())
       throw std::invalid_argument("CacheSize " + value + ": at most " + std::to_string(largest_cache_size()) +
                                   " entries fit in a quarter of this machine's " +
                                   std::to_string(machine_memory_bytes() >> 20) + " MiB");
-  }
-  else if (key == "hash")
-    next.hash_mb = std::clamp(read_integer(value, "Hash"), 1, 1 << 20);
+  } else if (key == "hash")
+    next.hash_mb = read_spin("Hash", value, 1, 1 << 20);
   else if (key == "moveoverhead")
-    next.move_overhead_ms = std::clamp(read_integer(value, "MoveOverhead"), 0, 10'000);
+    next.move_overhead_ms = read_spin("MoveOverhead", value, 0, 10'000);
   else if (key == "policytemperature")
     next.policy_temperature =
         read_search_parameter("PolicyTemperature", value, kMinPolicyTemperature, kMaxPolicyTemperature);
@@ -342,7 +349,7 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
   else if (key == "uci_limitstrength")
     next.limit_strength = read_check("UCI_LimitStrength", value);
   else if (key == "uci_elo")
-    next.elo = std::clamp(read_integer(value, "UCI_Elo"), kLevelRatings.front().elo, kLevelRatings.back().elo);
+    next.elo = read_spin("UCI_Elo", value, kLevelRatings.front().elo, kLevelRatings.back().elo);
   else
     throw std::invalid_argument("unknown option '" + name + "'");
   return next;
@@ -505,6 +512,11 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     say("info string error: " + shortened(e.what()) + "; answering at once");
     go.limits.nodes = 1;
   }
+  if (!go.skipped.empty()) {
+    std::string words;
+    for (const std::string& word : go.skipped) words += (words.empty() ? "'" : " '") + word + "'";
+    say("info string go: skipped " + shortened(words) + ", not go's words");
+  }
   MoveLimits& limits = go.limits;
   // The player plans its time from the clocks (players/time_manager.h); without any limit its
   // own budget applies.
@@ -546,6 +558,10 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   typename G::Move best = moves[0];
   try {
     ready_player(session);
+    if (limits.depth > 0 && !session.model.empty())
+      say("info string go depth " + std::to_string(limits.depth) +
+          ": a model's search has no depth; it keeps to the line's other limits, else to Visits (" +
+          std::to_string(options_.visits) + ")");
     player->on_progress([this, &root, display = options_.display](const BasicMoveReport<G>& r) {
       say(info_lines<G>(r, root, display));
     });
@@ -571,7 +587,8 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   if (player) {
     const BasicMoveReport<G> report = player->last_report();
     if (options_.display.verbose_move_stats && !report.candidates.empty()) say(verbose_move_stats<G>(report, root));
-    say(info_lines<G>(report, root, options_.display));
+    if (report.nodes > 0 || !report.pv.empty())  // a player that does not search has nothing to report
+      say(info_lines<G>(report, root, options_.display));
     reply = expected_reply<G>(report, best, root);
   }
   say("bestmove " + G::move_text(best, root) + (reply.empty() ? "" : " ponder " + reply));

@@ -8,7 +8,8 @@
 // the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
 // and `quit` always stop a search at once, `ponderhit` turns a `go ponder`'s search into one within
 // the go line's limits from then on (the tree kept, as lc0 does), and `isready` is answered at once
-// while a search is running or queued (otherwise after the commands before it, as UAI asks).
+// mid-search, as UAI asks, else after the commands before it but ahead of any search queued among
+// them.
 #pragma once
 
 #include <atomic>
@@ -142,6 +143,7 @@ class UaiEngine {
   std::condition_variable idle_;
   std::deque<Command> queue_;
   bool busy_ = false;         // the engine thread is running a command
+  bool searching_ = false;    // ... and it is a go
   bool closing_ = false;      // no more commands: the engine thread ends once the queue is empty
   bool input_ended_ = false;  // finish() was called: infinite searches stop at once
   bool infinite_running_ = false;

@@ -41,7 +41,8 @@ TEST(PgnResults, CountEachPairsGamesFromTheFirstMoversResult) {
 [Result "1-0"]
 [Variant "schataxx"]
 
-1. Q@d4 *
+1. Q@d4 {a comment that names 0-1
+over two lines} 1-0
 )");
   ASSERT_EQ(results.size(), 2U);
   EXPECT_EQ(results[0].first, "a");
@@ -62,6 +63,27 @@ TEST(PgnResults, RefuseAGameWithoutItsPlayersOrWithAnUnknownResult) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("games.pgn:5: result '2-0'"), std::string::npos) << e.what();
   }
+}
+
+// Tags that did not close and moves ending in another result than the tag's had been taken.
+TEST(PgnResults, RefuseATagThatIsNoTagPairAndMovesThatEndInAnotherResult) {
+  const auto error_of = [](const std::string& pgn) {
+    try {
+      results_of(pgn);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  for (const char* tag : {"[White \"a\"", "[White a]", "[ \"a\"]", "[White \"a\" \"b\"]", "[Wh-ite \"a\"]"})
+    EXPECT_NE(error_of(std::string("[Black \"b\"]\n") + tag + "\n[Result \"1-0\"]\n\n1. g2 1-0\n")
+                  .find("games.pgn:2: '" + std::string(tag) + "' is not a tag pair"),
+              std::string::npos)
+        << tag;
+  EXPECT_NE(error_of("[Black \"a\"]\n[White \"b\"]\n[Result \"1-0\"]\n\n1. g2 *\n")
+                .find("games.pgn:1: the moves end with * where the Result tag says 1-0"),
+            std::string::npos);
+  EXPECT_EQ(error_of("[Black \"a\"]\n[White \"b \\\"c\\\"\"]\n[Result \"0-1\"]\n\n1. g2 {1-0?} 0-1\n"), "");
 }
 
 // A match's own PGN read back: the match's score.

@@ -73,7 +73,11 @@ TEST(Engine, AWordThatIsNoCommandIsNamedWithTheCommands) {
     EXPECT_NE(typo.output.find("perft"), std::string::npos) << typo.output;
     const Ran option = run_shell(std::string(program) + " --model some.net");
     EXPECT_NE(option.status, 0);
-    EXPECT_NE(option.output.find("no command given: the commands are "), std::string::npos) << option.output;
+    EXPECT_NE(option.output.find("'--model' before a command: its options come after it: the commands are "),
+              std::string::npos)
+        << option.output;
+    const Ran nothing = run_shell(std::string(program) + " --bogus");  // the engine speaks UAI with no words alone
+    EXPECT_NE(nothing.output.find("'--bogus' before a command"), std::string::npos) << nothing.output;
   }
   for (const char* words : {"bench", "bench nnn"}) {  // a command's own commands likewise
     const Ran bench = run_shell(std::string(ATAXX_ZERO_BINARY) + " " + words);
@@ -165,10 +169,14 @@ TEST(Engine, LinksNoLibTorch) {
 
 TEST(Engine, ADeviceItHasNoBackendForIsRefusedNamingTheProgramThatHasOne) {
   const Ran ran = fed(ATAXX_ENGINE_BINARY, "setoption name Device value cuda\\nposition startpos\\ngo nodes 50\\n");
-  EXPECT_NE(ran.output.find("device=cuda needs LibTorch, which this program (ataxx-engine) is built without: use "
-                            "ataxx-zero"),
-            std::string::npos)
-      << ran.output;
+  EXPECT_EQ(ran.output.rfind("info string error: inference: device=cuda needs LibTorch, which this program "
+                             "(ataxx-engine) is built without: use ataxx-zero\n",
+                             0),
+            0U)
+      << "refused when set: " << ran.output;
+  EXPECT_NE(ran.output.find(" nodes 50 "), std::string::npos) << "then searched on the CPU: " << ran.output;
+  const Ran unknown = fed(ATAXX_ENGINE_BINARY, "setoption name Device value banana\\n");
+  EXPECT_EQ(unknown.output, "info string error: unknown device 'banana' (expected cpu, cuda or cuda:N)\n");
 }
 
 // The engine says which kernels it computes with, the highest its processor runs unless
@@ -230,6 +238,17 @@ TEST(Engine, CopiedAloneItPlaysTheNetsBuiltIntoIt) {
     return std::regex_replace(searched(output), std::regex("info string searching with [^\n]*\n"), "");
   };
   EXPECT_EQ(without_net_name(built_in.output), without_net_name(from_file.output));
+  // As --model on the command line too, of each command that takes one (had been refused as no file).
+  const Ran given = fed(alone + "/ataxx-engine uai --model built-in:ataxx-7x7.net", typed);
+  EXPECT_EQ(without_net_name(given.output), without_net_name(from_file.output)) << given.output;
+  const Ran analysed = run_shell("echo '{\"id\":\"q\",\"maxVisits\":10}' | " + alone +
+                                 "/ataxx-engine analysis --model built-in:ataxx-7x7.net");
+  EXPECT_NE(analysed.output.find("\"moveInfos\""), std::string::npos) << analysed.output;
+  const Ran not_carried = run_shell(alone + "/ataxx-engine uai --model built-in:nope.net");
+  EXPECT_NE(not_carried.status, 0);
+  EXPECT_NE(not_carried.output.find("--model: no net is built into this program as 'built-in:nope.net'"),
+            std::string::npos)
+      << not_carried.output;
 
   const Ran unknown =
       run_shell(alone + "/ataxx-engine match --p1 nn:model=built-in:ataxx-9x9.net --p2 random --games 2");

@@ -242,6 +242,10 @@ TEST(MatchCommand, StartsFromTheOpeningItIsGiven) {
   const Ran past = run("match --p1 greedy --p2 random --games 2 --opening-start 4 --openings " + openings);
   EXPECT_NE(past.status, 0);
   EXPECT_NE(past.output.find("--opening-start 4: there are only 3 openings"), std::string::npos) << past.output;
+  const Ran zero =
+      run("match --p1 greedy --p2 random --games 2 --opening-start 0");  // had said 0 is not in 0 to 1.8e308
+  EXPECT_NE(zero.output.find("--opening-start: Value 0 not in range 1 to 2147483647"), std::string::npos)
+      << zero.output;
 }
 
 TEST(MatchCommand, RefusesAnUnknownBoardAndOpeningsOfAnotherBoard) {

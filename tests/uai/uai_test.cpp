@@ -756,8 +756,84 @@ TEST(Uai, UnknownWordsOfAGoLineAreSkipped) {
   uai.send("position startpos");
   const std::string out = uai.go("go frobnicate nodes 40 sideways");
   EXPECT_EQ(out.find("error"), std::string::npos) << out;
+  EXPECT_NE(out.find("info string go: skipped 'frobnicate' 'sideways', not go's words\n"), std::string::npos) << out;
   EXPECT_NE(out.find(" nodes 40 "), std::string::npos) << out;
   EXPECT_TRUE(answers_legally_from_start(out)) << out;
+}
+
+// Values past a spin option's bounds had been clamped without a word.
+TEST(Uai, SpinValuesPastTheirBoundsAreRefusedAndTheOptionKept) {
+  UaiSession uai;
+  for (const char* bad : {"MultiPV value 0", "Hash value -1", "Threads value 65", "UCI_Elo value 99999",
+                          "MoveOverhead value -1", "Visits value 0", "BatchSize value 0", "CacheSize value -1"}) {
+    const std::string out = uai.send(std::string("setoption name ") + bad);
+    EXPECT_EQ(out.rfind("info string error: ", 0), 0U) << bad << ": " << out;
+    EXPECT_NE(out.find("is not a whole number from "), std::string::npos) << out;
+  }
+  uai.send("setoption name Player value mcts:visits=200");
+  uai.send("setoption name MultiPV value 2");
+  uai.send("setoption name MultiPV value 501");
+  uai.send("position startpos");
+  EXPECT_NE(uai.go("go nodes 200").find(" multipv 2 "), std::string::npos) << "MultiPV 2 kept";
+}
+
+// A device the program cannot run had been taken, and every go then answered its first legal move
+// unsearched.
+TEST(Uai, ADeviceItCannotRunIsRefusedWhenSet) {
+  UaiSession uai;
+  EXPECT_EQ(uai.send("setoption name Device value banana"),
+            "info string error: unknown device 'banana' (expected cpu, cuda or cuda:N)\n");
+  uai.send("setoption name Player value mcts:visits=50");
+  uai.send("position startpos");
+  const std::string out = uai.go("go");
+  EXPECT_EQ(out.find("error"), std::string::npos) << out;
+  EXPECT_NE(out.find(" nodes 50 "), std::string::npos) << out;
+}
+
+// A player that does not search had sent `info depth 0 nodes 0 ... score cp 0 ... pv`.
+TEST(Uai, APlayerThatDoesNotSearchSendsNoInfoLine) {
+  UaiSession uai;
+  uai.send("setoption name Player value random");
+  uai.send("position startpos");
+  const std::string out = uai.go("go nodes 5");
+  EXPECT_EQ(out.find("info "), std::string::npos) << out;
+  EXPECT_TRUE(answers_legally_from_start(out)) << out;
+}
+
+// `go depth` bounds alpha-beta; a model's search, which has no depth, had said nothing.
+TEST(Uai, GoDepthSaysAModelsSearchHasNoDepth) {
+  UaiSession uai;
+  const std::string model = temp_path("go-depth.net");
+  write_random_play_file(model, {1, 8}, 3);
+  uai.send("setoption name Model value " + model);
+  uai.send("setoption name Visits value 30");
+  uai.send("position startpos");
+  const std::string out = uai.go("go depth 2");
+  EXPECT_NE(out.find("info string go depth 2: a model's search has no depth; it keeps to the line's other limits, "
+                     "else to Visits (30)\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find(" nodes 30 "), std::string::npos) << out;
+}
+
+// `isready` had been answered at once whenever a go was queued, ahead of the commands before it
+// (even ahead of `uai`'s lines): now only mid-search.
+TEST(Uai, IsReadyIsAnsweredAfterTheCommandsBeforeItButNotAfterAQueuedSearch) {
+  std::ostringstream out;
+  UaiEngine engine(out);
+  const std::string model = temp_path("isready.net");
+  write_random_play_file(model, {2, 16}, 3);
+  for (const std::string& line :
+       std::vector<std::string>{"uai", "setoption name Model value " + model, "setoption name Hash value abc",
+                                "position startpos", "go nodes 50", "isready"})
+    engine.handle(line);
+  engine.wait_until_idle();
+  const std::string said = out.str();
+  const auto ready = said.find("readyok");
+  ASSERT_NE(ready, std::string::npos) << said;
+  EXPECT_LT(said.find("uaiok"), ready) << said;
+  EXPECT_LT(said.find("info string error: Hash 'abc'"), ready) << said;
+  EXPECT_GT(said.find("bestmove"), ready) << "readyok does not wait for the search queued before it: " << said;
 }
 
 // A search's depth as its player counts it: alpha-beta's iterations, not its pv's one move; a tree
