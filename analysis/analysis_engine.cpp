@@ -376,7 +376,7 @@ void Engine::handle(std::string_view line) {
   } catch (const json::exception& e) {  // "[json.exception.parse_error.101] parse error at ...": the reason
     const std::string_view what = e.what();
     const auto tag_end = what.find("] ");
-    why = tag_end == std::string_view::npos ? what : what.substr(tag_end + 2);
+    why = (tag_end == std::string_view::npos ? what : what.substr(tag_end + 2)).substr(0, 200);
   }
   if (!parsed.is_object()) {
     send({{"error", "not a JSON object on one line (" + why + "): " + std::string(line.substr(0, 200))}});

@@ -64,7 +64,8 @@ std::vector<Field> fields(RunConfig& c) {
   auto& i = c.inference;
   return {
       {"run.seed", Bound<std::uint64_t>{&r.seed, 0, std::numeric_limits<std::uint64_t>::max()}, "random seed"},
-      {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7}, "wall-time budget of the run, over all its starts (a resumed run spends what is left)"},
+      {"run.max_minutes", Bound<double>{&r.max_minutes, 0.01, 1e7},
+       "wall-time budget of the run, over all its starts (a resumed run spends what is left)"},
       {"run.max_generations", Bound<int>{&r.max_generations, 1, kIntMax}, "candidates to train"},
       {"run.game", &r.game, Games::names()},
       {"network.blocks", Bound<int>{&n.blocks, 1, 64}, "residual blocks"},
@@ -158,7 +159,7 @@ std::vector<Field> fields(RunConfig& c) {
       {"inference.device", &i.device, "cpu, cuda or cuda:N"},
       {"inference.bf16", &i.bf16, "bfloat16 inference (CUDA; on the CPU the direct convolutions, with AVX512-BF16)"},
       {"inference.int8", AutoSwitch{&i.int8, &c.int8_auto},
-       "int8 inference: the CPU's direct convolutions with AVX2 or AVX512-VNNI (before bf16); auto: where the CPU has "
+       "int8 inference: the CPU's direct convolutions with AVX2 or later (before bf16); auto: where the CPU has "
        "them"},
       {"inference.cuda_graphs", &i.cuda_graphs,
        "replay inference batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)"},

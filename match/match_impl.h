@@ -250,8 +250,13 @@ std::string to_pgn(const BasicGameRecord<G>& game, const std::string& player1, c
   const std::string& x_name = game.player1_is_x ? player1 : player2;
   const std::string& o_name = game.player1_is_x ? player2 : player1;
   std::string pgn;
-  auto tag = [&](const char* name, const std::string& value) {
-    pgn.append("[").append(name).append(" \"").append(value).append("\"]\n");
+  auto tag = [&](const char* name, const std::string& value) {  // the value's \\ and " escaped, as PGN asks
+    pgn.append("[").append(name).append(" \"");
+    for (const char c : value) {
+      if (c == '\\' || c == '"') pgn += '\\';
+      pgn += c == '\n' || c == '\r' ? ' ' : c;
+    }
+    pgn.append("\"]\n");
   };
   tag("Event", event);
   tag("Site", "?");

@@ -85,6 +85,7 @@ void add_game(const GameTags& game, const std::string& source, std::vector<PairR
 void add_pgn_results(std::istream& in, const std::string& source, std::vector<PairResult>& results) {
   GameTags game;
   bool in_moves = false, in_comment = false;
+  int comment_line = 0;  // where the open comment began
   int number = 0;
   for (std::string text; std::getline(in, text);) {
     ++number;
@@ -108,12 +109,15 @@ void add_pgn_results(std::istream& in, const std::string& source, std::vector<Pa
     } else if (game.any) {
       in_moves = true;  // the tags end at the first other line, blank or the moves
       for (const char c : line) {  // comments may span lines
+        if (c == '{' && !in_comment) comment_line = number;
         if (c == '{' || c == '}') in_comment = c == '{';
         if (!in_comment && c != '}') game.moves += c;
       }
       game.moves += ' ';
     }
   }
+  if (in_comment)  // every game after it would have been read as its text
+    throw std::runtime_error(source + ":" + std::to_string(comment_line) + ": a comment ({) that never closes");
   add_game(game, source, results);
 }
 

@@ -81,8 +81,8 @@ class DirectConvolution {
   // in: rows [positions x cells] of `inputs` floats; out: the same rows of `outputs` floats.
   // neighbours: for each cell of a position and each tap, the cell it reads, or -1 off the canvas:
   // neighbour_table's or centre_table's (a thread keeps what it works out from one by its address).
-  // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI, AVX-VNNI) or 0..127 (AVX2
-  // alone): a call with a negative input is computed in float instead. largest_input: the largest
+  // In int8 the inputs are scaled by their maximum to 0..255 (AVX512-VNNI, AVX-VNNI) or 0..127 (AVX2,
+  // AVX-512 without VNNI): a call with a negative input is computed in float instead. largest_input: the largest
   // of `in` where the caller knows it and none is negative (a run's result with relu before), else
   // -1 (it is looked for). Returns the largest output.
   float run(const float* in, int rows, int area, std::span<const int> neighbours, float* out,

@@ -29,16 +29,21 @@ inline void use_one_intra_op_thread() {
   });
 }
 
-// "cpu", "cuda" or "cuda:N"; throws std::invalid_argument for another name, or CUDA where this
-// build or machine has none.
+// "cpu", "cuda" or "cuda:N"; throws std::invalid_argument for another name (LibTorch's others too:
+// mps, meta, ...), or a CUDA device this build or machine does not have.
 inline torch::Device parse_device(const std::string& name) {
+  const std::string expected = "unknown device '" + name + "' (expected cpu, cuda or cuda:N)";
   try {
     torch::Device device(name);
+    if (!device.is_cpu() && !device.is_cuda()) throw std::invalid_argument(expected);
     if (device.is_cuda() && !torch::cuda::is_available())
       throw std::invalid_argument("device '" + name + "' asked for, but CUDA is not available in this build or machine");
+    if (device.is_cuda() && device.has_index() && device.index() >= static_cast<int>(torch::cuda::device_count()))
+      throw std::invalid_argument("device '" + name + "' asked for, but this machine has " +
+                                  std::to_string(torch::cuda::device_count()) + " CUDA devices");
     return device;
   } catch (const c10::Error&) {
-    throw std::invalid_argument("unknown device '" + name + "' (expected cpu, cuda or cuda:N)");
+    throw std::invalid_argument(expected);
   }
 }
 

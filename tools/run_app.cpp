@@ -36,7 +36,7 @@ std::string missing_command(const CLI::App& app, const CLI::App& parent, int arg
   const std::string word = next < argc ? argv[next] : "";
   const std::string of = &parent == &app ? "" : " of " + parent.get_name();
   const std::string what = word.empty()     ? "no command" + of + " given"
-                           : word[0] == '-' ? "'" + word + "' before a command" + of + ": its options come after it"
+                           : word[0] == '-' ? "'" + word + "' is not an option here: a command's options come after it"
                                             : "'" + word + "' is not a command" + of;
   return what + ": the" + (&parent == &app ? "" : " " + parent.get_name()) + " commands are " + commands;
 }

@@ -328,11 +328,11 @@ UaiEngine::Options UaiEngine::with_option(Options next, const std::string& key, 
     check_device(value);
     next.device = value;
   } else if (key == "cachesize") {
-    next.cache_size = read_spin("CacheSize", value, 0, 1'000'000'000);
-    if (next.cache_size > largest_cache_size())
+    if (const auto entries = parse_integer(value); entries && *entries > largest_cache_size())
       throw std::invalid_argument("CacheSize " + value + ": at most " + std::to_string(largest_cache_size()) +
                                   " entries fit in a quarter of this machine's " +
                                   std::to_string(machine_memory_bytes() >> 20) + " MiB");
+    next.cache_size = read_spin("CacheSize", value, 0, largest_cache_size());
   } else if (key == "hash")
     next.hash_mb = read_spin("Hash", value, 1, 1 << 20);
   else if (key == "moveoverhead")
@@ -560,8 +560,11 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     ready_player(session);
     if (limits.depth > 0 && !session.model.empty())
       say("info string go depth " + std::to_string(limits.depth) +
-          ": a model's search has no depth; it keeps to the line's other limits, else to Visits (" +
+          ": a model's tree search has no depth; it keeps to the line's other limits, else to Visits (" +
           std::to_string(options_.visits) + ")");
+    else if (limits.depth > 0 && PlayerSpec(options_.player).kind() == "mcts")
+      say("info string go depth " + std::to_string(limits.depth) +
+          ": a tree search has no depth; it keeps to the line's other limits, else to its visits");
     player->on_progress([this, &root, display = options_.display](const BasicMoveReport<G>& r) {
       say(info_lines<G>(r, root, display));
     });

@@ -8,8 +8,8 @@
 // the engine's own thread runs the commands in order (a `go` runs its search there). So `stop`
 // and `quit` always stop a search at once, `ponderhit` turns a `go ponder`'s search into one within
 // the go line's limits from then on (the tree kept, as lc0 does), and `isready` is answered at once
-// mid-search, as UAI asks, else after the commands before it but ahead of any search queued among
-// them.
+// mid-search, as UAI asks, else after the commands before it, ahead of a queued search and the
+// commands after that.
 #pragma once
 
 #include <atomic>

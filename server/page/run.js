@@ -135,7 +135,10 @@ async function showChosenGame() {
   const name = $('replay-source').value;
   if (!name) return showGame(await fetchJson('/api/run/live'));
   try {
-    showGame(await fetchJson(`/api/run/chunk?name=${encodeURIComponent(name)}&game=${Number($('replay-game').value)}`));
+    const game =
+        await fetchJson(`/api/run/chunk?name=${encodeURIComponent(name)}&game=${Number($('replay-game').value)}`);
+    $('replay-game').max = game.games - 1;  // the games it recorded, fewer than it played where some left none
+    showGame(game);
   } catch (error) {
     $('live-status').textContent = `cannot show that game: ${error.message}`;
   }

@@ -159,10 +159,17 @@ TEST(Analysis, RefusesABadLineNamingTheFieldAndGoesOn) {
   session.send(R"({"id":"variant","variant":"chess"})");
   session.send(R"({"id":"board","initialFen":"x6o/8/8/8/8/8/8/o6x x 0 1"})");
   session.send(R"({"id":"good","maxVisits":8})");
+  session.send(R"({"id":"huge","priority":1e400})");
   const std::vector<json> answers = session.finish();
-  ASSERT_EQ(answers.size(), 9U) << json(answers).dump();
+  ASSERT_EQ(answers.size(), 10U) << json(answers).dump();
   EXPECT_FALSE(answers[0].contains("id"));
-  EXPECT_NE(answers[0]["error"].get<std::string>().find("not a JSON object"), std::string::npos);
+  EXPECT_NE(answers[0]["error"].get<std::string>().find("not a JSON object on one line (parse error at line 1, "),
+            std::string::npos)
+      << answers[0];
+  const auto huge =
+      std::ranges::find_if(answers, [](const json& a) { return a.dump().find("1e400") != std::string::npos; });
+  ASSERT_NE(huge, answers.end());
+  EXPECT_NE((*huge)["error"].get<std::string>().find("(number overflow parsing '1e400')"), std::string::npos) << *huge;
   EXPECT_EQ(answers[1]["field"], "id");
   const auto error_of = [&](const std::string& id) { return with_id(answers, id).at(0); };
   EXPECT_EQ(error_of("illegal")["field"], "moves");

@@ -362,4 +362,6 @@ test("a run's plots appear and grow while it trains", async () => {
   await page.waitForFunction(() => /^game 0 of \d+ recorded in the chunk: position \d+ of \d+ recorded; its search played \S+/
     .test(document.querySelector('[data-testid=live-status]').textContent));
   assert.ok(await page.$('[data-testid=live-svg] [data-man]'), 'the recorded position is drawn');
+  const recorded = Number(/^game 0 of (\d+)/.exec(await page.$eval('[data-testid=live-status]', e => e.textContent))[1]);
+  assert.equal(await page.$eval('[data-testid=replay-game]', e => e.max), String(recorded - 1), 'numbers only the recorded games');
 });

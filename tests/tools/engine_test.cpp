@@ -73,11 +73,12 @@ TEST(Engine, AWordThatIsNoCommandIsNamedWithTheCommands) {
     EXPECT_NE(typo.output.find("perft"), std::string::npos) << typo.output;
     const Ran option = run_shell(std::string(program) + " --model some.net");
     EXPECT_NE(option.status, 0);
-    EXPECT_NE(option.output.find("'--model' before a command: its options come after it: the commands are "),
+    EXPECT_NE(option.output.find("'--model' is not an option here: a command's options come after it: the commands "
+                                 "are "),
               std::string::npos)
         << option.output;
     const Ran nothing = run_shell(std::string(program) + " --bogus");  // the engine speaks UAI with no words alone
-    EXPECT_NE(nothing.output.find("'--bogus' before a command"), std::string::npos) << nothing.output;
+    EXPECT_NE(nothing.output.find("'--bogus' is not an option here"), std::string::npos) << nothing.output;
   }
   for (const char* words : {"bench", "bench nnn"}) {  // a command's own commands likewise
     const Ran bench = run_shell(std::string(ATAXX_ZERO_BINARY) + " " + words);

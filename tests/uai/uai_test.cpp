@@ -809,8 +809,8 @@ TEST(Uai, GoDepthSaysAModelsSearchHasNoDepth) {
   uai.send("setoption name Visits value 30");
   uai.send("position startpos");
   const std::string out = uai.go("go depth 2");
-  EXPECT_NE(out.find("info string go depth 2: a model's search has no depth; it keeps to the line's other limits, "
-                     "else to Visits (30)\n"),
+  EXPECT_NE(out.find("info string go depth 2: a model's tree search has no depth; it keeps to the line's other "
+                     "limits, else to Visits (30)\n"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find(" nodes 30 "), std::string::npos) << out;
