@@ -220,7 +220,6 @@ void UaiEngine::run_commands() {
     execute(command);
     lock.lock();
     busy_ = searching_ = false;
-    if (command.go_number > 0) gos_finished_ = command.go_number;
     if (queue_.empty()) idle_.notify_all();
   }
 }

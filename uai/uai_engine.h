@@ -148,7 +148,6 @@ class UaiEngine {
   bool input_ended_ = false;  // finish() was called: infinite searches stop at once
   bool infinite_running_ = false;
   int gos_received_ = 0;
-  int gos_finished_ = 0;
   int stopped_through_ = 0;        // every go numbered up to this one is to stop at once
   int ponderhits_through_ = 0;     // every go numbered up to this one had its ponderhit
   std::atomic<bool> stop_{false};  // the running search's stop flag
