@@ -45,7 +45,7 @@ const std::atomic<bool>& install_stop_handlers();
 // (an installed one, `cmake --install`); "" for none.
 std::string shipped_nets_dir();
 // Where the --model options' help says the shipped nets are found, as shipped_nets_dir looks.
-#define ATAXX_SHIPPED_NETS_WHERE "a nets/ folder beside the program, then the built-in ones"
+#define ATAXX_SHIPPED_NETS_WHERE "a nets/ folder beside the program, then the built-in ones (built-in:FILE names one: built-in:ataxx-7x7.net)"
 // How to call `name` (this program, or one built beside it) from the working folder: its bare name
 // where PATH finds this very file, else its path ("./build/tools/ataxx-engine" from a checkout).
 std::string program_command(const std::string& name);
