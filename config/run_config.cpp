@@ -182,12 +182,18 @@ void assign(const YAML::Node& node, Bound<T> bound, const std::string& source, c
     range << "[" << bound.min << ", " << bound.max << "]";
     fail(source, key, node.as<std::string>() + " is out of range " + range.str());
   };
+  const std::string text = node.as<std::string>("?");
+  // YAML 1.1, which yaml-cpp reads, takes 010 for 8: a leading zero is refused, not guessed at.
+  if (std::regex_match(text, std::regex("[-+]?0[0-9]+([.eE].*)?")))
+    fail(source, key, "'" + text + "' has a leading zero (which YAML reads as octal): write it without");
   T value;
   try {
     value = node.as<T>();
   } catch (const YAML::Exception&) {
-    const std::string text = node.as<std::string>("?");
-    if (std::is_integral_v<T> && std::regex_match(text, std::regex("[-+]?[0-9]+"))) out_of_range();  // too many digits
+    const bool a_number = std::regex_match(
+        text,
+        std::regex(std::is_integral_v<T> ? "[-+]?[0-9]+" : "[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?"));
+    if (a_number) out_of_range();  // too many digits, or past a double's range
     fail(source, key, "'" + text + "' is not " + (std::is_integral_v<T> ? "an integer" : "a number"));
   }
   // Written so that NaN fails too (every comparison with it is false).
@@ -197,7 +203,7 @@ void assign(const YAML::Node& node, Bound<T> bound, const std::string& source, c
 
 void read_list(const YAML::Node& node, std::vector<std::string>* target, const std::string& source,
                const std::string& key) {
-  if (!node.IsSequence()) fail(source, key, "expected a YAML list, e.g. [random, \"alphabeta:depth=2,time=100\"]");
+  if (!node.IsSequence()) fail(source, key, "expected a YAML list: [a, b], or one `- item` a line");
   target->clear();
   for (const YAML::Node& item : node) {
     if (!item.IsScalar()) fail(source, key, "each entry must be one value");
@@ -260,6 +266,10 @@ void validate(const RunConfig& c, const std::string& source, const RunGames& gam
   if (c.selfplay.policy_surprise_weight + c.selfplay.value_surprise_weight > 1)
     fail(source, "selfplay.value_surprise_weight",
          "plus selfplay.policy_surprise_weight is above 1: the two share the samples' weight");
+  if (c.rules.repetition_limit == 1)
+    fail(source, "rules.repetition_limit", "is 1: every position has occurred once, so 0 (off) or at least 2");
+  if (std::set<std::string>(c.ladder.baselines.begin(), c.ladder.baselines.end()).size() != c.ladder.baselines.size())
+    fail(source, "ladder.baselines", "names a baseline twice");
   if (c.gating.games == 1) fail(source, "gating.games", "is 1: a gating plays both colours, so 0 (no gating) or at least 2");
   if (c.gating.games == 0 && !c.gating.sprt.empty()) fail(source, "gating.sprt", "needs gating games, and gating.games is 0");
   if (!c.gating.sprt.empty()) {
@@ -338,7 +348,11 @@ std::vector<StartPlan> board_start_plans(const RunConfig& config) {
 RunConfig parse_run_config(const std::string& yaml_text, const std::string& source, const RunGames& games) {
   YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(yaml_text);
+    if (documents.size() > 1)
+      throw std::runtime_error("config " + source + ": holds " + std::to_string(documents.size()) +
+                               " YAML documents (each after a ---): a config is one");
+    if (!documents.empty()) root = documents.front();
   } catch (const YAML::Exception& e) {
     throw std::runtime_error("config " + source + ": not valid YAML: " + e.what());
   }
@@ -376,7 +390,13 @@ RunConfig with_overrides(const RunConfig& config, const std::vector<std::string>
       throw std::runtime_error("config --set: '" + line + "' is not SECTION.KEY=VALUE (e.g. selfplay.threads=4)");
     const std::string section = line.substr(0, dot), key = line.substr(dot + 1, equals - dot - 1);
     if (!root[section]) throw std::runtime_error("config --set: " + line.substr(0, equals) + ": unknown key");
-    root[section][key] = YAML::Load(line.substr(equals + 1));
+    const std::string value = line.substr(equals + 1);
+    try {
+      if (value.find_first_of("\n\r#&*") != std::string::npos) throw YAML::Exception({}, "not one plain value");
+      root[section][key] = YAML::Load(value);
+    } catch (const YAML::Exception& e) {
+      throw std::runtime_error("config --set " + line + ": " + e.msg);
+    }
   }
   return parse_run_config(YAML::Dump(root), "--set", games);
 }

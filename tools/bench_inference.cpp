@@ -206,7 +206,7 @@ void add_inference_benches(CLI::App& bench) {
   nn_bench->add_flag("--cuda-graphs", nn->cuda_graphs, "Replay batches as CUDA graphs (a build with ATAXX_CUDA_GRAPHS)");
   nn_bench->add_option("--batches", nn->batches, "Batch sizes")->check(CLI::Range(1, 65536));
   nn_bench->add_option("--clients", nn->clients, "Client threads feeding the server")->check(CLI::Range(1, 256));
-  nn_bench->add_option("--seconds", nn->seconds, "Seconds per measurement")->check(CLI::Range(0.1, 600.0));
+  nn_bench->add_option("--seconds", nn->seconds, "Seconds per measurement")->check(number_range(0.1, 600.0));
   nn_bench->callback([nn] { bench_nn(*nn); });
 
   auto sp = std::make_shared<SelfPlayBenchOptions>();
@@ -220,16 +220,16 @@ void add_inference_benches(CLI::App& bench) {
   sp_bench->add_option("--fast-visits", sp->fast_visits, "Visits of a fast search")->check(CLI::Range(1, 1'000'000));
   sp_bench->add_option("--max-batch", sp->max_batch, "Largest batch")->check(CLI::Range(1, 65536));
   sp_bench->add_option("--server-threads", sp->server_threads, "Inference server threads")->check(CLI::Range(1, 64));
-  sp_bench->add_option("--seconds", sp->seconds, "Seconds of self-play")->check(CLI::Range(0.5, 600.0));
+  sp_bench->add_option("--seconds", sp->seconds, "Seconds of self-play")->check(number_range(0.5, 600.0));
   auto* simulated = sp_bench->add_flag("--simulated", sp->simulated,
                                        "A simulated device instead of the network (figures labelled simulated)");
   for (const char* network_option : {"--blocks", "--channels", "--device", "--bf16", "--int8", "--cuda-graphs"})
     simulated->excludes(network_option);
   sp_bench->add_option("--sim-launch-us", sp->model.launch_us, "Simulated device: fixed cost per batch, us")
-      ->check(CLI::Range(0.0, 1e6))
+      ->check(number_range(0.0, 1e6))
       ->needs(simulated);
   sp_bench->add_option("--sim-position-ns", sp->model.position_ns, "Simulated device: cost per position, ns")
-      ->check(CLI::Range(0.0, 1e9))
+      ->check(number_range(0.0, 1e9))
       ->needs(simulated);
   sp_bench->callback([sp] { bench_selfplay(*sp); });
 }

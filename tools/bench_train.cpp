@@ -83,7 +83,7 @@ void add_train_bench(CLI::App& bench) {
   add_network_options(*train_bench, *train, "bfloat16 autocast (weights stay float32)");
   train_bench->add_option("--batch", train->batch, "Samples per step")->check(CLI::Range(1, 65536));
   train_bench->add_option("--samples", train->samples, "Samples in the replay window")->check(CLI::Range(1, 10'000'000));
-  train_bench->add_option("--seconds", train->seconds, "Seconds of training")->check(CLI::Range(0.1, 600.0));
+  train_bench->add_option("--seconds", train->seconds, "Seconds of training")->check(number_range(0.1, 600.0));
   train_bench->callback([train] { bench_train(*train); });
 }
 

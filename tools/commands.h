@@ -32,6 +32,9 @@ int run_app(CLI::App& app, int argc, char** argv);
 // longer number as the largest).
 CLI::Validator seed_check();
 
+// Checks a number from min to max (CLI11's Range took NaN, which no comparison refuses).
+CLI::Validator number_range(double min, double max);
+
 // Checks a --model: a file, or a net this program carries (built-in:NAME, nn/built_in_nets.h).
 CLI::Validator model_file_check();
 

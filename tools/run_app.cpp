@@ -55,6 +55,19 @@ CLI::Validator seed_check() {
       "SEED");
 }
 
+CLI::Validator number_range(double min, double max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        double value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || error != std::errc() || end != text.data() + text.size() || !(value >= min && value <= max))
+          return "'" + text + "' is not a number from " + CLI::detail::to_string(min) + " to " +
+                 CLI::detail::to_string(max);
+        return {};
+      },
+      "FLOAT in [" + CLI::detail::to_string(min) + " - " + CLI::detail::to_string(max) + "]");
+}
+
 CLI::Validator model_file_check() {
   return CLI::Validator(
       [](std::string& path) -> std::string {

@@ -140,7 +140,7 @@ void add_pack_command(CLI::App& app) {
   cmd->add_option("--into", options->into, "A new folder for the packed run (resume it with train --run-dir)")->required();
   cmd->add_option("--max-mib", options->max_mib,
                   "At most this size: the window's oldest games stay behind (0: no limit)")
-      ->check(CLI::Range(0.0, 1048576.0));
+      ->check(number_range(0.0, 1048576.0));
   cmd->callback([options] {
     const auto max_bytes = options->max_mib > 0 ? static_cast<std::int64_t>(options->max_mib * 1048576) : INT64_MAX;
     const PackReport r = pack_run(options->run_dir, options->into, max_bytes);

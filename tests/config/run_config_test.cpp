@@ -97,6 +97,22 @@ TEST(RunConfig, LadderBaselinesAreAYamlListOfSpecsWithCommas) {
   EXPECT_NE(error_of("ladder:\n  baselines: [[a]]\n").find("ladder.baselines"), std::string::npos);
 }
 
+// From a probe: each had been taken and changed without a word, or failed only once the run had
+// begun (its config then fixed to it).
+TEST(RunConfig, RefusesWhatItWouldHaveReadOtherwiseOrWhatCannotRun) {
+  EXPECT_NE(error_of("run:\n  seed: 3\n---\nrun:\n  seed: 9\n").find("holds 2 YAML documents"), std::string::npos);
+  EXPECT_NE(error_of("run:\n  max_generations: 010\n").find("run.max_generations: '010' has a leading zero"),
+            std::string::npos);  // had been 8
+  EXPECT_NE(error_of("selfplay:\n  visits: 08\n").find("'08' has a leading zero"), std::string::npos);
+  EXPECT_EQ(parse_run_config("training:\n  learning_rate: 0.05\n", "t").training.learning_rate, 0.05);
+  EXPECT_NE(error_of("training:\n  learning_rate: 1e999\n").find("1e999 is out of range"), std::string::npos);
+  EXPECT_NE(error_of("rules:\n  repetition_limit: 1\n").find("rules.repetition_limit: is 1"), std::string::npos);
+  EXPECT_EQ(parse_run_config("rules:\n  repetition_limit: 2\n", "t").rules.repetition_limit, 2);
+  EXPECT_NE(error_of("ladder:\n  baselines: [random, random]\n").find("ladder.baselines: names a baseline twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("boards:\n  names: 7x7\n").find("boards.names: expected a YAML list: [a, b]"), std::string::npos);
+}
+
 TEST(RunConfig, GatingTakesAShareOfTheWallTimeAboveNoneAndUpToAll) {
   EXPECT_EQ(RunConfig{}.gating.time_share, 1);
   EXPECT_EQ(parse_run_config("gating:\n  time_share: 0.25\n", "t").gating.time_share, 0.25);
@@ -198,6 +214,11 @@ TEST(RunConfig, OverridesSetKeysAsTheFileDoesAndNameWhatIsWrong) {
   EXPECT_NE(error("selfplay.threads=").find("selfplay.threads"), std::string::npos);
   EXPECT_NE(error("threads=3").find("'threads=3' is not SECTION.KEY=VALUE"), std::string::npos);
   EXPECT_NE(error("selfplay.threads").find("is not SECTION.KEY=VALUE"), std::string::npos);
+  // A value is one plain value: YAML's anchors, aliases, comments and lines had come through as
+  // yaml-cpp's messages, or been taken.
+  for (const char* value : {"*x", "2 # two", "1\ninference.device: gpu"})
+    EXPECT_NE(error(std::string("selfplay.threads=") + value).find("config --set selfplay.threads="), std::string::npos)
+        << value;
 }
 
 TEST(RunConfig, NonFiniteNumbersAreErrorsNamingTheKey) {

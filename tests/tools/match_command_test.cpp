@@ -113,6 +113,15 @@ TEST(OpeningsAndExportCommands, ForceWritesThroughALinkAndRefusesWhatIsNotAFile)
 
 // A --seed of -1 was taken as 2^64 - 1, and one too long as the largest: two seeds asked
 // became one.
+// CLI11's Range took nan (no comparison refuses it): benches printed -nan% and rc 0.
+TEST(BenchCommands, SecondsAreANumberInTheirRange) {
+  for (const std::string bench : {"nn", "train", "selfplay --simulated"}) {
+    const Ran ran = run("bench " + bench + " --seconds nan");
+    EXPECT_NE(ran.status, 0) << bench;
+    EXPECT_NE(ran.output.find("--seconds: 'nan' is not a number from "), std::string::npos) << ran.output;
+  }
+}
+
 TEST(OpeningsAndExportCommands, ASeedIsAWholeNumberThatFits) {
   const std::string run_dir = testing::TempDir() + "/seed-refused";
   for (const std::string& command :
