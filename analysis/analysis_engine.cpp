@@ -513,14 +513,16 @@ void Engine::terminate(const Action& action) {
   std::vector<TaskPtr> dropped;
   {
     const std::lock_guard lock(mutex_);
-    for (const TaskPtr& task : running_)
-      if (matches(task)) task->stop = true;
     const auto kept = std::stable_partition(queued_.begin(), queued_.end(), [&](const TaskPtr& t) { return !matches(t); });
     dropped.assign(kept, queued_.end());
     queued_.erase(kept, queued_.end());
-    if (queued_.empty() && running_.empty()) idle_.notify_all();
   }
+  // The turns never started answer first, at once; a search stopped after them answers with what it found.
   for (const TaskPtr& task : dropped) send(no_results(task->id, task->turn));
+  const std::lock_guard lock(mutex_);
+  for (const TaskPtr& task : running_)
+    if (matches(task)) task->stop = true;
+  if (queued_.empty() && running_.empty()) idle_.notify_all();
 }
 
 void Engine::work() {

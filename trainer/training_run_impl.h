@@ -103,11 +103,6 @@ RunConfig settled_config(const RunDirectory& dir, const RunGames& games, std::st
 // self-play, gating and the ladder, later).
 RunConfig checked_config(const std::string& config_path, const RunGames& games) {
   RunConfig config = load_run_config(config_path, games);
-  // A machine joining the run may search on its CPU (selfplay --set inference.device=cpu); the run cannot.
-  if (config.inference.cuda_graphs && !config.inference.device.starts_with("cuda"))
-    throw std::runtime_error(
-        fmt::format("config {}: inference.cuda_graphs: needs a CUDA device, and inference.device is {}", config_path,
-                    config.inference.device));
   for (const std::string& file : config.boards.openings)
     if (!file.empty() && (std::filesystem::is_directory(file) || !std::ifstream(file)))
       throw std::runtime_error(

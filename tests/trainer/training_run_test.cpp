@@ -530,10 +530,10 @@ TEST(TrainingRun, AnOpeningsFileThatCannotBeReadIsNamedByItsKey) {
 
 // A config refused for a typo left the run's folders and its lock where the run would have gone.
 TEST(TrainingRun, ARefusedConfigLeavesNoRunFolder) {
-  // CUDA graphs on the CPU had failed only once the run's first model was made, its config then fixed.
+  // A repetition limit of 1 had failed self-play only once the run's first model was made, its config then fixed.
   for (const auto& [added, said_of_it] : std::vector<std::pair<std::string, std::string>>{
            {"\ntrainig:\n  steps: 1\n", "trainig"},
-           {"inference:\n  cuda_graphs: true\n", "inference.cuda_graphs: needs a CUDA device"}}) {
+           {"rules:\n  repetition_limit: 1\n", "rules.repetition_limit: is 1"}}) {
     const std::string config = testing::TempDir() + "/typo.yaml", run = testing::TempDir() + "/typo-run";
     fs::remove_all(run);
     std::ofstream(config) << read_whole_file(kTinyConfig) << added;
