@@ -38,7 +38,7 @@ std::string ratings_table(const RunDirectory& dir) {
   template void gate_continuously<G>(const RunConfig&, const RunDirectory&, const std::function<bool()>&,             \
                                      spdlog::logger&);                                                                \
   template void play_ladder<G>(const RunConfig&, const RunDirectory&, const std::function<bool()>&, spdlog::logger&); \
-  template void check_ladder_baselines<G>(const RunConfig&);
+  template void check_run_matches<G>(const RunConfig&);
 ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE)
 #undef ATAXX_INSTANTIATE
 

@@ -69,11 +69,12 @@ template <typename G>
 void play_ladder(const RunConfig& config, const RunDirectory& dir, const std::function<bool()>& stopped,
                  spdlog::logger& log);
 
-// Throws std::invalid_argument naming the baseline when a spec of the ladder cannot be made into a
-// player (a model file not found from where the run started, say): at the run's start rather than
-// at its first ladder. Nothing to check when the ladder plays no games.
+// Throws where the run's matches could not start: an openings file with a line that is no
+// position, or (std::invalid_argument, naming the baseline) a ladder spec that cannot be made into
+// a player (a model file not found from where the run started, say): at the run's start rather
+// than at its first match. A ladder that plays no games has no baselines to check.
 template <typename G>
-void check_ladder_baselines(const RunConfig& config);
+void check_run_matches(const RunConfig& config);
 
 // The ratings of every model and baseline from all rated games so far, headed by the player rated
 // 0 (random where it played); also written to ratings.csv. Before any rated game, a line saying so.

@@ -119,9 +119,9 @@ std::vector<typename G::Position> run_openings(const RunConfig& config) {
 
 // As a match readies its players before its first game.
 template <typename G>
-void check_ladder_baselines(const RunConfig& config) {
-  if (config.ladder.games == 0) return;
+void check_run_matches(const RunConfig& config) {
   const std::vector<typename G::Position> openings = run_openings<G>(config);
+  if (config.ladder.games == 0) return;
   for (const std::string& baseline : config.ladder.baselines) {
     try {
       ready_to_play(*make_player<G>(baseline), openings, config.run.seed);

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "nn/model_info.h"
+#include "nn/network_backend.h"
 #include "players/network_player.h"
 #include "trainer/gatekeeper.h"
 #include "trainer/run_directory.h"
@@ -76,6 +77,12 @@ bool written_by_a_run(const std::string& path, const RunGames& games) {
   }
 }
 
+bool has_models(const std::string& run_dir) {
+  std::error_code error;
+  return std::filesystem::is_directory(run_dir + "/models", error) &&
+         !std::filesystem::is_empty(run_dir + "/models", error);
+}
+
 // Asked before a new run makes its folders: a config.yaml where the run would write its own, that
 // is neither the --config given nor one a run wrote, is the user's, and would be replaced.
 void refuse_to_replace_a_users_config(const std::string& run_dir, const std::string& config_path,
@@ -83,8 +90,7 @@ void refuse_to_replace_a_users_config(const std::string& run_dir, const std::str
   namespace fs = std::filesystem;
   const std::string existing = run_dir + "/config.yaml";
   std::error_code error;
-  const bool has_models = fs::is_directory(run_dir + "/models", error) && !fs::is_empty(run_dir + "/models", error);
-  if (has_models || !fs::exists(existing, error) || fs::equivalent(existing, config_path, error) ||
+  if (has_models(run_dir) || !fs::exists(existing, error) || fs::equivalent(existing, config_path, error) ||
       written_by_a_run(existing, games))
     return;
   throw std::runtime_error("'" + existing + "' is a file of yours, not one a run wrote: give it as --config, or give " +
@@ -339,10 +345,20 @@ std::string checkpoint_before(const RunDirectory& dir, int newest) {
   return "none of its checkpoints: it keeps no older one, so its training starts again from the config's net";
 }
 
+// Asked before a new run makes its folders: what would stop it in its first minute (a device this
+// machine lacks, a start net or teacher that cannot be read or does not fit, an openings line that
+// is no position, a ladder baseline that cannot play) stops it here, and leaves nothing behind.
+template <typename G>
+void check_run_can_start(const RunConfig& config) {
+  with_context("inference.device", [&] { check_device(config.inference.device); });
+  check_run_matches<G>(config);
+  const Trainer trainer(config, "", "", trained_game<G>(boards_of(config)));
+}
+
 template <typename G>
 TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, const RunDirectory& dir,
                              spdlog::logger& log, const std::atomic<bool>& stop) {
-  check_ladder_baselines<G>(config);
+  check_run_matches<G>(config);
   const Budget budget(dir, config.run.max_minutes);
   const std::optional<int> checkpoint = dir.newest_checkpoint();
   const std::string checkpoint_path = checkpoint ? dir.checkpoint_path(*checkpoint) : "";
@@ -412,7 +428,8 @@ TrainingSummary run_training_of(const std::string& config_path, const std::strin
     require_room_for_a_run(run_dir);
   if (!config_path.empty()) {
     refuse_to_replace_a_users_config(run_dir, config_path, RunGames::of<List>());
-    checked_config(config_path, RunGames::of<List>());  // a typo leaves no run folder behind
+    const RunConfig config = checked_config(config_path, RunGames::of<List>());  // a typo leaves no folder behind
+    if (!has_models(run_dir)) List::with_game(config.run.game, [&]<typename G>() { check_run_can_start<G>(config); });
   }
   RunDirectory dir(run_dir);
   const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");

@@ -18,10 +18,10 @@
 namespace ataxx {
 namespace {
 
-// check_ladder_baselines' refusal, or "" where it accepted the baselines.
+// check_run_matches' refusal, or "" where it accepted the baselines.
 std::string refusal_of(const RunConfig& config) {
   try {
-    check_ladder_baselines<AtaxxGame>(config);
+    check_run_matches<AtaxxGame>(config);
     return "";
   } catch (const std::invalid_argument& e) {
     return e.what();
@@ -42,10 +42,10 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
             std::string::npos)
       << "an engine that cannot start was accepted as a ladder baseline: " << no_engine;
   config.ladder.games = 0;  // a ladder that plays nothing has nothing to check
-  EXPECT_NO_THROW(check_ladder_baselines<AtaxxGame>(config));
+  EXPECT_NO_THROW(check_run_matches<AtaxxGame>(config));
   config.ladder.games = 10;
   config.ladder.baselines = {"random", "greedy", "alphabeta:depth=2"};
-  EXPECT_NO_THROW(check_ladder_baselines<AtaxxGame>(config));
+  EXPECT_NO_THROW(check_run_matches<AtaxxGame>(config));
 }
 
 // A baseline that checked at the run's start and cannot play later (its engine gone) is said and

@@ -417,19 +417,47 @@ TEST(TrainingRun, SlowASecondTrainerOnARunIsRefused) {
       << said;
 }
 
-// A run that never made its first model takes a corrected config (before, its directory held the
-// config it failed with and refused any other); once it has a model, another config is refused.
+// What would stop a new run in its first minute had stopped it there, its folder and config left
+// behind: now before the folder is made.
+TEST(TrainingRun, ARunThatCannotStartLeavesNoFolder) {
+  const std::string run = testing::TempDir() + "/cannot-start", config = run + ".yaml", said = run + ".said";
+  const std::string openings = testing::TempDir() + "/not-a-position.txt";
+  std::ofstream(openings) << "x5o/7/7/7/7/7/o5x x 0 1\nbanana\n";
+  struct Case {
+    std::string from, to, said;  // the tiny config's line and what replaces it
+  };
+  const std::vector<Case> cases = {
+      {"ladder:", "inference:\n  device: gpu\nladder:", "inference.device: unknown device 'gpu'"},
+      {"ladder:", "boards:\n  names: [7x7]\n  openings: [" + openings + "]\nladder:",
+       openings + ":2: invalid FEN 'banana'"},
+      {"  learning_rate: 0.05", "  learning_rate: 0.05\n  teacher: /nonexistent/teacher.net",
+       "training.teacher: cannot read model file"},
+      {"  channels: 16", "  channels: 16\n  init_from: /nonexistent/start.net",
+       "network.init_from: cannot read model file"},
+      {"baselines: [random, greedy]", "baselines: [random, \"nn:model=/nonexistent.net\"]",
+       "ladder.baselines: 'nn:model=/nonexistent.net' cannot play"}};
+  for (const Case& c : cases) {
+    fs::remove_all(run);
+    write_tiny_config(config, {{c.from, c.to}});
+    EXPECT_NE(
+        std::system((kBinary + " train --config " + config + " --run-dir " + run + " > " + said + " 2>&1").c_str()), 0);
+    EXPECT_NE(read_whole_file(said).find(c.said), std::string::npos) << read_whole_file(said);
+    EXPECT_FALSE(fs::exists(run)) << c.said;
+  }
+}
+
+// A run that never made its first model (stopped, or failed, in its first moments) takes a
+// corrected config (before, its directory held the config it began with and refused any other);
+// once it has a model, another config is refused.
 TEST(TrainingRun, ARunThatFailedToStartTakesItsCorrectedConfig) {
-  const std::string run = testing::TempDir() + "/unplayable-ladder";
+  const std::string run = testing::TempDir() + "/failed-start";
   fs::remove_all(run);
   const std::string bad_config = run + ".yaml", said = run + ".said";
-  write_tiny_config(bad_config,
-                    {{"baselines: [random, greedy]", "baselines: [random, \"nn:model=/nonexistent.net\"]"}});
+  write_tiny_config(bad_config, {{"visits: 24", "visits: 25"}});
+  fs::create_directories(run + "/models");
+  std::ofstream(run + "/config.yaml") << to_yaml(load_run_config(bad_config));  // as the run wrote it
   const std::string train_bad =
       kBinary + " train --config " + bad_config + " --run-dir " + run + " > " + said + " 2>&1";
-  EXPECT_NE(std::system(train_bad.c_str()), 0);
-  EXPECT_NE(read_whole_file(said).find("ladder.baselines: 'nn:model=/nonexistent.net' cannot play"), std::string::npos)
-      << read_whole_file(said);
 
   const pid_t corrected = start_train(run, true);
   while (!fs::exists(run + "/models/gen-0000.net")) {
