@@ -29,6 +29,9 @@ template <typename G>
 struct BasicSearchParams {
   int visits = 800;             // simulations per search (counting visits kept from reuse)
   double time_limit_s = 0.0;    // stop early after this long; 0 = no limit
+  // UCI's `go depth`: stop once the most visited line from the root (the depth a report gives) is
+  // this many moves long, or ends the game sooner; 0 = no limit.
+  int depth = 0;
   float c_puct = 1.5f;
   float fpu_reduction = 0.25f;  // unvisited children score parent Q minus this x sqrt(visited prior mass)
   // The priors as the search takes them: p^(1/T), renormalised (the softmax of the logits / T);
@@ -133,6 +136,7 @@ class BasicSearch {
   void set_visits(int visits) { params_.visits = visits; }
   void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
   void set_time_limit(double seconds) { params_.time_limit_s = seconds; }
+  void set_depth(int depth) { params_.depth = depth; }
   void set_c_puct(float c_puct) { params_.c_puct = c_puct; }
   // A flag another thread may set to end the search early (after at least one visit).
   void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
@@ -281,6 +285,8 @@ class BasicSearch {
   std::optional<std::uint32_t> chosen_child(std::uint32_t node, Move move) const;
   std::span<const Edge> edges_of(const Node& node) const { return {edges_.data() + node.first_edge, node.num_edges}; }
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
+  const Edge* most_visited_edge(const Node& node) const;      // ties to the higher prior; none without edges
+  bool principal_line_reaches(int depth) const;               // as SearchParams::depth
   std::optional<float> lower_bound(const Node& child) const;  // as SearchResult::lower_bounds
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
   bool forces_playouts() const { return params_.forced_playouts_k > 0 && params_.dirichlet_weight > 0; }

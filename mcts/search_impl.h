@@ -263,7 +263,29 @@ bool BasicSearch<G>::done() const {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (elapsed >= params_.time_limit_s) return true;
   }
-  return false;
+  return params_.depth > 0 && root.visits > 0 && principal_line_reaches(params_.depth);
+}
+
+template <typename G>
+bool BasicSearch<G>::principal_line_reaches(int depth) const {
+  const Node* node = &nodes_[kRoot];
+  for (int moves = 0; moves < depth; ++moves) {
+    if (node->state == State::kTerminal) return true;  // the line ends the game
+    const Edge* best = node->state == State::kExpanded ? most_visited_edge(*node) : nullptr;
+    if (!best || child(*best).visits == 0) return false;
+    node = &child(*best);
+  }
+  return true;
+}
+
+template <typename G>
+const typename BasicSearch<G>::Edge* BasicSearch<G>::most_visited_edge(const Node& node) const {
+  const Edge* best = nullptr;
+  for (const Edge& edge : edges_of(node))
+    if (!best || child(edge).visits > child(*best).visits ||
+        (child(edge).visits == child(*best).visits && edge.prior() > best->prior()))
+      best = &edge;
+  return best;
 }
 
 template <typename G>
@@ -618,11 +640,7 @@ typename BasicSearch<G>::Line BasicSearch<G>::line_after(Move move) const {
   line.moves.push_back(move);
   line.visits.push_back(after ? nodes_[*after].visits : 0);
   for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->state == State::kExpanded;) {
-    const Edge* best = nullptr;
-    for (const Edge& edge : edges_of(*node))
-      if (!best || child(edge).visits > child(*best).visits ||
-          (child(edge).visits == child(*best).visits && edge.prior() > best->prior()))
-        best = &edge;
+    const Edge* best = most_visited_edge(*node);
     if (!best || child(*best).visits == 0) break;
     node = &child(*best);
     line.moves.push_back(best->move);

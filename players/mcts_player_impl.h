@@ -74,6 +74,7 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   search_.set_time_limit(limit_s > 0 ? std::max(limit_s - spent_s, 1e-6) : 0.0);
   search_.set_stop_flag(limits.stop);
+  search_.set_depth(limits.depth);
   std::vector<Move> root_moves;
   if (!limits.search_moves.empty())
     for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);

@@ -557,13 +557,6 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   typename G::Move best = moves[0];
   try {
     ready_player(session);
-    if (limits.depth > 0 && !session.model.empty())
-      say("info string go depth " + std::to_string(limits.depth) +
-          ": a model's tree search has no depth; it keeps to the line's other limits, else to Visits (" +
-          std::to_string(options_.visits) + ")");
-    else if (limits.depth > 0 && PlayerSpec(options_.player).kind() == "mcts")
-      say("info string go depth " + std::to_string(limits.depth) +
-          ": a tree search has no depth; it keeps to the line's other limits, else to its visits");
     player->on_progress([this, &root, display = options_.display](const BasicMoveReport<G>& r) {
       say(info_lines<G>(r, root, display));
     });

@@ -233,7 +233,6 @@ TEST(Uai, WithoutAModelEachBoardIsPlayedByTheFirstNetTrainedOnIt) {
   EXPECT_EQ(out.find("error"), std::string::npos) << "5x5, which no net plays, by the Player option: " << out;
 }
 
-// A field of a go's last info line: the number after `nodes`, the moves after `pv`.
 // A number of a go's last info line: " nodes ", " hashfull ".
 int reported(const std::string& output, const std::string& field) {
   const auto last_info = output.rfind("info depth");
@@ -800,20 +799,21 @@ TEST(Uai, APlayerThatDoesNotSearchSendsNoInfoLine) {
   EXPECT_TRUE(answers_legally_from_start(out)) << out;
 }
 
-// `go depth` bounds alpha-beta; a model's search, which has no depth, had said nothing.
-TEST(Uai, GoDepthSaysAModelsSearchHasNoDepth) {
+// `go depth N` bounds a tree search as lc0's: it stops once its most visited line, the depth its
+// info lines give, is N moves long (it had kept to Visits, and said so); within Visits.
+TEST(Uai, GoDepthStopsATreeSearchAtThatDepth) {
   UaiSession uai;
   const std::string model = temp_path("go-depth.net");
   write_random_play_file(model, {1, 8}, 3);
   uai.send("setoption name Model value " + model);
-  uai.send("setoption name Visits value 30");
+  uai.send("setoption name Visits value 20000");
   uai.send("position startpos");
-  const std::string out = uai.go("go depth 2");
-  EXPECT_NE(out.find("info string go depth 2: a model's tree search has no depth; it keeps to the line's other "
-                     "limits, else to Visits (30)\n"),
-            std::string::npos)
-      << out;
-  EXPECT_NE(out.find(" nodes 30 "), std::string::npos) << out;
+  const std::string out = uai.go("go depth 3");
+  EXPECT_GE(reported(out, "info depth "), 3) << out;
+  EXPECT_LT(reported_nodes(out), 20000) << "the search kept to Visits: " << out;
+  uai.send("setoption name Visits value 40");
+  const std::string deep = uai.go("go depth 30");
+  EXPECT_EQ(reported_nodes(deep), 40) << "Visits bounds a depth not reached: " << deep;
 }
 
 // `isready` had been answered at once whenever a go was queued, ahead of the commands before it
@@ -853,7 +853,7 @@ TEST(Uai, SetOptionChangesThePlayer) {
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Player value mcts:visits=50"), "");
   uai.send("position startpos");
-  const std::string out = uai.go("go depth 1");  // without a time or node limit the spec's visits apply
+  const std::string out = uai.go("go");  // without a limit of the go line's the spec's visits apply
   EXPECT_NE(out.find("nodes 50 "), std::string::npos) << out;
 }
 
