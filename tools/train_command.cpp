@@ -77,7 +77,9 @@ void add_train_command(CLI::App& app) {
   auto options = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("train", "Run the AlphaZero loop: self-play, training, gating, ratings (resumable)");
   cmd->add_option("--config", options->config, "Run configuration (YAML); not needed to resume")->check(CLI::ExistingFile);
-  cmd->add_option("--run-dir", options->run_dir, "Run directory (default: runs/<config name>)");
+  cmd->add_option("--run-dir", options->run_dir, "Run directory (default: runs/<config name>)")
+      ->check(
+          CLI::Validator([](std::string& path) { return path.empty() ? std::string("an empty path") : ""; }, "DIR"));
   cmd->add_option("--seed", options->seed, "A new run's run.seed in place of its config's (replicates of one config)")
       ->check(seed_check());
   cmd->add_flag("--list-keys", options->list_keys,

@@ -13,7 +13,9 @@ namespace {
 RunConfig with_machine_overrides(const RunConfig& config, const std::vector<std::string>& overrides) {
   std::set<std::string> keys;
   for (const std::string& line : overrides) {
-    const std::string key = line.substr(0, line.find('='));
+    const std::size_t equals = line.find('=');
+    if (equals == std::string::npos || line.find('.') > equals) continue;  // with_overrides names its form
+    const std::string key = line.substr(0, equals);
     if (!key.starts_with("inference.") && key != "selfplay.threads" && key != "selfplay.concurrent_games")
       throw std::runtime_error("--set " + key +
                                ": a self-play process sets only its machine's keys (selfplay.threads, "

@@ -492,6 +492,14 @@ TEST(TrainingRun, AFolderWithoutARunIsLeftAsItWas) {
   }
   EXPECT_TRUE(fs::is_empty(empty));
   EXPECT_FALSE(fs::exists(missing));
+  // An empty --run-dir had started a run in runs/<config name>.
+  const std::string said = testing::TempDir() + "/empty-run-dir.said";
+  EXPECT_NE(std::system(("cd " + empty + " && " + kBinary + " train --config " + kTinyConfig + " --run-dir '' > " +
+                         said + " 2>&1")
+                            .c_str()),
+            0);
+  EXPECT_NE(read_whole_file(said).find("--run-dir: an empty path"), std::string::npos) << read_whole_file(said);
+  EXPECT_TRUE(fs::is_empty(empty));
 }
 
 // A new run went into any folder: another's files were mixed with its own (its log.txt appended to).
@@ -610,6 +618,9 @@ TEST(TrainingRun, SelfPlaySetsOnlyItsMachinesKeys) {
   EXPECT_NE(selfplay("selfplay.visits=3"), 0);
   EXPECT_NE(read_whole_file(said).find("--set selfplay.visits: a self-play process sets only its machine's keys"),
             std::string::npos)
+      << read_whole_file(said);
+  EXPECT_NE(selfplay("=5"), 0);  // had been "--set : a self-play process sets only its machine's keys"
+  EXPECT_NE(read_whole_file(said).find("config --set: '=5' is not SECTION.KEY=VALUE"), std::string::npos)
       << read_whole_file(said);
   EXPECT_NE(selfplay("inference.max_batch=0"), 0);
   EXPECT_NE(read_whole_file(said).find("config --set: inference.max_batch: 0 is out of range"), std::string::npos)
