@@ -45,8 +45,9 @@ bool is_result(std::string_view token) {
   return token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*";
 }
 
-void add_game(const GameTags& game, const std::string& source, std::vector<PairResult>& results) {
-  if (!game.any || game.result == "*") return;
+// Whether the game was a player's against itself, which says nothing of its strength: left out.
+bool add_game(const GameTags& game, const std::string& source, std::vector<PairResult>& results) {
+  if (!game.any || game.result == "*") return false;
   const std::string where = source + ":" + std::to_string(game.first_line);
   if (game.white.empty() || game.black.empty() || game.result.empty())
     throw std::runtime_error(where + ": a game without its White, Black and Result tags");
@@ -72,17 +73,20 @@ void add_game(const GameTags& game, const std::string& source, std::vector<PairR
   }();
   const std::string& first_mover = first_colour == "White" ? game.white : game.black;
   const std::string& second_mover = first_colour == "White" ? game.black : game.white;
+  if (first_mover == second_mover) return true;
   auto pair = std::ranges::find_if(results, [&](const PairResult& r) {
     return (r.first == first_mover && r.second == second_mover) || (r.first == second_mover && r.second == first_mover);
   });
   if (pair == results.end()) pair = results.insert(results.end(), PairResult{first_mover, second_mover});
   const double first_points = pair->first == first_mover ? first_mover_points : 1 - first_mover_points;
   (first_points == 1 ? pair->first_wins : first_points == 0 ? pair->second_wins : pair->draws) += 1;
+  return false;
 }
 
 }  // namespace
 
-void add_pgn_results(std::istream& in, const std::string& source, std::vector<PairResult>& results) {
+int add_pgn_results(std::istream& in, const std::string& source, std::vector<PairResult>& results) {
+  int against_itself = 0;
   GameTags game;
   bool in_moves = false, in_comment = false;
   int comment_line = 0;  // where the open comment began
@@ -92,7 +96,7 @@ void add_pgn_results(std::istream& in, const std::string& source, std::vector<Pa
     const std::string_view line = trim(text);
     if (line.starts_with('[') && !in_comment) {
       if (in_moves) {
-        add_game(game, source, results);
+        against_itself += add_game(game, source, results);
         game = {};
         in_moves = false;
       }
@@ -118,7 +122,7 @@ void add_pgn_results(std::istream& in, const std::string& source, std::vector<Pa
   }
   if (in_comment)  // every game after it would have been read as its text
     throw std::runtime_error(source + ":" + std::to_string(comment_line) + ": a comment ({) that never closes");
-  add_game(game, source, results);
+  return against_itself + add_game(game, source, results);
 }
 
 }  // namespace ataxx

@@ -70,7 +70,8 @@ EloEstimate estimate_elo(const MatchScore& score) {
 
 std::string to_string(const EloEstimate& elo) {
   if (std::isinf(elo.elo)) return fmt::format("{} {:+.1f} (95 %)", elo.elo > 0 ? "above" : "below", elo.bound95);
-  return fmt::format("{:+.1f} +/- {:.1f}", elo.elo, elo.error95);
+  const double shown = std::abs(elo.elo) < 0.05 ? 0.0 : elo.elo;  // an even score is +0.0, never -0.0
+  return fmt::format("{:+.1f} +/- {:.1f}", shown, elo.error95);
 }
 
 double sprt_llr(const MatchScore& score, double elo0, double elo1) {

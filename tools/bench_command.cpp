@@ -190,7 +190,8 @@ void add_bench_command(CLI::App& app) {
   uai_bench->add_option("--moves", uai->moves, "Moves to time")->check(CLI::Range(1, 100000));
   uai_bench->add_option("--movetime", uai->movetime, "go movetime value, ms")->check(CLI::Range(1, 3'600'000));
   uai_bench->add_option("--threads", uai->threads, "setoption Threads (default: the engine's own)")
-      ->check(CLI::Range(1, 64));
+      ->check(CLI::Range(1, 64))
+      ->default_str("");
   uai_bench->callback([uai] {
     std::string engine = uai->engine;
     if (engine.empty()) engine = std::filesystem::read_symlink("/proc/self/exe").string().append(" uai");

@@ -35,6 +35,9 @@ CLI::Validator seed_check();
 // Checks a number from min to max (CLI11's Range took NaN, which no comparison refuses).
 CLI::Validator number_range(double min, double max);
 
+// Checks text that must not be empty (a path, a spec): '' had been taken as the option left out.
+CLI::Validator non_empty(const std::string& name);
+
 // Checks a --model: a file, or a net this program carries (built-in:NAME, nn/built_in_nets.h).
 CLI::Validator model_file_check();
 

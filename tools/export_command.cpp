@@ -49,7 +49,8 @@ void add_export_command(CLI::App& app) {
       cmd->add_option("--average", options->average,
                       "Average the weights of the run's newest N models (stochastic weight averaging); batch norms are "
                       "measured again on the run's replay window")
-          ->check(CLI::Range(1, 100000));
+          ->check(CLI::Range(1, 100000))
+          ->default_str("");  // not given: a checkpoint exported
   cmd->add_option("--calibration-batches", options->averaging.calibration_batches,
                   "With --average: batches of the replay window the batch norms are measured on")
       ->check(CLI::Range(1, 100000))

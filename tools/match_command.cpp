@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "match/match.h"
 #include "match/openings.h"
@@ -81,7 +84,8 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   if (options.opening_start > static_cast<int>(openings.size()))
     throw std::runtime_error("--opening-start " + std::to_string(options.opening_start) + ": there are only " +
                              std::to_string(openings.size()) + " openings");
-  openings.erase(openings.begin(), openings.begin() + (options.opening_start - 1));
+  // As cutechess-cli's start=N: on from opening N, and after the last from the first again.
+  std::rotate(openings.begin(), openings.begin() + (options.opening_start - 1), openings.end());
   config.openings = std::move(openings);
   if (!options.sprt.empty()) config.sprt = parse_sprt(options.sprt);
   if (!options.time_control.empty()) {
@@ -108,12 +112,16 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   const MatchScore& score = result.score;
   if (result.stopped) std::printf("Stopped after %d of %d games.\n", score.games(), config.games);
   print_score(p1, p2, score);
+  if (score.games() == 0) return;  // no Elo, no colours, no speed of games never played
   std::printf("Elo difference: %s\n", to_string(estimate_elo(score)).c_str());
   MatchScore as_x, as_o;
   for (const BasicGameRecord<G>& game : result.games) (game.player1_is_x ? as_x : as_o).add(game.player1_score());
-  std::printf("By colour, %s: as %s %d - %d - %d [%.3f], as %s %d - %d - %d [%.3f]\n", p1.c_str(),
-              G::kSideNames[0].data(), as_x.wins, as_x.losses, as_x.draws, as_x.score(), G::kSideNames[1].data(),
-              as_o.wins, as_o.losses, as_o.draws, as_o.score());
+  const auto colour = [](std::string_view side, const MatchScore& s) {
+    return s.games() == 0 ? fmt::format("as {} no game", side)
+                          : fmt::format("as {} {} - {} - {} [{:.3f}]", side, s.wins, s.losses, s.draws, s.score());
+  };
+  std::printf("By colour, %s: %s, %s\n", p1.c_str(), colour(G::kSideNames[0], as_x).c_str(),
+              colour(G::kSideNames[1], as_o).c_str());
   for (const auto& [player, is_player1] : {std::pair{&p1, true}, std::pair{&p2, false}})
     if (const std::optional<double> speed = nodes_per_second(result, is_player1))
       std::printf("Speed of %s: %.0f nodes/s\n", player->c_str(), *speed);
@@ -123,16 +131,45 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
   }
 }
 
-// The games of either game as PGN, appended to options.pgn_path (nothing without it).
+// Throws where games appended to --pgn would spoil it: the match's openings file, or a file of
+// something other than PGN games (a net, say). Returns whether it ends in the middle of a line.
+bool check_pgn_file(const MatchOptions& options) {
+  namespace fs = std::filesystem;
+  const std::string& path = options.pgn_path;
+  std::error_code error;
+  if (!options.openings_path.empty() && fs::equivalent(path, options.openings_path, error))
+    throw std::runtime_error("--pgn '" + path + "' is the match's openings file: give another");
+  if (!fs::is_regular_file(path, error)) return false;  // new, or a device (/dev/stdout)
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.starts_with("\xEF\xBB\xBF")) head.erase(0, 3);  // a byte order mark
+  const std::size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return false;
+  if (std::string_view("[{;%").find(head[first]) == std::string_view::npos || head.find('\0') != std::string::npos)
+    throw std::runtime_error("--pgn '" + path +
+                             "' holds something other than PGN games: give a new file, or one of games to add to");
+  in.clear();
+  in.seekg(-1, std::ios::end);
+  return in.get() != '\n';
+}
+
+// The games of either game as PGN, appended to options.pgn_path (nothing without it). A game that
+// cannot be written ends the match: the games before it are in the file.
 template <typename G>
 std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& options) {
   if (options.pgn_path.empty()) return {};
+  const bool mid_line = check_pgn_file(options);
   auto pgn = std::make_shared<std::ofstream>(options.pgn_path, std::ios::app);
   if (!*pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "': " + std::strerror(errno));
+  if (mid_line) *pgn << "\n\n";
   std::optional<TimeControl> time_control;
   if (!options.time_control.empty()) time_control = parse_time_control(options.time_control);
   return [&options, pgn, time_control](const BasicGameRecord<G>& game) {
-    *pgn << to_pgn(game, options.player1, options.player2, "ataxx-zero match", time_control) << std::flush;
+    if (!(*pgn << to_pgn(game, options.player1, options.player2, "ataxx-zero match", time_control) << std::flush))
+      throw std::runtime_error("cannot write game " + std::to_string(game.index + 1) + " to PGN file '" +
+                               options.pgn_path + "': " + std::strerror(errno));
   };
 }
 
@@ -171,21 +208,26 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--p2", options->player2, "Second player spec")->required();
   cmd->add_option("--games", options->games, "Number of games (each opening is played twice)")
       ->check(CLI::Range(1, 10'000'000));
-  cmd->add_option("--openings", options->openings_path, "Openings file, one FEN per line (default: 2 plies from the start)");
+  cmd->add_option("--openings", options->openings_path,
+                  "Openings file, one FEN per line (default: 2 plies from the start)")
+      ->check(non_empty("FILE"));
   cmd->add_option("--opening-start", options->opening_start,
                   "Start from this opening (from 1; as cutechess-cli's start=N): two halves of a match at once")
       ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   auto* board = cmd->add_option("--board", options->board,
                                 "Play on this board of the family (4x4 .. 8x8, hexagon; default 7x7), from its 2-ply "
-                                "suite or --openings (each opening must be on it)");
+                                "suite or --openings (each opening must be on it)")
+                    ->check(non_empty("BOARD"));
   add_variant_option(*cmd, options->variant,
                      "Play this variant, from its 2-ply suite or --openings (the players are the variant's game's)")
       ->excludes(board);
   cmd->add_option("--concurrency", options->concurrency, "Games played at once")->check(CLI::Range(1, 1024));
-  cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file");
-  cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides");
+  cmd->add_option("--pgn", options->pgn_path, "Append the games to this PGN file")->check(non_empty("FILE"));
+  cmd->add_option("--sprt", options->sprt, "elo0,elo1,alpha,beta: stop as soon as the test decides")
+      ->check(non_empty("ELO0,ELO1,ALPHA,BETA"));
   auto* tc = cmd->add_option("--tc", options->time_control,
-                             "SECONDS+INCREMENT: a clock for each side (e.g. 10+0.1); a player past it loses on time");
+                             "SECONDS+INCREMENT: a clock for each side (e.g. 10+0.1); a player past it loses on time")
+                 ->check(non_empty("SECONDS+INCREMENT"));
   cmd->add_option("--timemargin", options->time_margin_ms, "Milliseconds a move may overrun the clock before it loses")
       ->check(CLI::Range(0, 86'400'000))
       ->needs(tc);

@@ -21,6 +21,10 @@ void print_perft(const typename G::Position& pos, const PerftOptions& options) {
     std::cout << G::perft(pos, options.depth) << '\n';
     return;
   }
+  if (options.depth == 0) {  // the position itself, below no move
+    std::cout << "\nNodes: " << G::perft(pos, 0) << '\n';
+    return;
+  }
   std::uint64_t total = 0;
   for (const auto& [move, nodes] : G::perft_split(pos, options.depth)) {
     std::cout << G::move_text(move, pos) << ": " << nodes << '\n';

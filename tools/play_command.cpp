@@ -138,7 +138,8 @@ void add_play_command(CLI::App& app) {
       ->excludes(model);
   cmd->add_option("--visits", options->visits, "Visits per engine move with a model")->check(CLI::Range(1, 10'000'000));
   cmd->add_option("--movetime", options->movetime_ms, "Milliseconds per engine move, in place of its visits or depth")
-      ->check(CLI::Range(1, 3'600'000));
+      ->check(CLI::Range(1, 3'600'000))
+      ->default_str("");  // not given: the engine's visits or depth
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
   cmd->add_option("--fen", options->fen, fen_help());
   add_variant_option(*cmd, options->variant, "Play this variant, from its start or a --fen of its game");

@@ -1,4 +1,7 @@
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -6,8 +9,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "match/pgn_results.h"
 #include "tools/commands.h"
@@ -34,11 +35,15 @@ void add_ratings_command(CLI::App& app) {
       ->excludes("--anchor");
   cmd->callback([options] {
     std::vector<PairResult> results;
+    int against_itself = 0;
     for (const std::string& path : options->pgn_paths) {
       std::ifstream in(path);
-      add_pgn_results(in, path, results);
+      against_itself += add_pgn_results(in, path, results);
     }
-    if (results.empty()) throw std::runtime_error("no finished game in the PGN given");
+    if (against_itself > 0)
+      std::printf("%d game%s of a player against one of its own name left out: they rate no one\n", against_itself,
+                  against_itself == 1 ? "" : "s");
+    if (results.empty()) throw std::runtime_error("no finished game between two players in the PGN given");
     std::map<std::string, double> points;
     for (const PairResult& r : results) {
       points[r.first] += r.first_wins + 0.5 * r.draws;
@@ -70,7 +75,8 @@ void add_ratings_command(CLI::App& app) {
     for (const Rating& r : ratings) {
       unlinked |= !r.linked;
       if (r.linked)
-        std::printf("%4d  %-*s  %+6.0f  %6.0f  %6d  %5.1f%%\n", ++rank, static_cast<int>(width), r.name.c_str(), r.elo,
+        std::printf("%4d  %-*s  %+6.0f  %6.0f  %6d  %5.1f%%\n", ++rank, static_cast<int>(width), r.name.c_str(),
+                    std::abs(r.elo) < 0.5 ? 0.0 : r.elo,  // +0, never -0
                     r.error95, r.games, 100.0 * points[r.name] / std::max(r.games, 1));
     }
     for (const Rating& r : ratings)

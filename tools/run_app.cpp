@@ -55,6 +55,10 @@ CLI::Validator seed_check() {
       "SEED");
 }
 
+CLI::Validator non_empty(const std::string& name) {
+  return CLI::Validator([](std::string& text) { return text.empty() ? std::string("empty") : std::string(); }, name);
+}
+
 CLI::Validator number_range(double min, double max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {

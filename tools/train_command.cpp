@@ -78,8 +78,7 @@ void add_train_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("train", "Run the AlphaZero loop: self-play, training, gating, ratings (resumable)");
   cmd->add_option("--config", options->config, "Run configuration (YAML); not needed to resume")->check(CLI::ExistingFile);
   cmd->add_option("--run-dir", options->run_dir, "Run directory (default: runs/<config name>)")
-      ->check(
-          CLI::Validator([](std::string& path) { return path.empty() ? std::string("an empty path") : ""; }, "DIR"));
+      ->check(non_empty("DIR"));
   cmd->add_option("--seed", options->seed, "A new run's run.seed in place of its config's (replicates of one config)")
       ->check(seed_check());
   cmd->add_flag("--list-keys", options->list_keys,
@@ -139,7 +138,9 @@ void add_pack_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "pack", "Copy what a stopped run needs to resume exactly into a new folder: its window's games, newest checkpoint, best net");
   cmd->add_option("--run-dir", options->run_dir, "The run, stopped")->required()->check(CLI::ExistingDirectory);
-  cmd->add_option("--into", options->into, "A new folder for the packed run (resume it with train --run-dir)")->required();
+  cmd->add_option("--into", options->into, "A new folder for the packed run (resume it with train --run-dir)")
+      ->required()
+      ->check(non_empty("DIR"));
   cmd->add_option("--max-mib", options->max_mib,
                   "At most this size: the window's oldest games stay behind (0: no limit)")
       ->check(number_range(0.0, 1048576.0));

@@ -54,6 +54,20 @@ over two lines} 1-0
   EXPECT_EQ(results[1].first_wins, 1);
 }
 
+// A match of one spec against itself names both sides alike: its games had counted twice for it.
+TEST(PgnResults, LeaveOutAndCountTheGamesOfAPlayerAgainstItself) {
+  std::vector<PairResult> results;
+  std::istringstream in(
+      "[Black \"random\"]\n[White \"random\"]\n[Result \"1-0\"]\n\n1. g2 1-0\n\n"
+      "[Black \"random\"]\n[White \"greedy\"]\n[Result \"0-1\"]\n\n1. g2 0-1\n\n"
+      "[Black \"greedy\"]\n[White \"greedy\"]\n[Result \"1/2-1/2\"]\n\n1. g2 1/2-1/2\n");
+  EXPECT_EQ(add_pgn_results(in, "games.pgn", results), 2);
+  ASSERT_EQ(results.size(), 1U);
+  EXPECT_EQ(results[0].first, "random");
+  EXPECT_EQ(results[0].second, "greedy");
+  EXPECT_EQ(results[0].first_wins + results[0].draws + results[0].second_wins, 1);
+}
+
 TEST(PgnResults, RefuseAGameWithoutItsPlayersOrWithAnUnknownResult) {
   EXPECT_THROW(results_of("[White \"a\"]\n[Result \"1-0\"]\n\n1. g2\n"), std::runtime_error);
   EXPECT_THROW(results_of("[White \"a\"]\n[Black \"b\"]\n\n1. g2\n"), std::runtime_error);  // no Result

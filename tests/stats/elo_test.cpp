@@ -40,6 +40,7 @@ TEST(Elo, AMatchWonInEveryGameIsReportedWithItsExactBound) {
   EXPECT_EQ(to_string(estimate_elo({.wins = 0, .losses = 100, .draws = 0})), "below -570.0 (95 %)");
   EXPECT_LT(estimate_elo({.wins = 10, .losses = 0, .draws = 0}).bound95, 300.0);  // fewer games, a weaker bound
   EXPECT_EQ(to_string(estimate_elo({.wins = 60, .losses = 20, .draws = 20})), "+147.2 +/- 66.0");
+  EXPECT_EQ(to_string(estimate_elo({.wins = 1, .losses = 1, .draws = 0})).substr(0, 8), "+0.0 +/-");  // had been -0.0
 }
 
 TEST(Sprt, LogLikelihoodRatioMatchesHandComputation) {

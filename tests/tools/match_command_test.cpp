@@ -195,6 +195,38 @@ TEST(MatchCommand, APgnFileItCannotWriteIsNamedWithTheReason) {
       << ran.output;
 }
 
+// --pgn had added games to any file: the match's own openings file, a net; a game it could not
+// write (a full disk) was dropped without a word; a file that did not end its last line had the
+// first new game's tag on that line.
+TEST(MatchCommand, APgnFileTakesGamesOnlyWhereTheyBelong) {
+  const std::string dir = testing::TempDir() + "/pgn-files";
+  std::filesystem::create_directories(dir);
+  const std::string openings = dir + "/openings.txt", net = dir + "/a.net", pgn = dir + "/unended.pgn";
+  const std::string suite = "x5o/7/7/7/7/7/o5x x 0 1\n";
+  std::ofstream(openings) << suite;
+  const std::string net_bytes("AXZN\0\x01\x02net", 10);
+  std::ofstream(net, std::ios::binary) << net_bytes;
+  const Ran own = run("match --p1 greedy --p2 random --games 2 --openings " + openings + " --pgn " + openings);
+  EXPECT_NE(own.status, 0);
+  EXPECT_NE(own.output.find("--pgn '" + openings + "' is the match's openings file"), std::string::npos) << own.output;
+  EXPECT_EQ(read_whole_file(openings), suite);
+  const Ran binary = run("match --p1 greedy --p2 random --games 2 --pgn " + net);
+  EXPECT_NE(binary.status, 0);
+  EXPECT_NE(binary.output.find("--pgn '" + net + "' holds something other than PGN games"), std::string::npos)
+      << binary.output;
+  EXPECT_EQ(read_whole_file(net), net_bytes);
+  const Ran full = run("match --p1 greedy --p2 random --games 2 --pgn /dev/full");
+  EXPECT_NE(full.status, 0);
+  EXPECT_NE(full.output.find("cannot write game 1 to PGN file '/dev/full': No space left on device"), std::string::npos)
+      << full.output;
+  std::ofstream(pgn) << "[Event \"mine\"]\n\n1. f1 *";
+  ASSERT_EQ(run("match --p1 greedy --p2 random --games 1 --pgn " + pgn).status, 0);
+  EXPECT_TRUE(read_whole_file(pgn).starts_with("[Event \"mine\"]\n\n1. f1 *\n\n[Event \"ataxx-zero match\"]\n"))
+      << read_whole_file(pgn);
+  const Ran empty = run("match --p1 greedy --p2 random --games 2 --pgn ''");  // had played without a PGN
+  EXPECT_NE(empty.output.find("--pgn: empty"), std::string::npos) << empty.output;
+}
+
 TEST(MatchCommand, RefusesAnUnknownVariant) {
   const Ran ran = run("match --variant chess --p1 greedy --p2 random --games 2");
   EXPECT_NE(ran.status, 0);
@@ -248,6 +280,18 @@ TEST(MatchCommand, StartsFromTheOpeningItIsGiven) {
   EXPECT_EQ(fens, (std::vector<std::string>{"x5o/7/7/3-3/7/7/o5x x 0 1", "x5o/7/7/3-3/7/7/o5x x 0 1",
                                             "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"}))
       << text;
+  // After the file's last opening, its first, as cutechess-cli's (the match had played opening 3 again).
+  std::filesystem::remove(pgn);
+  ASSERT_EQ(
+      run("match --p1 greedy --p2 random --games 6 --quiet --opening-start 2 --openings " + openings + " --pgn " + pgn)
+          .status,
+      0);
+  const std::string again = read_whole_file(pgn);
+  fens.clear();
+  for (auto it = std::sregex_iterator(again.begin(), again.end(), fen_tag); it != std::sregex_iterator(); ++it)
+    fens.push_back((*it)[1]);
+  ASSERT_EQ(fens.size(), 6U) << again;
+  EXPECT_EQ(fens[4], "x5o/7/7/7/7/7/o5x x 0 1") << again;
   const Ran past = run("match --p1 greedy --p2 random --games 2 --opening-start 4 --openings " + openings);
   EXPECT_NE(past.status, 0);
   EXPECT_NE(past.output.find("--opening-start 4: there are only 3 openings"), std::string::npos) << past.output;
@@ -280,23 +324,28 @@ TEST(MatchCommand, AStopEndsTheMatchAndItsEngines) {
                            "while true; do\n"
                            "  if read -r line; then\n"
                            "    case \"$line\" in\n"
-                           "      uai) echo uaiok ;; isready) echo readyok ;; go*) sleep 0.3; echo 'bestmove 0000' ;;\n"
+                           "      uai) echo uaiok ;; isready) echo readyok ;;\n"  // a go is never answered
                            "    esac\n"
                            "  else sleep 0.1; fi\n"
                            "done\n";
   std::filesystem::permissions(engine, std::filesystem::perms::owner_all);
   std::ofstream(script) << ATAXX_ZERO_BINARY << " match --p1 random --p2 uai:cmd=" << engine
-                        << " --games 1000 > " << dir << "/out.txt 2>&1 &\n"
+                        << ",timeout=3000 --games 1000 > " << dir
+                        << "/out.txt 2>&1 &\n"
                         // The stop handlers are in place before the engine starts: wait for it (a slow
                         // start, as under ASan beside a build, took over 1.5 s), then for a move or two.
-                        << "match=$!; for i in $(seq 300); do pgrep -f \"bash " << engine << "\" > /dev/null && break; sleep 0.1; done\n"
+                        << "match=$!; for i in $(seq 300); do pgrep -f \"bash " << engine
+                        << "\" > /dev/null && break; sleep 0.1; done\n"
                         << "sleep 1; kill -TERM $match; wait $match; echo \"exit $?\"\n"
                         << "sleep 0.5; echo \"engines $(pgrep -f " << engine << " | wc -l)\"\n"
                         << "pkill -KILL -f " << engine << "; cat " << dir << "/out.txt\n";
   const Ran ran = run_shell("bash " + script);
   EXPECT_NE(ran.output.find("exit 0"), std::string::npos) << ran.output;
   EXPECT_NE(ran.output.find("engines 0"), std::string::npos) << ran.output;
-  EXPECT_NE(ran.output.find("Stopped after"), std::string::npos) << ran.output;
+  // No game was finished: the score says so, and no Elo of "+0.0 +/- 0.0" or colour's 0.500 is made up.
+  EXPECT_NE(ran.output.find("Stopped after 0 of 1000 games."), std::string::npos) << ran.output;
+  EXPECT_EQ(ran.output.find("Elo difference"), std::string::npos) << ran.output;
+  EXPECT_EQ(ran.output.find("By colour"), std::string::npos) << ran.output;
 }
 
 // The CPUs this process may run on, as taskset numbers them.

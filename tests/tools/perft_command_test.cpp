@@ -20,6 +20,14 @@ TEST(PerftCommand, AVariantAloneCountsFromSchataxxsStartInIt) {
   EXPECT_EQ(balanced.output, "23\n");
 }
 
+// The split's total is the count: at depth 0 the position itself (it had said "Nodes: 0").
+TEST(PerftCommand, TheSplitsTotalIsTheCount) {
+  EXPECT_EQ(run("perft 0").output, "1\n");
+  EXPECT_EQ(run("perft 0 --split").output, "\nNodes: 1\n");
+  const Ran split = run("perft 2 --split");
+  EXPECT_NE(split.output.find("\nNodes: 256\n"), std::string::npos) << split.output;
+}
+
 TEST(PerftCommand, RefusesAnUnknownVariantOrOneWithAnAtaxxFen) {
   const Ran unknown = run("perft 1 --variant chess");
   EXPECT_NE(unknown.status, 0);
