@@ -16,7 +16,7 @@ namespace ataxx {
 using Clock = std::chrono::steady_clock;
 
 EngineProcess::EngineProcess(const std::string& command) : command_(command) {
-  const std::vector<std::string> argv = split_words(command);
+  const std::vector<std::string> argv = command_words(command);
   if (argv.empty()) throw std::runtime_error("uai engine: no command");
   const ChildWithPipes child = spawn_with_pipes(argv);
   pid_ = child.pid;

@@ -154,8 +154,11 @@ void add_play_command(CLI::App& app) {
                                    "; undo to take back your last move, help for this, quit to stop.";
       // The first mover is x on the command line whatever the game calls it.
       const std::string x_is = G::kSideNames[0] == "x" ? "" : " (x is " + std::string(G::kSideNames[0]) + ")";
-      std::printf("ataxx-zero play: %s; you are %s%s against %s. %s\n", std::string(G::kTitle).c_str(),
-                  options->human.c_str(), x_is.c_str(), name.c_str(), commands.c_str());
+      if (options->human == "none")
+        std::printf("ataxx-zero play: %s; you watch %s play itself.\n", std::string(G::kTitle).c_str(), name.c_str());
+      else
+        std::printf("ataxx-zero play: %s; you are %s%s against %s. %s\n", std::string(G::kTitle).c_str(),
+                    options->human.c_str(), x_is.c_str(), name.c_str(), commands.c_str());
       play_in_terminal<G>(game, *engine, options->human, options->movetime_ms, commands);
     });
   });

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 namespace ataxx {
 
@@ -43,6 +45,41 @@ std::vector<std::string> split_words(std::string_view text) {
     words.emplace_back(text.substr(start, end - start));
     start = text.find_first_not_of(kBlanks, end);
   }
+  return words;
+}
+
+std::vector<std::string> command_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (kBlanks.find(c) != std::string_view::npos) {
+      if (in_word) words.push_back(std::exchange(word, {}));
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\\' && i + 1 < text.size()) {
+      word += text[++i];
+      continue;
+    }
+    if (c != '\'' && c != '"') {
+      word += c;
+      continue;
+    }
+    std::size_t j = i + 1;
+    for (; j < text.size() && text[j] != c; ++j) {
+      const bool escaped =
+          c == '"' && text[j] == '\\' && j + 1 < text.size() && (text[j + 1] == '"' || text[j + 1] == '\\');
+      word += text[escaped ? ++j : j];
+    }
+    if (j == text.size())
+      throw std::invalid_argument("the quote (" + std::string(1, c) + ") in '" + std::string(text) +
+                                  "' does not close");
+    i = j;
+  }
+  if (in_word) words.push_back(word);
   return words;
 }
 

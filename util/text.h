@@ -14,6 +14,10 @@ namespace ataxx {
 std::vector<std::string> split(std::string_view text, char separator);
 // The runs of characters between blanks (spaces, tabs, carriage returns and newlines).
 std::vector<std::string> split_words(std::string_view text);
+// A command line's words as a POSIX shell splits them, with no expansion: 'single quotes' keep
+// everything, "double quotes" all but \" and \\, a backslash elsewhere keeps the next character.
+// Throws std::invalid_argument for a quote that does not close.
+std::vector<std::string> command_words(std::string_view text);
 std::string_view trim(std::string_view text);
 std::string lower_case(std::string text);  // ASCII letters
 // The characters of UTF-8 text: its bytes less those that continue a character.

@@ -23,6 +23,19 @@ TEST(SplitWords, AnyRunOfBlanksSeparates) {
   EXPECT_EQ(split_words("one"), (Fields{"one"}));
 }
 
+// An engine's command: a path with a space had been cut at it.
+TEST(CommandWords, SplitsAsAShellWithoutExpansion) {
+  using Words = std::vector<std::string>;
+  EXPECT_EQ(command_words("  engine  --x 1 "), (Words{"engine", "--x", "1"}));
+  EXPECT_EQ(command_words("'/my engines/z' uai"), (Words{"/my engines/z", "uai"}));
+  EXPECT_EQ(command_words(R"("/a \"b\" \\c" d\ e 'it''s' $HOME)"), (Words{R"(/a "b" \c)", "d e", "its", "$HOME"}));
+  EXPECT_EQ(command_words("x''"), (Words{"x"}));
+  EXPECT_EQ(command_words("''"), (Words{""}));
+  EXPECT_TRUE(command_words(" \t").empty());
+  EXPECT_THROW(command_words("'/my engines/z uai"), std::invalid_argument);
+  EXPECT_THROW(command_words(R"("a \")"), std::invalid_argument);
+}
+
 TEST(Trim, RemovesBlanksAtBothEnds) {
   EXPECT_EQ(trim("  a b \t"), "a b");
   EXPECT_EQ(trim(" \n "), "");
