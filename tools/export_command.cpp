@@ -68,8 +68,10 @@ void add_export_command(CLI::App& app) {
     options->averaging.run_dir = options->source;
     options->averaging.models = options->average;
     const WeightAverageReport report = export_weight_average(options->averaging, out, options->name);
-    fmt::print("wrote {}: the mean of {} models ({} .. {}), batch norms measured on {} samples\n", out, report.models,
-               report.first, report.last, report.calibration_samples);
+    const std::string models =
+        report.models == 1 ? fmt::format("its newest model, {},", report.first)
+                           : fmt::format("the mean of {} models ({} .. {}),", report.models, report.first, report.last);
+    fmt::print("wrote {}: {} batch norms measured on {} samples\n", out, models, report.calibration_samples);
     if (report.models < options->average)
       fmt::print("  the run has {} models of the {} asked: all of them are in the mean\n", report.models,
                  options->average);

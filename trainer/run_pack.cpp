@@ -89,11 +89,13 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   report.window = buffer.window();
   PackList list{state_files(dir), {}};
   for (const std::string& file : list.files) report.bytes += size_of(dir, file);
+  const std::int64_t asked = max_bytes;
   max_bytes -= kTallyMaxBytes;
   if (report.bytes > max_bytes)
-    throw std::runtime_error(fmt::format("the state of run '{}' takes {:.1f} MiB without any games, more than the {:.1f} MiB "
-                                         "allowed",
-                                         dir.root(), report.bytes / 1048576.0, max_bytes / 1048576.0));
+    throw std::runtime_error(
+        fmt::format("the state of run '{}' takes {:.3g} MiB without any games, more than the {:.3g} "
+                    "MiB allowed",
+                    dir.root(), report.bytes / 1048576.0, asked / 1048576.0));
   std::vector<std::string> window_chunks = buffer.window_chunks();
   for (const std::string& name : window_chunks) {
     const std::string chunk = "games/" + name;

@@ -29,6 +29,17 @@ TEST(Bench, PerftRefusesDepthsTheWrongWayRound) {
   EXPECT_NE(ran.output.find("--min-depth 5 is above --max-depth 2"), std::string::npos) << ran.output;
 }
 
+// A shallow depth took too little time for the clock: 0.000 seconds and billions of leaves a second.
+TEST(Bench, PerftCountsAShallowDepthAgainUntilTheClockCanTimeIt) {
+  const Ran ran = run("bench perft --min-depth 1 --max-depth 2");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  const auto depth1 = figures(ran.output, R"(\n +1 +16 +(\d+) +([\d.e+-]+) +(\d+)\n)");
+  ASSERT_EQ(depth1.size(), 3U) << ran.output;
+  EXPECT_GT(depth1[0], 1) << "one count of depth 1 timed alone: " << ran.output;
+  EXPECT_NEAR(depth1[2], 16 / depth1[1], 0.01 * depth1[2]) << ran.output;  // leaves/s of one count's seconds
+  EXPECT_EQ(figures(ran.output, R"(\n +2 +(256) )").size(), 1U) << ran.output;
+}
+
 TEST(Bench, TrainPrintsTheSamplesItTrainedPerSecond) {
   const Ran ran = run("bench train --blocks 1 --channels 8 --samples 500 --batch 32 --seconds 0.3");
   ASSERT_EQ(ran.status, 0) << ran.output;
