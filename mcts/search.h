@@ -29,8 +29,9 @@ template <typename G>
 struct BasicSearchParams {
   int visits = 800;             // simulations per search (counting visits kept from reuse)
   double time_limit_s = 0.0;    // stop early after this long; 0 = no limit
-  // UCI's `go depth`: stop once the most visited line from the root (the depth a report gives) is
-  // this many moves long, or ends the game sooner; 0 = no limit.
+  // UCI's `go depth`: stop once the line a report gives (the move it would play, then the most
+  // visited replies) is this many moves long, or ends the game sooner, and the search has made a
+  // visit of its own; 0 = no limit.
   int depth = 0;
   float c_puct = 1.5f;
   float fpu_reduction = 0.25f;  // unvisited children score parent Q minus this x sqrt(visited prior mass)
@@ -285,7 +286,8 @@ class BasicSearch {
   std::optional<std::uint32_t> chosen_child(std::uint32_t node, Move move) const;
   std::span<const Edge> edges_of(const Node& node) const { return {edges_.data() + node.first_edge, node.num_edges}; }
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
-  const Edge* most_visited_edge(const Node& node) const;      // ties to the higher prior; none without edges
+  // Ties to the higher prior; none without edges (at the root: of those restrict_root_moves allows).
+  const Edge* most_visited_edge(const Node& node, bool at_root = false) const;
   bool principal_line_reaches(int depth) const;               // as SearchParams::depth
   std::optional<float> lower_bound(const Node& child) const;  // as SearchResult::lower_bounds
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
@@ -335,6 +337,7 @@ class BasicSearch {
   std::vector<Move> root_moves_;  // restrict_root_moves'
   std::optional<Move> root_winning_move_;  // found when the root was expanded
   std::chrono::steady_clock::time_point started_;
+  int visits_at_begin_ = 0;  // the root's, kept from an earlier search
   int selective_depth_ = 0;  // since begin()
   const std::atomic<bool>* stop_ = nullptr;
 };

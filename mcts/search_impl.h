@@ -248,6 +248,7 @@ void BasicSearch<G>::release_spare_arenas() {
 template <typename G>
 void BasicSearch<G>::begin() {
   started_ = std::chrono::steady_clock::now();
+  visits_at_begin_ = nodes_[kRoot].visits;
   selective_depth_ = 0;
   if (nodes_[kRoot].state == State::kExpanded && !root_noised_) add_root_noise();
 }
@@ -263,27 +264,36 @@ bool BasicSearch<G>::done() const {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (elapsed >= params_.time_limit_s) return true;
   }
-  return params_.depth > 0 && root.visits > 0 && principal_line_reaches(params_.depth);
+  return params_.depth > 0 && root.visits > visits_at_begin_ && principal_line_reaches(params_.depth);
 }
 
+// The line a report gives: the move the search would play now (as SearchResult::best_move chooses
+// it), then the most visited replies. Without result(): it runs at every round of a `go depth`.
 template <typename G>
 bool BasicSearch<G>::principal_line_reaches(int depth) const {
-  const Node* node = &nodes_[kRoot];
-  for (int moves = 0; moves < depth; ++moves) {
+  std::optional<Move> first =
+      root_winning_move_ && root_allows(*root_winning_move_) ? root_winning_move_ : std::nullopt;
+  if (!first && params_.lcb_stdevs > 0.0f) first = lcb_move();
+  if (!first)
+    if (const Edge* best = most_visited_edge(nodes_[kRoot], /*at_root=*/true)) first = best->move;
+  const std::optional<std::uint32_t> after = first ? chosen_child(kRoot, *first) : std::nullopt;
+  const Node* node = after ? &nodes_[*after] : nullptr;
+  for (int moves = 1; moves < depth; ++moves) {
+    if (!node || node->visits == 0) return false;
     if (node->state == State::kTerminal) return true;  // the line ends the game
     const Edge* best = node->state == State::kExpanded ? most_visited_edge(*node) : nullptr;
-    if (!best || child(*best).visits == 0) return false;
-    node = &child(*best);
+    node = best ? &child(*best) : nullptr;
   }
-  return true;
+  return node && node->visits > 0;
 }
 
 template <typename G>
-const typename BasicSearch<G>::Edge* BasicSearch<G>::most_visited_edge(const Node& node) const {
+const typename BasicSearch<G>::Edge* BasicSearch<G>::most_visited_edge(const Node& node, bool at_root) const {
   const Edge* best = nullptr;
   for (const Edge& edge : edges_of(node))
-    if (!best || child(edge).visits > child(*best).visits ||
-        (child(edge).visits == child(*best).visits && edge.prior() > best->prior()))
+    if ((!at_root || root_allows(edge.move)) &&
+        (!best || child(edge).visits > child(*best).visits ||
+         (child(edge).visits == child(*best).visits && edge.prior() > best->prior())))
       best = &edge;
   return best;
 }

@@ -55,6 +55,7 @@ void BasicMctsPlayer<G>::ponder(const Game& game) {
   MoveLimits until_stopped = this->limits_;  // the go line's limits apply from ponderhit (choose_move)
   until_stopped.infinite = true;
   until_stopped.nodes = 0;
+  until_stopped.depth = 0;
   search(game, until_stopped);
 }
 

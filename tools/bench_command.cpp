@@ -19,6 +19,7 @@
 #include "tools/benches.h"
 #include "tools/commands.h"
 #include "util/clock.h"
+#include "util/text.h"
 
 namespace ataxx::cli {
 namespace {
@@ -203,7 +204,7 @@ void add_bench_command(CLI::App& app) {
       ->default_str("");
   uai_bench->callback([uai] {
     std::string engine = uai->engine;
-    if (engine.empty()) engine = std::filesystem::read_symlink("/proc/self/exe").string().append(" uai");
+    if (engine.empty()) engine = shell_quoted(std::filesystem::read_symlink("/proc/self/exe").string()) + " uai";
     bench_uai(engine, uai->moves, uai->movetime, uai->threads);
   });
 }

@@ -73,8 +73,8 @@ void add_export_command(CLI::App& app) {
                            : fmt::format("the mean of {} models ({} .. {}),", report.models, report.first, report.last);
     fmt::print("wrote {}: {} batch norms measured on {} samples\n", out, models, report.calibration_samples);
     if (report.models < options->average)
-      fmt::print("  the run has {} models of the {} asked: all of them are in the mean\n", report.models,
-                 options->average);
+      fmt::print("  the run has {} of the {} models asked{}\n", report.models, options->average,
+                 report.models == 1 ? "" : ": all of them are in the mean");
   });
 }
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "match/match.h"
 #include "match/openings.h"
@@ -139,7 +140,8 @@ bool check_pgn_file(const MatchOptions& options) {
   std::error_code error;
   if (!options.openings_path.empty() && fs::equivalent(path, options.openings_path, error))
     throw std::runtime_error("--pgn '" + path + "' is the match's openings file: give another");
-  if (!fs::is_regular_file(path, error)) return false;  // new, or a device (/dev/stdout)
+  // New, or a device: /dev/stdout is checked as what the output goes to (a log, a terminal).
+  if (path.starts_with("/dev/") || path.starts_with("/proc/") || !fs::is_regular_file(path, error)) return false;
   std::ifstream in(path, std::ios::binary);
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
@@ -160,13 +162,13 @@ bool check_pgn_file(const MatchOptions& options) {
 template <typename G>
 std::function<void(const BasicGameRecord<G>&)> pgn_writer(const MatchOptions& options) {
   if (options.pgn_path.empty()) return {};
-  const bool mid_line = check_pgn_file(options);
+  auto mid_line = std::make_shared<bool>(check_pgn_file(options));  // ended by the first game, not before
   auto pgn = std::make_shared<std::ofstream>(options.pgn_path, std::ios::app);
   if (!*pgn) throw std::runtime_error("cannot write PGN file '" + options.pgn_path + "': " + std::strerror(errno));
-  if (mid_line) *pgn << "\n\n";
   std::optional<TimeControl> time_control;
   if (!options.time_control.empty()) time_control = parse_time_control(options.time_control);
-  return [&options, pgn, time_control](const BasicGameRecord<G>& game) {
+  return [&options, pgn, mid_line, time_control](const BasicGameRecord<G>& game) {
+    if (std::exchange(*mid_line, false)) *pgn << "\n\n";
     if (!(*pgn << to_pgn(game, options.player1, options.player2, "ataxx-zero match", time_control) << std::flush))
       throw std::runtime_error("cannot write game " + std::to_string(game.index + 1) + " to PGN file '" +
                                options.pgn_path + "': " + std::strerror(errno));

@@ -63,7 +63,8 @@ void add_ratings_command(CLI::App& app) {
       fixed_elo[anchor] = 0.0;
     }
     for (const auto& [name, elo] : fixed_elo)
-      if (!points.contains(name)) throw std::runtime_error("'" + name + "' (held fixed) played no game in the PGN given");
+      if (!points.contains(name))
+        throw std::runtime_error("'" + name + "' (held fixed) played no game against another player in the PGN given");
     std::vector<Rating> ratings = fit_ratings(results, fixed_elo);
     std::ranges::stable_sort(ratings, [](const Rating& a, const Rating& b) { return a.elo > b.elo; });
     std::size_t width = 6;

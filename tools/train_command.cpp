@@ -1,35 +1,21 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <optional>
-#include <string_view>
 
 #include "config/run_config.h"
 #include "tools/commands.h"
 #include "trainer/run_pack.h"
 #include "trainer/training_run.h"
+#include "util/text.h"
 
 namespace ataxx::cli {
 
 namespace {
-
-// A word of a command line as a POSIX shell reads it back: quoted where it holds anything but
-// letters, digits and _@%+=:,./-.
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
-    return std::isalnum(c) || std::string_view("_@%+=:,./-").find(static_cast<char>(c)) != std::string_view::npos;
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 // A player spec's value: quoted where it holds a comma, which would end it.
 std::string spec_value(const std::string& value) {
@@ -39,10 +25,10 @@ std::string spec_value(const std::string& value) {
 // The commands that carry on with a run's best net: models/best names it, so they keep playing the
 // newest best as the run goes on. Each runs as printed, whatever the run's path holds.
 void print_next_steps(const std::string& run_dir_path, const std::string& game) {
-  const std::string zero = shell_word(program_command("ataxx-zero"));
-  const std::string run_dir = shell_word(run_dir_path);
+  const std::string zero = shell_quoted(program_command("ataxx-zero"));
+  const std::string run_dir = shell_quoted(run_dir_path);
   const std::string best_path = run_dir_path + "/models/best";
-  const std::string best = shell_word(best_path);
+  const std::string best = shell_quoted(best_path);
   const bool has_boards = with_game(game, []<typename G>() { return G::kHasBoards; });
   const std::string variant = has_boards ? "" : " --variant " + game;
   // A GUI starts the engine from a folder of its own: paths in full.
@@ -54,9 +40,9 @@ void print_next_steps(const std::string& run_dir_path, const std::string& game) 
   const std::string beside = program_command("ataxx-engine");
   std::error_code error;
   const bool engine_built = beside.find('/') == std::string::npos || std::filesystem::exists(beside, error);
-  const std::string engine = shell_word(in_full(engine_built ? beside : program_command("ataxx-zero")));
-  const std::string absolute_best = shell_word(in_full(best_path));
-  const std::string p1 = shell_word("nn:model=" + spec_value(best_path) + ",visits=200");
+  const std::string engine = shell_quoted(in_full(engine_built ? beside : program_command("ataxx-zero")));
+  const std::string absolute_best = shell_quoted(in_full(best_path));
+  const std::string p1 = shell_quoted("nn:model=" + spec_value(best_path) + ",visits=200");
   std::printf("Resume:                %s train --run-dir %s\n", zero.c_str(), run_dir.c_str());
   std::printf("Play it:               %s play%s --model %s\n", zero.c_str(), variant.c_str(), best.c_str());
   std::printf("In a GUI (UAI engine): %s uai --model %s\n", engine.c_str(), absolute_best.c_str());

@@ -93,7 +93,7 @@ PackReport pack(const RunConfig& config, const RunDirectory& dir, const std::str
   max_bytes -= kTallyMaxBytes;
   if (report.bytes > max_bytes)
     throw std::runtime_error(
-        fmt::format("the state of run '{}' takes {:.3g} MiB without any games, more than the {:.3g} "
+        fmt::format("the state of run '{}' takes {:.6g} MiB without any games, more than the {:.6g} "
                     "MiB allowed",
                     dir.root(), report.bytes / 1048576.0, asked / 1048576.0));
   std::vector<std::string> window_chunks = buffer.window_chunks();

@@ -48,6 +48,16 @@ std::vector<std::string> split_words(std::string_view text) {
   return words;
 }
 
+std::string shell_quoted(std::string_view word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::string_view("_@%+=:,./-").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+  if (plain) return std::string(word);
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::vector<std::string> command_words(std::string_view text) {
   std::vector<std::string> words;
   std::string word;

@@ -14,6 +14,9 @@ namespace ataxx {
 std::vector<std::string> split(std::string_view text, char separator);
 // The runs of characters between blanks (spaces, tabs, carriage returns and newlines).
 std::vector<std::string> split_words(std::string_view text);
+// A word of a command line as a POSIX shell (and command_words) reads it back: quoted where it
+// holds anything but letters, digits and _@%+=:,./-.
+std::string shell_quoted(std::string_view word);
 // A command line's words as a POSIX shell splits them, with no expansion: 'single quotes' keep
 // everything, "double quotes" all but \" and \\, a backslash elsewhere keeps the next character.
 // Throws std::invalid_argument for a quote that does not close.

@@ -1,5 +1,6 @@
 #include "games/ataxx/position.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <stdexcept>
@@ -73,8 +74,8 @@ int covered_cells(std::string_view fen, std::string_view rank, int rank_number) 
 // rows of the hexagon.
 const Board& board_of_shape(std::string_view fen, const std::vector<std::string_view>& ranks) {
   const int count = static_cast<int>(ranks.size());
-  for (int i = 0; i < count; ++i)  // a stray '/' (a trailing one, or two together) had been taken for a rank
-    if (ranks[i].empty()) fen_error(fen, "rank " + std::to_string(count - i) + " is empty (a '/' too many?)");
+  // A stray '/' (a trailing one, or two together) had been taken for a rank.
+  if (std::ranges::any_of(ranks, &std::string_view::empty)) fen_error(fen, "a rank is empty (a '/' too many?)");
   const Board* candidate = count >= 4 && count <= 8 ? &board(static_cast<BoardId>(count - 4))
                            : count == 9             ? &board(BoardId::kHexagon)
                                                     : nullptr;

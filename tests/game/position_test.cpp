@@ -68,13 +68,12 @@ TEST(Fen, ErrorSaysWhatIsWrong) {
     EXPECT_NE(std::string(e.what()).find("unexpected character 'b' on rank 1"), std::string::npos) << e.what();
   }
   // A trailing '/' had been read as an eighth rank: "rank 8 'x5o' covers 7 cells, expected 8".
-  for (const auto& [fen, said] : {std::pair{"x5o/7/7/7/7/7/o5x/ x 0 1", "rank 1 is empty (a '/' too many?)"},
-                                  std::pair{"x5o/7//7/7/7/7/o5x x 0 1", "rank 6 is empty"}}) {
+  for (const char* fen : {"x5o/7/7/7/7/7/o5x/ x 0 1", "x5o/7//7/7/7/7/o5x x 0 1"}) {
     try {
       Position::from_fen(fen);
       ADD_FAILURE() << fen;
     } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find(said), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("a rank is empty (a '/' too many?)"), std::string::npos) << e.what();
     }
   }
 }

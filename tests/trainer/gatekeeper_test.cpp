@@ -41,7 +41,7 @@ TEST(Gatekeeper, ALadderBaselineThatCannotPlayIsRefusedBeforeTheRunStarts) {
   EXPECT_NE(no_engine.find("ladder.baselines: 'uai:cmd=/nonexistent/engine' cannot play: cannot start"),
             std::string::npos)
       << "an engine that cannot start was accepted as a ladder baseline: " << no_engine;
-  config.ladder.games = 0;  // a ladder that plays nothing has nothing to check
+  config.ladder.games = 0;  // a ladder that plays nothing has no baselines to check
   EXPECT_NO_THROW(check_run_matches<AtaxxGame>(config));
   config.ladder.games = 10;
   config.ladder.baselines = {"random", "greedy", "alphabeta:depth=2"};

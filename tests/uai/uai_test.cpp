@@ -526,6 +526,15 @@ TEST(Uai, APonderSearchAnswersOnlyAfterPonderhitAndThenSearchesWithinItsLimits) 
     const std::string out = uai.send("ponderhit");
     EXPECT_NE(out.find("bestmove "), std::string::npos) << player << ": " << out;
   }
+  {  // a depth, too, waits for ponderhit: the ponder search had stopped at it and sat idle
+    UaiSession uai;
+    uai.send("setoption name Player value mcts:visits=100000000");
+    uai.send("position startpos");
+    uai.post("go ponder depth 2");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const std::string out = uai.send("stop");
+    EXPECT_GT(reported_nodes(out), 2000) << out;
+  }
   UaiSession uai;
   uai.send("setoption name Player value mcts:visits=1");
   uai.send("position startpos");
@@ -799,8 +808,8 @@ TEST(Uai, APlayerThatDoesNotSearchSendsNoInfoLine) {
   EXPECT_TRUE(answers_legally_from_start(out)) << out;
 }
 
-// `go depth N` bounds a tree search as lc0's: it stops once its most visited line, the depth its
-// info lines give, is N moves long (it had kept to Visits, and said so); within Visits.
+// `go depth N` bounds a tree search: it stops once the line its info lines give is N moves long
+// (it had kept to Visits, and said so); within Visits.
 TEST(Uai, GoDepthStopsATreeSearchAtThatDepth) {
   UaiSession uai;
   const std::string model = temp_path("go-depth.net");
@@ -811,7 +820,14 @@ TEST(Uai, GoDepthStopsATreeSearchAtThatDepth) {
   const std::string out = uai.go("go depth 3");
   EXPECT_GE(reported(out, "info depth "), 3) << out;
   EXPECT_LT(reported_nodes(out), 20000) << "the search kept to Visits: " << out;
+  // The line after a move searchmoves allows, by the search's own visits: the kept tree's line
+  // through another move had stopped it at once, unsearched, its pv one move long.
+  const std::string restricted = uai.go("go depth 3 searchmoves a7a5");
+  EXPECT_EQ(UaiSession::bestmove(restricted), "a7a5") << restricted;
+  EXPECT_GE(reported(restricted, "info depth "), 3) << restricted;
+  EXPECT_GT(reported_nodes(restricted), reported_nodes(out)) << restricted;
   uai.send("setoption name Visits value 40");
+  uai.send("uainewgame");
   const std::string deep = uai.go("go depth 30");
   EXPECT_EQ(reported_nodes(deep), 40) << "Visits bounds a depth not reached: " << deep;
 }
