@@ -355,10 +355,11 @@ void check_run_can_start(const RunConfig& config) {
   const Trainer trainer(config, "", "", trained_game<G>(boards_of(config)));
 }
 
+// `checked`: check_run_can_start passed on this config (a new run); a resume checks its matches here.
 template <typename G>
 TrainingSummary run_pipeline(const RunConfig& config, const std::string& yaml, const RunDirectory& dir,
-                             spdlog::logger& log, const std::atomic<bool>& stop) {
-  check_run_matches<G>(config);
+                             spdlog::logger& log, const std::atomic<bool>& stop, bool checked) {
+  if (!checked) check_run_matches<G>(config);
   const Budget budget(dir, config.run.max_minutes);
   const std::optional<int> checkpoint = dir.newest_checkpoint();
   const std::string checkpoint_path = checkpoint ? dir.checkpoint_path(*checkpoint) : "";
@@ -426,10 +427,14 @@ TrainingSummary run_training_of(const std::string& config_path, const std::strin
     require_a_run(run_dir);  // which asks require_room_for_a_run
   else
     require_room_for_a_run(run_dir);
+  bool checked = false;
   if (!config_path.empty()) {
     refuse_to_replace_a_users_config(run_dir, config_path, RunGames::of<List>());
     const RunConfig config = checked_config(config_path, RunGames::of<List>());  // a typo leaves no folder behind
-    if (!has_models(run_dir)) List::with_game(config.run.game, [&]<typename G>() { check_run_can_start<G>(config); });
+    if (!has_models(run_dir)) {
+      List::with_game(config.run.game, [&]<typename G>() { check_run_can_start<G>(config); });
+      checked = true;
+    }
   }
   RunDirectory dir(run_dir);
   const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
@@ -437,7 +442,8 @@ TrainingSummary run_training_of(const std::string& config_path, const std::strin
   const RunConfig config = open_config(dir, config_path, seed, RunGames::of<List>(), &yaml);
   auto log = make_logger(dir);
   try {
-    return List::with_game(config.run.game, [&]<typename G>() { return run_pipeline<G>(config, yaml, dir, *log, stop); });
+    return List::with_game(config.run.game,
+                           [&]<typename G>() { return run_pipeline<G>(config, yaml, dir, *log, stop, checked); });
   } catch (const std::exception& e) {
     log->error("the run stopped: {}", e.what());
     throw;
