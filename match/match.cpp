@@ -32,12 +32,13 @@ void MatchTally::add_points(double points) {
 // The match of each game, compiled here once.
 #define ATAXX_INSTANTIATE_MATCH(G)                                                                                     \
   template BasicGameRecord<G> play_game<G>(BasicPlayer<G>&, BasicPlayer<G>&, const G::Position&, const G::Rules&,      \
-                                           const std::optional<TimeControl>&, const std::function<bool()>&);           \
+                                           const std::optional<TimeControl>&, const std::function<bool()>&,            \
+                                           const std::atomic<bool>*);                                                  \
   template BasicMatchResult<G> run_match<G>(const BasicMatchConfig<G>&,                                                \
                                             const std::function<void(const BasicGameRecord<G>&, const MatchScore&)>&); \
-  template std::optional<double> nodes_per_second<G>(const BasicMatchResult<G>&, bool);                            \
-  template std::string to_pgn<G>(const BasicGameRecord<G>&, const std::string&, const std::string&, const std::string&, \
-                                 const std::optional<TimeControl>&);
+  template std::optional<double> nodes_per_second<G>(const BasicMatchResult<G>&, bool);                                \
+  template std::string to_pgn<G>(const BasicGameRecord<G>&, const std::string&, const std::string&,                    \
+                                 const std::string&, const std::optional<TimeControl>&);
 ATAXX_FOR_EACH_GAME(ATAXX_INSTANTIATE_MATCH)
 #undef ATAXX_INSTANTIATE_MATCH
 

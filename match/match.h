@@ -69,6 +69,9 @@ struct BasicMatchConfig {
   std::optional<TimeControl> time_control;  // none: each player's own budget per move
   // Asked between moves: once it says so the match ends, its unfinished games left out.
   std::function<bool()> stopped;
+  // A stop that reaches the players in mid-move too (a signal handler's flag): once set, a player
+  // thinking answers at once (an engine is sent `stop`), and the match ends as by `stopped`.
+  const std::atomic<bool>* interrupt = nullptr;
 };
 
 using MatchConfig = BasicMatchConfig<DefaultGame>;
@@ -100,12 +103,14 @@ struct MatchTally {
 // Plays one game from start; the players have had new_game() called. With a time control each
 // player is given its clock before each move, and a player whose move takes longer than the time
 // it has left loses the game on time.
-// `stopped`, asked before each move, ends the game unfinished (interrupted).
+// `stopped`, asked before each move, ends the game unfinished (interrupted); `interrupt`, where
+// given, goes to the players as their limits' stop flag and is asked with it.
 template <typename G>
-BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::type_identity_t<typename G::Position>& start,
+BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o,
+                             const std::type_identity_t<typename G::Position>& start,
                              const std::type_identity_t<typename G::Rules>& rules,
                              const std::optional<TimeControl>& time_control = std::nullopt,
-                             const std::function<bool()>& stopped = {});
+                             const std::function<bool()>& stopped = {}, const std::atomic<bool>* interrupt = nullptr);
 
 // on_game runs after each game, one call at a time, with the running score. Throws
 // std::runtime_error naming the match when a game thread fails (a player that cannot be made,

@@ -63,16 +63,18 @@ inline std::string comment_text(const MoveComment& comment) {
 }  // namespace
 
 template <typename G>
-BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::type_identity_t<typename G::Position>& start,
+BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o,
+                             const std::type_identity_t<typename G::Position>& start,
                              const std::type_identity_t<typename G::Rules>& rules,
-                             const std::optional<TimeControl>& time_control, const std::function<bool()>& stopped) {
+                             const std::optional<TimeControl>& time_control, const std::function<bool()>& stopped,
+                             const std::atomic<bool>* interrupt) {
   BasicGameRecord<G> record;
   record.start = start;
   typename G::Game game(start, rules);
   int clock_ms[2] = {0, 0};  // by colour, when timed
   if (time_control) clock_ms[0] = clock_ms[1] = time_control->base_ms;
   while (!game.outcome().is_over()) {
-    if (stopped && stopped()) {
+    if ((stopped && stopped()) || (interrupt && interrupt->load())) {
       record.interrupted = true;
       break;
     }
@@ -80,11 +82,14 @@ BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::ty
     const std::string_view mover_name = G::kSideNames[mover == Color::kX ? 0 : 1];
     BasicPlayer<G>& player = mover == Color::kX ? x : o;
     int& own_clock = clock_ms[mover == Color::kX ? 0 : 1];
-    if (time_control) {
+    if (time_control || interrupt) {
       MoveLimits limits;
-      limits.clock.own_ms = own_clock;
-      limits.clock.own_increment_ms = limits.clock.opponent_increment_ms = time_control->increment_ms;
-      limits.clock.opponent_ms = clock_ms[mover == Color::kX ? 1 : 0];
+      limits.stop = interrupt;
+      if (time_control) {
+        limits.clock.own_ms = own_clock;
+        limits.clock.own_increment_ms = limits.clock.opponent_increment_ms = time_control->increment_ms;
+        limits.clock.opponent_ms = clock_ms[mover == Color::kX ? 1 : 0];
+      }
       player.set_limits(limits);
     }
     typename G::Move move;
@@ -121,6 +126,11 @@ BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o, const std::ty
   return record;
 }
 
+template <typename G>
+bool stop_asked(const BasicMatchConfig<G>& config) {
+  return (config.stopped && config.stopped()) || (config.interrupt && config.interrupt->load());
+}
+
 // Each player made, shown every opening and started on a game before any game is played: a bad
 // spec, a net of another board or an engine that cannot start ends the match at once with its
 // reason, where later each game would have been forfeited for it. A failure once the match is under
@@ -135,7 +145,7 @@ std::array<std::unique_ptr<BasicPlayer<G>>, 2> checked_players(const BasicMatchC
     try {
       ready_to_play(*players[i], config.openings, config.seed);
     } catch (const std::exception& e) {
-      if (config.stopped && config.stopped()) return {};  // the stop reached the engines too: no failure
+      if (stop_asked(config)) return {};  // the stop reached the engines too: no failure
       throw std::runtime_error(source.name + " cannot play this match: " + e.what());
     }
   }
@@ -160,12 +170,13 @@ BasicGameRecord<G> play_match_game(const BasicMatchConfig<G>& config, int index,
     record = forfeit_before_start<G>(start, player1_is_x ? Color::kX : Color::kO, e.what());
   }
   if (record.failure.empty()) {
-    record = player1_is_x ? play_game<G>(player1, player2, start, config.rules, config.time_control, config.stopped)
-                          : play_game<G>(player2, player1, start, config.rules, config.time_control, config.stopped);
+    BasicPlayer<G>& x = player1_is_x ? player1 : player2;
+    BasicPlayer<G>& o = player1_is_x ? player2 : player1;
+    record = play_game<G>(x, o, start, config.rules, config.time_control, config.stopped, config.interrupt);
   }
   // A stop from the terminal (Ctrl-C) or from `timeout` reaches the whole process group, engines
   // included: an engine ended by it is no forfeit, the game has no result.
-  if (!record.failure.empty() && config.stopped && config.stopped()) record.interrupted = true;
+  if (!record.failure.empty() && stop_asked(config)) record.interrupted = true;
   record.index = index;
   record.player1_is_x = player1_is_x;
   return record;
@@ -201,7 +212,7 @@ BasicMatchResult<G> run_match(
       if (!player1) player1 = config.player1.make();
       if (!player2) player2 = config.player2.make();
       for (int index = next_game++; index < config.games && !stop; index = next_game++) {
-        if (config.stopped && config.stopped()) break;
+        if (stop_asked(config)) break;
         BasicGameRecord<G> record = play_match_game<G>(config, index, *player1, *player2);
         if (record.interrupted) break;
         std::lock_guard lock(mutex);

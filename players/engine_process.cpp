@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <stdexcept>
 
@@ -48,7 +49,7 @@ void EngineProcess::send(const std::string& line) {
     throw std::runtime_error("uai engine '" + command_ + "' is not reading (crashed?)");
 }
 
-std::string EngineProcess::read_line(Clock::time_point deadline) {
+std::optional<std::string> EngineProcess::next_line(Clock::time_point until) {
   while (true) {
     const auto newline = buffer_.find('\n');
     if (newline != std::string::npos) {
@@ -57,8 +58,8 @@ std::string EngineProcess::read_line(Clock::time_point deadline) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       return line;
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) throw std::runtime_error("uai engine '" + command_ + "' timed out");
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+    if (left <= 0) return std::nullopt;
     pollfd fd{out_, POLLIN, 0};
     if (::poll(&fd, 1, static_cast<int>(left)) <= 0) continue;
     char chunk[4096];
@@ -68,13 +69,30 @@ std::string EngineProcess::read_line(Clock::time_point deadline) {
   }
 }
 
+std::string EngineProcess::read_line(Clock::time_point deadline) {
+  std::optional<std::string> line = next_line(deadline);
+  if (!line) throw std::runtime_error("uai engine '" + command_ + "' timed out");
+  return std::move(*line);
+}
+
 std::string EngineProcess::expect(const std::string& prefix, int timeout_ms,
-                                  const std::function<void(const std::string&)>& passed_over) {
+                                  const std::function<void(const std::string&)>& passed_over,
+                                  const std::atomic<bool>* stop) {
+  constexpr auto kStopLookedAtEvery = std::chrono::milliseconds(20);
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  bool stop_sent = false;
   while (true) {
-    std::string line = read_line(deadline);
-    if (line.rfind(prefix, 0) == 0) return line;
-    if (passed_over) passed_over(line);
+    if (stop && !stop_sent && stop->load()) {
+      send("stop");
+      stop_sent = true;
+    }
+    const bool watching = stop && !stop_sent;
+    std::optional<std::string> line =
+        next_line(watching ? std::min(deadline, Clock::now() + kStopLookedAtEvery) : deadline);
+    if (!line && Clock::now() >= deadline) throw std::runtime_error("uai engine '" + command_ + "' timed out");
+    if (!line) continue;
+    if (line->starts_with(prefix)) return std::move(*line);
+    if (passed_over) passed_over(*line);
   }
 }
 

@@ -4,8 +4,10 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace ataxx {
@@ -25,11 +27,16 @@ class EngineProcess {
   // The next line; throws when the engine exits or the deadline passes.
   std::string read_line(std::chrono::steady_clock::time_point deadline);
   // Reads until a line starting with `prefix` and returns it; each line before it goes to
-  // `passed_over`, where given (an engine's info lines before its bestmove).
+  // `passed_over`, where given (an engine's info lines before its bestmove). Once `stop` is set,
+  // where given, the engine is sent `stop` (once) and its answer awaited as before.
   std::string expect(const std::string& prefix, int timeout_ms,
-                     const std::function<void(const std::string&)>& passed_over = {});
+                     const std::function<void(const std::string&)>& passed_over = {},
+                     const std::atomic<bool>* stop = nullptr);
 
  private:
+  // The next line, or none once `until` has passed.
+  std::optional<std::string> next_line(std::chrono::steady_clock::time_point until);
+
   std::string command_;
   pid_t pid_ = -1;
   int in_ = -1;

@@ -101,8 +101,9 @@ class UaiPlayer final : public BasicPlayer<G> {
         for (const std::string& move : this->limits_.search_moves) go += " " + move;
         engine_->send(go);
       }
-      const std::string line = engine_->expect("bestmove", timeout_ms_ + std::max(0, this->limits_.clock.own_ms),
-                                               [this](const std::string& info) { read_info(info, report_); });
+      const std::string line = engine_->expect(
+          "bestmove", timeout_ms_ + std::max(0, this->limits_.clock.own_ms),
+          [this](const std::string& info) { read_info(info, report_); }, this->limits_.stop);
       const std::vector<std::string> words = split_words(line);
       if (words.size() < 2) throw std::runtime_error("uai engine answered '" + line + "'");
       const Move move = G::parse_move_text(words[1], game.position());

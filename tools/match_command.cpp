@@ -93,10 +93,11 @@ void play_match(const MatchOptions& options, std::vector<typename G::Position> o
     config.time_control = parse_time_control(options.time_control);
     config.time_control->margin_ms = options.time_margin_ms;
   }
-  // A stop (SIGINT, SIGTERM) ends the match between two moves, the engines told to quit and ended
-  // (some never exit when their input closes), and the score so far is printed.
+  // A stop (SIGINT, SIGTERM) ends the match at once: a player thinking answers now (an engine is
+  // sent `stop`), the engines are told to quit and ended (some never exit when their input
+  // closes), and the score so far is printed.
   const std::atomic<bool>& stop = install_stop_handlers();
-  config.stopped = [&stop] { return stop.load(); };
+  config.interrupt = &stop;
   const std::string& p1 = options.player1;
   const std::string& p2 = options.player2;
   const BasicMatchResult<G> result = run_match(config, [&](const BasicGameRecord<G>& game, const MatchScore& score) {

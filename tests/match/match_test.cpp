@@ -114,6 +114,35 @@ TEST(Match, AnEngineEndedByTheStopForfeitsNothing) {
   EXPECT_EQ(reported, 0);
 }
 
+// A signal's stop reaches a player in mid-move, timed game or not: it is its limits' stop flag.
+std::atomic<bool> g_interrupt{false};
+std::atomic<int> g_answered_the_stop{0};
+class StopWatchingPlayer final : public Player {
+ public:
+  void new_game(std::uint64_t) override {}
+  Move choose_move(const Game& game) override {
+    g_interrupt = true;  // as a signal would, in mid-move
+    if (!limits_.stop || !limits_.stop->load()) throw std::runtime_error("would have thought on");
+    ++g_answered_the_stop;
+    return moves_to_search<AtaxxGame>(game)[0];
+  }
+};
+
+TEST(Match, AnInterruptReachesThePlayerInMidMove) {
+  register_player_kind("test-stop-watching", [](PlayerSpec&) { return std::make_unique<StopWatchingPlayer>(); });
+  for (const std::string time_control : {"", "10+0.1"}) {
+    g_interrupt = false;
+    g_answered_the_stop = 0;
+    MatchConfig c = config("test-stop-watching", "random", 4, 1);
+    if (!time_control.empty()) c.time_control = parse_time_control(time_control);
+    c.interrupt = &g_interrupt;
+    const MatchResult result = run_match(c);
+    EXPECT_TRUE(result.stopped) << time_control;
+    EXPECT_TRUE(result.games.empty()) << time_control;  // the game stopped has no result
+    EXPECT_EQ(g_answered_the_stop, 1) << time_control;
+  }
+}
+
 TEST(Match, EachPlayerIsGivenItsOwnClockWithTheIncrement) {
   ClockedPlayer x(std::chrono::milliseconds(0));
   ClockedPlayer o(std::chrono::milliseconds(20));

@@ -1337,6 +1337,36 @@ TEST(UaiPlayer, SendsOptionsUnderTheEnginesNamesAndWarnsOfUnlistedOnes) {
   std::filesystem::remove_all(dir);
 }
 
+// A match stopped by a signal sends `stop` to the engine thinking (cutechess-cli's way), and does
+// not wait out its move time: this engine answers only when stopped.
+TEST(UaiPlayer, AMatchInterruptedInMidMoveStopsTheEngine) {
+  const auto dir = std::filesystem::temp_directory_path() / ("uai-interrupt-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string script = (dir / "engine.sh").string(), log = (dir / "input.log").string();
+  std::ofstream(script)
+      << "#!/bin/sh\nwhile read line; do echo \"$line\" >> " << log
+      << "; case \"$line\" in\nuai) echo uaiok;;\nisready) echo readyok;;\n"
+         "go*) echo 'info depth 1 score cp 0';;\nstop) echo 'bestmove a7b6';;\nquit) exit 0;;\nesac; done\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  std::atomic<bool> interrupt{false};
+  MatchConfig c = engine_match("uai:cmd=" + script + ",movetime=1000,timeout=1000", 2);
+  c.interrupt = &interrupt;
+  std::thread signal([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    interrupt = true;
+  });
+  const MatchResult result = run_match(c);
+  signal.join();
+  const std::vector<std::string> sent = lines_of(log);
+  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(result.stopped);
+  EXPECT_TRUE(result.games.empty());
+  const auto go = std::ranges::find_if(sent, [](const std::string& line) { return line.starts_with("go "); });
+  ASSERT_NE(go, sent.end());
+  ASSERT_NE(go + 1, sent.end());
+  EXPECT_EQ(*(go + 1), "stop");  // without it the engine is left to time out, then told to quit
+}
+
 // Once the match is under way, a crash or silence in a game loses that game and the match goes on.
 TEST(UaiPlayer, CrashesAndSilenceInAGameAreScoredLosses) {
   const auto dir = std::filesystem::temp_directory_path() / ("uai-crash-" + std::to_string(::getpid()));
