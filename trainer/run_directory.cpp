@@ -137,7 +137,10 @@ std::string RunDirectory::model_path(const std::string& name) const { return roo
 std::string RunDirectory::checkpoint_path(int generation) const {
   return root_ + "/checkpoints/" + generation_name(generation) + ".ckpt";
 }
-std::optional<int> RunDirectory::newest_model() const { return newest_generation(root_ + "/models", ".net"); }
+std::optional<int> RunDirectory::newest_model_of(const std::string& root) {
+  if (std::error_code error; !fs::is_directory(root + "/models", error)) return std::nullopt;
+  return newest_generation(root + "/models", ".net");
+}
 std::optional<int> RunDirectory::newest_checkpoint() const {
   return newest_generation(root_ + "/checkpoints", ".ckpt");
 }

@@ -50,10 +50,13 @@ class RunDirectory {
   std::string stopped_checkpoint_path() const { return root_ + "/checkpoints/stopped.ckpt"; }
   std::string games_dir() const { return root_ + "/games"; }
   std::string log_path() const { return root_ + "/log.txt"; }
-  std::string lock_path() const { return root_ + "/train.lock"; }
+  std::string lock_path() const { return lock_path_of(root_); }
+  static std::string lock_path_of(const std::string& root) { return root + "/train.lock"; }
 
   // The highest generation with a play file, or nothing for a new run.
-  std::optional<int> newest_model() const;
+  std::optional<int> newest_model() const { return newest_model_of(root_); }
+  // The same of the run at root, its folders not made: nothing where there are none.
+  static std::optional<int> newest_model_of(const std::string& root);
   std::optional<int> newest_checkpoint() const;
   std::string best() const;  // "" before the first model
   void set_best(const std::string& name) const;

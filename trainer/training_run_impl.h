@@ -77,12 +77,6 @@ bool written_by_a_run(const std::string& path, const RunGames& games) {
   }
 }
 
-bool has_models(const std::string& run_dir) {
-  std::error_code error;
-  return std::filesystem::is_directory(run_dir + "/models", error) &&
-         !std::filesystem::is_empty(run_dir + "/models", error);
-}
-
 // Asked before a new run makes its folders: a config.yaml where the run would write its own, that
 // is neither the --config given nor one a run wrote, is the user's, and would be replaced.
 void refuse_to_replace_a_users_config(const std::string& run_dir, const std::string& config_path,
@@ -90,8 +84,8 @@ void refuse_to_replace_a_users_config(const std::string& run_dir, const std::str
   namespace fs = std::filesystem;
   const std::string existing = run_dir + "/config.yaml";
   std::error_code error;
-  if (has_models(run_dir) || !fs::exists(existing, error) || fs::equivalent(existing, config_path, error) ||
-      written_by_a_run(existing, games))
+  if (RunDirectory::newest_model_of(run_dir) || !fs::exists(existing, error) ||
+      fs::equivalent(existing, config_path, error) || written_by_a_run(existing, games))
     return;
   throw std::runtime_error("'" + existing + "' is a file of yours, not one a run wrote: give it as --config, or give " +
                            "another --run-dir");
@@ -427,17 +421,23 @@ TrainingSummary run_training_of(const std::string& config_path, const std::strin
     require_a_run(run_dir);  // which asks require_room_for_a_run
   else
     require_room_for_a_run(run_dir);
+  // A run under way there refuses this one before the checks below build anything (a trainer, on
+  // a GPU); a run's folder that is not there yet is locked once made.
+  std::optional<FileLock> one_trainer;
+  const std::string lock_what = "run '" + run_dir + "'";
+  if (std::filesystem::exists(RunDirectory::lock_path_of(run_dir)))
+    one_trainer.emplace(RunDirectory::lock_path_of(run_dir), lock_what);
   bool checked = false;
   if (!config_path.empty()) {
     refuse_to_replace_a_users_config(run_dir, config_path, RunGames::of<List>());
     const RunConfig config = checked_config(config_path, RunGames::of<List>());  // a typo leaves no folder behind
-    if (!has_models(run_dir)) {
+    if (!RunDirectory::newest_model_of(run_dir)) {
       List::with_game(config.run.game, [&]<typename G>() { check_run_can_start<G>(config); });
       checked = true;
     }
   }
   RunDirectory dir(run_dir);
-  const FileLock one_trainer(dir.lock_path(), "run '" + dir.root() + "'");
+  if (!one_trainer) one_trainer.emplace(dir.lock_path(), lock_what);
   std::string yaml;
   const RunConfig config = open_config(dir, config_path, seed, RunGames::of<List>(), &yaml);
   auto log = make_logger(dir);

@@ -20,14 +20,15 @@
 #include <vector>
 
 #include "config/run_config.h"
+#include "games/schataxx/game.h"
+#include "games/schataxx/position.h"
 #include "nn/direct_convolution.h"
 #include "nn/model_info.h"
 #include "nn/play_file.h"
-#include "games/schataxx/game.h"
-#include "games/schataxx/position.h"
 #include "selfplay/training_data.h"
 #include "tests/test_paths.h"
 #include "trainer/replay_buffer.h"
+#include "util/file_lock.h"
 #include "util/read_file.h"
 #include "util/text.h"
 
@@ -415,6 +416,19 @@ TEST(TrainingRun, SlowASecondTrainerOnARunIsRefused) {
   const std::string said = read_whole_file(second);
   EXPECT_NE(said.find("run '" + run + "' is in use: another process holds '" + run + "/train.lock'"), std::string::npos)
       << said;
+}
+
+// A second trainer on a run in its first minute, with no model yet, was refused only after its
+// config's checks had built a trainer (on a GPU run, on the GPU): now the lock comes first.
+TEST(TrainingRun, ASecondTrainerIsRefusedBeforeItsConfigIsChecked) {
+  const std::string run = testing::TempDir() + "/locked-new-run", config = run + ".yaml", said = run + ".said";
+  fs::remove_all(run);
+  fs::create_directories(run);
+  const FileLock first(RunDirectory::lock_path_of(run), "the first trainer");
+  write_tiny_config(config, {{"  channels: 16", "  channels: 16\n  init_from: /nonexistent/start.net"}});
+  EXPECT_NE(std::system((kBinary + " train --config " + config + " --run-dir " + run + " > " + said + " 2>&1").c_str()),
+            0);
+  EXPECT_NE(read_whole_file(said).find("run '" + run + "' is in use"), std::string::npos) << read_whole_file(said);
 }
 
 // What would stop a new run in its first minute had stopped it there, its folder and config left
