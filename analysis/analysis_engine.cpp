@@ -309,8 +309,9 @@ BasicNetworkPlayerOptions<G> player_options(const std::string& model, int search
   try {
     options.c_puct_by_board = !spec.has("cpuct");
     options.search = read_search_params<G>(spec, options.search);
-  } catch (const std::invalid_argument& e) {
-    throw QueryError("overrideSettings", e.what());
+  } catch (const std::invalid_argument& e) {  // the spec's words without the spec, made here
+    const std::string reason = e.what(), made = "player '" + spec.text() + "': ";
+    throw QueryError("overrideSettings", reason.starts_with(made) ? reason.substr(made.size()) : reason);
   }
   return options;
 }
@@ -508,7 +509,7 @@ void Engine::analyse(const Query& query, const BasicNetworkPlayerOptions<G>& opt
 void Engine::terminate(const Action& action) {
   auto matches = [&](const TaskPtr& task) {
     return action.name == "terminate_all" ||
-           (task->id == action.terminate_id && (action.turns.empty() || std::ranges::count(action.turns, task->turn) > 0));
+           (task->id == action.terminate_id && (!action.turns || std::ranges::count(*action.turns, task->turn) > 0));
   };
   std::vector<TaskPtr> dropped;
   {

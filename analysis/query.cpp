@@ -40,8 +40,8 @@ int int_in(const json& value, const char* field, int min, int max, const char* n
   return value.get<int>();
 }
 
-std::vector<int> turns_field(const json& line, const char* field) {
-  if (!line.contains(field)) return {};
+std::optional<std::vector<int>> turns_field(const json& line, const char* field) {
+  if (!line.contains(field)) return std::nullopt;
   if (!line[field].is_array()) throw QueryError(field, std::string("\"") + field + "\" must be a list of turn numbers");
   std::vector<int> turns;
   for (const json& turn : line[field]) turns.push_back(int_in(turn, field, 0, 1'000'000));
@@ -141,6 +141,10 @@ Query read_query(const json& line, std::vector<std::string>& unknown) {
     if (std::ranges::find(kFields, field) == kFields.end()) unknown.push_back(field);
   query.initial_fen = string_field(line, "initialFen");
   query.variant = string_field(line, "variant");
+  if (line.contains("initialFen") && query.initial_fen.empty())
+    throw QueryError("initialFen", "\"initialFen\" is empty: give a FEN, or leave it out for the variant's start");
+  if (line.contains("variant") && query.variant.empty())
+    throw QueryError("variant", "\"variant\" is empty: name one, or leave it out for the game of initialFen");
   if (line.contains("moves")) {
     if (!line["moves"].is_array()) throw QueryError("moves", "\"moves\" must be a list of moves");
     for (const json& move : line["moves"]) {
@@ -148,7 +152,12 @@ Query read_query(const json& line, std::vector<std::string>& unknown) {
       query.moves.push_back(move);
     }
   }
-  query.analyze_turns = turns_field(line, "analyzeTurns");
+  const std::optional<std::vector<int>> turns = turns_field(line, "analyzeTurns");
+  if (turns && turns->empty())
+    throw QueryError(
+        "analyzeTurns",
+        "\"analyzeTurns\" is empty: name the turns to analyse, or leave it out for the turn after the last move");
+  query.analyze_turns = turns.value_or(std::vector<int>{});
   std::ranges::sort(query.analyze_turns);  // each turn once, in order
   query.analyze_turns.erase(std::ranges::unique(query.analyze_turns).begin(), query.analyze_turns.end());
   if (line.contains("priority")) query.priority = int_in(line["priority"], "priority", -1'000'000, 1'000'000);

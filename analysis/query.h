@@ -64,13 +64,14 @@ class QueryError : public std::invalid_argument {
 };
 
 // {"id":"t1","action":"terminate","terminateId":"q1","turnNumbers":[2]}: the turns of the queries
-// with id terminate_id (all of them where turns is empty) stop; terminate_all stops every query.
+// with id terminate_id (all of them without turnNumbers; none for an empty list, as KataGo's) stop;
+// terminate_all stops every query.
 // query_version and clear_cache (KataGo's) are answered at once.
 struct Action {
   std::string id;
   std::string name;          // "terminate", "terminate_all", "query_version" or "clear_cache"
   std::string terminate_id;  // the query's id; without terminateId, the action's own id
-  std::vector<int> turns;
+  std::optional<std::vector<int>> turns;
 };
 
 constexpr int kMostVisits = 100'000'000;

@@ -138,7 +138,6 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   // run configs (run.game), UCI_Variant and the browser view, its own name first.
   { G::kName } -> std::convertible_to<std::string_view>;
   { G::kTitle } -> std::convertible_to<std::string_view>;  // in prose: "Ataxx"
-  { G::kMoveHelp } -> std::convertible_to<std::string_view>;  // its notation by example, for help texts
   { G::kVariants[0] } -> std::convertible_to<std::string_view>;
   requires G::kVariants[0] == G::kName;
   requires G::kVariantTitles.size() == G::kVariants.size();  // each variant in the browser view's words
@@ -171,6 +170,7 @@ concept GameType = requires(const typename G::Position& pos, typename G::Positio
   // Moves in the game's notation (UAI, PGN, chunks' logs, the browser view); parse throws on bad text.
   { G::move_text(move, pos) } -> std::same_as<std::string>;
   { G::parse_move_text(text, pos) } -> std::same_as<typename G::Move>;
+  { G::move_help(pos) } -> std::same_as<std::string>;  // the notation by example, for help texts
   // The men of a side and the cells of the board: the network's lead head and the score lead.
   { G::men(pos, side) } -> std::same_as<Bitboard>;
   { G::cells(pos) } -> std::convertible_to<int>;

@@ -77,7 +77,9 @@ struct BasicSearchResult {
   std::vector<int> visits;    // visits of each
   // The policy target: the visits, less the forced playouts that PUCT would not have given.
   std::vector<int> policy_target;
-  float value = 0.0f;         // root value for the side to move, in [-1, 1]
+  // The root's value for the side to move, in [-1, 1]; where restrict_root_moves holds, that of the
+  // move chosen (the root's mean holds the other moves' visits of a kept tree), as root_search_value.
+  float value = 0.0f;
   int total_visits = 0;
   int selective_depth = 0;  // the deepest leaf this search selected, in plies below the root (UCI's seldepth)
   std::vector<Move> principal_variation;

@@ -639,7 +639,14 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
-  if (!result.moves.empty()) result.principal_variation = line_after(result.best_move()).moves;
+  if (result.moves.empty()) return result;
+  const Move best = result.best_move();
+  result.principal_variation = line_after(best).moves;
+  if (!root_moves_.empty()) {  // the root's mean holds other moves' visits (a kept tree): the move played is its value
+    const auto i = static_cast<std::size_t>(std::ranges::find(result.moves, best) - result.moves.begin());
+    result.value = result.values[i];
+    result.root_search_value = result.search_values[i];
+  }
   return result;
 }
 
@@ -649,8 +656,15 @@ typename BasicSearch<G>::Line BasicSearch<G>::line_after(Move move) const {
   const std::optional<std::uint32_t> after = chosen_child(kRoot, move);
   line.moves.push_back(move);
   line.visits.push_back(after ? nodes_[*after].visits : 0);
-  for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->state == State::kExpanded;) {
-    const Edge* best = most_visited_edge(*node);
+  // On through positions the solver proved (their moves stay), the proof's move where it won.
+  for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->num_edges > 0;) {
+    const std::span<const Edge> edges = edges_of(*node);
+    const auto proves = [&](const Edge& edge) {
+      return child(edge).state == State::kTerminal && child(edge).terminal_value == -1;
+    };
+    const bool won = node->state == State::kTerminal && node->terminal_value == 1;
+    const auto proof = won ? std::ranges::find_if(edges, proves) : edges.end();
+    const Edge* best = proof != edges.end() ? &*proof : most_visited_edge(*node);
     if (!best || child(*best).visits == 0) break;
     node = &child(*best);
     line.moves.push_back(best->move);

@@ -10,7 +10,7 @@ void check_device(const std::string& device) {
   if (device == "cpu") return;
   const bool cuda = device == "cuda" || (device.starts_with("cuda:") && device.size() > 5 &&
                                          device.find_first_not_of("0123456789", 5) == std::string::npos);
-  if (!cuda) throw std::invalid_argument("unknown device '" + device + "' (expected cpu, cuda or cuda:N)");
+  if (!cuda) throw std::invalid_argument(unknown_device(device));
   throw std::invalid_argument("inference: device=" + device +
                               " needs LibTorch, which this program (ataxx-engine) is built without: use ataxx-zero");
 }

@@ -148,7 +148,14 @@ std::string read_model_file(const std::string& path) {
     throw ModelFileError("model file '" + path + "' is a folder: give a play file (a run's is RUN/models/best)");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ModelFileError("cannot read model file '" + path + "'");
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  // The first bytes say whether to read on: a big file of something else (or /dev/zero) is not read whole.
+  std::string bytes(4, '\0');
+  in.read(bytes.data(), 4);
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  if (bytes != std::string_view(kContainerMagic, 4) && bytes != std::string_view("PK\3\4", 4))
+    throw DamagedModelFileError("'" + path + "' is not an ataxx-zero model file");
+  bytes.append(std::istreambuf_iterator<char>(in), {});
+  return bytes;
 }
 
 std::string_view model_archive(std::string_view file, const std::string& path) {

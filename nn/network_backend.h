@@ -41,5 +41,9 @@ std::unique_ptr<LoadedNetwork> load_network(const std::string& play_file, const 
 // Throws std::invalid_argument for a device name this backend cannot run: not cpu, cuda or cuda:N,
 // or CUDA where this program or machine has none.
 void check_device(const std::string& device);
+// Both backends' words for a name that is none of those.
+inline std::string unknown_device(const std::string& device) {
+  return "unknown device '" + device + "' (expected cpu, cuda or cuda:N)";
+}
 
 }  // namespace ataxx

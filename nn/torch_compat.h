@@ -3,15 +3,17 @@
 #pragma once
 
 #include <ATen/autocast_mode.h>
-#include <torch/torch.h>
-#include <torch/version.h>
 #include <c10/core/StreamGuard.h>
 #include <c10/core/impl/VirtualGuardImpl.h>
+#include <torch/torch.h>
+#include <torch/version.h>
 
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+
+#include "nn/network_backend.h"
 
 namespace ataxx::torch_compat {
 
@@ -32,7 +34,7 @@ inline void use_one_intra_op_thread() {
 // "cpu", "cuda" or "cuda:N"; throws std::invalid_argument for another name (LibTorch's others too:
 // mps, meta, ...), or a CUDA device this build or machine does not have.
 inline torch::Device parse_device(const std::string& name) {
-  const std::string expected = "unknown device '" + name + "' (expected cpu, cuda or cuda:N)";
+  const std::string expected = unknown_device(name);
   try {
     torch::Device device(name);
     if (!device.is_cpu() && !device.is_cuda()) throw std::invalid_argument(expected);

@@ -44,6 +44,11 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   void follow(const Game& game);
   // Searches the game's position within `limits`: last_result_ and report_.
   void search(const Game& game, const MoveLimits& limits);
+  // Where a search's figures count from: its start and the visits its tree held then.
+  struct Counted {
+    std::chrono::steady_clock::time_point start;
+    int reused_visits = 0;
+  };
   // A search's result as the player reports it, timed from `start`, with the visits its tree kept.
   MoveReport report_of(const SearchResult& result, std::chrono::steady_clock::time_point start,
                        int reused_visits) const;
@@ -56,6 +61,8 @@ class BasicMctsPlayer final : public BasicPlayer<G> {
   std::function<float(const Position&)> c_puct_of_;  // none: base_params_.c_puct
   int threads_;
   MoveReport report_;
+  Counted last_counted_;                              // of the last search
+  std::optional<std::pair<Game, Counted>> pondered_;  // a ponder's game and figures, until the next move
 };
 
 using MctsPlayer = BasicMctsPlayer<DefaultGame>;

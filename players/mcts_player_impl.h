@@ -30,6 +30,7 @@ template <typename G>
 void BasicMctsPlayer<G>::new_game(std::uint64_t seed) {
   search_ = Search(base_params_, seed);
   followed_.reset();
+  pondered_.reset();
 }
 
 template <typename G>
@@ -57,6 +58,7 @@ void BasicMctsPlayer<G>::ponder(const Game& game) {
   until_stopped.nodes = 0;
   until_stopped.depth = 0;
   search(game, until_stopped);
+  pondered_.emplace(game, last_counted_);
 }
 
 template <typename G>
@@ -64,7 +66,13 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   const auto start = std::chrono::steady_clock::now();
   follow(game);  // re-rooting the tree is part of the move's time
   if (c_puct_of_) search_.set_c_puct(c_puct_of_(game.position()));
-  const int reused_visits = search_.root_visits();
+  // A search that goes on from a ponder of this very game (UAI's ponderhit, or stop) counts its
+  // time and nodes from the go ponder, as UCI's info lines do.
+  const bool goes_on_from_ponder =
+      pondered_ && pondered_->first.start() == game.start() && pondered_->first.moves() == game.moves();
+  last_counted_ = goes_on_from_ponder ? pondered_->second : Counted{start, search_.root_visits()};
+  pondered_.reset();
+  const auto [counted_from, reused_visits] = last_counted_;
   // An outside time limit or `go infinite` replaces the player's own visit budget, as a node
   // limit does; otherwise the spec's visits apply.
   constexpr int kUnlimited = 1'000'000'000;
@@ -84,14 +92,14 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   auto progress = [&] {
     if (std::chrono::steady_clock::now() - last_progress < std::chrono::milliseconds(limits.progress_interval_ms))
       return;
-    this->progress_(report_of(search_.result(), start, reused_visits));
+    this->progress_(report_of(search_.result(), counted_from, reused_visits));
     last_progress =
         std::chrono::steady_clock::now();  // from the report's end: a slow report leaves the search its time
   };
   run_search_threads<G>(search_, *evaluator_, threads_,
                         this->progress_ ? std::function<void()>(progress) : std::function<void()>());
   last_result_ = search_.result();
-  report_ = report_of(last_result_, start, reused_visits);
+  report_ = report_of(last_result_, counted_from, reused_visits);
 }
 
 template <typename G>

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include "players/player_impl.h"
 
 namespace ataxx {
@@ -66,7 +68,7 @@ double PlayerSpec::get_double(const std::string& key, double fallback, double mi
   if (!taken) return fallback;
   const auto value = parse_number(*taken);
   if (!value || *value < min || *value > max)
-    spec_error(text_, key + "=" + *taken + " is not a number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    spec_error(text_, fmt::format("{}={} is not a number in [{:g}, {:g}]", key, *taken, min, max));
   return *value;
 }
 

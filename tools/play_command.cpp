@@ -143,21 +143,23 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--human", options->human, "Your side: x, o, or none to watch")->check(CLI::IsMember({"x", "o", "none"}));
   cmd->add_option("--fen", options->fen, fen_help());
   add_variant_option(*cmd, options->variant, "Play this variant, from its start or a --fen of its game");
-  cmd->callback([options] {
+  cmd->callback([options, &app] {
+    const std::string program = app.get_name();
     with_start_position(options->fen, options->variant, [&]<typename G>(const typename G::Position& start) {
       const typename G::Game game(start);
       const std::string model = options->engine.empty() ? shipped_model<G>(options->model, start) : "";
       const std::string fallback = "alphabeta:depth=" + std::to_string(G::Play::kTerminalDepth);
       auto [engine, name] = terminal_engine<G>(model, options->engine, options->visits, fallback);
       ready_to_play(*engine, {start}, std::random_device{}());  // a net of another board refused now
-      const std::string commands = "Moves: " + std::string(G::kMoveHelp) +
-                                   "; undo to take back your last move, help for this, quit to stop.";
+      const std::string commands =
+          "Moves: " + G::move_help(start) + "; undo to take back your last move, help for this, quit to stop.";
       // The first mover is x on the command line whatever the game calls it.
       const std::string x_is = G::kSideNames[0] == "x" ? "" : " (x is " + std::string(G::kSideNames[0]) + ")";
       if (options->human == "none")
-        std::printf("ataxx-zero play: %s; you watch %s play itself.\n", std::string(G::kTitle).c_str(), name.c_str());
+        std::printf("%s play: %s; you watch %s play itself.\n", program.c_str(), std::string(G::kTitle).c_str(),
+                    name.c_str());
       else
-        std::printf("ataxx-zero play: %s; you are %s%s against %s. %s\n", std::string(G::kTitle).c_str(),
+        std::printf("%s play: %s; you are %s%s against %s. %s\n", program.c_str(), std::string(G::kTitle).c_str(),
                     options->human.c_str(), x_is.c_str(), name.c_str(), commands.c_str());
       play_in_terminal<G>(game, *engine, options->human, options->movetime_ms, commands);
     });

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <new>
+#include <random>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -71,6 +72,10 @@ template <typename G>
 std::string_view variant_of(const std::string& uci_variant) {
   return Games::plays<G>(uci_variant) ? std::string_view(uci_variant) : G::kName;
 }
+
+// A game's seed: each its own, so that a weakened level or a random player does not repeat its
+// games from one uainewgame, or one process, to the next.
+std::uint64_t game_seed() { return std::random_device{}(); }
 
 // The combo of UCI_Variant: every game and variant, the first game the default.
 std::string variant_option() {
@@ -370,7 +375,10 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     model_info_ = previous_info;
     throw;
   }
-  if (key == "uci_variant") new_game();
+  if (key == "uci_variant" && options_.variant != previous.variant) {
+    new_game();
+    say("info string UCI_Variant " + options_.variant + ": the position is its start");
+  }
 }
 
 void UaiEngine::remake_player() {
@@ -391,7 +399,11 @@ void UaiEngine::new_game() {
   with_game(options_.variant, [&]<typename G>() {
     set_game<G>(typename G::Game(start_of_variant<G>(options_.variant)));
   });
-  std::visit([](auto& session) { if (session.player) session.player->new_game(1); }, session_);
+  std::visit(
+      [](auto& session) {
+        if (session.player) session.player->new_game(game_seed());
+      },
+      session_);
 }
 
 template <typename G>
@@ -493,7 +505,7 @@ void UaiEngine::ready_player(Session<G>& session) {
     say("info string none of the nets (" + nets_.sources() + ") plays " + what + ": Player " + options_.player +
         " plays it");
   }
-  (session.player = make_engine_player<G>(model))->new_game(1);
+  (session.player = make_engine_player<G>(model))->new_game(game_seed());
   session.model = model;
   if (model.empty()) return;
   say("info string searching with " + model);

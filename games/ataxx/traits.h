@@ -32,7 +32,6 @@ struct AtaxxGame {
   using Chunk = AtaxxChunk;
   static constexpr std::string_view kName = "ataxx";
   static constexpr std::string_view kTitle = "Ataxx";
-  static constexpr std::string_view kMoveHelp = "g2 (clone), a7c5 (jump), 0000 (pass)";
   static constexpr std::array<std::string_view, 1> kVariants = {"ataxx"};
   static constexpr std::array<std::string_view, 1> kVariantTitles = {"standard"};
   static constexpr bool kHasBoards = true;  // a run chooses them (boards:), a model file lists them
@@ -67,6 +66,17 @@ struct AtaxxGame {
     return ataxx::perft_split(pos, depth);
   }
   static std::string move_text(Move move, const Position& pos) { return to_string(move, pos.board()); }
+  // The notation by example: a clone and a jump pos has (cells are named otherwise on each board).
+  static std::string move_help(const Position& pos) {
+    MoveList moves;
+    pos.generate_moves(moves);
+    std::string clone = "a destination", jump = "from-to";
+    const auto single = std::ranges::find_if(moves, [](Move m) { return m.is_single(); });
+    const auto jumping = std::ranges::find_if(moves, [](Move m) { return m.is_jump(); });
+    if (single != moves.end()) clone = move_text(*single, pos);
+    if (jumping != moves.end()) jump = move_text(*jumping, pos);
+    return clone + " (clone), " + jump + " (jump), 0000 (pass)";
+  }
   static Move parse_move_text(std::string_view text, const Position& pos) { return parse_move(text, pos.board()); }
   static Bitboard men(const Position& pos, Color side) { return pos.pieces(side); }
   static int cells(const Position& pos) { return pos.board().num_cells; }

@@ -30,7 +30,7 @@ struct SchataxxGame {
   using Chunk = schataxx::Chunk;
   static constexpr std::string_view kName = "schataxx";
   static constexpr std::string_view kTitle = "Schataxx";
-  static constexpr std::string_view kMoveHelp = "a1b2, drops Q@g8, 0000 (pass)";
+  static std::string move_help(const Position&) { return "a1b2, drops Q@g8, 0000 (pass)"; }
   static constexpr std::array<std::string_view, 3> kVariants = {"schataxx", "schataxx-balanced", "schataxx-unlimited"};
   static constexpr std::array<std::string_view, 3> kVariantTitles = {"standard", "balanced", "unlimited stock"};
   static constexpr bool kHasBoards = false;  // one board

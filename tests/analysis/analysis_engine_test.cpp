@@ -160,8 +160,12 @@ TEST(Analysis, RefusesABadLineNamingTheFieldAndGoesOn) {
   session.send(R"({"id":"board","initialFen":"x6o/8/8/8/8/8/8/o6x x 0 1"})");
   session.send(R"({"id":"good","maxVisits":8})");
   session.send(R"({"id":"huge","priority":1e400})");
+  // Empty, these were taken as left out: the start of Ataxx, the last turn.
+  session.send(R"({"id":"nofen","initialFen":""})");
+  session.send(R"({"id":"novariant","variant":""})");
+  session.send(R"({"id":"noturns","analyzeTurns":[]})");
   const std::vector<json> answers = session.finish();
-  ASSERT_EQ(answers.size(), 10U) << json(answers).dump();
+  ASSERT_EQ(answers.size(), 13U) << json(answers).dump();
   EXPECT_FALSE(answers[0].contains("id"));
   EXPECT_NE(answers[0]["error"].get<std::string>().find("not a JSON object on one line (parse error at line 1, "),
             std::string::npos)
@@ -179,6 +183,9 @@ TEST(Analysis, RefusesABadLineNamingTheFieldAndGoesOn) {
   EXPECT_EQ(error_of("fen")["field"], "initialFen");
   EXPECT_EQ(error_of("variant")["field"], "variant");
   EXPECT_EQ(error_of("board")["error"], "no net plays Ataxx on 8x8");
+  EXPECT_EQ(error_of("nofen")["field"], "initialFen");
+  EXPECT_EQ(error_of("novariant")["field"], "variant");
+  EXPECT_EQ(error_of("noturns")["field"], "analyzeTurns");
   EXPECT_EQ(error_of("good")["isDuringSearch"], false);
   EXPECT_TRUE(error_of("good").contains("moveInfos"));
 }
@@ -579,6 +586,8 @@ TEST(Analysis, OverrideSettingsSetTheSearchAndRefuseWhatTheyCannotTake) {
     EXPECT_EQ(refused[0]["field"], "overrideSettings") << refused[0];
     EXPECT_NE(refused[0].value("error", "").find(bad[i].second), std::string::npos) << refused[0];
   }
+  // In the query's words, not those of the player spec the settings are made into.
+  EXPECT_EQ(with_id(answers, "bad1").at(0)["error"], "cpuct=1000 is not a number in [0, 100]");
 }
 
 TEST(Analysis, WarnsOfAFieldItDoesNotKnowAndGoesOn) {
@@ -679,6 +688,7 @@ TEST(Analysis, TerminatesOnlyTheTurnsNamedAndTerminateAllStopsTheRest) {
   session.send(R"({"id":"long","maxVisits":100000000,"reportDuringSearchEvery":0.05})");
   session.wait_for([](const json& a) { return a.value("isDuringSearch", false); });
   session.send(R"({"id":"short","moves":["b6"],"analyzeTurns":[0,1],"maxVisits":16})");
+  session.send(R"({"id":"t0","action":"terminate","terminateId":"short","turnNumbers":[]})");  // none, as KataGo's
   session.send(R"({"id":"t1","action":"terminate","terminateId":"short","turnNumbers":[1]})");
   session.send(R"({"id":"t2","action":"terminate_all"})");
   const std::vector<json> answers = session.finish();

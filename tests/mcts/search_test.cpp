@@ -232,6 +232,13 @@ TEST(Search, TheSolverProvesAWinInThreePliesAndTheRootPlaysIt) {
     after.generate_moves(replies);
     ASSERT_EQ(replies.size(), 1U);
     EXPECT_TRUE(replies[0].is_pass()) << "o is walled in";
+    // The line goes on through the proven positions (it had stopped at the first): o's pass, then
+    // x's move that fills the board.
+    ASSERT_EQ(result.principal_variation.size(), 3U);
+    EXPECT_TRUE(result.principal_variation[1].is_pass());
+    after.make_move(result.principal_variation[1]);
+    after.make_move(result.principal_variation[2]);
+    EXPECT_TRUE(after.outcome().is_over());
   }
 }
 

@@ -59,13 +59,26 @@ TEST(PlayCommand, AnIllegalMoveIsExplainedWithTheLegalOnes) {
   EXPECT_EQ(boards_drawn(ran.output), std::vector<std::string>({kStart, kStart}));
 }
 
+// The help's examples are moves of the board played: g2 and a7c5, the 7x7 start's, are no cells
+// of the hexagon. The first line names the program run (ataxx-engine had called itself ataxx-zero).
+TEST(PlayCommand, TheHelpsMovesAreMovesOfTheBoard) {
+  const Ran ran = play("quit\n", "--engine greedy --fen 'x3o/6/7/4-3/o2-4x/4-3/7/6/x3o x 0 1'");
+  ASSERT_EQ(ran.status, 0) << ran.output;
+  EXPECT_NE(ran.output.find("ataxx-zero play: Ataxx; you are x against greedy. Moves: b1 (clone), a1c1 (jump), 0000 "
+                            "(pass)"),
+            std::string::npos)
+      << ran.output;
+  const Ran engine = run_shell(std::string("printf 'quit\\n' | ") + ATAXX_ENGINE_BINARY + " play --engine greedy");
+  EXPECT_TRUE(engine.output.starts_with("ataxx-engine play: Ataxx; you are x against greedy.")) << engine.output;
+}
+
 // Before, `help` was read as a move ("'he' is not a cell"), and a blank line or a move with a
 // trailing blank as an invalid one.
 TEST(PlayCommand, HelpSaysTheCommandsAndBlanksAroundAMoveAreIgnored) {
   const Ran ran = play("help\n\n g2 \r\nquit\n", "--engine greedy");
   ASSERT_EQ(ran.status, 0) << ran.output;
   EXPECT_EQ(ran.output.find("invalid move"), std::string::npos) << ran.output;
-  EXPECT_NE(ran.output.find("your move: Moves: g2 (clone), a7c5 (jump), 0000 (pass); undo to take back your last move, "
+  EXPECT_NE(ran.output.find("your move: Moves: f1 (clone), g1e1 (jump), 0000 (pass); undo to take back your last move, "
                             "help for this, quit to stop.\nlegal moves: f1 f2 g2 "),
             std::string::npos)
       << ran.output;

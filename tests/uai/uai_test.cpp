@@ -365,7 +365,8 @@ TEST(Uai, PlaysSchataxxFromItsFenOrItsVariant) {
   std::string out = uai.go("go depth 2");
   EXPECT_TRUE(legal_schataxx(game, UaiSession::bestmove(out))) << out;
   // The variant, as Fairy-Stockfish's GUIs choose it: startpos is its start, its rules apply.
-  EXPECT_EQ(uai.send("setoption name UCI_Variant value schataxx-balanced"), "");
+  EXPECT_EQ(uai.send("setoption name UCI_Variant value schataxx-balanced"),
+            "info string UCI_Variant schataxx-balanced: the position is its start\n");
   uai.send("position startpos");
   schataxx::Game balanced(schataxx::Position::startpos(schataxx::Variant::kBalanced));
   for (int ply = 0; ply < 4; ++ply) {
@@ -421,6 +422,41 @@ TEST(Uai, PassAndGameOverAnswerNullMove) {
 
 // The evaluation cache is made at once: CacheSize is bounded by the machine's memory, and a value
 // above the bound is refused with it, not taken to fail later.
+// A player of weakened play (a level, random) played the same game after every uainewgame, and
+// in every process: each game had seed 1.
+TEST(Uai, EachNewGameIsPlayedWithItsOwnSeed) {
+  UaiSession uai;
+  uai.send("setoption name Player value random");
+  std::set<std::string> first_moves;
+  for (int game = 0; game < 8; ++game) {
+    uai.send("uainewgame");
+    uai.send("position startpos");
+    first_moves.insert(UaiSession::bestmove(uai.go("go nodes 10")));
+  }
+  EXPECT_GT(first_moves.size(), 1U);  // 16 moves: the same one 8 times by chance once in 268 million
+}
+
+// Setting UCI_Variant to the game in play reset the position to its start, and the next go
+// searched the start for the side the GUI did not have to move: an illegal bestmove.
+TEST(Uai, UciVariantOfTheGameInPlayKeepsThePosition) {
+  UaiSession uai;
+  uai.send("setoption name Player value greedy");
+  uai.send("position startpos moves g2");
+  EXPECT_EQ(uai.send("setoption name UCI_Variant value ataxx"), "");
+  Game game;
+  game.play("g2");
+  EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(uai.go("go nodes 10")), board_7x7())));
+  EXPECT_EQ(uai.send("setoption name UCI_Variant value schataxx"),
+            "info string UCI_Variant schataxx: the position is its start\n");
+}
+
+// A Model that is no net was read whole before its first bytes were looked at: /dev/zero never ended.
+TEST(Uai, AModelThatIsNoNetIsRefusedByItsFirstBytes) {
+  UaiSession uai;
+  const std::string out = uai.send("setoption name Model value /dev/zero");
+  EXPECT_NE(out.find("'/dev/zero' is not an ataxx-zero model file"), std::string::npos) << out;
+}
+
 TEST(Uai, CacheSizeIsBoundedByTheMachinesMemory) {
   UaiSession uai;
   const std::string out = uai.send("uai");
@@ -542,6 +578,20 @@ TEST(Uai, APonderSearchAnswersOnlyAfterPonderhitAndThenSearchesWithinItsLimits) 
   const std::string out = uai.send("ponderhit");  // at once: the 20,000 nodes come after it
   ASSERT_NE(out.rfind("info depth"), std::string::npos) << out;
   EXPECT_GE(reported_nodes(out), 20000) << out;
+}
+
+// UCI's time counts from the go: a search that goes on after ponderhit had said only its time
+// since then (and nodes a second of nodes it had not found in it).
+TEST(Uai, APonderedSearchCountsItsTimeFromTheGoPonder) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts:visits=100000000");
+  uai.send("position startpos");
+  uai.post("go ponder movetime 50");
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  const std::string out = uai.send("ponderhit");
+  const int time = reported(out, " time "), nodes = reported_nodes(out), nps = reported(out, " nps ");
+  EXPECT_GE(time, 400) << out;
+  EXPECT_NEAR(nps, nodes * 1000.0 / time, 0.1 * nps) << out;  // a fresh tree: every node found since the go
 }
 
 // Alpha-beta's forced wins read as UCI's `score mate N`: before, as a score of 9,999 men.
@@ -754,6 +804,22 @@ TEST(Uai, SearchmovesRestrictsTheMovesSearchedAndSaysWhichItLeavesOut) {
   EXPECT_NE(out.find("info string searchmoves names no legal move: every move is searched"), std::string::npos) << out;
   EXPECT_NE(out.find(" nodes 40 "), std::string::npos) << out;
   EXPECT_TRUE(answers_legally_from_start(out)) << out;
+}
+
+// On a kept tree the root's mean holds every move's visits of the search before: a searchmoves
+// search reported b6's score for g1e3. Now the score is the move's own (its Q, lc0's mapping).
+TEST(Uai, ASearchmovesScoreIsThatOfTheMovePlayed) {
+  UaiSession uai;
+  uai.send("setoption name Player value mcts:visits=100000000");
+  uai.send("setoption name VerboseMoveStats value true");
+  uai.send("position startpos");
+  uai.go("go nodes 2000");
+  const std::string out = uai.go("go nodes 2100 searchmoves g1e3");
+  EXPECT_EQ(UaiSession::bestmove(out), "g1e3") << out;
+  const auto q_at = out.find("(Q: ", out.find("info string g1e3 "));
+  ASSERT_NE(q_at, std::string::npos) << out;
+  const double q = std::stod(out.substr(q_at + 4));
+  EXPECT_NEAR(reported(out, " score cp "), 111.714640912 * std::tan(1.5620688421 * q), 1.0) << out;
 }
 
 // UCI: an unknown token is skipped and the rest of the line read. Before, an unknown word took

@@ -30,7 +30,7 @@ struct TicTacToeGame {
   using Chunk = tictactoe::Chunk;
   static constexpr std::string_view kName = "tictactoe";
   static constexpr std::string_view kTitle = "Tic-tac-toe";
-  static constexpr std::string_view kMoveHelp = "b2 (columns a-c, rows 1-3)";
+  static std::string move_help(const Position&) { return "b2 (columns a-c, rows 1-3)"; }
   static constexpr std::array<std::string_view, 1> kVariants = {"tictactoe"};
   static constexpr std::array<std::string_view, 1> kVariantTitles = {"standard"};
   static constexpr bool kHasBoards = false;
