@@ -383,6 +383,11 @@ void Engine::handle(std::string_view line) {
     send({{"error", "not a JSON object on one line (" + why + "): " + std::string(line.substr(0, 200))}});
     return;
   }
+  std::vector<std::string> unknown;  // warned of before the query's answer or its error
+  const auto warn_of_unknown = [&](const json& id) {
+    for (const std::string& field : unknown)
+      send({{"id", id}, {"warning", "unknown field, left out"}, {"field", field}});
+  };
   try {
     if (parsed.contains("action")) {
       const Action action = read_action(parsed);
@@ -395,15 +400,15 @@ void Engine::handle(std::string_view line) {
       }
       send(answer);
     } else {
-      std::vector<std::string> unknown;
       const Query query = read_query(parsed, unknown);
-      for (const std::string& field : unknown)
-        send({{"id", query.id}, {"warning", "unknown field, left out"}, {"field", field}});
+      warn_of_unknown(query.id);
+      unknown.clear();
       queue_query(query);
     }
   } catch (const std::exception& e) {
     json answer = json::object();
     if (parsed.contains("id") && parsed["id"].is_string()) answer["id"] = parsed["id"];
+    if (answer.contains("id")) warn_of_unknown(answer["id"]);
     answer["error"] = e.what();
     if (const auto* error = dynamic_cast<const QueryError*>(&e); error && !error->field().empty())
       answer["field"] = error->field();

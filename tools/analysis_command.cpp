@@ -25,7 +25,8 @@ void add_analysis_command(CLI::App& app) {
       ->check(model_file_check());
   cmd->add_option("--threads", options->threads,
                   "Turns searched at once (default: one for each core this process may use)")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, 1024))
+      ->default_str("");  // not given: the cores
   cmd->add_option("--search-threads", options->search_threads, "Threads searching each turn")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();

@@ -89,6 +89,7 @@ CLI::Validator model_file_check() {
 int run_app(CLI::App& app, int argc, char** argv) {
   add_shipped_nets();
   app.set_version_flag("--version", app.get_name() + " " + version_text());
+  app.set_help_all_flag("--help-all", "Print the help of every command, then exit");
   drop_empty_list_defaults(app);
   try {
     app.parse(argc, argv);

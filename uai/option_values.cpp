@@ -11,9 +11,13 @@
 namespace ataxx {
 
 int read_integer(const std::string& text, const std::string& what) {
+  constexpr long long kBound = 1'000'000'000;
   const auto value = parse_integer(text);
-  if (!value) throw std::invalid_argument(what + " '" + text + "' is not an integer");
-  return static_cast<int>(std::clamp<long long>(*value, -1'000'000'000, 1'000'000'000));
+  const bool digits =
+      text.find_first_not_of("0123456789", text.starts_with('-') || text.starts_with('+')) == std::string::npos &&
+      text.find_first_of("0123456789") != std::string::npos;
+  if (!value) throw std::invalid_argument(what + " '" + text + "' is " + (digits ? "out of range" : "not an integer"));
+  return static_cast<int>(std::clamp<long long>(*value, -kBound, kBound));
 }
 
 int read_spin(const std::string& option, const std::string& value, int min, int max) {

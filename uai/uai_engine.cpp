@@ -552,6 +552,13 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
     infinite_running_ = limits.infinite || go.ponder;
   }
   if (nothing_to_search) {
+    const Outcome outcome = session.game.outcome();
+    if (refused_position_.empty() && outcome.is_over()) {
+      const std::string winner = outcome.result == Result::kDraw
+                                     ? "a draw"
+                                     : std::string(G::kSideNames[outcome.result == Result::kXWins ? 0 : 1]) + " wins";
+      say("info string the game is over (" + to_string(outcome.reason) + "): " + winner);
+    }
     // Still answered as UAI asks: a go ponder at its ponderhit or stop, a go infinite at its stop.
     if (go.ponder) {
       std::unique_lock lock(mutex_);

@@ -17,6 +17,8 @@ Square parse_square(std::string_view text, std::string_view whole, const Board& 
 
 Move parse_move(std::string_view text, const Board& board) {
   if (text == "0000") return Move::pass();
+  if (text == "pass" || text == "PASS" || text == "Pass")
+    throw std::invalid_argument("invalid move '" + std::string(text) + "': a pass is written 0000");
   if (text.size() == 2) return Move::single(parse_square(text, text, board));
   if (text.size() == 4) {
     const Square from = parse_square(text.substr(0, 2), text, board);

@@ -593,11 +593,18 @@ TEST(Analysis, OverrideSettingsSetTheSearchAndRefuseWhatTheyCannotTake) {
 TEST(Analysis, WarnsOfAFieldItDoesNotKnowAndGoesOn) {
   Session session;
   session.send(R"({"id":"q","maxvisits":5,"maxVisits":8})");
+  session.send(R"({"id":"r","maxvisits":5,"maxVisits":0})");  // refused: its warning had been lost
   const std::vector<json> answers = session.finish();
-  ASSERT_EQ(answers.size(), 2U) << json(answers).dump();
+  ASSERT_EQ(answers.size(), 4U) << json(answers).dump();
   EXPECT_EQ(answers[0]["field"], "maxvisits");
   EXPECT_TRUE(answers[0].contains("warning"));
-  EXPECT_LT(answers[1]["rootInfo"]["visits"], 8 + 8);
+  const std::vector<json> refused = with_id(answers, "r");
+  ASSERT_EQ(refused.size(), 2U) << json(answers).dump();
+  EXPECT_EQ(refused[0]["field"], "maxvisits");
+  EXPECT_TRUE(refused[0].contains("warning"));
+  EXPECT_EQ(refused[1]["field"], "maxVisits");
+  EXPECT_TRUE(refused[1].contains("error"));
+  EXPECT_LT(with_id(answers, "q").back()["rootInfo"]["visits"], 8 + 8);
 }
 
 // The shipped 7x7 net's ownership head: x, to move, holds most of the board and o a corner.

@@ -28,6 +28,16 @@ TEST(Move, RejectsMalformedText) {
     EXPECT_THROW(parse_move(text, board_7x7()), std::invalid_argument) << '"' << text << '"';
 }
 
+// KataGo's and GTP's word for it had been read as the cells 'pa' and 'ss'.
+TEST(Move, APassInWordsIsToldItsNotation) {
+  try {
+    parse_move("pass", board_7x7());
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "invalid move 'pass': a pass is written 0000");
+  }
+}
+
 TEST(Move, ErrorNamesTheText) {
   try {
     parse_move("a1b2", board_7x7());

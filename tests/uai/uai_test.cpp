@@ -417,11 +417,12 @@ TEST(Uai, PassAndGameOverAnswerNullMove) {
   uai.send("position fen x5o/7/7/7/7/7/o5x x 100 1");  // halfmove clock: the game is over
   EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 3")), "0000");
   uai.send("position fen 7/7/7/7/7/7/x6 o");  // o has no pieces
-  EXPECT_EQ(UaiSession::bestmove(uai.go("go depth 3")), "0000");
+  const std::string over = uai.go("go depth 3 searchmoves a1");
+  EXPECT_EQ(UaiSession::bestmove(over), "0000");
+  // Said, where a bare 0000 had left a GUI to take it for a pass.
+  EXPECT_EQ(over.rfind("info string the game is over (no pieces): x wins\n", 0), 0U) << over;
 }
 
-// The evaluation cache is made at once: CacheSize is bounded by the machine's memory, and a value
-// above the bound is refused with it, not taken to fail later.
 // A player of weakened play (a level, random) played the same game after every uainewgame, and
 // in every process: each game had seed 1.
 TEST(Uai, EachNewGameIsPlayedWithItsOwnSeed) {
@@ -457,6 +458,8 @@ TEST(Uai, AModelThatIsNoNetIsRefusedByItsFirstBytes) {
   EXPECT_NE(out.find("'/dev/zero' is not an ataxx-zero model file"), std::string::npos) << out;
 }
 
+// The evaluation cache is made at once: CacheSize is bounded by the machine's memory, and a value
+// above the bound is refused with it, not taken to fail later.
 TEST(Uai, CacheSizeIsBoundedByTheMachinesMemory) {
   UaiSession uai;
   const std::string out = uai.send("uai");
@@ -523,6 +526,8 @@ TEST(Uai, AMalformedGoIsAnsweredAtOnceWithALegalMove) {
     EXPECT_NE(out.find("; answering at once"), std::string::npos) << bad << ": " << out;
     EXPECT_TRUE(answers_legally_from_start(out)) << bad << ": " << out;
   }
+  EXPECT_NE(uai.go("go nodes -99999999999999999999").find("go nodes '-99999999999999999999' is out of range"),
+            std::string::npos);  // it had said "not an integer"
 }
 
 TEST(Uai, StopAnswersAnInfiniteSearchAtOnce) {
