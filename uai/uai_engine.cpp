@@ -462,7 +462,7 @@ void UaiEngine::handle_position(std::string_view args) {
   std::size_t i = 1;
   std::string fen;
   if (tokens[0] == "fen") {
-    for (; i < tokens.size() && tokens[i] != "moves"; ++i) fen += tokens[i] + " ";
+    for (; i < tokens.size() && tokens[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + tokens[i];
     if (fen.empty()) throw std::invalid_argument("position fen: no FEN given");
   } else if (tokens[0] != "startpos") {
     throw std::invalid_argument("position needs startpos or fen, not '" + tokens[0] + "'");

@@ -484,6 +484,12 @@ TEST(Uai, MalformedInputIsNamedAndTheOptionsKept) {
         "setoption name Player value nobody"}) {
     EXPECT_EQ(uai.send(bad).rfind("info string error: ", 0), 0U) << bad;
   }
+  // The FEN as the GUI wrote it (it had been quoted with a blank after it).
+  EXPECT_EQ(uai.send("position fen x5o/7/7/7/7/7/o5 x 0 1 moves g2")
+                .rfind("info string error: invalid FEN "
+                       "'x5o/7/7/7/7/7/o5 x 0 1': rank 1",
+                       0),
+            0U);
   uai.send("position startpos");
   EXPECT_TRUE(answers_legally_from_start(uai.go("go depth 1")));
 }
