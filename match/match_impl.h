@@ -96,6 +96,10 @@ BasicGameRecord<G> play_game(BasicPlayer<G>& x, BasicPlayer<G>& o,
     const auto started = std::chrono::steady_clock::now();
     try {
       move = player.choose_move(game);
+      if (interrupt && interrupt->load()) {  // cut short by the stop: not the player's move
+        record.interrupted = true;
+        break;
+      }
     } catch (const std::exception& e) {
       record.failure = std::string(mover_name) + " failed: " + e.what();
       record.outcome = {win_for(~mover), EndReason::kNone};

@@ -77,9 +77,7 @@ struct BasicSearchResult {
   std::vector<int> visits;    // visits of each
   // The policy target: the visits, less the forced playouts that PUCT would not have given.
   std::vector<int> policy_target;
-  // The root's value for the side to move, in [-1, 1]; where restrict_root_moves holds, that of the
-  // move chosen (the root's mean holds the other moves' visits of a kept tree), as root_search_value.
-  float value = 0.0f;
+  float value = 0.0f;  // root value for the side to move, in [-1, 1]
   int total_visits = 0;
   int selective_depth = 0;  // the deepest leaf this search selected, in plies below the root (UCI's seldepth)
   std::vector<Move> principal_variation;
@@ -146,6 +144,7 @@ class BasicSearch {
   // Only these of the root's moves are searched, reported and chosen (UAI's searchmoves) until
   // the root changes; empty: every move.
   void restrict_root_moves(std::vector<Move> moves) { root_moves_ = std::move(moves); }
+  bool restricts_root_moves() const { return !root_moves_.empty(); }
 
   // Per-search set-up: root noise, clock. Called by run_searches.
   void begin();

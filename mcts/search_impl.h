@@ -268,7 +268,8 @@ bool BasicSearch<G>::done() const {
 }
 
 // The line a report gives: the move the search would play now (as SearchResult::best_move chooses
-// it), then the most visited replies. Without result(): it runs at every round of a `go depth`.
+// it), then the most visited replies; a position the solver proved ends it as the game's end does.
+// Without result(): it runs at every round of a `go depth`.
 template <typename G>
 bool BasicSearch<G>::principal_line_reaches(int depth) const {
   std::optional<Move> first =
@@ -639,14 +640,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
-  if (result.moves.empty()) return result;
-  const Move best = result.best_move();
-  result.principal_variation = line_after(best).moves;
-  if (!root_moves_.empty()) {  // the root's mean holds other moves' visits (a kept tree): the move played is its value
-    const auto i = static_cast<std::size_t>(std::ranges::find(result.moves, best) - result.moves.begin());
-    result.value = result.values[i];
-    result.root_search_value = result.search_values[i];
-  }
+  if (!result.moves.empty()) result.principal_variation = line_after(result.best_move()).moves;
   return result;
 }
 

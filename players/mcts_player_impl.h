@@ -138,6 +138,15 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
   }
   std::stable_sort(report.candidates.begin(), report.candidates.end(),
                    [](const auto& a, const auto& b) { return a.visits > b.visits; });
+  // searchmoves on a kept tree: the root's mean holds the visits the other moves had before, so
+  // the score is that of the move played.
+  if (search_.restricts_root_moves() && reused_visits > 0 && !result.moves.empty()) {
+    const auto played =
+        std::ranges::find_if(report.candidates, [&](const auto& c) { return c.move == result.best_move(); });
+    report.score_cp = played->score_cp;
+    report.value = played->value;
+    report.search_value = played->search_value;
+  }
   return report;
 }
 

@@ -375,7 +375,7 @@ void UaiEngine::apply_option(const std::string& name, const std::string& value) 
     model_info_ = previous_info;
     throw;
   }
-  if (key == "uci_variant" && options_.variant != previous.variant) {
+  if (key == "uci_variant" && options_.variant != variant_in_play()) {
     new_game();
     say("info string UCI_Variant " + options_.variant + ": the position is its start");
   }
@@ -391,6 +391,16 @@ void UaiEngine::remake_player() {
         session.player.reset();
         const std::string game = model_info_ ? model_info_->game : std::string(G::kName);
         with_game(game, [&]<typename ModelGame>() { make_engine_player<ModelGame>(options_.model); });
+      },
+      session_);
+}
+
+std::string UaiEngine::variant_in_play() const {
+  return std::visit(
+      [](const auto& session) {
+        using G = typename std::decay_t<decltype(session)>::GameType;
+        const std::string variant = G::pgn_variant(session.game.start());
+        return variant.empty() ? std::string(G::kName) : variant;
       },
       session_);
 }

@@ -109,6 +109,7 @@ class UaiEngine {
   // The player made again for the options (a bad model or spec throws now, not at the next go).
   void remake_player();
   void new_game();  // the variant's start
+  std::string variant_in_play() const;  // the game's (Ataxx's is "ataxx" on every board)
   template <typename G>
   // Keeps the player of the same game, and its tree where the game continues the one it searched.
   void set_game(typename G::Game game);

@@ -449,6 +449,11 @@ TEST(Uai, UciVariantOfTheGameInPlayKeepsThePosition) {
   EXPECT_TRUE(game.position().is_legal(parse_move(UaiSession::bestmove(uai.go("go nodes 10")), board_7x7())));
   EXPECT_EQ(uai.send("setoption name UCI_Variant value schataxx"),
             "info string UCI_Variant schataxx: the position is its start\n");
+  // The game in play is the position's, whatever the option said before it.
+  uai.send("position fen x5o/7/7/7/7/7/o5x o 0 1");
+  EXPECT_EQ(uai.send("setoption name UCI_Variant value ataxx"), "");
+  EXPECT_TRUE(Position::from_fen("x5o/7/7/7/7/7/o5x o 0 1")
+                  .is_legal(parse_move(UaiSession::bestmove(uai.go("go nodes 10")), board_7x7())));
 }
 
 // A Model that is no net was read whole before its first bytes were looked at: /dev/zero never ended.
@@ -1428,8 +1433,9 @@ TEST(UaiPlayer, AMatchInterruptedInMidMoveStopsTheEngine) {
   std::atomic<bool> interrupt{false};
   MatchConfig c = engine_match("uai:cmd=" + script + ",movetime=1000,timeout=1000", 2);
   c.interrupt = &interrupt;
-  std::thread signal([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::thread signal([&] {  // once the engine thinks
+    const auto thinks = [](const std::string& line) { return line.starts_with("go "); };
+    while (std::ranges::none_of(lines_of(log), thinks)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     interrupt = true;
   });
   const MatchResult result = run_match(c);
