@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <new>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <type_traits>
@@ -584,10 +585,13 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   }
   auto& player = session.player;
   typename G::Move best = moves[0];
+  // The search the last interim report described (alpha-beta's is its last depth's): not said twice.
+  std::optional<std::pair<std::uint64_t, std::vector<typename G::Move>>> said;
   try {
     ready_player(session);
-    player->on_progress([this, &root, display = options_.display](const BasicMoveReport<G>& r) {
+    player->on_progress([this, &root, &said, display = options_.display](const BasicMoveReport<G>& r) {
       say(info_lines<G>(r, root, display));
+      said.emplace(r.nodes, r.pv);
     });
     if (go.ponder) ponder(*player, session.game, limits);
     limits.stop = &stop_;
@@ -611,8 +615,8 @@ void UaiEngine::go(Session<G>& session, std::string_view args, int go_number) {
   if (player) {
     const BasicMoveReport<G> report = player->last_report();
     if (options_.display.verbose_move_stats && !report.candidates.empty()) say(verbose_move_stats<G>(report, root));
-    if (report.nodes > 0 || !report.pv.empty())  // a player that does not search has nothing to report
-      say(info_lines<G>(report, root, options_.display));
+    const bool searched = report.nodes > 0 || !report.pv.empty();  // a player that does not search has nothing to say
+    if (searched && said != std::pair(report.nodes, report.pv)) say(info_lines<G>(report, root, options_.display));
     reply = expected_reply<G>(report, best, root);
   }
   say("bestmove " + G::move_text(best, root) + (reply.empty() ? "" : " ponder " + reply));

@@ -610,6 +610,19 @@ TEST(Uai, APonderedSearchCountsItsTimeFromTheGoPonder) {
   EXPECT_NEAR(nps, nodes * 1000.0 / time, 0.1 * nps) << out;  // a fresh tree: every node found since the go
 }
 
+// Alpha-beta reports each depth as it ends: its last was said again as the final report.
+TEST(Uai, AlphaBetasLastDepthIsSaidOnce) {
+  UaiSession uai;
+  uai.send("setoption name Player value alphabeta");
+  uai.send("position startpos");
+  const std::string out = uai.go("go depth 3");
+  int said = 0;
+  for (std::size_t at = out.find("info depth 3 "); at != std::string::npos; at = out.find("info depth 3 ", at + 1))
+    ++said;
+  EXPECT_EQ(said, 1) << out;
+  EXPECT_TRUE(answers_legally_from_start(out)) << out;
+}
+
 // Alpha-beta's forced wins read as UCI's `score mate N`: before, as a score of 9,999 men.
 TEST(Uai, AlphaBetaGivesAForcedWinAsMate) {
   UaiSession uai;
