@@ -47,8 +47,10 @@ struct BasicSearchParams {
   bool reuse_tree = true;
   // MCTS-Solver (Winands et al.): a node whose mover has a move to a proven loss for the other
   // side is a proven win, one all of whose moves lead to proven wins for the other side a proven
-  // loss; proofs rise from terminal leaves (and wins in one) as they are found. The root plays a
-  // proven win whatever its visits.
+  // loss; proofs rise from terminal leaves (and wins in one) as they are found. A proven move is
+  // scored by its proof, not by the visits it had before; the root plays a proven win whatever its
+  // visits, and a proven loss only where every move is one; a proven win ends a timed search, and
+  // stays proven through the moves that follow it (tree reuse).
   bool solver = false;
   // Leela Zero's and KataGo's final move: of the root's children with at least a tenth of the most
   // visited one's visits, the one whose mean value less lcb_stdevs standard errors is highest,
@@ -221,6 +223,10 @@ class BasicSearch {
     std::uint32_t edge = 0;       // the parent's edge that leads here (none for the root)
     std::uint32_t first_edge = 0;
     NetworkWdl network_value;  // the network's, from the view of the side to move here, where it evaluated this node
+
+    // Whether its result is known (a finished game, or the solver's proof) to be `value` for the
+    // side to move here.
+    bool known_to_be(int value) const { return state == State::kTerminal && terminal_value == value; }
   };
   // The prior in 16 bits (steps of 1/65535): an Ataxx edge is 8 bytes, not 12, a third less of
   // the tree's memory to hold, scan and copy.
@@ -287,8 +293,10 @@ class BasicSearch {
   std::optional<std::uint32_t> chosen_child(std::uint32_t node, Move move) const;
   std::span<const Edge> edges_of(const Node& node) const { return {edges_.data() + node.first_edge, node.num_edges}; }
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
-  // Ties to the higher prior; none without edges (at the root: of those restrict_root_moves allows).
+  // Ties to the higher prior; none without edges (at the root: of those restrict_root_moves allows,
+  // and a move known to lose only where all are).
   const Edge* most_visited_edge(const Node& node, bool at_root = false) const;
+  bool root_choice_excludes(const Edge& edge) const;  // a move root_allows not, or known to lose where not all are
   bool principal_line_reaches(int depth) const;               // as SearchParams::depth
   std::optional<float> lower_bound(const Node& child) const;  // as SearchResult::lower_bounds
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
@@ -362,9 +370,10 @@ BasicSearchResult<G> run_search(BasicSearch<G>& search, BasicEvaluator<G>& evalu
   return search.result();
 }
 
-// Picks a move from the visit counts: the most visited at temperature 0, else with probability
-// proportional to visits^(1/temperature) (with no visits at all: the first move). Throws
-// std::invalid_argument for a negative or non-finite temperature.
+// Picks a move: best_move() at temperature 0, else with probability proportional to its policy
+// target's visits^(1/temperature), the forced playouts taken back as KataGo's play selection does
+// (with no visits at all: the first move). Throws std::invalid_argument for a negative or
+// non-finite temperature.
 template <typename G>
 typename G::Move choose_move(const BasicSearchResult<G>& result, float temperature, std::mt19937_64& rng);
 

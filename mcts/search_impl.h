@@ -27,11 +27,16 @@ typename G::Move BasicSearchResult<G>::best_move() const {
     throw std::runtime_error("no move to choose: the game is over at the search's root (under the search's rules)");
   if (winning_move) return *winning_move;
   if (lcb_move) return *lcb_move;
-  // The most visited; among equals (a search of a few visits, or of one) the policy's favourite.
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < moves.size(); ++i)
-    if (visits[i] > visits[best] || (visits[i] == visits[best] && i < priors.size() && priors[i] > priors[best])) best = i;
-  return moves[best];
+  // The most visited; among equals (a search of a few visits, or of one) the policy's favourite. A
+  // move known to lose (a value of -1: a lost game, or the solver's proof) only where all are.
+  const auto lost = [&](std::size_t i) { return i < values.size() && values[i] <= -1.0f; };
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < moves.size(); ++i)
+    if (!best || (lost(*best) && !lost(i)) ||
+        (lost(*best) == lost(i) &&
+         (visits[i] > visits[*best] || (visits[i] == visits[*best] && i < priors.size() && priors[i] > priors[*best]))))
+      best = i;
+  return moves[*best];
 }
 
 template <typename G>
@@ -88,8 +93,9 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
     if (G::is_irreversible(move)) game_hashes_.clear();
     game_hashes_.push_back(next.hash());
   }
-  // A game over or a win in one needs a new root.
-  if (!params_.reuse_tree || !kept || nodes_[*kept].state == State::kTerminal) {
+  // A game over or a win in one (no moves in the tree) needs a new root; a position the solver
+  // proved keeps its subtree, and with it the proof.
+  if (!params_.reuse_tree || !kept || (nodes_[*kept].state == State::kTerminal && nodes_[*kept].num_edges == 0)) {
     start_tree(next);
     return;
   }
@@ -102,12 +108,17 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   root_priors_before_noise_.clear();
   root_moves_.clear();
   root_winning_move_.reset();
+  Node& root = nodes_[kRoot];
+  if (root.state == State::kTerminal) {  // proven: searched on as a root, which the solver never marks
+    root.state = State::kExpanded;
+    for (const Edge& edge : edges_of(root))
+      if (child(edge).known_to_be(-1)) root_winning_move_ = edge.move;
+  }
 }
 
 template <typename G>
 std::optional<std::uint32_t> BasicSearch<G>::chosen_child(std::uint32_t node, Move move) const {
-  if (nodes_[node].state != State::kExpanded) return std::nullopt;
-  for (const Edge& edge : edges_of(nodes_[node]))
+  for (const Edge& edge : edges_of(nodes_[node]))  // an expanded node's, or a proven one's
     if (edge.move == move) return edge.node != 0 ? std::optional(edge.node) : std::nullopt;
   return std::nullopt;
 }
@@ -260,6 +271,8 @@ bool BasicSearch<G>::done() const {
   if (root.visits >= params_.visits) return true;
   if (!capacities_for_round()) return true;
   if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
+  // A clock's time is not spent on a proven win (a search of visits goes on: its counts are a target).
+  if (params_.time_limit_s > 0 && root_winning_move_ && root_allows(*root_winning_move_)) return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (elapsed >= params_.time_limit_s) return true;
@@ -289,10 +302,19 @@ bool BasicSearch<G>::principal_line_reaches(int depth) const {
 }
 
 template <typename G>
+bool BasicSearch<G>::root_choice_excludes(const Edge& edge) const {
+  if (!root_allows(edge.move)) return true;
+  if (!child(edge).known_to_be(1)) return false;
+  return std::ranges::any_of(edges_of(nodes_[kRoot]), [&](const Edge& other) {
+    return root_allows(other.move) && !child(other).known_to_be(1);
+  });
+}
+
+template <typename G>
 const typename BasicSearch<G>::Edge* BasicSearch<G>::most_visited_edge(const Node& node, bool at_root) const {
   const Edge* best = nullptr;
   for (const Edge& edge : edges_of(node))
-    if ((!at_root || root_allows(edge.move)) &&
+    if ((!at_root || !root_choice_excludes(edge)) &&
         (!best || child(edge).visits > child(*best).visits ||
          (child(edge).visits == child(*best).visits && edge.prior() > best->prior())))
       best = &edge;
@@ -390,9 +412,8 @@ void BasicSearch<G>::propagate_proof(std::uint32_t node) {
       parent_value = 1;
     } else if (proven.terminal_value == 1) {  // a losing move: the parent is lost if all its moves are
       const std::span<const Edge> moves = edges_of(parent);
-      const bool all_lose = std::all_of(moves.begin(), moves.end(), [&](const Edge& edge) {
-        return child(edge).state == State::kTerminal && child(edge).terminal_value == 1;
-      });
+      const bool all_lose =
+          std::all_of(moves.begin(), moves.end(), [&](const Edge& edge) { return child(edge).known_to_be(1); });
       if (!all_lose || proven.parent == kRoot) return;
       parent_value = -1;
     } else {
@@ -465,8 +486,10 @@ std::uint32_t BasicSearch<G>::select_edge(const Node& node, bool force) const {
       continue;
     }
     visited_prior += prior;
-    // Virtual losses count as losses for the side choosing here.
-    const float q = (chosen.value_sum - chosen.in_flight) / n;
+    // Virtual losses count as losses for the side choosing here; a move the solver proved is worth
+    // its proof, not the mean of the visits it had before.
+    const float q = params_.solver && chosen.state == State::kTerminal ? -chosen.terminal_value
+                                                                       : (chosen.value_sum - chosen.in_flight) / n;
     const float score = q + exploration * prior / (1 + n);
     if (score > best_visited_score) {
       best_visited_score = score;
@@ -653,10 +676,8 @@ typename BasicSearch<G>::Line BasicSearch<G>::line_after(Move move) const {
   // On through positions the solver proved (their moves stay), the proof's move where it won.
   for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->num_edges > 0;) {
     const std::span<const Edge> edges = edges_of(*node);
-    const auto proves = [&](const Edge& edge) {
-      return child(edge).state == State::kTerminal && child(edge).terminal_value == -1;
-    };
-    const bool won = node->state == State::kTerminal && node->terminal_value == 1;
+    const auto proves = [&](const Edge& edge) { return child(edge).known_to_be(-1); };
+    const bool won = node->known_to_be(1);
     const auto proof = won ? std::ranges::find_if(edges, proves) : edges.end();
     const Edge* best = proof != edges.end() ? &*proof : most_visited_edge(*node);
     if (!best || child(*best).visits == 0) break;
@@ -697,14 +718,14 @@ std::optional<typename G::Move> BasicSearch<G>::lcb_move() const {
   if (root.state != State::kExpanded || root.num_edges == 0) return std::nullopt;
   int most = 0;
   for (const Edge& edge : edges_of(root))
-    if (root_allows(edge.move)) most = std::max(most, child(edge).visits);
+    if (!root_choice_excludes(edge)) most = std::max(most, child(edge).visits);
   const int enough = std::max(2, most / 10);
   const Edge* best = nullptr;
   float best_bound = 0.0f;
   for (const Edge& edge : edges_of(root)) {
     const Node& child = this->child(edge);
     const std::optional<float> bound = lower_bound(child);
-    if (child.visits < enough || !bound || !root_allows(edge.move)) continue;
+    if (child.visits < enough || !bound || root_choice_excludes(edge)) continue;
     if (!best || *bound > best_bound) best = &edge, best_bound = *bound;
   }
   if (!best) return std::nullopt;
@@ -788,12 +809,13 @@ template <typename G>
 typename G::Move choose_move(const BasicSearchResult<G>& result, float temperature, std::mt19937_64& rng) {
   if (!(temperature >= 0.0f) || !std::isfinite(temperature))
     throw std::invalid_argument("temperature " + std::to_string(temperature) + " is not a finite number >= 0");
-  const int most = result.visits.empty() ? 0 : *std::max_element(result.visits.begin(), result.visits.end());
+  const std::vector<int>& visits = result.policy_target;
+  const int most = visits.empty() ? 0 : *std::max_element(visits.begin(), visits.end());
   if (temperature == 0.0f || most == 0) return result.best_move();
   // Relative to the most visited move, so that a small temperature cannot overflow: weights in [0, 1].
-  std::vector<double> weights(result.visits.size());
+  std::vector<double> weights(visits.size());
   for (std::size_t i = 0; i < weights.size(); ++i)
-    weights[i] = std::pow(static_cast<double>(result.visits[i]) / most, 1.0 / temperature);
+    weights[i] = std::pow(static_cast<double>(visits[i]) / most, 1.0 / temperature);
   std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
   return result.moves[pick(rng)];
 }

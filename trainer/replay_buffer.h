@@ -53,7 +53,8 @@ class BasicReplayBuffer {
   std::int64_t total_games() const { return games_; }
   std::int64_t held_samples() const { return held_; }
   std::int64_t window() const;
-  bool empty() const { return total_ == 0; }
+  // No sample to draw: also where a packed run's games are all counted-only, none held.
+  bool empty() const { return held_ == 0; }
   const GameEncoder<G>& encoder() const { return encoder_; }  // of the positions it holds
   // A sample drawn uniformly from the window.
   const Sample& sample(std::mt19937_64& rng) const;

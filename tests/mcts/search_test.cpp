@@ -27,6 +27,8 @@ class ScriptedEvaluator final : public Evaluator {
   std::function<float(const Position&)> lead_of = [](const Position&) { return 0.0f; };  // Wdl::lead
   std::map<Move, float, bool (*)(Move, Move)> root_priors{[](Move a, Move b) { return to_string(a, board_7x7()) < to_string(b, board_7x7()); }};
   std::uint64_t root_hash = 0;
+  // Where set, the priors of every position (before they are normalised), in place of the above.
+  std::function<float(const Position&, Move)> prior_of;
   int requests = 0;
   int batches = 0;
   int largest_batch = 0;
@@ -40,6 +42,7 @@ class ScriptedEvaluator final : public Evaluator {
       for (std::size_t i = 0; i < r.moves.size(); ++i) {
         const auto it = root_priors.find(r.moves[i]);
         r.priors[i] = r.position->hash() == root_hash && it != root_priors.end() ? it->second : 1.0f;
+        if (prior_of) r.priors[i] = prior_of(*r.position, r.moves[i]);
         total += r.priors[i];
       }
       for (float& p : r.priors) p /= total;
@@ -240,6 +243,95 @@ TEST(Search, TheSolverProvesAWinInThreePliesAndTheRootPlaysIt) {
     after.make_move(result.principal_variation[2]);
     EXPECT_TRUE(after.outcome().is_over());
   }
+}
+
+// x (a1) against o (e1): after x's jump a1c1, o takes x's only man at once (d1, d2 or c2), so the
+// jump is a proven loss two plies deep. The search is led into it: the root's prior is almost all
+// on it, every position looks won for x, and o tries its winning replies last (a twentieth of the
+// others' prior), so the jump has most of the root's visits when the solver proves it lost.
+struct ProvenLossTrap {
+  static constexpr const char* kFen = "7/7/7/7/7/7/x3o2 x 0 1";
+  Move trap = parse_move("a1c1", board_7x7());
+  ScriptedEvaluator evaluator;
+
+  ProvenLossTrap() {
+    evaluator.value_of = [](const Position& pos) { return pos.side_to_move() == Color::kX ? 0.9f : -0.9f; };
+    const std::uint64_t root = Position::from_fen(kFen).hash();
+    evaluator.prior_of = [root, trap = trap](const Position& pos, Move move) {
+      if (pos.hash() == root) return move == trap ? 100.0f : 0.1f;
+      Position after = pos;
+      after.make_move(move);
+      return after.outcome().is_over() ? 0.05f : 1.0f;
+    };
+  }
+  SearchResult search(int visits, float lcb_stdevs) {
+    SearchParams params = with_visits(visits);
+    params.solver = true;
+    params.fpu_reduction = 0.0f;
+    params.lcb_stdevs = lcb_stdevs;
+    Search search(params, 1);
+    search.set_root(Position::from_fen(kFen));
+    return run_search(search, evaluator);
+  }
+  std::size_t index(const SearchResult& result) const {
+    return static_cast<std::size_t>(std::ranges::find(result.moves, trap) - result.moves.begin());
+  }
+};
+
+// Once the most visited move is proven lost, the root plays another (with the LCB's choice or
+// without it): it had played the proven loss until another move outvisited it.
+TEST(Search, AMoveProvenLostIsPlayedOnlyWhereEveryMoveIs) {
+  for (const float lcb : {0.0f, 4.0f}) {
+    ProvenLossTrap trap;
+    bool proven_while_most_visited = false;
+    for (int visits = 20; visits <= 600; visits += 20) {
+      const SearchResult result = trap.search(visits, lcb);
+      const std::size_t i = trap.index(result);
+      if (result.values[i] > -1.0f) continue;
+      proven_while_most_visited |= result.visits[i] == *std::ranges::max_element(result.visits);
+      EXPECT_NE(result.best_move(), trap.trap) << "lcb " << lcb << ", " << visits << " visits";
+      EXPECT_NE(result.principal_variation.front(), trap.trap) << visits;
+    }
+    EXPECT_TRUE(proven_while_most_visited) << "lcb " << lcb << ": the trap is no test";
+  }
+}
+
+// A move proven lost is scored by its proof: it gets no more visits while another move is not lost
+// (before, its mean of the visits before the proof kept it chosen for as many again).
+TEST(Search, AMoveProvenLostGetsNoMoreVisits) {
+  ProvenLossTrap trap;
+  for (int visits = 20; visits <= 600; visits += 10) {
+    const SearchResult proven = trap.search(visits, 0.0f);
+    const std::size_t i = trap.index(proven);
+    if (proven.values[i] > -1.0f) continue;
+    const SearchResult later = trap.search(visits + 300, 0.0f);
+    EXPECT_EQ(later.visits[i], proven.visits[i]) << "proven at " << visits << " visits";
+    return;
+  }
+  FAIL() << "the trap was never proven lost";
+}
+
+// The 4x4 win in three plies above: once proven, the position after x's move and o's pass is won
+// for x in the kept tree, and a timed search there plays the winning move without a visit more (it
+// had thrown the proven subtree away, and searched on to the end of its time).
+TEST(Search, AProvenWinIsKeptThroughTheMovesAndEndsATimedSearch) {
+  SearchParams params = with_visits(300);
+  params.solver = true;
+  ScriptedEvaluator evaluator;
+  Search search(params, 1);
+  search.set_root(Position::from_fen("xxx1/xxx1/xxxx/oxxx x 0 1"));
+  const SearchResult proof = run_search(search, evaluator);
+  ASSERT_TRUE(proof.winning_move);
+  ASSERT_EQ(proof.principal_variation.size(), 3U);
+  search.advance(std::vector{proof.principal_variation[0], proof.principal_variation[1]});
+  const int kept = search.result().total_visits;
+  EXPECT_GT(kept, 0);
+  search.set_time_limit(10.0);
+  const SearchResult after = run_search(search, evaluator);
+  ASSERT_TRUE(after.winning_move);
+  EXPECT_EQ(*after.winning_move, proof.principal_variation[2]);
+  EXPECT_EQ(after.best_move(), proof.principal_variation[2]);
+  EXPECT_EQ(after.total_visits, kept);
 }
 
 TEST(Search, DirichletNoiseChangesTheSearchAndIsSeeded) {
@@ -740,7 +832,7 @@ TEST(Search, PrincipalVariationStartsWithTheBestMove) {
 SearchResult three_moves() {
   SearchResult result;
   result.moves = {parse_move("a6", board_7x7()), parse_move("b6", board_7x7()), parse_move("f2", board_7x7())};
-  result.visits = {10, 70, 20};
+  result.visits = result.policy_target = {10, 70, 20};
   result.total_visits = 101;
   return result;
 }
@@ -766,10 +858,19 @@ TEST(ChooseMove, TemperatureOneSamplesInProportionToVisits) {
   EXPECT_GT(counts["a6"] / double(kSamples), 0.25);
 }
 
+// A move's forced playouts, which its policy target takes back, do not make it played: it had been
+// sampled by its visits, forced ones and all.
+TEST(ChooseMove, SamplesByThePolicyTargetNotTheForcedPlayouts) {
+  SearchResult result = three_moves();
+  result.policy_target = {0, 70, 20};  // a6's 10 visits all forced
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 2000; ++i) ASSERT_NE(choose_move(result, 1.0f, rng), parse_move("a6", board_7x7()));
+}
+
 TEST(ChooseMove, TinyTemperaturesPickTheMostVisitedWithoutOverflow) {
   SearchResult result;
   result.moves = {parse_move("a6", board_7x7()), parse_move("b6", board_7x7()), parse_move("f2", board_7x7())};
-  result.visits = {50, 100, 1};
+  result.visits = result.policy_target = {50, 100, 1};
   result.total_visits = 152;
   std::mt19937_64 rng(1);
   for (const float temperature : {0.005f, 1e-6f, 1e-30f})
@@ -779,7 +880,7 @@ TEST(ChooseMove, TinyTemperaturesPickTheMostVisitedWithoutOverflow) {
 TEST(ChooseMove, NoVisitsAndBadTemperatures) {
   SearchResult result;
   result.moves = {parse_move("a6", board_7x7()), parse_move("b6", board_7x7())};
-  result.visits = {0, 0};
+  result.visits = result.policy_target = {0, 0};
   result.total_visits = 1;  // the root alone, as a search stopped at once leaves it
   std::mt19937_64 rng(1);
   EXPECT_EQ(choose_move(result, 1.0f, rng), parse_move("a6", board_7x7()));

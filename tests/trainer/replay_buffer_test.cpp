@@ -209,6 +209,22 @@ TEST(ReplayBuffer, APackOfAPackCountsBothTallies) {
   EXPECT_EQ(counted.games, 26);
 }
 
+// A pack whose chunks were all left out (each bigger than its size cap) holds games counted but no
+// sample: the trainer waits for new games instead of drawing from nothing (it had counted the run
+// as not empty, and drawn from an empty window).
+TEST(ReplayBuffer, GamesOnlyCountedAreNoSamplesToDraw) {
+  const std::string dir = fresh_dir("replay-counted-only");
+  CountedOnly{4, 200, 8}.write(dir);
+  ReplayBuffer buffer(RunConfig::Training{});
+  buffer.refresh(dir);
+  EXPECT_EQ(buffer.total_samples(), 200);
+  EXPECT_EQ(buffer.window(), 0);
+  EXPECT_TRUE(buffer.empty());
+  write_chunk(dir + "/gen-0001-a.zst", 2, samples_tagged(50, 0));
+  buffer.refresh(dir);
+  EXPECT_FALSE(buffer.empty());
+}
+
 TEST(ReplayBuffer, ADamagedTallyIsAnErrorNamingIt) {
   const std::string dir = fresh_dir("replay-bad-tally");
   std::ofstream(dir + "/" + CountedOnly::kFileName) << "chunks 3 samples -5 games 1\n";
