@@ -50,6 +50,7 @@ template <typename P, typename G>
 concept GamePlayOf = requires(const typename G::Position& pos, typename G::Move move) {
   { P::kPolicyTemperature } -> std::convertible_to<float>;  // the network player's, unless its spec says ptemp
   { P::kLcbStdevs } -> std::convertible_to<float>;  // its final move's lower confidence bound (0: most visits)
+  { P::kSolver } -> std::convertible_to<bool>;      // whether its search proves wins and losses (MCTS-Solver)
   { P::c_puct(pos) } -> std::same_as<std::optional<float>>;  // its c_puct at a root (none: the search's)
   { P::expected_moves_left(pos) } -> std::convertible_to<int>;  // the time manager's, for the side to move
   { P::kAlphaBetaDepth } -> std::convertible_to<int>;     // alphabeta's depth unless its spec says one

@@ -84,7 +84,7 @@ struct BasicSearchResult {
   int selective_depth = 0;  // the deepest leaf this search selected, in plies below the root (UCI's seldepth)
   std::vector<Move> principal_variation;
   std::optional<Move> winning_move;  // a move that wins at once, when the game says the root has one
-  std::optional<Move> lcb_move;      // the child of highest lower confidence bound, with lcb_stdevs
+  std::optional<Move> chosen_move;   // the search's choice (BasicSearch::move_to_play); none unvisited
   // For display (GUIs, the browser view), one per move, from the mover's view: the prior, the mean
   // value (0 while unvisited), the network's value of the position it leads to, where known, and
   // the search's.
@@ -92,7 +92,7 @@ struct BasicSearchResult {
   std::vector<float> network_priors;  // the same before the root's Dirichlet noise (self-play's surprise)
   std::vector<float> explorations;  // PUCT's bonus for each when the search ended (lc0's U)
   std::vector<float> values;
-  // The mean value less lcb_stdevs standard errors: the bound lcb_move is chosen by; from a move's
+  // The mean value less lcb_stdevs standard errors: the bound the LCB's choice is made by; from a move's
   // second visit on, none without lcb_stdevs.
   std::vector<std::optional<float>> lower_bounds;
   std::vector<std::optional<Wdl>> network_values;
@@ -101,8 +101,8 @@ struct BasicSearchResult {
   // The search's: the root's mean win/draw/loss and expected final lead over its visits, for
   // the side to move (lead_utility left out: win - loss is the expected result); none unvisited.
   std::optional<Wdl> root_search_value;
-  // The winning move, else the LCB's, else the most visited; throws std::runtime_error when the root is a
-  // finished game (no moves).
+  // The winning move, else chosen_move, else (a result made without a search) the most visited;
+  // throws std::runtime_error when the root is a finished game (no moves).
   Move best_move() const;
 };
 
@@ -292,11 +292,15 @@ class BasicSearch {
   // The node that `move` from node leads to, where the tree has one.
   std::optional<std::uint32_t> chosen_child(std::uint32_t node, Move move) const;
   std::span<const Edge> edges_of(const Node& node) const { return {edges_.data() + node.first_edge, node.num_edges}; }
+  // The move the search plays now: a proven win, else the LCB's choice (lcb_stdevs), else the most
+  // visited; a move known to lose only where every move is one. None before the root is expanded.
+  std::optional<Move> move_to_play() const;
   std::optional<Move> lcb_move() const;  // of lcb_stdevs; none before the root has a visited child
   // Ties to the higher prior; none without edges (at the root: of those restrict_root_moves allows,
   // and a move known to lose only where all are).
   const Edge* most_visited_edge(const Node& node, bool at_root = false) const;
   bool root_choice_excludes(const Edge& edge) const;  // a move root_allows not, or known to lose where not all are
+  bool root_has_move_not_lost() const;                // of those root_allows
   bool principal_line_reaches(int depth) const;               // as SearchParams::depth
   std::optional<float> lower_bound(const Node& child) const;  // as SearchResult::lower_bounds
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move

@@ -26,17 +26,13 @@ typename G::Move BasicSearchResult<G>::best_move() const {
   if (moves.empty())
     throw std::runtime_error("no move to choose: the game is over at the search's root (under the search's rules)");
   if (winning_move) return *winning_move;
-  if (lcb_move) return *lcb_move;
-  // The most visited; among equals (a search of a few visits, or of one) the policy's favourite. A
-  // move known to lose (a value of -1: a lost game, or the solver's proof) only where all are.
-  const auto lost = [&](std::size_t i) { return i < values.size() && values[i] <= -1.0f; };
-  std::optional<std::size_t> best;
-  for (std::size_t i = 0; i < moves.size(); ++i)
-    if (!best || (lost(*best) && !lost(i)) ||
-        (lost(*best) == lost(i) &&
-         (visits[i] > visits[*best] || (visits[i] == visits[*best] && i < priors.size() && priors[i] > priors[*best]))))
+  if (chosen_move) return *chosen_move;
+  // The most visited; among equals (a search of a few visits, or of one) the policy's favourite.
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < moves.size(); ++i)
+    if (visits[i] > visits[best] || (visits[i] == visits[best] && i < priors.size() && priors[i] > priors[best]))
       best = i;
-  return moves[*best];
+  return moves[best];
 }
 
 template <typename G>
@@ -111,8 +107,9 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   Node& root = nodes_[kRoot];
   if (root.state == State::kTerminal) {  // proven: searched on as a root, which the solver never marks
     root.state = State::kExpanded;
-    for (const Edge& edge : edges_of(root))
-      if (child(edge).known_to_be(-1)) root_winning_move_ = edge.move;
+    const std::span<const Edge> edges = edges_of(root);
+    const auto proof = std::ranges::find_if(edges, [&](const Edge& edge) { return child(edge).known_to_be(-1); });
+    if (proof != edges.end()) root_winning_move_ = proof->move;
   }
 }
 
@@ -271,8 +268,10 @@ bool BasicSearch<G>::done() const {
   if (root.visits >= params_.visits) return true;
   if (!capacities_for_round()) return true;
   if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
-  // A clock's time is not spent on a proven win (a search of visits goes on: its counts are a target).
-  if (params_.time_limit_s > 0 && root_winning_move_ && root_allows(*root_winning_move_)) return true;
+  // A clock's time is not spent on a proven root (a search of visits goes on: its counts are a target).
+  if (params_.solver && params_.time_limit_s > 0 && root.visits > 0 && root.state == State::kExpanded &&
+      ((root_winning_move_ && root_allows(*root_winning_move_)) || !root_has_move_not_lost()))
+    return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (elapsed >= params_.time_limit_s) return true;
@@ -280,16 +279,11 @@ bool BasicSearch<G>::done() const {
   return params_.depth > 0 && root.visits > visits_at_begin_ && principal_line_reaches(params_.depth);
 }
 
-// The line a report gives: the move the search would play now (as SearchResult::best_move chooses
-// it), then the most visited replies; a position the solver proved ends it as the game's end does.
-// Without result(): it runs at every round of a `go depth`.
+// The line a report gives: the move the search would play now, then the most visited replies; a position the solver
+// proved ends it as the game's end does. Without result(): it runs at every round of a `go depth`.
 template <typename G>
 bool BasicSearch<G>::principal_line_reaches(int depth) const {
-  std::optional<Move> first =
-      root_winning_move_ && root_allows(*root_winning_move_) ? root_winning_move_ : std::nullopt;
-  if (!first && params_.lcb_stdevs > 0.0f) first = lcb_move();
-  if (!first)
-    if (const Edge* best = most_visited_edge(nodes_[kRoot], /*at_root=*/true)) first = best->move;
+  const std::optional<Move> first = move_to_play();
   const std::optional<std::uint32_t> after = first ? chosen_child(kRoot, *first) : std::nullopt;
   const Node* node = after ? &nodes_[*after] : nullptr;
   for (int moves = 1; moves < depth; ++moves) {
@@ -302,12 +296,23 @@ bool BasicSearch<G>::principal_line_reaches(int depth) const {
 }
 
 template <typename G>
+std::optional<typename G::Move> BasicSearch<G>::move_to_play() const {
+  if (root_winning_move_ && root_allows(*root_winning_move_)) return root_winning_move_;
+  if (params_.lcb_stdevs > 0.0f)
+    if (const std::optional<Move> move = lcb_move()) return move;
+  const Edge* best = most_visited_edge(nodes_[kRoot], /*at_root=*/true);
+  return best ? std::optional(best->move) : std::nullopt;
+}
+
+template <typename G>
+bool BasicSearch<G>::root_has_move_not_lost() const {
+  return std::ranges::any_of(edges_of(nodes_[kRoot]),
+                             [&](const Edge& edge) { return root_allows(edge.move) && !child(edge).known_to_be(1); });
+}
+
+template <typename G>
 bool BasicSearch<G>::root_choice_excludes(const Edge& edge) const {
-  if (!root_allows(edge.move)) return true;
-  if (!child(edge).known_to_be(1)) return false;
-  return std::ranges::any_of(edges_of(nodes_[kRoot]), [&](const Edge& other) {
-    return root_allows(other.move) && !child(other).known_to_be(1);
-  });
+  return !root_allows(edge.move) || (child(edge).known_to_be(1) && root_has_move_not_lost());
 }
 
 template <typename G>
@@ -461,7 +466,8 @@ std::uint32_t BasicSearch<G>::select_edge(const Node& node, bool force) const {
       if (restricted && !root_allows(edges[i].move)) continue;
       const Node& chosen = child(edges[i]);
       const int n = chosen.visits + chosen.in_flight;
-      if (n > 0 && n < forced_playouts(edges[i].prior(), parent_visits)) return node.first_edge + i;
+      if (n > 0 && n < forced_playouts(edges[i].prior(), parent_visits) && !chosen.known_to_be(1))
+        return node.first_edge + i;
     }
   }
   const float exploration = exploration_scale(parent_visits);
@@ -487,9 +493,10 @@ std::uint32_t BasicSearch<G>::select_edge(const Node& node, bool force) const {
     }
     visited_prior += prior;
     // Virtual losses count as losses for the side choosing here; a move the solver proved is worth
-    // its proof, not the mean of the visits it had before.
-    const float q = params_.solver && chosen.state == State::kTerminal ? -chosen.terminal_value
-                                                                       : (chosen.value_sum - chosen.in_flight) / n;
+    // its proof (beyond any lead's utility), not the mean of the visits it had before.
+    const float q = params_.solver && chosen.state == State::kTerminal
+                        ? -chosen.terminal_value * (1.0f + params_.lead_utility)
+                        : (chosen.value_sum - chosen.in_flight) / n;
     const float score = q + exploration * prior / (1 + n);
     if (score > best_visited_score) {
       best_visited_score = score;
@@ -662,7 +669,7 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.search_values.push_back(movers_view(mean_wdl(child)));
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
-  if (params_.lcb_stdevs > 0.0f) result.lcb_move = lcb_move();
+  result.chosen_move = move_to_play();
   if (!result.moves.empty()) result.principal_variation = line_after(result.best_move()).moves;
   return result;
 }

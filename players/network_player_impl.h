@@ -23,6 +23,7 @@ BasicNetworkPlayerOptions<G>::BasicNetworkPlayerOptions() {
   search.visits = 200;
   search.policy_temperature = G::Play::kPolicyTemperature;
   search.lcb_stdevs = G::Play::kLcbStdevs;
+  search.solver = G::Play::kSolver;
   inference.bf16 = bf16_by_default(inference.device);
   inference.int8 = int8_by_default(inference.device);
   inference.deadline_us = 0;  // callers are searches waiting on their leaves: never hold a batch open

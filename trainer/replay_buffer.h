@@ -55,6 +55,11 @@ class BasicReplayBuffer {
   std::int64_t window() const;
   // No sample to draw: also where a packed run's games are all counted-only, none held.
   bool empty() const { return held_ == 0; }
+  // The training steps that `reuse` samples trained per sample played come to: none before
+  // t.min_samples are played, and none while the buffer is empty.
+  std::int64_t steps_for_reuse(double reuse, const RunConfig::Training& t) const {
+    return empty() || total_ < t.min_samples ? 0 : static_cast<std::int64_t>(total_ * reuse / t.batch_size);
+  }
   const GameEncoder<G>& encoder() const { return encoder_; }  // of the positions it holds
   // A sample drawn uniformly from the window.
   const Sample& sample(std::mt19937_64& rng) const;

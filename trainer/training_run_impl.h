@@ -242,15 +242,11 @@ void train_continuously(const RunConfig& config, const RunDirectory& dir, Traine
     for (const std::string& why : refresh.skipped) log.warn("training: skipped a damaged chunk: {}", why);
     for (const std::string& why : refresh.left_out) log.warn("training: left out samples of chunk {}", why);
     const std::int64_t played = buffer.total_samples();
-    // The steps that `reuse` samples trained per sample played come to, none before min_samples.
-    const auto steps_at = [&](double reuse) {
-      return played < t.min_samples ? 0 : static_cast<std::int64_t>(played * reuse / t.batch_size);
-    };
-    const std::int64_t allowed = steps_at(t.max_sample_reuse);
-    behind = trainer.step() < steps_at(t.min_sample_reuse);
+    const std::int64_t allowed = buffer.steps_for_reuse(t.max_sample_reuse, t);
+    behind = trainer.step() < buffer.steps_for_reuse(t.min_sample_reuse, t);
     const std::int64_t steps = std::min({allowed - trainer.step(), to_export, kStepsBetweenRefreshes});
     progress.log_now_and_then(trainer.step(), played, allowed, t.min_samples);
-    if (steps <= 0 || buffer.empty()) {
+    if (steps <= 0) {
       std::this_thread::sleep_for(kRunPollInterval);  // waiting for self-play
       continue;
     }

@@ -49,7 +49,7 @@ std::int64_t measure_batch_norms(AtaxxNet& net, const RunConfig& config, const R
                                  const WeightAverageOptions& options) {
   BasicReplayBuffer<G> buffer = run_replay_buffer<G>(config);
   buffer.refresh(dir.games_dir());
-  if (buffer.empty()) throw std::runtime_error("run '" + dir.root() + "' has no games to measure batch norms on");
+  if (buffer.empty()) throw std::runtime_error("run '" + dir.root() + "' holds no games to measure batch norms on");
   std::vector<std::pair<torch::nn::BatchNorm2dImpl*, c10::optional<double>>> norms;
   for (const auto& module : net->modules(false))
     if (auto* norm = module->as<torch::nn::BatchNorm2d>()) {

@@ -20,6 +20,7 @@ struct Play {
   // beat 1.5 55-45 in 400 games at 100 ms a move.
   static constexpr float kPolicyTemperature = 3.0f;
   static constexpr float kLcbStdevs = 0.0f;
+  static constexpr bool kSolver = false;  // not measured in Schataxx
   static std::optional<float> c_puct(const Position&) { return 1.0f; }
   // From the men left in both stocks (about 18 moves a man, at most 152), and with both stocks
   // empty from the plies left before the game ends without a drop; in the unlimited variant, whose

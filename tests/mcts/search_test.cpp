@@ -290,7 +290,6 @@ TEST(Search, AMoveProvenLostIsPlayedOnlyWhereEveryMoveIs) {
       if (result.values[i] > -1.0f) continue;
       proven_while_most_visited |= result.visits[i] == *std::ranges::max_element(result.visits);
       EXPECT_NE(result.best_move(), trap.trap) << "lcb " << lcb << ", " << visits << " visits";
-      EXPECT_NE(result.principal_variation.front(), trap.trap) << visits;
     }
     EXPECT_TRUE(proven_while_most_visited) << "lcb " << lcb << ": the trap is no test";
   }
@@ -332,6 +331,21 @@ TEST(Search, AProvenWinIsKeptThroughTheMovesAndEndsATimedSearch) {
   EXPECT_EQ(*after.winning_move, proof.principal_variation[2]);
   EXPECT_EQ(after.best_move(), proof.principal_variation[2]);
   EXPECT_EQ(after.total_visits, kept);
+}
+
+// o to move in the same position, walled in: whatever it does, x fills the board. A timed search
+// ends once the solver proves the root lost (it had searched on to the end of its time).
+TEST(Search, AProvenLostRootEndsATimedSearch) {
+  SearchParams params = with_visits(100'000'000);
+  params.solver = true;
+  params.time_limit_s = 10.0;
+  ScriptedEvaluator evaluator;
+  Search search(params, 1);
+  search.set_root(Position::from_fen("xxx1/xxx1/xxxx/oxxx o 0 1"));
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_EQ(result.moves.size(), 1U);
+  EXPECT_TRUE(result.best_move().is_pass());
+  EXPECT_LT(result.total_visits, 1000);
 }
 
 TEST(Search, DirichletNoiseChangesTheSearchAndIsSeeded) {

@@ -210,19 +210,24 @@ TEST(ReplayBuffer, APackOfAPackCountsBothTallies) {
 }
 
 // A pack whose chunks were all left out (each bigger than its size cap) holds games counted but no
-// sample: the trainer waits for new games instead of drawing from nothing (it had counted the run
-// as not empty, and drawn from an empty window).
+// sample: they allow no training step (the trainer had drawn from an empty window), nor hold
+// self-play back for a trainer behind its minimum reuse (which waits for self-play's games).
 TEST(ReplayBuffer, GamesOnlyCountedAreNoSamplesToDraw) {
   const std::string dir = fresh_dir("replay-counted-only");
-  CountedOnly{4, 200, 8}.write(dir);
-  ReplayBuffer buffer(RunConfig::Training{});
+  CountedOnly{4, 2000, 8}.write(dir);
+  RunConfig::Training config;
+  config.min_samples = 100;
+  config.batch_size = 10;
+  ReplayBuffer buffer(config);
   buffer.refresh(dir);
-  EXPECT_EQ(buffer.total_samples(), 200);
+  EXPECT_EQ(buffer.total_samples(), 2000);
   EXPECT_EQ(buffer.window(), 0);
   EXPECT_TRUE(buffer.empty());
+  EXPECT_EQ(buffer.steps_for_reuse(8.0, config), 0);
   write_chunk(dir + "/gen-0001-a.zst", 2, samples_tagged(50, 0));
   buffer.refresh(dir);
   EXPECT_FALSE(buffer.empty());
+  EXPECT_EQ(buffer.steps_for_reuse(8.0, config), 2050 * 8 / 10);
 }
 
 TEST(ReplayBuffer, ADamagedTallyIsAnErrorNamingIt) {

@@ -12,6 +12,7 @@ namespace ataxx::tictactoe {
 struct Play {
   static constexpr float kPolicyTemperature = 1.0f;
   static constexpr float kLcbStdevs = 0.0f;
+  static constexpr bool kSolver = false;
   static std::optional<float> c_puct(const Position&) { return std::nullopt; }
   static int expected_moves_left(const Position& pos) { return (popcount(pos.empty()) + 1) / 2; }
 
