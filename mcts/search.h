@@ -301,6 +301,7 @@ class BasicSearch {
   const Edge* most_visited_edge(const Node& node, bool at_root = false) const;
   bool root_choice_excludes(const Edge& edge) const;  // a move root_allows not, or known to lose where not all are
   bool root_has_move_not_lost() const;                // of those root_allows
+  const Edge* proof_edge(const Node& node) const;     // the first move to a loss for the other side; none: null
   bool principal_line_reaches(int depth) const;               // as SearchParams::depth
   std::optional<float> lower_bound(const Node& child) const;  // as SearchResult::lower_bounds
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move

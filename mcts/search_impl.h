@@ -107,9 +107,7 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   Node& root = nodes_[kRoot];
   if (root.state == State::kTerminal) {  // proven: searched on as a root, which the solver never marks
     root.state = State::kExpanded;
-    const std::span<const Edge> edges = edges_of(root);
-    const auto proof = std::ranges::find_if(edges, [&](const Edge& edge) { return child(edge).known_to_be(-1); });
-    if (proof != edges.end()) root_winning_move_ = proof->move;
+    if (const Edge* proof = proof_edge(root)) root_winning_move_ = proof->move;
   }
 }
 
@@ -302,6 +300,13 @@ std::optional<typename G::Move> BasicSearch<G>::move_to_play() const {
     if (const std::optional<Move> move = lcb_move()) return move;
   const Edge* best = most_visited_edge(nodes_[kRoot], /*at_root=*/true);
   return best ? std::optional(best->move) : std::nullopt;
+}
+
+template <typename G>
+const typename BasicSearch<G>::Edge* BasicSearch<G>::proof_edge(const Node& node) const {
+  const std::span<const Edge> edges = edges_of(node);
+  const auto proof = std::ranges::find_if(edges, [&](const Edge& edge) { return child(edge).known_to_be(-1); });
+  return proof != edges.end() ? &*proof : nullptr;
 }
 
 template <typename G>
@@ -682,11 +687,8 @@ typename BasicSearch<G>::Line BasicSearch<G>::line_after(Move move) const {
   line.visits.push_back(after ? nodes_[*after].visits : 0);
   // On through positions the solver proved (their moves stay), the proof's move where it won.
   for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->num_edges > 0;) {
-    const std::span<const Edge> edges = edges_of(*node);
-    const auto proves = [&](const Edge& edge) { return child(edge).known_to_be(-1); };
-    const bool won = node->known_to_be(1);
-    const auto proof = won ? std::ranges::find_if(edges, proves) : edges.end();
-    const Edge* best = proof != edges.end() ? &*proof : most_visited_edge(*node);
+    const Edge* proof = node->known_to_be(1) ? proof_edge(*node) : nullptr;
+    const Edge* best = proof ? proof : most_visited_edge(*node);
     if (!best || child(*best).visits == 0) break;
     node = &child(*best);
     line.moves.push_back(best->move);
