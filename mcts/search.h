@@ -49,9 +49,13 @@ struct BasicSearchParams {
   // side is a proven win, one all of whose moves lead to proven wins for the other side a proven
   // loss; proofs rise from terminal leaves (and wins in one) as they are found. A proven move is
   // scored by its proof, not by the visits it had before; the root plays a proven win whatever its
-  // visits, and a proven loss only where every move is one; a proven win ends a timed search, and
-  // stays proven through the moves that follow it (tree reuse).
+  // visits (of several, the one that ends the game soonest), and a proven loss only where every
+  // move is one (then the one that holds out longest); a proven root ends a timed search, and stays
+  // proven through the moves that follow it (tree reuse).
   bool solver = false;
+  // With the solver: the search ends once the root is proven, won or lost (UCI's `go mate`; a search
+  // on a clock always does).
+  bool ends_at_proof = false;
   // Leela Zero's and KataGo's final move: of the root's children with at least a tenth of the most
   // visited one's visits, the one whose mean value less lcb_stdevs standard errors is highest,
   // instead of the most visited. 0 = the most visited.
@@ -83,7 +87,12 @@ struct BasicSearchResult {
   int total_visits = 0;
   int selective_depth = 0;  // the deepest leaf this search selected, in plies below the root (UCI's seldepth)
   std::vector<Move> principal_variation;
-  std::optional<Move> winning_move;  // a move that wins at once, when the game says the root has one
+  std::optional<Move> winning_move;  // a move proven to win: at once, or by the solver's proof
+  // With the solver, where the root's result is proven (a move to a proven loss for the other side,
+  // or every move to a proven win for it): the plies to the game's end by the proof, positive for a
+  // win of the side to move (the shortest found), negative for a loss (the longest); value is then
+  // 1 or -1.
+  std::optional<int> proven_plies;
   std::optional<Move> chosen_move;   // the search's choice (BasicSearch::move_to_play); none unvisited
   // For display (GUIs, the browser view), one per move, from the mover's view: the prior, the mean
   // value (0 while unvisited), the network's value of the position it leads to, where known, and
@@ -97,6 +106,7 @@ struct BasicSearchResult {
   std::vector<std::optional<float>> lower_bounds;
   std::vector<std::optional<Wdl>> network_values;
   std::vector<std::optional<Wdl>> search_values;  // as root_search_value, for the position after the move
+  std::vector<std::optional<int>> proven_plies_after;  // as proven_plies, for the mover, of each move
   std::optional<Wdl> root_network_value;  // the network's value of the root, where known
   // The search's: the root's mean win/draw/loss and expected final lead over its visits, for
   // the side to move (lead_utility left out: win - loss is the expected result); none unvisited.
@@ -140,6 +150,7 @@ class BasicSearch {
   void set_dirichlet_weight(float weight) { params_.dirichlet_weight = weight; }
   void set_time_limit(double seconds) { params_.time_limit_s = seconds; }
   void set_depth(int depth) { params_.depth = depth; }
+  void set_ends_at_proof(bool ends) { params_.ends_at_proof = ends; }
   void set_c_puct(float c_puct) { params_.c_puct = c_puct; }
   // A flag another thread may set to end the search early (after at least one visit).
   void set_stop_flag(const std::atomic<bool>* stop) { stop_ = stop; }
@@ -222,7 +233,11 @@ class BasicSearch {
     std::uint32_t parent = 0;     // the root's is itself
     std::uint32_t edge = 0;       // the parent's edge that leads here (none for the root)
     std::uint32_t first_edge = 0;
-    NetworkWdl network_value;  // the network's, from the view of the side to move here, where it evaluated this node
+    // The network's, from the view of the side to move here, where it evaluated this node.
+    [[no_unique_address]] NetworkWdl network_value;
+    // For kTerminal: the plies from here to the game's end by the proof (0: the game ended here), up
+    // to 255. In network_value's tail padding: a node stays 48 bytes.
+    std::uint8_t proof_plies = 0;
 
     // Whether its result is known (a finished game, or the solver's proof) to be `value` for the
     // side to move here.
@@ -242,6 +257,7 @@ class BasicSearch {
     }
   };
   static_assert(sizeof(Move) > 2 || sizeof(Edge) == 8);
+  static_assert(sizeof(Node) == 48);
   static constexpr Node kUnchosen{};  // what an edge without a node leads to: no visits yet
   struct PendingLeaf {
     std::uint32_t node = 0;
@@ -301,7 +317,16 @@ class BasicSearch {
   const Edge* most_visited_edge(const Node& node, bool at_root = false) const;
   bool root_choice_excludes(const Edge& edge) const;  // a move root_allows not, or known to lose where not all are
   bool root_has_move_not_lost() const;                // of those root_allows
-  const Edge* proof_edge(const Node& node) const;     // the first move to a loss for the other side; none: null
+  // The move to a proven loss for the other side that ends the game soonest (at the root, of those
+  // root_allows); none: null.
+  const Edge* fastest_proof_edge(const Node& node, bool at_root = false) const;
+  // The root's proven win: the win in one the root was expanded with, else fastest_proof_edge's.
+  std::optional<Move> root_winning_move() const;
+  // As SearchResult::proven_plies: the root's proven result, where it has one.
+  std::optional<int> root_proven_plies() const;
+  // Of a node's moves (at the root: those root_allows), all known to lose: the one whose loss is
+  // longest (ties: the most visited); none: null.
+  const Edge* longest_loss_edge(const Node& node, bool at_root = false) const;
   bool principal_line_reaches(int depth) const;               // as SearchParams::depth
   std::optional<float> lower_bound(const Node& child) const;  // as SearchResult::lower_bounds
   bool root_allows(Move move) const;     // whether restrict_root_moves lets the root play move
@@ -349,7 +374,7 @@ class BasicSearch {
   bool root_noised_ = false;
   std::vector<float> root_priors_before_noise_;  // by root edge; empty where the root has no noise
   std::vector<Move> root_moves_;  // restrict_root_moves'
-  std::optional<Move> root_winning_move_;  // found when the root was expanded
+  std::optional<Move> root_win_in_one_;  // G::winning_move's, found when the root was expanded
   std::chrono::steady_clock::time_point started_;
   int visits_at_begin_ = 0;  // the root's, kept from an earlier search
   int selective_depth_ = 0;  // since begin()
@@ -377,7 +402,8 @@ BasicSearchResult<G> run_search(BasicSearch<G>& search, BasicEvaluator<G>& evalu
 
 // Picks a move: best_move() at temperature 0, else with probability proportional to its policy
 // target's visits^(1/temperature), the forced playouts taken back as KataGo's play selection does
-// (with no visits at all: the first move). Throws std::invalid_argument for a negative or
+// (with no visits at all: the first move); a proven root's by its proof (best_move()), and never a
+// move proven to lose where another is not. Throws std::invalid_argument for a negative or
 // non-finite temperature.
 template <typename G>
 typename G::Move choose_move(const BasicSearchResult<G>& result, float temperature, std::mt19937_64& rng);

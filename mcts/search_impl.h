@@ -72,7 +72,7 @@ void BasicSearch<G>::start_tree(const Position& pos) {
   root_noised_ = false;
   root_priors_before_noise_.clear();
   root_moves_.clear();
-  root_winning_move_.reset();
+  root_win_in_one_.reset();
   expanded_positions_.clear();
 }
 
@@ -103,12 +103,10 @@ void BasicSearch<G>::advance(std::span<const Move> moves) {
   root_noised_ = false;
   root_priors_before_noise_.clear();
   root_moves_.clear();
-  root_winning_move_.reset();
+  root_win_in_one_.reset();
   Node& root = nodes_[kRoot];
-  if (root.state == State::kTerminal) {  // proven: searched on as a root, which the solver never marks
-    root.state = State::kExpanded;
-    if (const Edge* proof = proof_edge(root)) root_winning_move_ = proof->move;
-  }
+  // Proven: searched on as a root, which the solver never marks (its moves hold the proof).
+  if (root.state == State::kTerminal) root.state = State::kExpanded;
 }
 
 template <typename G>
@@ -267,8 +265,8 @@ bool BasicSearch<G>::done() const {
   if (!capacities_for_round()) return true;
   if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
   // A clock's time is not spent on a proven root (a search of visits goes on: its counts are a target).
-  if (params_.solver && params_.time_limit_s > 0 && root.visits > 0 && root.state == State::kExpanded &&
-      ((root_winning_move_ && root_allows(*root_winning_move_)) || !root_has_move_not_lost()))
+  if (params_.solver && (params_.time_limit_s > 0 || params_.ends_at_proof) && root.visits > 0 &&
+      root.state == State::kExpanded && root_proven_plies())
     return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -295,7 +293,9 @@ bool BasicSearch<G>::principal_line_reaches(int depth) const {
 
 template <typename G>
 std::optional<typename G::Move> BasicSearch<G>::move_to_play() const {
-  if (root_winning_move_ && root_allows(*root_winning_move_)) return root_winning_move_;
+  if (const std::optional<Move> win = root_winning_move()) return win;
+  if (params_.solver && !root_has_move_not_lost())
+    if (const Edge* loss = longest_loss_edge(nodes_[kRoot], /*at_root=*/true)) return loss->move;
   if (params_.lcb_stdevs > 0.0f)
     if (const std::optional<Move> move = lcb_move()) return move;
   const Edge* best = most_visited_edge(nodes_[kRoot], /*at_root=*/true);
@@ -303,10 +303,41 @@ std::optional<typename G::Move> BasicSearch<G>::move_to_play() const {
 }
 
 template <typename G>
-const typename BasicSearch<G>::Edge* BasicSearch<G>::proof_edge(const Node& node) const {
-  const std::span<const Edge> edges = edges_of(node);
-  const auto proof = std::ranges::find_if(edges, [&](const Edge& edge) { return child(edge).known_to_be(-1); });
-  return proof != edges.end() ? &*proof : nullptr;
+const typename BasicSearch<G>::Edge* BasicSearch<G>::fastest_proof_edge(const Node& node, bool at_root) const {
+  const Edge* fastest = nullptr;
+  for (const Edge& edge : edges_of(node))
+    if (child(edge).known_to_be(-1) && (!at_root || root_allows(edge.move)) &&
+        (!fastest || child(edge).proof_plies < child(*fastest).proof_plies))
+      fastest = &edge;
+  return fastest;
+}
+
+template <typename G>
+std::optional<typename G::Move> BasicSearch<G>::root_winning_move() const {
+  if (root_win_in_one_ && root_allows(*root_win_in_one_)) return root_win_in_one_;
+  const Edge* proof = fastest_proof_edge(nodes_[kRoot], /*at_root=*/true);
+  return proof ? std::optional(proof->move) : std::nullopt;
+}
+
+template <typename G>
+std::optional<int> BasicSearch<G>::root_proven_plies() const {
+  if (root_win_in_one_ && root_allows(*root_win_in_one_)) return 1;
+  if (const Edge* proof = fastest_proof_edge(nodes_[kRoot], /*at_root=*/true)) return 1 + child(*proof).proof_plies;
+  const Edge* loss = root_has_move_not_lost() ? nullptr : longest_loss_edge(nodes_[kRoot], /*at_root=*/true);
+  return loss ? std::optional(-(1 + child(*loss).proof_plies)) : std::nullopt;
+}
+
+template <typename G>
+const typename BasicSearch<G>::Edge* BasicSearch<G>::longest_loss_edge(const Node& node, bool at_root) const {
+  const Edge* longest = nullptr;
+  for (const Edge& edge : edges_of(node)) {
+    if (at_root && !root_allows(edge.move)) continue;
+    const Node& loss = child(edge);
+    if (!longest || loss.proof_plies > child(*longest).proof_plies ||
+        (loss.proof_plies == child(*longest).proof_plies && loss.visits > child(*longest).visits))
+      longest = &edge;
+  }
+  return longest;
 }
 
 template <typename G>
@@ -393,11 +424,12 @@ bool BasicSearch<G>::select_one(Round& round) {
   // A leaf whose mover wins in one is a proven win: exact, and no evaluation spent on it. The
   // root keeps its moves to choose from, and plays the winning one.
   const std::optional<Move> win = G::winning_move(pos, pending.moves);
-  if (current == kRoot) root_winning_move_ = win;
+  if (current == kRoot) root_win_in_one_ = win;
   if (current != kRoot && win) {
     --round.count_;
     leaf.state = State::kTerminal;
     leaf.terminal_value = 1;
+    leaf.proof_plies = 1;
     propagate_proof(current);
     backup(current, Wdl::of_result(1, piece_lead<G>(pos)));
     return true;
@@ -407,30 +439,29 @@ bool BasicSearch<G>::select_one(Round& round) {
   return true;
 }
 
+// The root is never marked: its moves hold its proof (root_proven_plies), its length taken when
+// asked. Below it, a proven node is searched no further: its length is that of the proofs found by then.
 template <typename G>
 void BasicSearch<G>::propagate_proof(std::uint32_t node) {
   if (!params_.solver) return;
-  for (; node != kRoot; node = nodes_[node].parent) {
+  const auto plies_after = [](const Node& child) {
+    return static_cast<std::uint8_t>(std::min(child.proof_plies + 1, 255));
+  };
+  for (; node != kRoot && nodes_[node].parent != kRoot; node = nodes_[node].parent) {
     const Node& proven = nodes_[node];
     Node& parent = nodes_[proven.parent];
-    std::int8_t parent_value = 0;
+    const std::span<const Edge> moves = edges_of(parent);
     if (proven.terminal_value == -1) {  // the parent's mover wins by playing this move
-      if (proven.parent == kRoot) {
-        root_winning_move_ = edges_[proven.edge].move;
-        return;
-      }
-      parent_value = 1;
-    } else if (proven.terminal_value == 1) {  // a losing move: the parent is lost if all its moves are
-      const std::span<const Edge> moves = edges_of(parent);
-      const bool all_lose =
-          std::all_of(moves.begin(), moves.end(), [&](const Edge& edge) { return child(edge).known_to_be(1); });
-      if (!all_lose || proven.parent == kRoot) return;
-      parent_value = -1;
+      parent.terminal_value = 1;
+      parent.proof_plies = plies_after(child(*fastest_proof_edge(parent)));
+    } else if (proven.terminal_value == 1 &&
+               std::ranges::all_of(moves, [&](const Edge& edge) { return child(edge).known_to_be(1); })) {
+      parent.terminal_value = -1;  // a losing move, and so is every other: the loser holds out longest
+      parent.proof_plies = plies_after(child(*longest_loss_edge(parent)));
     } else {
-      return;  // a draw proves nothing here
+      return;  // a draw, or a loss beside moves not lost, proves nothing here
     }
     parent.state = State::kTerminal;
-    parent.terminal_value = parent_value;
   }
 }
 
@@ -650,12 +681,16 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   const Node& root = nodes_[kRoot];
   result.total_visits = root.visits;
   result.selective_depth = selective_depth_;
-  if (root_winning_move_ && root_allows(*root_winning_move_)) result.winning_move = root_winning_move_;
+  result.winning_move = root_winning_move();
+  if (params_.solver) result.proven_plies = root_proven_plies();
   result.value = root.state == State::kTerminal ? root.terminal_value
+                 : result.proven_plies          ? (*result.proven_plies > 0 ? 1.0f : -1.0f)
                  : root.visits > 0              ? -root.value_sum / root.visits
                                                 : 0.0f;
   result.root_network_value = root.network_value.get();
   result.root_search_value = mean_wdl(root);
+  if (result.proven_plies && result.root_search_value)
+    result.root_search_value = Wdl::of_result(*result.proven_plies > 0 ? 1 : -1, result.root_search_value->lead);
   const std::span<const Edge> root_edges = edges_of(root);
   for (std::uint32_t i = 0; i < root_edges.size(); ++i) {
     const Edge& edge = root_edges[i];
@@ -672,6 +707,9 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
     result.lower_bounds.push_back(lower_bound(child));
     result.network_values.push_back(movers_view(child.network_value.get()));
     result.search_values.push_back(movers_view(mean_wdl(child)));
+    const bool proven = params_.solver && child.state == State::kTerminal && child.terminal_value != 0;
+    result.proven_plies_after.push_back(proven ? std::optional(-child.terminal_value * (1 + child.proof_plies))
+                                               : std::nullopt);
   }
   result.policy_target = forces_playouts() && root_moves_.empty() ? pruned_root_visits() : result.visits;
   result.chosen_move = move_to_play();
@@ -685,10 +723,12 @@ typename BasicSearch<G>::Line BasicSearch<G>::line_after(Move move) const {
   const std::optional<std::uint32_t> after = chosen_child(kRoot, move);
   line.moves.push_back(move);
   line.visits.push_back(after ? nodes_[*after].visits : 0);
-  // On through positions the solver proved (their moves stay), the proof's move where it won.
+  // On through positions the solver proved (their moves stay): the fastest win where won, the
+  // longest loss where lost.
   for (const Node* node = after ? &nodes_[*after] : nullptr; node && node->num_edges > 0;) {
-    const Edge* proof = node->known_to_be(1) ? proof_edge(*node) : nullptr;
-    const Edge* best = proof ? proof : most_visited_edge(*node);
+    const Edge* best = node->known_to_be(1)    ? fastest_proof_edge(*node)
+                       : node->known_to_be(-1) ? longest_loss_edge(*node)
+                                               : most_visited_edge(*node);
     if (!best || child(*best).visits == 0) break;
     node = &child(*best);
     line.moves.push_back(best->move);
@@ -820,11 +860,16 @@ typename G::Move choose_move(const BasicSearchResult<G>& result, float temperatu
     throw std::invalid_argument("temperature " + std::to_string(temperature) + " is not a finite number >= 0");
   const std::vector<int>& visits = result.policy_target;
   const int most = visits.empty() ? 0 : *std::max_element(visits.begin(), visits.end());
-  if (temperature == 0.0f || most == 0) return result.best_move();
+  // A proven root is played by its proof: no temperature gives up a win, or a longer loss.
+  if (temperature == 0.0f || most == 0 || result.proven_plies) return result.best_move();
   // Relative to the most visited move, so that a small temperature cannot overflow: weights in [0, 1].
+  // A move proven to lose is not sampled (the root is not proven lost: another move is not).
   std::vector<double> weights(visits.size());
-  for (std::size_t i = 0; i < weights.size(); ++i)
-    weights[i] = std::pow(static_cast<double>(visits[i]) / most, 1.0 / temperature);
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const bool loses = i < result.proven_plies_after.size() && result.proven_plies_after[i].value_or(0) < 0;
+    weights[i] = loses ? 0.0 : std::pow(static_cast<double>(visits[i]) / most, 1.0 / temperature);
+  }
+  if (std::ranges::all_of(weights, [](double w) { return w == 0.0; })) return result.best_move();
   std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
   return result.moves[pick(rng)];
 }

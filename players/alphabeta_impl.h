@@ -35,7 +35,7 @@ int from_table(int score, int ply) {
 std::optional<int> mate_of(int score) {
   if (std::abs(score) < kDecided) return std::nullopt;
   const int plies = kWin - std::abs(score);
-  return score > 0 ? (plies + 1) / 2 : -(plies / 2);
+  return mate_in_moves(score > 0 ? plies : -plies);
 }
 
 template <typename Candidate, typename Move>

@@ -77,13 +77,14 @@ void BasicMctsPlayer<G>::search(const Game& game, const MoveLimits& limits) {
   // limit does; otherwise the spec's visits apply.
   constexpr int kUnlimited = 1'000'000'000;
   const int movetime_ms = move_time_ms<G>(game.position(), limits);
-  const bool timed = movetime_ms > 0 || limits.infinite;
+  const bool timed = movetime_ms > 0 || limits.infinite || (limits.mate > 0 && base_params_.solver);
   search_.set_visits(limits.nodes > 0 ? limits.nodes : timed ? kUnlimited : base_params_.visits);
   const double limit_s = movetime_ms > 0 ? movetime_ms / 1000.0 : base_params_.time_limit_s;
   const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   search_.set_time_limit(limit_s > 0 ? std::max(limit_s - spent_s, 1e-6) : 0.0);
   search_.set_stop_flag(limits.stop);
   search_.set_depth(limits.depth);
+  search_.set_ends_at_proof(limits.mate > 0);
   std::vector<Move> root_moves;
   if (!limits.search_moves.empty())
     for (const Move move : moves_to_search<G>(game, limits)) root_moves.push_back(move);
@@ -115,6 +116,7 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // The expected result, the lead's utility left out.
   report.score_cp = centipawns(result.root_search_value ? result.root_search_value->expectation() : result.value);
+  if (result.proven_plies) report.mate = mate_in_moves(*result.proven_plies);
   report.pv = result.principal_variation;
   report.value = result.value;
   report.network_value = result.root_network_value;
@@ -130,7 +132,9 @@ typename BasicMctsPlayer<G>::MoveReport BasicMctsPlayer<G>::report_of(const Sear
                                  .network_value = result.network_values[i],
                                  .search_value = after,
                                  .score_cp = centipawns(after ? after->expectation() : result.values[i]),
-                                 .mate = std::nullopt,
+                                 .mate = result.proven_plies_after[i]
+                                             ? std::optional(mate_in_moves(*result.proven_plies_after[i]))
+                                             : std::nullopt,
                                  .depth = 0,
                                  .pv = std::move(line.moves),
                                  .pv_visits = std::move(line.visits),

@@ -30,6 +30,10 @@ struct GameClock {
   bool timed() const { return own_ms >= 0; }
 };
 
+// UCI's `score mate N` of a result proven `plies` plies before the game's end, negative where the
+// mover loses: the mover's moves to that end (its last included), negative for a loss.
+constexpr int mate_in_moves(int plies) { return plies > 0 ? (plies + 1) / 2 : -((1 - plies) / 2); }
+
 // Per-move limits from outside (the UAI `go` command, a match's clock); zero means the player's
 // own setting. With none given, a player searches within its own (finite) budget. A clock
 // without movetime leaves the player to plan its time (players/time_manager.h).
@@ -39,8 +43,9 @@ struct MoveLimits {
   int depth = 0;
   bool infinite = false;                    // search until stopped
   // UCI's `go mate N`: a win in at most N moves is sought. Alpha-beta searches at most 2N - 1 plies
-  // and stops at the first win it proves; a tree search, whose solver proves wins without their
-  // length, keeps to its other limits.
+  // and stops at the first win it proves; a tree search with its solver searches, without its own
+  // visit budget, until it proves the position won (in however many moves) or lost, or meets
+  // another limit; without the solver it keeps to its other limits.
   int mate = 0;
   GameClock clock;
   const std::atomic<bool>* stop = nullptr;  // set from another thread: answer now
@@ -63,7 +68,7 @@ struct BasicCandidateMove {
   std::optional<Wdl> network_value;     // the network's value after the move, mover's view
   std::optional<Wdl> search_value;      // the search's, as BasicMoveReport::search_value
   int score_cp = 0;                     // of the search's expected result, as BasicMoveReport::score_cp
-  std::optional<int> mate;              // alpha-beta's, as BasicMoveReport::mate
+  std::optional<int> mate;              // as BasicMoveReport::mate: the mover's, playing this move
   int depth = 0;                        // alpha-beta's iteration that scored it; 0 for a tree's move
   std::vector<typename G::Move> pv;     // the move and the most visited line after it (alpha-beta: the best line)
   std::vector<int> pv_visits;           // a tree's: the visits of the node each move of pv leads to
@@ -80,7 +85,9 @@ struct BasicMoveReport {
   double seconds = 0;
   std::optional<int> hashfull;  // thousandths of the search tree's memory bound in use (UCI's hashfull)
   int score_cp = 0;  // from the mover's view
-  std::optional<int> mate;  // alpha-beta's or an external engine's `score mate N`: a win in N moves (negative: a loss)
+  // A proven result as UCI's `score mate N` (mate_in_moves): a win in N moves, negative a loss; a
+  // tree search's solver's, alpha-beta's or an external engine's.
+  std::optional<int> mate;
   std::vector<typename G::Move> pv;
   // Searching players only: the root's value and its moves, most visited first.
   float value = 0;

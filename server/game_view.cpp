@@ -50,6 +50,7 @@ json report_json(const BasicMoveReport<G>& report, const typename G::Position& r
           {"nps", nps},
           {"value", value},
           {"score_cp", report.score_cp},
+          {"mate", report.mate ? json(*report.mate) : json(nullptr)},  // a proven result: moves to the end, < 0 lost
           {"wdl", wdl_json(report.search_value)},
           {"net_wdl", wdl_json(report.network_value)},
           {"lead", lead},

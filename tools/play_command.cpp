@@ -54,8 +54,11 @@ void play_in_terminal(typename G::Game game, BasicPlayer<G>& engine, const std::
     if (!human_turn) {
       const typename G::Move move = engine.choose_move(game);
       const BasicMoveReport<G> report = engine.last_report();
-      std::printf("engine plays %s   eval %+d cp, %llu nodes, %.2f s\n", G::move_text(move, game.position()).c_str(),
-                  report.score_cp, static_cast<unsigned long long>(report.nodes), report.seconds);
+      const std::string eval = report.mate
+                                   ? "mate " + std::to_string(*report.mate)
+                                   : (report.score_cp >= 0 ? "+" : "") + std::to_string(report.score_cp) + " cp";
+      std::printf("engine plays %s   eval %s, %llu nodes, %.2f s\n", G::move_text(move, game.position()).c_str(),
+                  eval.c_str(), static_cast<unsigned long long>(report.nodes), report.seconds);
       game.play(move);
       continue;
     }

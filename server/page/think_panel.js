@@ -29,7 +29,9 @@ export function showThink(report) {
   }
   const wdl = wdlOf(report);
   const lead = report.lead === null ? '' : `, lead ${report.lead >= 0 ? '+' : ''}${report.lead.toFixed(1)} men`;
-  const judged = wdl ? `value ${report.value.toFixed(3)} (win ${pct(wdl[0] + wdl[1] / 2)}${lead})` : `score ${report.score_cp} cp`;
+  const moves = Math.abs(report.mate ?? 0);
+  const proven = report.mate == null ? '' : `${report.mate > 0 ? 'wins' : 'loses'} in ${moves} move${moves === 1 ? '' : 's'}, `;
+  const judged = proven + (wdl ? `value ${report.value.toFixed(3)} (win ${pct(wdl[0] + wdl[1] / 2)}${lead})` : `score ${report.score_cp} cp`);
   const reused = report.reused > 0 ? ` (${report.reused} kept from before)` : '';
   summary.textContent = `${report.final ? 'played' : 'searching'}: ${report.nodes} nodes${reused}, ` +
     `${report.nps ?? '—'} nodes/s, depth ${report.depth}, ${judged}`;

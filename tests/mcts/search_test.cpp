@@ -245,6 +245,56 @@ TEST(Search, TheSolverProvesAWinInThreePliesAndTheRootPlaysIt) {
   }
 }
 
+// The same win in three plies has longer ones beside it: the jump b4d3 leaves o walled in still, and
+// x two cells to fill, a win in five. The prior sends most visits to the jump, so both are proven:
+// the root plays a win in three, reports its length, and its line is the proof (it had played the
+// last win proven, whatever its length).
+TEST(Search, TheSolverPlaysTheShortestWinItProvedAndSaysHowLong) {
+  const Position pos = Position::from_fen("xxx1/xxx1/xxxx/oxxx x 0 1");
+  const Move longer = parse_move("b4d3", board(BoardId::k4x4));
+  SearchParams params = with_visits(2000);
+  params.solver = true;
+  ScriptedEvaluator evaluator;
+  evaluator.prior_of = [&](const Position& at, Move move) { return at == pos && move == longer ? 30.0f : 1.0f; };
+  Search search(params, 1);
+  search.set_root(pos);
+  const SearchResult result = run_search(search, evaluator);
+  const auto place = [&](Move move) { return std::ranges::find(result.moves, move) - result.moves.begin(); };
+  ASSERT_EQ(result.proven_plies_after[place(longer)], 5);
+  EXPECT_EQ(visits_of(result, longer), *std::ranges::max_element(result.visits));
+  ASSERT_EQ(result.proven_plies, 3);
+  EXPECT_EQ(result.value, 1.0f);
+  EXPECT_EQ(result.proven_plies_after[place(result.best_move())], 3);
+  ASSERT_EQ(result.principal_variation.size(), 3U);
+  Position after = pos;
+  for (const Move move : result.principal_variation) after.make_move(move);
+  EXPECT_EQ(after.outcome().result, Result::kXWins);
+}
+
+// x to move with one man (d2) is lost whatever it plays: the clone d3 loses in two plies (o fills
+// b4, the last cell), the jump d2b4 in four. The root plays the longest resistance, though the prior
+// gives the clone most of its visits (it played the most visited), and says how long it holds.
+TEST(Search, ALostRootPlaysTheLongestLoss) {
+  const Position pos = Position::from_fen("o1oo/ooo1/ooox/oooo x 0 1");
+  const Move clone = parse_move("d3", board(BoardId::k4x4)), jump = parse_move("d2b4", board(BoardId::k4x4));
+  SearchParams params = with_visits(2000);
+  params.solver = true;
+  ScriptedEvaluator evaluator;
+  evaluator.prior_of = [&](const Position& at, Move move) { return at == pos && move == clone ? 100.0f : 1.0f; };
+  Search search(params, 1);
+  search.set_root(pos);
+  const SearchResult result = run_search(search, evaluator);
+  ASSERT_EQ(result.moves.size(), 2U);
+  ASSERT_EQ(result.proven_plies, -4);
+  EXPECT_EQ(result.value, -1.0f);
+  EXPECT_GT(visits_of(result, clone), visits_of(result, jump));
+  EXPECT_EQ(result.best_move(), jump);
+  ASSERT_EQ(result.principal_variation.size(), 4U);
+  Position after = pos;
+  for (const Move move : result.principal_variation) after.make_move(move);
+  EXPECT_EQ(after.outcome().result, Result::kOWins);
+}
+
 // x (a1) against o (e1): after x's jump a1c1, o takes x's only man at once (d1, d2 or c2), so the
 // jump is a proven loss two plies deep. The search is led into it: the root's prior is almost all
 // on it, every position looks won for x, and o tries its winning replies last (a twentieth of the
@@ -879,6 +929,19 @@ TEST(ChooseMove, SamplesByThePolicyTargetNotTheForcedPlayouts) {
   result.policy_target = {0, 70, 20};  // a6's 10 visits all forced
   std::mt19937_64 rng(1);
   for (int i = 0; i < 2000; ++i) ASSERT_NE(choose_move(result, 1.0f, rng), parse_move("a6", board_7x7()));
+}
+
+// A temperature leaves a proof alone: a move proven to lose is never sampled, and a proven win is
+// played (they had been sampled by their visits as any other).
+TEST(ChooseMove, AProvenLossIsNeverSampledAndAProvenWinAlwaysPlayed) {
+  SearchResult result = three_moves();
+  result.proven_plies_after = {std::nullopt, -2, std::nullopt};  // b6, the most visited, loses
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 2000; ++i) ASSERT_NE(choose_move(result, 1.0f, rng), parse_move("b6", board_7x7()));
+  result.proven_plies_after = {std::nullopt, std::nullopt, 5};  // f2 wins in five plies
+  result.winning_move = parse_move("f2", board_7x7());
+  result.proven_plies = 5;
+  for (int i = 0; i < 200; ++i) ASSERT_EQ(choose_move(result, 1.0f, rng), parse_move("f2", board_7x7()));
 }
 
 TEST(ChooseMove, TinyTemperaturesPickTheMostVisitedWithoutOverflow) {

@@ -185,6 +185,19 @@ TEST(AlphaBeta, FindsTheMoveThatWinsOutright) {
   }
 }
 
+// A proven result's plies as `score mate N`: the mover's moves to the end, its last included. In
+// Ataxx a side can end the game in its own loss (its move fills the board): lost in one ply read
+// `mate 0`, and a loss in three as one in one.
+TEST(MateInMoves, CountsTheMoversMovesToTheEnd) {
+  EXPECT_EQ(mate_in_moves(1), 1);
+  EXPECT_EQ(mate_in_moves(2), 1);  // the loser's forced reply ends it
+  EXPECT_EQ(mate_in_moves(3), 2);
+  EXPECT_EQ(mate_in_moves(-1), -1);
+  EXPECT_EQ(mate_in_moves(-2), -1);
+  EXPECT_EQ(mate_in_moves(-3), -2);
+  EXPECT_EQ(mate_in_moves(-4), -2);
+}
+
 // `go mate N` searches at most 2N - 1 plies, lifting the player's own depth, and stops at the first
 // win it proves. Here x wins in 2 moves (b6c5, then whatever o plays, a capture of every o), not in 1.
 TEST(AlphaBeta, GoMateSearchesForAWinInThatManyMovesAndStopsAtTheFirst) {

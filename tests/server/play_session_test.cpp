@@ -423,6 +423,7 @@ TEST(PlaySession, ANetPlaysTheBoardsItWasTrainedOn) {
   EXPECT_NEAR(wdl[0].get<double>() + wdl[1].get<double>() + wdl[2].get<double>(), 1.0, 1e-5);
   EXPECT_NEAR(wdl[0].get<double>() - wdl[2].get<double>(), think["value"].get<double>(), 1e-5) << "no lead utility";
   EXPECT_TRUE(think["lead"].is_number());
+  EXPECT_TRUE(think.at("mate").is_null()) << "nothing is proven at the start";
   session.on_message(json{{"type", "new"}, {"board", "6x6"}}.dump());
   EXPECT_EQ(inbox.next("state")["engine"], "alphabeta: no net plays 6x6");
 }

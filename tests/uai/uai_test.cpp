@@ -649,6 +649,24 @@ TEST(Uai, GoMateSearchesAlphaBetaForAWinInThatManyMoves) {
   EXPECT_EQ(five.find("info depth 4 "), std::string::npos) << five;
 }
 
+// A model's tree does the same with its solver: `go mate N` searches until the win is proven (it
+// had kept to the spec's visits), which reads as `score mate N`, the proof as its line.
+TEST(Uai, GoMateSearchesATreeUntilItsSolverProvesTheWin) {
+  UaiSession uai;
+  load_random_model(uai, "uai_go_mate.net");
+  const std::string fen = "7/1x3o1/3o3/7/7/7/6x x 0 1";  // x wins in 2 moves, as above
+  uai.send("position fen " + fen);
+  const std::string out = uai.go("go mate 2");
+  const std::size_t last = out.rfind("info depth ");
+  ASSERT_NE(last, std::string::npos) << out;
+  const std::string info = out.substr(last, out.find('\n', last) - last);
+  EXPECT_NE(info.find("info depth 3 "), std::string::npos) << out;
+  EXPECT_NE(info.find(" score mate 2 "), std::string::npos) << out;
+  Game game(Position::from_fen(fen));
+  for (const std::string& move : split_words(info.substr(info.find(" pv ") + 4))) game.play(move);
+  EXPECT_EQ(game.outcome().result, Result::kXWins) << out;
+}
+
 TEST(Uai, PonderIsAnOptionOfTrueOrFalse) {
   UaiSession uai;
   EXPECT_EQ(uai.send("setoption name Ponder value true"), "");
