@@ -245,6 +245,23 @@ TEST(Search, TheSolverProvesAWinInThreePliesAndTheRootPlaysIt) {
   }
 }
 
+// 2,000 visits of the solver from pos, every position a draw but for the proofs, the root's prior
+// `weight` to 1 for `favoured`.
+SearchResult solve_favouring(const Position& pos, Move favoured, float weight) {
+  SearchParams params = with_visits(2000);
+  params.solver = true;
+  ScriptedEvaluator evaluator;
+  evaluator.prior_of = [&](const Position& at, Move move) { return at == pos && move == favoured ? weight : 1.0f; };
+  Search search(params, 1);
+  search.set_root(pos);
+  return run_search(search, evaluator);
+}
+
+Result result_after(Position pos, std::span<const Move> line) {
+  for (const Move move : line) pos.make_move(move);
+  return pos.outcome().result;
+}
+
 // The same win in three plies has longer ones beside it: the jump b4d3 leaves o walled in still, and
 // x two cells to fill, a win in five. The prior sends most visits to the jump, so both are proven:
 // the root plays a win in three, reports its length, and its line is the proof (it had played the
@@ -252,13 +269,7 @@ TEST(Search, TheSolverProvesAWinInThreePliesAndTheRootPlaysIt) {
 TEST(Search, TheSolverPlaysTheShortestWinItProvedAndSaysHowLong) {
   const Position pos = Position::from_fen("xxx1/xxx1/xxxx/oxxx x 0 1");
   const Move longer = parse_move("b4d3", board(BoardId::k4x4));
-  SearchParams params = with_visits(2000);
-  params.solver = true;
-  ScriptedEvaluator evaluator;
-  evaluator.prior_of = [&](const Position& at, Move move) { return at == pos && move == longer ? 30.0f : 1.0f; };
-  Search search(params, 1);
-  search.set_root(pos);
-  const SearchResult result = run_search(search, evaluator);
+  const SearchResult result = solve_favouring(pos, longer, 30.0f);
   const auto place = [&](Move move) { return std::ranges::find(result.moves, move) - result.moves.begin(); };
   ASSERT_EQ(result.proven_plies_after[place(longer)], 5);
   EXPECT_EQ(visits_of(result, longer), *std::ranges::max_element(result.visits));
@@ -266,9 +277,7 @@ TEST(Search, TheSolverPlaysTheShortestWinItProvedAndSaysHowLong) {
   EXPECT_EQ(result.value, 1.0f);
   EXPECT_EQ(result.proven_plies_after[place(result.best_move())], 3);
   ASSERT_EQ(result.principal_variation.size(), 3U);
-  Position after = pos;
-  for (const Move move : result.principal_variation) after.make_move(move);
-  EXPECT_EQ(after.outcome().result, Result::kXWins);
+  EXPECT_EQ(result_after(pos, result.principal_variation), Result::kXWins);
 }
 
 // x to move with one man (d2) is lost whatever it plays: the clone d3 loses in two plies (o fills
@@ -277,22 +286,14 @@ TEST(Search, TheSolverPlaysTheShortestWinItProvedAndSaysHowLong) {
 TEST(Search, ALostRootPlaysTheLongestLoss) {
   const Position pos = Position::from_fen("o1oo/ooo1/ooox/oooo x 0 1");
   const Move clone = parse_move("d3", board(BoardId::k4x4)), jump = parse_move("d2b4", board(BoardId::k4x4));
-  SearchParams params = with_visits(2000);
-  params.solver = true;
-  ScriptedEvaluator evaluator;
-  evaluator.prior_of = [&](const Position& at, Move move) { return at == pos && move == clone ? 100.0f : 1.0f; };
-  Search search(params, 1);
-  search.set_root(pos);
-  const SearchResult result = run_search(search, evaluator);
+  const SearchResult result = solve_favouring(pos, clone, 100.0f);
   ASSERT_EQ(result.moves.size(), 2U);
   ASSERT_EQ(result.proven_plies, -4);
   EXPECT_EQ(result.value, -1.0f);
   EXPECT_GT(visits_of(result, clone), visits_of(result, jump));
   EXPECT_EQ(result.best_move(), jump);
   ASSERT_EQ(result.principal_variation.size(), 4U);
-  Position after = pos;
-  for (const Move move : result.principal_variation) after.make_move(move);
-  EXPECT_EQ(after.outcome().result, Result::kOWins);
+  EXPECT_EQ(result_after(pos, result.principal_variation), Result::kOWins);
 }
 
 // x (a1) against o (e1): after x's jump a1c1, o takes x's only man at once (d1, d2 or c2), so the
