@@ -320,10 +320,14 @@ class BasicSearch {
   // The move to a proven loss for the other side that ends the game soonest (at the root, of those
   // root_allows); none: null.
   const Edge* fastest_proof_edge(const Node& node, bool at_root = false) const;
-  // The root's proven win: the win in one the root was expanded with, else fastest_proof_edge's.
-  std::optional<Move> root_winning_move() const;
-  // As SearchResult::proven_plies: the root's proven result, where it has one.
-  std::optional<int> root_proven_plies() const;
+  // The root's proven result: the move that proves it and its plies to the game's end (as
+  // SearchResult::proven_plies). A win: the win in one the root was expanded with, else
+  // fastest_proof_edge's; with the solver, a loss where every move loses: longest_loss_edge's.
+  struct RootProof {
+    Move move;
+    int plies = 0;
+  };
+  std::optional<RootProof> root_proof() const;
   // Of a node's moves (at the root: those root_allows), all known to lose: the one whose loss is
   // longest (ties: the most visited); none: null.
   const Edge* longest_loss_edge(const Node& node, bool at_root = false) const;

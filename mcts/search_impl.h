@@ -266,7 +266,7 @@ bool BasicSearch<G>::done() const {
   if (stop_ && root.visits > 0 && stop_->load(std::memory_order_relaxed)) return true;
   // A clock's time is not spent on a proven root (a search of visits goes on: its counts are a target).
   if (params_.solver && (params_.time_limit_s > 0 || params_.ends_at_proof) && root.visits > 0 &&
-      root.state == State::kExpanded && root_proven_plies())
+      root.state == State::kExpanded && root_proof())
     return true;
   if (params_.time_limit_s > 0 && root.visits > 0) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
@@ -293,9 +293,7 @@ bool BasicSearch<G>::principal_line_reaches(int depth) const {
 
 template <typename G>
 std::optional<typename G::Move> BasicSearch<G>::move_to_play() const {
-  if (const std::optional<Move> win = root_winning_move()) return win;
-  if (params_.solver && !root_has_move_not_lost())
-    if (const Edge* loss = longest_loss_edge(nodes_[kRoot], /*at_root=*/true)) return loss->move;
+  if (const std::optional<RootProof> proof = root_proof()) return proof->move;
   if (params_.lcb_stdevs > 0.0f)
     if (const std::optional<Move> move = lcb_move()) return move;
   const Edge* best = most_visited_edge(nodes_[kRoot], /*at_root=*/true);
@@ -313,18 +311,13 @@ const typename BasicSearch<G>::Edge* BasicSearch<G>::fastest_proof_edge(const No
 }
 
 template <typename G>
-std::optional<typename G::Move> BasicSearch<G>::root_winning_move() const {
-  if (root_win_in_one_ && root_allows(*root_win_in_one_)) return root_win_in_one_;
-  const Edge* proof = fastest_proof_edge(nodes_[kRoot], /*at_root=*/true);
-  return proof ? std::optional(proof->move) : std::nullopt;
-}
-
-template <typename G>
-std::optional<int> BasicSearch<G>::root_proven_plies() const {
-  if (root_win_in_one_ && root_allows(*root_win_in_one_)) return 1;
-  if (const Edge* proof = fastest_proof_edge(nodes_[kRoot], /*at_root=*/true)) return 1 + child(*proof).proof_plies;
-  const Edge* loss = root_has_move_not_lost() ? nullptr : longest_loss_edge(nodes_[kRoot], /*at_root=*/true);
-  return loss ? std::optional(-(1 + child(*loss).proof_plies)) : std::nullopt;
+std::optional<typename BasicSearch<G>::RootProof> BasicSearch<G>::root_proof() const {
+  if (root_win_in_one_ && root_allows(*root_win_in_one_)) return RootProof{*root_win_in_one_, 1};
+  if (const Edge* win = fastest_proof_edge(nodes_[kRoot], /*at_root=*/true))
+    return RootProof{win->move, 1 + child(*win).proof_plies};
+  if (!params_.solver || root_has_move_not_lost()) return std::nullopt;
+  const Edge* loss = longest_loss_edge(nodes_[kRoot], /*at_root=*/true);
+  return loss ? std::optional(RootProof{loss->move, -(1 + child(*loss).proof_plies)}) : std::nullopt;
 }
 
 template <typename G>
@@ -439,7 +432,7 @@ bool BasicSearch<G>::select_one(Round& round) {
   return true;
 }
 
-// The root is never marked: its moves hold its proof (root_proven_plies), its length taken when
+// The root is never marked: its moves hold its proof (root_proof), its length taken when
 // asked. Below it, a proven node is searched no further: its length is that of the proofs found by then.
 template <typename G>
 void BasicSearch<G>::propagate_proof(std::uint32_t node) {
@@ -681,8 +674,9 @@ typename BasicSearch<G>::SearchResult BasicSearch<G>::result() const {
   const Node& root = nodes_[kRoot];
   result.total_visits = root.visits;
   result.selective_depth = selective_depth_;
-  result.winning_move = root_winning_move();
-  if (params_.solver) result.proven_plies = root_proven_plies();
+  const std::optional<RootProof> proof = root_proof();
+  if (proof && proof->plies > 0) result.winning_move = proof->move;
+  if (params_.solver && proof) result.proven_plies = proof->plies;
   result.value = root.state == State::kTerminal ? root.terminal_value
                  : result.proven_plies          ? (*result.proven_plies > 0 ? 1.0f : -1.0f)
                  : root.visits > 0              ? -root.value_sum / root.visits
